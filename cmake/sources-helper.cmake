@@ -1,0 +1,9 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Files of the helper part (helper/). Paths are relative to MLNET_ROOT.
+set(_dir ${MLNET_ROOT}/helper)
+list(APPEND MLNET_SOURCES
+)
+list(APPEND MLNET_HEADERS
+)
+list(APPEND MLNET_TEST_SOURCES
+)
