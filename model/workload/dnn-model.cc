@@ -1,0 +1,833 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "dnn-model.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <sstream>
+#include <stdexcept>
+
+namespace ns3
+{
+
+DnnModel::DnnModel(std::string name)
+    : m_name(std::move(name))
+{
+}
+
+const std::string&
+DnnModel::GetName() const
+{
+    return m_name;
+}
+
+void
+DnnModel::SetName(const std::string& name)
+{
+    m_name = name;
+}
+
+void
+DnnModel::AddLayer(const LayerSpec& layer)
+{
+    m_layers.push_back(layer);
+}
+
+const std::vector<LayerSpec>&
+DnnModel::GetLayers() const
+{
+    return m_layers;
+}
+
+std::size_t
+DnnModel::GetNLayers() const
+{
+    return m_layers.size();
+}
+
+const LayerSpec&
+DnnModel::GetLayer(std::size_t i) const
+{
+    if (i >= m_layers.size())
+    {
+        throw std::out_of_range("layer index " + std::to_string(i) + " is out of range [0, "
+                                + std::to_string(m_layers.size()) + ")");
+    }
+    return m_layers[i];
+}
+
+uint64_t
+DnnModel::GetParameterCount() const
+{
+    uint64_t n = 0;
+    for (const auto& l : m_layers)
+    {
+        n += l.parameters;
+    }
+    return n;
+}
+
+uint64_t
+DnnModel::GetParameterBytes(uint32_t bytesPerParameter) const
+{
+    if (bytesPerParameter == 0)
+    {
+        throw std::invalid_argument("bytesPerParameter = 0 is out of range (must be >= 1)");
+    }
+    return GetParameterCount() * bytesPerParameter;
+}
+
+double
+DnnModel::GetForwardFlops() const
+{
+    double f = 0;
+    for (const auto& l : m_layers)
+    {
+        f += l.forwardFlops;
+    }
+    return f;
+}
+
+double
+DnnModel::GetForwardMacs() const
+{
+    double f = 0;
+    for (const auto& l : m_layers)
+    {
+        f += l.forwardMacs;
+    }
+    return f;
+}
+
+uint64_t
+DnnModel::GetActivationElements() const
+{
+    uint64_t n = 0;
+    for (const auto& l : m_layers)
+    {
+        n += l.outputElements;
+    }
+    return n;
+}
+
+std::vector<std::size_t>
+DnnModel::GetParameterizedLayers() const
+{
+    std::vector<std::size_t> idx;
+    for (std::size_t i = 0; i < m_layers.size(); ++i)
+    {
+        if (m_layers[i].parameters > 0)
+        {
+            idx.push_back(i);
+        }
+    }
+    return idx;
+}
+
+bool
+DnnModel::HasMeasuredTimes() const
+{
+    return !m_layers.empty()
+           && std::all_of(m_layers.begin(), m_layers.end(),
+                          [](const auto& l)
+                          {
+                              return l.HasMeasuredTimes();
+                          });
+}
+
+// ---------------------------------------------------------------------------------------------
+// CSV
+
+namespace
+{
+
+std::string
+Trim(const std::string& s)
+{
+    std::size_t b = 0;
+    std::size_t e = s.size();
+    while (b < e && std::isspace(static_cast<unsigned char>(s[b])))
+    {
+        ++b;
+    }
+    while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1])))
+    {
+        --e;
+    }
+    return s.substr(b, e - b);
+}
+
+std::vector<std::string>
+SplitCsv(const std::string& line)
+{
+    std::vector<std::string> cells;
+    std::string cell;
+    std::istringstream ss(line);
+    while (std::getline(ss, cell, ','))
+    {
+        cells.push_back(Trim(cell));
+    }
+    if (!line.empty() && line.back() == ',')
+    {
+        cells.emplace_back();
+    }
+    return cells;
+}
+
+[[noreturn]] void
+CsvError(std::size_t line, const std::string& column, const std::string& what)
+{
+    throw std::invalid_argument("per-layer CSV line " + std::to_string(line) + ", column '" + column
+                                + "': " + what);
+}
+
+uint64_t
+ParseCount(const std::string& cell, std::size_t line, const std::string& column)
+{
+    if (cell.empty()
+        || !std::all_of(cell.begin(), cell.end(),
+                        [](char c)
+                        {
+                            return std::isdigit(static_cast<unsigned char>(c));
+                        }))
+    {
+        CsvError(line, column, "'" + cell + "' is not a non-negative integer");
+    }
+    errno = 0;
+    unsigned long long v = std::strtoull(cell.c_str(), nullptr, 10);
+    if (errno == ERANGE)
+    {
+        CsvError(line, column, "'" + cell + "' is too large");
+    }
+    return v;
+}
+
+double
+ParseMicroseconds(const std::string& cell, std::size_t line, const std::string& column)
+{
+    char* end = nullptr;
+    errno = 0;
+    double v = cell.empty() ? NAN : std::strtod(cell.c_str(), &end);
+    if (cell.empty() || end != cell.c_str() + cell.size() || errno == ERANGE || !std::isfinite(v))
+    {
+        CsvError(line, column, "'" + cell + "' is not a number");
+    }
+    if (v < 0)
+    {
+        CsvError(line, column, "'" + cell + "' is out of range (must be >= 0 microseconds)");
+    }
+    return v;
+}
+
+} // namespace
+
+DnnModel
+DnnModel::FromCsv(std::istream& in, const std::string& name)
+{
+    static const char* columns[] = {"name", "parameters", "forward_us", "backward_us"};
+    DnnModel model(name);
+    std::string raw;
+    std::size_t lineNo = 0;
+    bool seenData = false;
+    while (std::getline(in, raw))
+    {
+        ++lineNo;
+        if (!raw.empty() && raw.back() == '\r')
+        {
+            raw.pop_back();
+        }
+        std::string line = Trim(raw);
+        if (line.empty() || line[0] == '#')
+        {
+            continue;
+        }
+        auto cells = SplitCsv(line);
+        if (!seenData && !cells.empty())
+        {
+            std::string first = cells[0];
+            std::transform(first.begin(), first.end(), first.begin(),
+                           [](unsigned char c)
+                           {
+                               return std::tolower(c);
+                           });
+            if (first == "name")
+            {
+                seenData = true; // header: only allowed before the first data row
+                if (cells.size() != 4)
+                {
+                    CsvError(lineNo, cells.size() < 4 ? columns[cells.size()] : "backward_us",
+                             "header has " + std::to_string(cells.size())
+                                 + " columns, expected 4 (name, parameters, forward_us, "
+                                   "backward_us)");
+                }
+                continue;
+            }
+        }
+        seenData = true;
+        if (cells.size() != 4)
+        {
+            CsvError(lineNo, cells.size() < 4 ? columns[cells.size()] : "backward_us",
+                     "found " + std::to_string(cells.size())
+                         + " columns, expected 4 (name, parameters, forward_us, backward_us)");
+        }
+        if (cells[0].empty())
+        {
+            CsvError(lineNo, "name", "empty layer name");
+        }
+        LayerSpec l = LayerSpec::Custom(cells[0], ParseCount(cells[1], lineNo, "parameters"));
+        l.measuredForwardSeconds = ParseMicroseconds(cells[2], lineNo, "forward_us") * 1e-6;
+        l.measuredBackwardSeconds = ParseMicroseconds(cells[3], lineNo, "backward_us") * 1e-6;
+        model.AddLayer(l);
+    }
+    if (model.GetNLayers() == 0)
+    {
+        CsvError(lineNo, "name", "the table has no layer rows");
+    }
+    return model;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Model zoo
+
+namespace
+{
+
+/// Tracks the activation shape while appending layers of a CNN.
+class CnnBuilder
+{
+  public:
+    CnnBuilder(DnnModel& m, uint32_t c, uint32_t h, uint32_t w)
+        : m_model(m)
+        , m_c(c)
+        , m_h(h)
+        , m_w(w)
+    {
+    }
+
+    void Conv(const std::string& n, uint32_t out, uint32_t k, uint32_t s, uint32_t p, bool bias)
+    {
+        Add(LayerSpec::Conv2d(n, m_c, out, k, s, p, bias, m_h, m_w));
+    }
+
+    void ConvRect(const std::string& n, uint32_t out, uint32_t kh, uint32_t kw, uint32_t s,
+                  uint32_t ph, uint32_t pw, bool bias)
+    {
+        Add(LayerSpec::Conv2dRect(n, m_c, out, kh, kw, s, s, ph, pw, bias, m_h, m_w));
+    }
+
+    /// conv (no bias) + BatchNorm, as torchvision's BasicConv2d / ResNet convs
+    void ConvBn(const std::string& n, uint32_t out, uint32_t k, uint32_t s, uint32_t p)
+    {
+        Conv(n, out, k, s, p, false);
+        Bn(n + ".bn");
+    }
+
+    void ConvBnRect(const std::string& n, uint32_t out, uint32_t kh, uint32_t kw, uint32_t s,
+                    uint32_t ph, uint32_t pw)
+    {
+        ConvRect(n, out, kh, kw, s, ph, pw, false);
+        Bn(n + ".bn");
+    }
+
+    void Bn(const std::string& n)
+    {
+        Add(LayerSpec::BatchNorm2d(n, m_c, m_h, m_w));
+    }
+
+    void Pool(const std::string& n, uint32_t k, uint32_t s, uint32_t p, bool ceil = false)
+    {
+        Add(LayerSpec::Pool2d(n, m_c, k, s, p, m_h, m_w, ceil));
+    }
+
+    void AdaptivePool(const std::string& n, uint32_t oh, uint32_t ow)
+    {
+        Add(LayerSpec::AdaptiveAvgPool2d(n, m_c, m_h, m_w, oh, ow));
+    }
+
+    void Fc(const std::string& n, uint32_t out)
+    {
+        const uint32_t in = m_c * m_h * m_w;
+        m_model.AddLayer(LayerSpec::Linear(n, in, out, true));
+        m_c = out;
+        m_h = 1;
+        m_w = 1;
+    }
+
+    /// Set the shape (after a concatenation or to start a branch).
+    void SetShape(uint32_t c, uint32_t h, uint32_t w)
+    {
+        m_c = c;
+        m_h = h;
+        m_w = w;
+    }
+
+    uint32_t C() const
+    {
+        return m_c;
+    }
+
+    uint32_t H() const
+    {
+        return m_h;
+    }
+
+    uint32_t W() const
+    {
+        return m_w;
+    }
+
+  private:
+    void Add(const LayerSpec& l)
+    {
+        m_model.AddLayer(l);
+        m_c = l.outChannels;
+        m_h = l.outHeight;
+        m_w = l.outWidth;
+    }
+
+    DnnModel& m_model;
+    uint32_t m_c;
+    uint32_t m_h;
+    uint32_t m_w;
+};
+
+DnnModel
+Vgg(const std::string& name, const std::vector<int>& cfg)
+{
+    DnnModel m(name);
+    CnnBuilder b(m, 3, 224, 224);
+    int block = 1;
+    int conv = 1;
+    for (int v : cfg)
+    {
+        if (v == 0)
+        {
+            b.Pool("pool" + std::to_string(block), 2, 2, 0);
+            ++block;
+            conv = 1;
+        }
+        else
+        {
+            b.Conv("conv" + std::to_string(block) + "_" + std::to_string(conv++),
+                   static_cast<uint32_t>(v), 3, 1, 1, true);
+        }
+    }
+    b.AdaptivePool("avgpool", 7, 7);
+    b.Fc("fc6", 4096);
+    b.Fc("fc7", 4096);
+    b.Fc("fc8", 1000);
+    return m;
+}
+
+DnnModel
+ResNet(const std::string& name, const std::vector<uint32_t>& blocks)
+{
+    DnnModel m(name);
+    CnnBuilder b(m, 3, 224, 224);
+    b.ConvBn("conv1", 64, 7, 2, 3);
+    b.Pool("maxpool", 3, 2, 1);
+    const uint32_t widths[] = {64, 128, 256, 512};
+    for (std::size_t stage = 0; stage < blocks.size(); ++stage)
+    {
+        const uint32_t width = widths[stage];
+        for (uint32_t i = 0; i < blocks[stage]; ++i)
+        {
+            const std::string p
+                = "layer" + std::to_string(stage + 1) + "." + std::to_string(i) + ".";
+            const uint32_t stride = (i == 0 && stage > 0) ? 2 : 1;
+            const uint32_t inC = b.C();
+            const uint32_t inH = b.H();
+            const uint32_t inW = b.W();
+            b.ConvBn(p + "conv1", width, 1, 1, 0);
+            b.ConvBn(p + "conv2", width, 3, stride, 1);
+            b.ConvBn(p + "conv3", width * 4, 1, 1, 0);
+            if (i == 0)
+            {
+                const uint32_t c = b.C();
+                const uint32_t h = b.H();
+                const uint32_t w = b.W();
+                b.SetShape(inC, inH, inW);
+                b.ConvBn(p + "downsample", width * 4, 1, stride, 0);
+                b.SetShape(c, h, w);
+            }
+        }
+    }
+    b.AdaptivePool("avgpool", 1, 1);
+    b.Fc("fc", 1000);
+    return m;
+}
+
+/// torchvision GoogLeNet Inception block (the "5x5" branch uses a 3x3 kernel).
+void
+GoogLeNetInception(CnnBuilder& b, const std::string& n, uint32_t c1, uint32_t c3r, uint32_t c3,
+                   uint32_t c5r, uint32_t c5, uint32_t pp)
+{
+    const uint32_t in = b.C();
+    const uint32_t h = b.H();
+    const uint32_t w = b.W();
+    b.ConvBn(n + ".branch1", c1, 1, 1, 0);
+    b.SetShape(in, h, w);
+    b.ConvBn(n + ".branch2.0", c3r, 1, 1, 0);
+    b.ConvBn(n + ".branch2.1", c3, 3, 1, 1);
+    b.SetShape(in, h, w);
+    b.ConvBn(n + ".branch3.0", c5r, 1, 1, 0);
+    b.ConvBn(n + ".branch3.1", c5, 3, 1, 1);
+    b.SetShape(in, h, w);
+    b.Pool(n + ".branch4.pool", 3, 1, 1, true);
+    b.ConvBn(n + ".branch4.1", pp, 1, 1, 0);
+    b.SetShape(c1 + c3 + c5 + pp, h, w);
+}
+
+void
+InceptionA(CnnBuilder& b, const std::string& n, uint32_t poolFeatures)
+{
+    const uint32_t in = b.C();
+    const uint32_t h = b.H();
+    const uint32_t w = b.W();
+    b.ConvBn(n + ".branch1x1", 64, 1, 1, 0);
+    b.SetShape(in, h, w);
+    b.ConvBn(n + ".branch5x5_1", 48, 1, 1, 0);
+    b.ConvBn(n + ".branch5x5_2", 64, 5, 1, 2);
+    b.SetShape(in, h, w);
+    b.ConvBn(n + ".branch3x3dbl_1", 64, 1, 1, 0);
+    b.ConvBn(n + ".branch3x3dbl_2", 96, 3, 1, 1);
+    b.ConvBn(n + ".branch3x3dbl_3", 96, 3, 1, 1);
+    b.SetShape(in, h, w);
+    b.Pool(n + ".branch_pool.avg", 3, 1, 1);
+    b.ConvBn(n + ".branch_pool", poolFeatures, 1, 1, 0);
+    b.SetShape(64 + 64 + 96 + poolFeatures, h, w);
+}
+
+void
+InceptionB(CnnBuilder& b, const std::string& n)
+{
+    const uint32_t in = b.C();
+    const uint32_t h = b.H();
+    const uint32_t w = b.W();
+    b.ConvBn(n + ".branch3x3", 384, 3, 2, 0);
+    const uint32_t oh = b.H();
+    const uint32_t ow = b.W();
+    b.SetShape(in, h, w);
+    b.ConvBn(n + ".branch3x3dbl_1", 64, 1, 1, 0);
+    b.ConvBn(n + ".branch3x3dbl_2", 96, 3, 1, 1);
+    b.ConvBn(n + ".branch3x3dbl_3", 96, 3, 2, 0);
+    b.SetShape(in, h, w);
+    b.Pool(n + ".branch_pool", 3, 2, 0);
+    b.SetShape(384 + 96 + in, oh, ow);
+}
+
+void
+InceptionC(CnnBuilder& b, const std::string& n, uint32_t c7)
+{
+    const uint32_t in = b.C();
+    const uint32_t h = b.H();
+    const uint32_t w = b.W();
+    b.ConvBn(n + ".branch1x1", 192, 1, 1, 0);
+    b.SetShape(in, h, w);
+    b.ConvBn(n + ".branch7x7_1", c7, 1, 1, 0);
+    b.ConvBnRect(n + ".branch7x7_2", c7, 1, 7, 1, 0, 3);
+    b.ConvBnRect(n + ".branch7x7_3", 192, 7, 1, 1, 3, 0);
+    b.SetShape(in, h, w);
+    b.ConvBn(n + ".branch7x7dbl_1", c7, 1, 1, 0);
+    b.ConvBnRect(n + ".branch7x7dbl_2", c7, 7, 1, 1, 3, 0);
+    b.ConvBnRect(n + ".branch7x7dbl_3", c7, 1, 7, 1, 0, 3);
+    b.ConvBnRect(n + ".branch7x7dbl_4", c7, 7, 1, 1, 3, 0);
+    b.ConvBnRect(n + ".branch7x7dbl_5", 192, 1, 7, 1, 0, 3);
+    b.SetShape(in, h, w);
+    b.Pool(n + ".branch_pool.avg", 3, 1, 1);
+    b.ConvBn(n + ".branch_pool", 192, 1, 1, 0);
+    b.SetShape(768, h, w);
+}
+
+void
+InceptionD(CnnBuilder& b, const std::string& n)
+{
+    const uint32_t in = b.C();
+    const uint32_t h = b.H();
+    const uint32_t w = b.W();
+    b.ConvBn(n + ".branch3x3_1", 192, 1, 1, 0);
+    b.ConvBn(n + ".branch3x3_2", 320, 3, 2, 0);
+    const uint32_t oh = b.H();
+    const uint32_t ow = b.W();
+    b.SetShape(in, h, w);
+    b.ConvBn(n + ".branch7x7x3_1", 192, 1, 1, 0);
+    b.ConvBnRect(n + ".branch7x7x3_2", 192, 1, 7, 1, 0, 3);
+    b.ConvBnRect(n + ".branch7x7x3_3", 192, 7, 1, 1, 3, 0);
+    b.ConvBn(n + ".branch7x7x3_4", 192, 3, 2, 0);
+    b.SetShape(in, h, w);
+    b.Pool(n + ".branch_pool", 3, 2, 0);
+    b.SetShape(320 + 192 + in, oh, ow);
+}
+
+void
+InceptionE(CnnBuilder& b, const std::string& n)
+{
+    const uint32_t in = b.C();
+    const uint32_t h = b.H();
+    const uint32_t w = b.W();
+    b.ConvBn(n + ".branch1x1", 320, 1, 1, 0);
+    b.SetShape(in, h, w);
+    b.ConvBn(n + ".branch3x3_1", 384, 1, 1, 0);
+    b.ConvBnRect(n + ".branch3x3_2a", 384, 1, 3, 1, 0, 1);
+    b.SetShape(384, h, w);
+    b.ConvBnRect(n + ".branch3x3_2b", 384, 3, 1, 1, 1, 0);
+    b.SetShape(in, h, w);
+    b.ConvBn(n + ".branch3x3dbl_1", 448, 1, 1, 0);
+    b.ConvBn(n + ".branch3x3dbl_2", 384, 3, 1, 1);
+    b.ConvBnRect(n + ".branch3x3dbl_3a", 384, 1, 3, 1, 0, 1);
+    b.SetShape(384, h, w);
+    b.ConvBnRect(n + ".branch3x3dbl_3b", 384, 3, 1, 1, 1, 0);
+    b.SetShape(in, h, w);
+    b.Pool(n + ".branch_pool.avg", 3, 1, 1);
+    b.ConvBn(n + ".branch_pool", 192, 1, 1, 0);
+    b.SetShape(320 + 768 + 768 + 192, h, w);
+}
+
+void
+RequireTransformer(uint64_t v, uint64_t min, const std::string& what)
+{
+    if (v < min)
+    {
+        throw std::invalid_argument("transformer " + what + " = " + std::to_string(v)
+                                    + " is out of range (must be >= " + std::to_string(min) + ")");
+    }
+}
+
+} // namespace
+
+DnnModel
+ModelZoo::Vgg16()
+{
+    return Vgg("vgg16",
+               {64, 64, 0, 128, 128, 0, 256, 256, 256, 0, 512, 512, 512, 0, 512, 512, 512, 0});
+}
+
+DnnModel
+ModelZoo::Vgg19()
+{
+    return Vgg("vgg19", {64,  64,  0,   128, 128, 0,   256, 256, 256, 256, 0,
+                         512, 512, 512, 512, 0,   512, 512, 512, 512, 0});
+}
+
+DnnModel
+ModelZoo::AlexNet()
+{
+    DnnModel m("alexnet");
+    CnnBuilder b(m, 3, 224, 224);
+    b.Conv("conv1", 64, 11, 4, 2, true);
+    b.Pool("pool1", 3, 2, 0);
+    b.Conv("conv2", 192, 5, 1, 2, true);
+    b.Pool("pool2", 3, 2, 0);
+    b.Conv("conv3", 384, 3, 1, 1, true);
+    b.Conv("conv4", 256, 3, 1, 1, true);
+    b.Conv("conv5", 256, 3, 1, 1, true);
+    b.Pool("pool5", 3, 2, 0);
+    b.AdaptivePool("avgpool", 6, 6);
+    b.Fc("fc6", 4096);
+    b.Fc("fc7", 4096);
+    b.Fc("fc8", 1000);
+    return m;
+}
+
+DnnModel
+ModelZoo::ResNet50()
+{
+    return ResNet("resnet50", {3, 4, 6, 3});
+}
+
+DnnModel
+ModelZoo::ResNet152()
+{
+    return ResNet("resnet152", {3, 8, 36, 3});
+}
+
+DnnModel
+ModelZoo::InceptionV3()
+{
+    DnnModel m("inception_v3");
+    CnnBuilder b(m, 3, 299, 299);
+    b.ConvBn("Conv2d_1a_3x3", 32, 3, 2, 0);
+    b.ConvBn("Conv2d_2a_3x3", 32, 3, 1, 0);
+    b.ConvBn("Conv2d_2b_3x3", 64, 3, 1, 1);
+    b.Pool("maxpool1", 3, 2, 0);
+    b.ConvBn("Conv2d_3b_1x1", 80, 1, 1, 0);
+    b.ConvBn("Conv2d_4a_3x3", 192, 3, 1, 0);
+    b.Pool("maxpool2", 3, 2, 0);
+    InceptionA(b, "Mixed_5b", 32);
+    InceptionA(b, "Mixed_5c", 64);
+    InceptionA(b, "Mixed_5d", 64);
+    InceptionB(b, "Mixed_6a");
+    InceptionC(b, "Mixed_6b", 128);
+    InceptionC(b, "Mixed_6c", 160);
+    InceptionC(b, "Mixed_6d", 160);
+    InceptionC(b, "Mixed_6e", 192);
+    InceptionD(b, "Mixed_7a");
+    InceptionE(b, "Mixed_7b");
+    InceptionE(b, "Mixed_7c");
+    b.AdaptivePool("avgpool", 1, 1);
+    b.Fc("fc", 1000);
+    return m;
+}
+
+DnnModel
+ModelZoo::GoogLeNet()
+{
+    DnnModel m("googlenet");
+    CnnBuilder b(m, 3, 224, 224);
+    b.ConvBn("conv1", 64, 7, 2, 3);
+    b.Pool("maxpool1", 3, 2, 0, true);
+    b.ConvBn("conv2", 64, 1, 1, 0);
+    b.ConvBn("conv3", 192, 3, 1, 1);
+    b.Pool("maxpool2", 3, 2, 0, true);
+    GoogLeNetInception(b, "inception3a", 64, 96, 128, 16, 32, 32);
+    GoogLeNetInception(b, "inception3b", 128, 128, 192, 32, 96, 64);
+    b.Pool("maxpool3", 3, 2, 0, true);
+    GoogLeNetInception(b, "inception4a", 192, 96, 208, 16, 48, 64);
+    GoogLeNetInception(b, "inception4b", 160, 112, 224, 24, 64, 64);
+    GoogLeNetInception(b, "inception4c", 128, 128, 256, 24, 64, 64);
+    GoogLeNetInception(b, "inception4d", 112, 144, 288, 32, 64, 64);
+    GoogLeNetInception(b, "inception4e", 256, 160, 320, 32, 128, 128);
+    b.Pool("maxpool4", 2, 2, 0, true);
+    GoogLeNetInception(b, "inception5a", 256, 160, 320, 32, 128, 128);
+    GoogLeNetInception(b, "inception5b", 384, 192, 384, 48, 128, 128);
+    b.AdaptivePool("avgpool", 1, 1);
+    b.Fc("fc", 1000);
+    return m;
+}
+
+DnnModel
+ModelZoo::Transformer(const TransformerConfig& cfg)
+{
+    RequireTransformer(cfg.layers, 1, "layers");
+    RequireTransformer(cfg.hidden, 1, "hidden");
+    RequireTransformer(cfg.heads, 1, "heads");
+    RequireTransformer(cfg.vocab, 1, "vocab");
+    RequireTransformer(cfg.seqLen, 1, "seqLen");
+    RequireTransformer(cfg.mlpRatio, 1, "mlpRatio");
+    if (cfg.hidden % cfg.heads != 0)
+    {
+        throw std::invalid_argument("transformer heads = " + std::to_string(cfg.heads)
+                                    + " is out of range (must divide hidden = "
+                                    + std::to_string(cfg.hidden) + ")");
+    }
+    const uint32_t h = cfg.hidden;
+    const uint32_t s = cfg.seqLen;
+    DnnModel m("gpt-l" + std::to_string(cfg.layers) + "-h" + std::to_string(h));
+    m.AddLayer(LayerSpec::Embedding("wte", cfg.vocab, h, s));
+    m.AddLayer(LayerSpec::Embedding("wpe", s, h, s));
+    for (uint32_t i = 0; i < cfg.layers; ++i)
+    {
+        const std::string p = "h." + std::to_string(i) + ".";
+        m.AddLayer(LayerSpec::LayerNorm(p + "ln_1", h, s));
+        m.AddLayer(LayerSpec::Linear(p + "attn.qkv", h, 3 * h, true, s));
+        m.AddLayer(LayerSpec::Attention(p + "attn.core", s, h, cfg.heads));
+        m.AddLayer(LayerSpec::Linear(p + "attn.proj", h, h, true, s));
+        m.AddLayer(LayerSpec::LayerNorm(p + "ln_2", h, s));
+        m.AddLayer(LayerSpec::Linear(p + "mlp.fc", h, cfg.mlpRatio * h, true, s));
+        m.AddLayer(LayerSpec::Linear(p + "mlp.proj", cfg.mlpRatio * h, h, true, s));
+    }
+    m.AddLayer(LayerSpec::LayerNorm("ln_f", h, s));
+    LayerSpec head = LayerSpec::Linear("lm_head", h, cfg.vocab, false, s);
+    if (cfg.tiedEmbedding)
+    {
+        head.parameters = 0; // shares wte: the compute remains, the parameters are counted once
+    }
+    m.AddLayer(head);
+    return m;
+}
+
+DnnModel
+ModelZoo::Gpt2Small()
+{
+    DnnModel m = Transformer(TransformerConfig{});
+    m.SetName("gpt2");
+    return m;
+}
+
+uint64_t
+ModelZoo::TransformerParameterCount(uint32_t layers, uint32_t hidden, uint32_t heads,
+                                    uint32_t vocab, uint32_t seqLen)
+{
+    const uint64_t h = hidden;
+    return static_cast<uint64_t>(vocab) * h + static_cast<uint64_t>(seqLen) * h
+           + layers * (12 * h * h + 13 * h) + 2 * h;
+}
+
+std::vector<std::string>
+ModelZoo::Names()
+{
+    return {"vgg16",     "vgg19", "alexnet",     "resnet50",   "resnet152", "inception_v3",
+            "googlenet", "gpt2",  "gpt2-medium", "gpt2-large", "gpt2-xl"};
+}
+
+DnnModel
+ModelZoo::Get(const std::string& name)
+{
+    auto gpt = [&name](uint32_t layers, uint32_t hidden, uint32_t heads)
+    {
+        TransformerConfig c;
+        c.layers = layers;
+        c.hidden = hidden;
+        c.heads = heads;
+        DnnModel m = Transformer(c);
+        m.SetName(name);
+        return m;
+    };
+    if (name == "vgg16")
+    {
+        return Vgg16();
+    }
+    if (name == "vgg19")
+    {
+        return Vgg19();
+    }
+    if (name == "alexnet")
+    {
+        return AlexNet();
+    }
+    if (name == "resnet50")
+    {
+        return ResNet50();
+    }
+    if (name == "resnet152")
+    {
+        return ResNet152();
+    }
+    if (name == "inception_v3")
+    {
+        return InceptionV3();
+    }
+    if (name == "googlenet")
+    {
+        return GoogLeNet();
+    }
+    if (name == "gpt2")
+    {
+        return gpt(12, 768, 12);
+    }
+    if (name == "gpt2-medium")
+    {
+        return gpt(24, 1024, 16);
+    }
+    if (name == "gpt2-large")
+    {
+        return gpt(36, 1280, 20);
+    }
+    if (name == "gpt2-xl")
+    {
+        return gpt(48, 1600, 25);
+    }
+    std::string all;
+    for (const auto& n : Names())
+    {
+        all += (all.empty() ? "" : ", ") + n;
+    }
+    throw std::invalid_argument("model name '" + name + "' is not in the zoo (accepted: " + all
+                                + ")");
+}
+
+} // namespace ns3

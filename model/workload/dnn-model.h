@@ -1,0 +1,152 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef MLNET_DNN_MODEL_H
+#define MLNET_DNN_MODEL_H
+
+#include "layer-spec.h"
+
+#include <cstdint>
+#include <istream>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup mlnet
+ * \brief A DNN as an ordered list of layers, from the input side (index 0) to the output side.
+ *
+ * Layers are listed in forward execution order; parallel branches (Inception blocks, ResNet
+ * shortcuts) are listed one after the other. The backward pass visits them in reverse order, so
+ * the gradient of layer i is produced after those of layers > i: this is what makes the order of
+ * gradient transfers matter. Every total is computed from the layers, never stored.
+ */
+class DnnModel
+{
+  public:
+    /// \param name model name (e.g. "vgg16")
+    explicit DnnModel(std::string name = "");
+
+    /// \return the model name
+    const std::string& GetName() const;
+    /// \param name the new model name
+    void SetName(const std::string& name);
+
+    /// \brief Append a layer at the output side. \param layer the layer
+    void AddLayer(const LayerSpec& layer);
+    /// \return all layers, input side first
+    const std::vector<LayerSpec>& GetLayers() const;
+    /// \return the number of layers
+    std::size_t GetNLayers() const;
+    /// \param i layer index (< GetNLayers(), else std::out_of_range) \return the layer
+    const LayerSpec& GetLayer(std::size_t i) const;
+
+    /// \return the total number of trainable parameters
+    uint64_t GetParameterCount() const;
+    /// \param bytesPerParameter bytes per parameter (4 for fp32 gradients) \return gradient bytes
+    uint64_t GetParameterBytes(uint32_t bytesPerParameter = 4) const;
+    /// \return forward FLOPs per sample (a MAC counts as 2 FLOPs; see LayerSpec)
+    double GetForwardFlops() const;
+    /// \return forward multiply-accumulates per sample (matmul part, the usual "CNN FLOPs")
+    double GetForwardMacs() const;
+    /// \return output activation elements per sample, summed over layers
+    uint64_t GetActivationElements() const;
+    /// \return indices of the layers that have parameters (the gradient tensors), input first
+    std::vector<std::size_t> GetParameterizedLayers() const;
+    /// \return true if every layer carries measured forward and backward times
+    bool HasMeasuredTimes() const;
+
+    /**
+     * \brief Build a model from a user's per-layer table.
+     *
+     * CSV with 4 columns: `name, parameters, forward_us, backward_us` (times in microseconds,
+     * as measured for the batch the user trains with; they are used as-is, not scaled). An
+     * optional header line whose first cell is `name` is skipped, as are blank lines and lines
+     * starting with `#`. Cells are trimmed; CRLF line ends are accepted.
+     *
+     * \param in the stream to read (model code never opens files)
+     * \param name the model name
+     * \return the model
+     * \throws std::invalid_argument naming the line number and the column on bad input
+     */
+    static DnnModel FromCsv(std::istream& in, const std::string& name = "csv");
+
+  private:
+    std::string m_name;              //!< model name
+    std::vector<LayerSpec> m_layers; //!< layers, input side first
+};
+
+/**
+ * \ingroup mlnet
+ * \brief Shape of a GPT-style decoder-only transformer.
+ *
+ * Per block: LayerNorm (2h), QKV projection (h x 3h + 3h), attention core, output projection
+ * (h x h + h), LayerNorm (2h), MLP up (h x 4h + 4h) and down (4h x h + h): 12h^2 + 13h
+ * parameters. Plus token embedding (vocab x h), learned positions (seqLen x h), final LayerNorm
+ * (2h); the LM head shares the token embedding unless tiedEmbedding is false. GPT-2 small
+ * (12 layers, 768, 12 heads, vocab 50257, 1024 positions) has 124,439,808 parameters.
+ */
+struct TransformerConfig
+{
+    uint32_t layers{12};      //!< transformer blocks (>= 1)
+    uint32_t hidden{768};     //!< model width h (>= 1, divisible by heads)
+    uint32_t heads{12};       //!< attention heads (>= 1)
+    uint32_t vocab{50257};    //!< vocabulary size (>= 1)
+    uint32_t seqLen{1024};    //!< sequence length = learned positions (>= 1)
+    uint32_t mlpRatio{4};     //!< MLP width / h (>= 1)
+    bool tiedEmbedding{true}; //!< LM head shares the token embedding matrix
+};
+
+/**
+ * \ingroup mlnet
+ * \brief Standard models built layer by layer from their architecture, so that parameter counts
+ * match the published totals exactly.
+ *
+ * CNNs follow torchvision's definitions (1000 classes, 224x224 input; 299x299 for Inception-v3),
+ * counting trainable parameters only (BatchNorm running statistics are buffers):
+ *  - vgg16 138,357,544; vgg19 143,667,240 (no BatchNorm);
+ *  - alexnet 61,100,840 (torchvision's single-tower variant, 64-192-384-256-256 channels);
+ *  - resnet50 25,557,032; resnet152 60,192,808 (v1.5: stride on the 3x3 conv);
+ *  - inception_v3 23,834,568: torchvision `inception_v3(aux_logits=False)`; the published
+ *    27,161,264 includes the auxiliary classifier (3,326,696 parameters) used only in training;
+ *  - googlenet 6,624,904: torchvision `googlenet(aux_logits=False)` (its "5x5" branch uses 3x3
+ *    kernels, kept for weight compatibility, and BatchNorm after every convolution);
+ *  - gpt2 / gpt2-medium / gpt2-large / gpt2-xl: see TransformerConfig (124,439,808 /
+ *    354,823,168 / 774,030,080 / 1,557,611,200).
+ */
+class ModelZoo
+{
+  public:
+    /// \return VGG-16
+    static DnnModel Vgg16();
+    /// \return VGG-19
+    static DnnModel Vgg19();
+    /// \return AlexNet (torchvision)
+    static DnnModel AlexNet();
+    /// \return ResNet-50
+    static DnnModel ResNet50();
+    /// \return ResNet-152
+    static DnnModel ResNet152();
+    /// \return Inception-v3 without auxiliary classifier
+    static DnnModel InceptionV3();
+    /// \return GoogLeNet without auxiliary classifiers
+    static DnnModel GoogLeNet();
+    /// \param cfg the transformer shape (validated) \return a GPT-style transformer
+    static DnnModel Transformer(const TransformerConfig& cfg);
+    /// \return GPT-2 small
+    static DnnModel Gpt2Small();
+    /// \param layers blocks \param hidden width \param heads heads \param vocab vocabulary
+    /// \param seqLen sequence length \return the number of parameters of that GPT shape
+    static uint64_t TransformerParameterCount(uint32_t layers, uint32_t hidden, uint32_t heads,
+                                              uint32_t vocab, uint32_t seqLen);
+    /// \param name one of Names() \return the model; std::invalid_argument for unknown names
+    static DnnModel Get(const std::string& name);
+    /// \return the names accepted by Get()
+    static std::vector<std::string> Names();
+};
+
+} // namespace ns3
+
+#endif
