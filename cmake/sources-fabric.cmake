@@ -1,9 +1,26 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# Files of the fabric part (model/fabric/). Paths are relative to MLNET_ROOT.
+# Files of the fabric part (model/fabric/).
 set(_dir ${MLNET_ROOT}/model/fabric)
 list(APPEND MLNET_SOURCES
+  ${_dir}/fabric-channel.cc
+  ${_dir}/fabric-net-device.cc
+  ${_dir}/fabric-switch.cc
+  ${_dir}/flow-key.cc
+  ${_dir}/pfc-header.cc
+  ${_dir}/shared-buffer-mmu.cc
 )
 list(APPEND MLNET_HEADERS
+  ${_dir}/fabric-channel.h
+  ${_dir}/fabric-net-device.h
+  ${_dir}/fabric-switch.h
+  ${_dir}/flow-key.h
+  ${_dir}/pfc-header.h
+  ${_dir}/shared-buffer-mmu.h
 )
 list(APPEND MLNET_TEST_SOURCES
+  ${MLNET_ROOT}/test/fabric/ecmp-test.cc
+  ${MLNET_ROOT}/test/fabric/ecn-marking-test.cc
+  ${MLNET_ROOT}/test/fabric/fat-tree-test.cc
+  ${MLNET_ROOT}/test/fabric/mmu-test.cc
+  ${MLNET_ROOT}/test/fabric/pfc-incast-test.cc
 )

@@ -1,0 +1,98 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef MLNET_FABRIC_HELPER_H
+#define MLNET_FABRIC_HELPER_H
+
+#include "ns3/fabric-net-device.h"
+#include "ns3/fabric-switch.h"
+#include "ns3/net-device-container.h"
+#include "ns3/node-container.h"
+#include "ns3/object-factory.h"
+#include "ns3/trace-helper.h"
+
+#include <string>
+
+namespace ns3
+{
+
+/**
+ * \ingroup mlnet
+ * \brief Builds the lossless fabric: switches, links (two FabricNetDevices on a FabricChannel),
+ * host addresses and ECMP routes; pcap tracing through the usual PcapHelperForDevice mixin.
+ *
+ * \code
+ * FabricHelper fabric;
+ * fabric.SetDeviceAttribute("DataRate", StringValue("100Gbps"));
+ * fabric.SetChannelAttribute("Delay", StringValue("1us"));
+ * fabric.SetSwitchAttribute("PfcEnabled", BooleanValue(true));
+ * fabric.InstallSwitch(switches);           // before the links
+ * NetDeviceContainer d = fabric.Install(host, tor);
+ * FabricHelper::AssignHostAddresses(hosts);
+ * FabricHelper::PopulateRoutes();
+ * \endcode
+ */
+class FabricHelper : public PcapHelperForDevice
+{
+  public:
+    FabricHelper();
+
+    /// Set an attribute of the FabricNetDevices created from now on.
+    void SetDeviceAttribute(const std::string& name, const AttributeValue& value);
+    /// Set an attribute of the FabricChannels created from now on.
+    void SetChannelAttribute(const std::string& name, const AttributeValue& value);
+    /// Set an attribute of the FabricSwitches created from now on.
+    void SetSwitchAttribute(const std::string& name, const AttributeValue& value);
+
+    /**
+     * Make a node a switch (aggregate a FabricSwitch). Must precede its links.
+     * \param node the node
+     * \return the switch
+     */
+    Ptr<FabricSwitch> InstallSwitch(Ptr<Node> node) const;
+    /// Make every node of the container a switch.
+    void InstallSwitch(const NodeContainer& nodes) const;
+
+    /**
+     * Connect two nodes with a link; switch ends become switch ports.
+     * \param a first node \param b second node
+     * \return the two devices (a's, then b's)
+     */
+    NetDeviceContainer Install(Ptr<Node> a, Ptr<Node> b) const;
+
+    /**
+     * Give hosts consecutive addresses base+1, base+2, ... on their first FabricNetDevice.
+     * \param hosts the hosts
+     * \param base the network address (default 10.0.0.0)
+     */
+    static void AssignHostAddresses(const NodeContainer& hosts,
+                                    Ipv4Address base = Ipv4Address("10.0.0.0"));
+
+    /**
+     * Compute shortest-path ECMP routes of every switch towards every host (breadth-first
+     * search from each host over the whole node list) and install them.
+     */
+    static void PopulateRoutes();
+
+    /**
+     * Fix the random streams of the switches in a container.
+     * \param switches switch nodes \param stream first stream
+     * \return number of streams used
+     */
+    static int64_t AssignStreams(const NodeContainer& switches, int64_t stream);
+
+    /// \return the first FabricNetDevice of a node (null if none)
+    static Ptr<FabricNetDevice> GetHostDevice(Ptr<Node> node);
+
+  private:
+    void EnablePcapInternal(std::string prefix, Ptr<NetDevice> nd, bool promiscuous,
+                            bool explicitFilename) override;
+
+    ObjectFactory m_deviceFactory;
+    ObjectFactory m_channelFactory;
+    ObjectFactory m_switchFactory;
+};
+
+} // namespace ns3
+
+#endif /* MLNET_FABRIC_HELPER_H */

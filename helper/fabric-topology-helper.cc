@@ -1,0 +1,193 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "fabric-topology-helper.h"
+
+#include "ns3/log.h"
+
+#include <stdexcept>
+#include <string>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("FabricTopologyHelper");
+
+namespace
+{
+void
+CheckRange(const char* name, uint32_t v, uint32_t lo, uint32_t hi)
+{
+    if (v < lo || v > hi)
+    {
+        throw std::invalid_argument(std::string(name) + " = " + std::to_string(v)
+                                    + " is out of range [" + std::to_string(lo) + ", "
+                                    + std::to_string(hi) + "]");
+    }
+}
+} // namespace
+
+Ipv4Address
+FabricTopology::HostAddress(uint32_t i) const
+{
+    return HostDevice(i)->GetIpv4Address();
+}
+
+Ptr<FabricNetDevice>
+FabricTopology::HostDevice(uint32_t i) const
+{
+    return FabricHelper::GetHostDevice(hosts.Get(i));
+}
+
+FabricTopologyHelper::FabricTopologyHelper()
+    : m_hostRate("100Gbps")
+    , m_fabricRate("100Gbps")
+    , m_delay(MicroSeconds(1))
+{
+}
+
+FabricHelper&
+FabricTopologyHelper::Fabric()
+{
+    return m_fabric;
+}
+
+void
+FabricTopologyHelper::SetHostLinkRate(DataRate r)
+{
+    m_hostRate = r;
+}
+
+void
+FabricTopologyHelper::SetFabricLinkRate(DataRate r)
+{
+    m_fabricRate = r;
+}
+
+void
+FabricTopologyHelper::SetLinkDelay(Time d)
+{
+    m_delay = d;
+}
+
+void
+FabricTopologyHelper::Connect(Ptr<Node> a, Ptr<Node> b, DataRate r, FabricTopology& t)
+{
+    m_fabric.SetDeviceAttribute("DataRate", DataRateValue(r));
+    m_fabric.SetChannelAttribute("Delay", TimeValue(m_delay));
+    m_fabric.Install(a, b);
+    t.links++;
+}
+
+void
+FabricTopologyHelper::Finish(FabricTopology& t)
+{
+    t.switches.Add(t.edge);
+    t.switches.Add(t.agg);
+    t.switches.Add(t.core);
+    FabricHelper::AssignHostAddresses(t.hosts);
+    FabricHelper::PopulateRoutes();
+    FabricHelper::AssignStreams(t.switches, m_streamBase);
+}
+
+void
+FabricTopologyHelper::SetStreamBase(int64_t stream)
+{
+    m_streamBase = stream;
+}
+
+FabricTopology
+FabricTopologyHelper::BuildDumbbell(uint32_t nLeft, uint32_t nRight)
+{
+    CheckRange("nLeft", nLeft, 1, 4096);
+    CheckRange("nRight", nRight, 1, 4096);
+    FabricTopology t;
+    t.edge.Create(2);
+    m_fabric.InstallSwitch(t.edge);
+    t.hosts.Create(nLeft + nRight);
+    for (uint32_t i = 0; i < nLeft + nRight; ++i)
+    {
+        Connect(t.hosts.Get(i), t.edge.Get(i < nLeft ? 0 : 1), m_hostRate, t);
+    }
+    Connect(t.edge.Get(0), t.edge.Get(1), m_fabricRate, t);
+    Finish(t);
+    return t;
+}
+
+FabricTopology
+FabricTopologyHelper::BuildLeafSpine(uint32_t nLeaf, uint32_t nSpine, uint32_t hostsPerLeaf)
+{
+    CheckRange("nLeaf", nLeaf, 1, 1024);
+    CheckRange("nSpine", nSpine, 1, 256);
+    CheckRange("hostsPerLeaf", hostsPerLeaf, 1, 1024);
+    FabricTopology t;
+    t.edge.Create(nLeaf);
+    t.core.Create(nSpine);
+    m_fabric.InstallSwitch(t.edge);
+    m_fabric.InstallSwitch(t.core);
+    t.hosts.Create(nLeaf * hostsPerLeaf);
+    for (uint32_t l = 0; l < nLeaf; ++l)
+    {
+        for (uint32_t h = 0; h < hostsPerLeaf; ++h)
+        {
+            Connect(t.hosts.Get(l * hostsPerLeaf + h), t.edge.Get(l), m_hostRate, t);
+        }
+        for (uint32_t s = 0; s < nSpine; ++s)
+        {
+            Connect(t.edge.Get(l), t.core.Get(s), m_fabricRate, t);
+        }
+    }
+    Finish(t);
+    return t;
+}
+
+FabricTopology
+FabricTopologyHelper::BuildFatTree(uint32_t k, uint32_t hostsPerEdge)
+{
+    CheckRange("k", k, 2, 64);
+    if (k % 2 != 0)
+    {
+        throw std::invalid_argument("k = " + std::to_string(k) + " must be even");
+    }
+    const uint32_t half = k / 2;
+    if (hostsPerEdge == 0)
+    {
+        hostsPerEdge = half;
+    }
+    CheckRange("hostsPerEdge", hostsPerEdge, 1, 8 * half);
+    FabricTopology t;
+    t.edge.Create(k * half);
+    t.agg.Create(k * half);
+    t.core.Create(half * half);
+    m_fabric.InstallSwitch(t.edge);
+    m_fabric.InstallSwitch(t.agg);
+    m_fabric.InstallSwitch(t.core);
+    t.hosts.Create(k * half * hostsPerEdge);
+    for (uint32_t pod = 0; pod < k; ++pod)
+    {
+        for (uint32_t e = 0; e < half; ++e)
+        {
+            Ptr<Node> edge = t.edge.Get(pod * half + e);
+            for (uint32_t h = 0; h < hostsPerEdge; ++h)
+            {
+                Connect(t.hosts.Get((pod * half + e) * hostsPerEdge + h), edge, m_hostRate, t);
+            }
+            for (uint32_t a = 0; a < half; ++a)
+            {
+                Connect(edge, t.agg.Get(pod * half + a), m_fabricRate, t);
+            }
+        }
+        // Aggregation switch a of every pod connects to core switches a*half .. a*half+half-1.
+        for (uint32_t a = 0; a < half; ++a)
+        {
+            for (uint32_t c = 0; c < half; ++c)
+            {
+                Connect(t.agg.Get(pod * half + a), t.core.Get(a * half + c), m_fabricRate, t);
+            }
+        }
+    }
+    Finish(t);
+    return t;
+}
+
+} // namespace ns3

@@ -1,0 +1,88 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "fabric-channel.h"
+
+#include "fabric-net-device.h"
+#include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/simulator.h"
+
+#include <stdexcept>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("FabricChannel");
+NS_OBJECT_ENSURE_REGISTERED(FabricChannel);
+
+TypeId
+FabricChannel::GetTypeId()
+{
+    static TypeId tid
+        = TypeId("ns3::FabricChannel")
+              .SetParent<Channel>()
+              .SetGroupName("Mlnet")
+              .AddConstructor<FabricChannel>()
+              .AddAttribute("Delay", "Propagation delay of the link", TimeValue(MicroSeconds(1)),
+                            MakeTimeAccessor(&FabricChannel::m_delay), MakeTimeChecker(Time(0)));
+    return tid;
+}
+
+FabricChannel::FabricChannel() = default;
+
+void
+FabricChannel::Attach(Ptr<FabricNetDevice> dev)
+{
+    if (m_nDevices >= 2)
+    {
+        throw std::invalid_argument("FabricChannel: a link connects exactly two devices");
+    }
+    m_dev[m_nDevices++] = dev;
+}
+
+void
+FabricChannel::Transmit(Ptr<Packet> p, uint16_t etherType, Ptr<FabricNetDevice> src, Time txTime)
+{
+    Ptr<FabricNetDevice> dst = (src == m_dev[0]) ? m_dev[1] : m_dev[0];
+    Simulator::ScheduleWithContext(dst->GetNode()->GetId(), txTime + m_delay,
+                                   &FabricNetDevice::Receive, dst, p, etherType);
+}
+
+Time
+FabricChannel::GetDelay() const
+{
+    return m_delay;
+}
+
+Ptr<FabricNetDevice>
+FabricChannel::GetPeer(Ptr<const FabricNetDevice> dev) const
+{
+    if (m_nDevices < 2)
+    {
+        return nullptr;
+    }
+    return PeekPointer(m_dev[0]) == PeekPointer(dev) ? m_dev[1] : m_dev[0];
+}
+
+std::size_t
+FabricChannel::GetNDevices() const
+{
+    return m_nDevices;
+}
+
+Ptr<NetDevice>
+FabricChannel::GetDevice(std::size_t i) const
+{
+    return i < m_nDevices ? m_dev[i] : nullptr;
+}
+
+void
+FabricChannel::DoDispose()
+{
+    m_dev[0] = nullptr;
+    m_dev[1] = nullptr;
+    Channel::DoDispose();
+}
+
+} // namespace ns3

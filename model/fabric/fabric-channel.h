@@ -1,0 +1,63 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef MLNET_FABRIC_CHANNEL_H
+#define MLNET_FABRIC_CHANNEL_H
+
+#include "ns3/channel.h"
+#include "ns3/nstime.h"
+#include "ns3/packet.h"
+
+namespace ns3
+{
+
+class FabricNetDevice;
+
+/**
+ * \ingroup mlnet
+ * \brief Full-duplex point-to-point link between two FabricNetDevices with a propagation delay.
+ *
+ * One event per frame: the receiving device gets the frame when its last bit arrives
+ * (transmission time + propagation delay), in the receiving node's context.
+ */
+class FabricChannel : public Channel
+{
+  public:
+    static TypeId GetTypeId();
+    FabricChannel();
+
+    /**
+     * Attach a device (at most two).
+     * \param dev the device
+     */
+    void Attach(Ptr<FabricNetDevice> dev);
+
+    /**
+     * Carry a frame to the other end.
+     * \param p the frame payload
+     * \param etherType its EtherType
+     * \param src the sending device
+     * \param txTime its transmission time
+     */
+    void Transmit(Ptr<Packet> p, uint16_t etherType, Ptr<FabricNetDevice> src, Time txTime);
+
+    /// \return the propagation delay
+    Time GetDelay() const;
+    /// \return the device at the other end from dev
+    Ptr<FabricNetDevice> GetPeer(Ptr<const FabricNetDevice> dev) const;
+
+    std::size_t GetNDevices() const override;
+    Ptr<NetDevice> GetDevice(std::size_t i) const override;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    Time m_delay;
+    Ptr<FabricNetDevice> m_dev[2];
+    uint32_t m_nDevices{0};
+};
+
+} // namespace ns3
+
+#endif /* MLNET_FABRIC_CHANNEL_H */

@@ -1,0 +1,590 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "fabric-net-device.h"
+
+#include "fabric-channel.h"
+#include "ns3/boolean.h"
+#include "ns3/enum.h"
+#include "ns3/ethernet-header.h"
+#include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+#include "pfc-header.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("FabricNetDevice");
+NS_OBJECT_ENSURE_REGISTERED(FabricNetDevice);
+
+namespace
+{
+const Mac48Address kPfcDestination("01:80:c2:00:00:01");
+} // namespace
+
+TypeId
+FabricNetDevice::GetTypeId()
+{
+    static TypeId tid
+        = TypeId("ns3::FabricNetDevice")
+              .SetParent<NetDevice>()
+              .SetGroupName("Mlnet")
+              .AddConstructor<FabricNetDevice>()
+              .AddAttribute("DataRate", "Line rate of the port (bit/s)",
+                            DataRateValue(DataRate("100Gbps")),
+                            MakeDataRateAccessor(&FabricNetDevice::m_rate), MakeDataRateChecker())
+              .AddAttribute("Mtu",
+                            "Largest IPv4 datagram the port carries (bytes), for upper layers",
+                            UintegerValue(9000), MakeUintegerAccessor(&FabricNetDevice::m_mtu),
+                            MakeUintegerChecker<uint16_t>(68, 9216))
+              .AddAttribute("FrameOverhead",
+                            "Bytes charged on the wire per frame beyond the IPv4 datagram: "
+                            "Ethernet header 14 + FCS 4 + preamble 8 + inter-frame gap 12",
+                            UintegerValue(38),
+                            MakeUintegerAccessor(&FabricNetDevice::m_frameOverhead),
+                            MakeUintegerChecker<uint32_t>(0, 128))
+              .AddAttribute("Scheduler", "Scheduling between priority classes",
+                            EnumValue(STRICT_PRIORITY),
+                            MakeEnumAccessor(&FabricNetDevice::m_scheduler),
+                            MakeEnumChecker(STRICT_PRIORITY, "StrictPriority", DWRR, "Dwrr"))
+              .AddAttribute("DwrrQuantum", "DWRR quantum per class and round (bytes)",
+                            UintegerValue(1600),
+                            MakeUintegerAccessor(&FabricNetDevice::m_dwrrQuantum),
+                            MakeUintegerChecker<uint32_t>(64, 1u << 24))
+              .AddAttribute("HostQueueLimit",
+                            "Per-class queue limit for packets sent by upper layers through "
+                            "NetDevice::Send (bytes; 0 = unlimited). Switch egress is governed "
+                            "by the switch MMU instead.",
+                            UintegerValue(4u * 1024 * 1024),
+                            MakeUintegerAccessor(&FabricNetDevice::m_hostQueueLimit),
+                            MakeUintegerChecker<uint64_t>())
+              .AddTraceSource("MacTx", "A packet was queued for transmission",
+                              MakeTraceSourceAccessor(&FabricNetDevice::m_macTxTrace),
+                              "ns3::Packet::TracedCallback")
+              .AddTraceSource("MacTxDrop",
+                              "A packet from an upper layer was dropped (host queue full)",
+                              MakeTraceSourceAccessor(&FabricNetDevice::m_macTxDropTrace),
+                              "ns3::Packet::TracedCallback")
+              .AddTraceSource("MacRx", "A data packet was received",
+                              MakeTraceSourceAccessor(&FabricNetDevice::m_macRxTrace),
+                              "ns3::Packet::TracedCallback")
+              .AddTraceSource("PhyTxBegin", "A frame started transmission",
+                              MakeTraceSourceAccessor(&FabricNetDevice::m_phyTxBeginTrace),
+                              "ns3::Packet::TracedCallback")
+              .AddTraceSource("PhyRxEnd", "A frame was received completely",
+                              MakeTraceSourceAccessor(&FabricNetDevice::m_phyRxEndTrace),
+                              "ns3::Packet::TracedCallback")
+              .AddTraceSource("Sniffer",
+                              "Ethernet frame (synthesised header) sent or received, for pcap",
+                              MakeTraceSourceAccessor(&FabricNetDevice::m_snifferTrace),
+                              "ns3::Packet::TracedCallback")
+              .AddTraceSource("PromiscSniffer",
+                              "Ethernet frame (synthesised header) sent or received, for pcap",
+                              MakeTraceSourceAccessor(&FabricNetDevice::m_promiscSnifferTrace),
+                              "ns3::Packet::TracedCallback")
+              .AddTraceSource("PfcTx", "A PFC frame was sent: (class, quanta; 0 = resume)",
+                              MakeTraceSourceAccessor(&FabricNetDevice::m_pfcTxTrace),
+                              "ns3::FabricNetDevice::PfcTracedCallback")
+              .AddTraceSource("PfcRx", "A PFC frame was received: (class, quanta; 0 = resume)",
+                              MakeTraceSourceAccessor(&FabricNetDevice::m_pfcRxTrace),
+                              "ns3::FabricNetDevice::PfcTracedCallback")
+              .AddTraceSource("QueueBytes", "Bytes queued in a class changed: (class, bytes)",
+                              MakeTraceSourceAccessor(&FabricNetDevice::m_queueTrace),
+                              "ns3::FabricNetDevice::QueueTracedCallback");
+    return tid;
+}
+
+FabricNetDevice::FabricNetDevice()
+    : m_address(Mac48Address::Allocate())
+{
+    m_pausedUntil.fill(Time(0));
+}
+
+FabricNetDevice::~FabricNetDevice() = default;
+
+void
+FabricNetDevice::DoDispose()
+{
+    m_node = nullptr;
+    m_channel = nullptr;
+    for (auto& q : m_queues)
+    {
+        q.q.clear();
+    }
+    m_ctrlQueue.clear();
+    m_fabricRx = MakeNullCallback<bool, Ptr<FabricNetDevice>, Ptr<Packet>>();
+    m_dequeueCb = MakeNullCallback<void, Ptr<const Packet>, uint8_t, uint32_t>();
+    m_pull = MakeNullCallback<Ptr<Packet>, uint8_t>();
+    m_rxCallback
+        = MakeNullCallback<bool, Ptr<NetDevice>, Ptr<const Packet>, uint16_t, const Address&>();
+    m_promiscCallback = MakeNullCallback<bool, Ptr<NetDevice>, Ptr<const Packet>, uint16_t,
+                                         const Address&, const Address&, PacketType>();
+    NetDevice::DoDispose();
+}
+
+void
+FabricNetDevice::Attach(Ptr<FabricChannel> ch)
+{
+    m_channel = ch;
+    ch->Attach(this);
+}
+
+Time
+FabricNetDevice::TxTime(uint32_t bytes) const
+{
+    uint32_t wire = std::max<uint32_t>(bytes, PfcHeader::kFrameBytes) + m_frameOverhead;
+    return m_rate.CalculateBytesTxTime(wire);
+}
+
+void
+FabricNetDevice::Enqueue(Ptr<Packet> p, uint8_t cls, uint32_t meta)
+{
+    ClassQueue& cq = m_queues[cls];
+    cq.q.push_back(Entry{p, meta});
+    cq.bytes += p->GetSize();
+    m_macTxTrace(p);
+    m_queueTrace(cls, cq.bytes);
+    if (!m_txBusy)
+    {
+        TransmitStart();
+    }
+}
+
+void
+FabricNetDevice::SendPfc(uint8_t cls, uint16_t quanta)
+{
+    PfcHeader h;
+    h.SetPause(cls, quanta);
+    Ptr<Packet> p = Create<Packet>(PfcHeader::kFrameBytes - h.GetSerializedSize());
+    p->AddHeader(h);
+    m_ctrlQueue.push_back(p);
+    m_pfcTxTrace(cls, quanta);
+    NS_LOG_DEBUG("PFC tx class " << unsigned(cls) << " quanta " << quanta);
+    if (!m_txBusy)
+    {
+        TransmitStart();
+    }
+}
+
+void
+FabricNetDevice::TriggerTransmit()
+{
+    if (!m_txBusy)
+    {
+        TransmitStart();
+    }
+}
+
+uint8_t
+FabricNetDevice::GetPausedMask() const
+{
+    uint8_t mask = 0;
+    Time now = Simulator::Now();
+    for (uint8_t c = 0; c < kNumClasses; ++c)
+    {
+        if (m_pausedUntil[c] > now)
+        {
+            mask |= uint8_t(1u << c);
+        }
+    }
+    return mask;
+}
+
+int
+FabricNetDevice::SelectClass(uint8_t pausedMask)
+{
+    if (m_scheduler == STRICT_PRIORITY)
+    {
+        for (int c = kNumClasses - 1; c >= 0; --c)
+        {
+            if (!m_queues[c].q.empty() && !((pausedMask >> c) & 1u))
+            {
+                return c;
+            }
+        }
+        return -1;
+    }
+    bool any = false;
+    for (uint8_t c = 0; c < kNumClasses; ++c)
+    {
+        any = any || (!m_queues[c].q.empty() && !((pausedMask >> c) & 1u));
+    }
+    if (!any)
+    {
+        return -1;
+    }
+    // Deficit round robin: serve the current class while its deficit covers its head packet,
+    // then move on and credit the next eligible class one quantum.
+    while (true)
+    {
+        ClassQueue& cur = m_queues[m_dwrrNext];
+        bool eligible = !cur.q.empty() && !((pausedMask >> m_dwrrNext) & 1u);
+        if (eligible && cur.deficit >= int64_t(cur.q.front().packet->GetSize()))
+        {
+            cur.deficit -= cur.q.front().packet->GetSize();
+            return m_dwrrNext;
+        }
+        if (!eligible)
+        {
+            cur.deficit = 0;
+        }
+        m_dwrrNext = uint8_t((m_dwrrNext + 1) % kNumClasses);
+        ClassQueue& next = m_queues[m_dwrrNext];
+        if (!next.q.empty() && !((pausedMask >> m_dwrrNext) & 1u))
+        {
+            next.deficit += m_dwrrQuantum;
+        }
+    }
+}
+
+void
+FabricNetDevice::TransmitStart()
+{
+    if (m_txBusy || !m_channel)
+    {
+        return;
+    }
+    if (!m_ctrlQueue.empty())
+    {
+        Ptr<Packet> p = m_ctrlQueue.front();
+        m_ctrlQueue.pop_front();
+        StartFrame(p, PfcHeader::kEtherType);
+        return;
+    }
+    uint8_t paused = GetPausedMask();
+    int c = SelectClass(paused);
+    if (c >= 0)
+    {
+        ClassQueue& cq = m_queues[c];
+        Entry e = std::move(cq.q.front());
+        cq.q.pop_front();
+        cq.bytes -= e.packet->GetSize();
+        m_queueTrace(uint8_t(c), cq.bytes);
+        if (!m_dequeueCb.IsNull())
+        {
+            m_dequeueCb(e.packet, uint8_t(c), e.meta);
+        }
+        StartFrame(e.packet, kEtherTypeIpv4);
+        return;
+    }
+    if (!m_pull.IsNull())
+    {
+        Ptr<Packet> p = m_pull(paused);
+        if (p)
+        {
+            StartFrame(p, kEtherTypeIpv4);
+        }
+    }
+}
+
+void
+FabricNetDevice::StartFrame(Ptr<Packet> p, uint16_t etherType)
+{
+    m_txBusy = true;
+    Time txTime = TxTime(p->GetSize());
+    m_phyTxBeginTrace(p);
+    SnifferTrace(p, etherType, true);
+    Simulator::Schedule(txTime, &FabricNetDevice::TransmitComplete, this);
+    m_channel->Transmit(p, etherType, this, txTime);
+}
+
+void
+FabricNetDevice::TransmitComplete()
+{
+    m_txBusy = false;
+    TransmitStart();
+}
+
+void
+FabricNetDevice::Receive(Ptr<Packet> p, uint16_t etherType)
+{
+    m_phyRxEndTrace(p);
+    SnifferTrace(p, etherType, false);
+    if (etherType == PfcHeader::kEtherType)
+    {
+        HandlePfc(p);
+        return;
+    }
+    m_macRxTrace(p);
+    if (!m_fabricRx.IsNull() && m_fabricRx(this, p))
+    {
+        return;
+    }
+    Ptr<FabricNetDevice> peer = GetPeer();
+    Address from = peer ? peer->GetAddress() : Address(m_address);
+    if (!m_promiscCallback.IsNull())
+    {
+        m_promiscCallback(this, p, etherType, from, m_address, NetDevice::PACKET_HOST);
+    }
+    if (!m_rxCallback.IsNull())
+    {
+        m_rxCallback(this, p, etherType, from);
+    }
+}
+
+void
+FabricNetDevice::HandlePfc(Ptr<Packet> p)
+{
+    PfcHeader h;
+    p->PeekHeader(h);
+    Time now = Simulator::Now();
+    for (uint8_t c = 0; c < kNumClasses; ++c)
+    {
+        if (!h.IsEnabled(c))
+        {
+            continue;
+        }
+        uint16_t q = h.GetQuanta(c);
+        m_pfcRxTrace(c, q);
+        NS_LOG_DEBUG("PFC rx class " << unsigned(c) << " quanta " << q);
+        if (q == 0)
+        {
+            m_pausedUntil[c] = Time(0);
+        }
+        else
+        {
+            Time d = m_rate.CalculateBytesTxTime(uint64_t(q) * PfcHeader::kBitsPerQuantum / 8);
+            m_pausedUntil[c] = now + d;
+            // Wake up when the pause expires unless refreshed or resumed before.
+            Simulator::Schedule(d, &FabricNetDevice::TriggerTransmit, this);
+        }
+    }
+    TriggerTransmit();
+}
+
+void
+FabricNetDevice::SnifferTrace(Ptr<const Packet> p, uint16_t etherType, bool tx)
+{
+    if (m_snifferTrace.IsEmpty() && m_promiscSnifferTrace.IsEmpty())
+    {
+        return;
+    }
+    Ptr<FabricNetDevice> peer = GetPeer();
+    Mac48Address other = peer ? Mac48Address::ConvertFrom(peer->GetAddress()) : m_address;
+    EthernetHeader eth(false);
+    eth.SetLengthType(etherType);
+    eth.SetSource(tx ? m_address : other);
+    eth.SetDestination(etherType == PfcHeader::kEtherType ? kPfcDestination
+                                                          : (tx ? other : m_address));
+    Ptr<Packet> frame = p->Copy();
+    frame->AddHeader(eth);
+    m_snifferTrace(frame);
+    m_promiscSnifferTrace(frame);
+}
+
+uint8_t
+FabricNetDevice::ClassOfIpv4(const Packet& p) const
+{
+    uint8_t b[2] = {0, 0};
+    p.CopyData(b, 2);
+    return uint8_t((b[1] >> 2) & 0x7); // class = DSCP mod 8
+}
+
+void
+FabricNetDevice::SetFabricReceiveCallback(FabricReceiveCallback cb)
+{
+    m_fabricRx = cb;
+}
+
+void
+FabricNetDevice::SetDequeueCallback(DequeueCallback cb)
+{
+    m_dequeueCb = cb;
+}
+
+void
+FabricNetDevice::SetPullCallback(PullCallback cb)
+{
+    m_pull = cb;
+}
+
+DataRate
+FabricNetDevice::GetDataRate() const
+{
+    return m_rate;
+}
+
+Time
+FabricNetDevice::GetDelay() const
+{
+    return m_channel ? m_channel->GetDelay() : Time(0);
+}
+
+Ptr<FabricNetDevice>
+FabricNetDevice::GetPeer() const
+{
+    return m_channel ? m_channel->GetPeer(this) : nullptr;
+}
+
+void
+FabricNetDevice::SetIpv4Address(Ipv4Address a)
+{
+    m_ipv4 = a;
+}
+
+Ipv4Address
+FabricNetDevice::GetIpv4Address() const
+{
+    return m_ipv4;
+}
+
+void
+FabricNetDevice::SetIfIndex(const uint32_t index)
+{
+    m_ifIndex = index;
+}
+
+uint32_t
+FabricNetDevice::GetIfIndex() const
+{
+    return m_ifIndex;
+}
+
+Ptr<Channel>
+FabricNetDevice::GetChannel() const
+{
+    return m_channel;
+}
+
+void
+FabricNetDevice::SetAddress(Address address)
+{
+    m_address = Mac48Address::ConvertFrom(address);
+}
+
+Address
+FabricNetDevice::GetAddress() const
+{
+    return m_address;
+}
+
+bool
+FabricNetDevice::SetMtu(const uint16_t mtu)
+{
+    m_mtu = mtu;
+    return true;
+}
+
+uint16_t
+FabricNetDevice::GetMtu() const
+{
+    return m_mtu;
+}
+
+bool
+FabricNetDevice::IsLinkUp() const
+{
+    return m_channel != nullptr;
+}
+
+void
+FabricNetDevice::AddLinkChangeCallback(Callback<void> callback)
+{
+}
+
+bool
+FabricNetDevice::IsBroadcast() const
+{
+    return true;
+}
+
+Address
+FabricNetDevice::GetBroadcast() const
+{
+    return Mac48Address::GetBroadcast();
+}
+
+bool
+FabricNetDevice::IsMulticast() const
+{
+    return true;
+}
+
+Address
+FabricNetDevice::GetMulticast(Ipv4Address multicastGroup) const
+{
+    return Mac48Address::GetMulticast(multicastGroup);
+}
+
+Address
+FabricNetDevice::GetMulticast(Ipv6Address addr) const
+{
+    return Mac48Address::GetMulticast(addr);
+}
+
+bool
+FabricNetDevice::IsBridge() const
+{
+    return false;
+}
+
+bool
+FabricNetDevice::IsPointToPoint() const
+{
+    return true;
+}
+
+bool
+FabricNetDevice::Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber)
+{
+    if (protocolNumber != kEtherTypeIpv4)
+    {
+        m_macTxDropTrace(packet);
+        return false;
+    }
+    uint8_t cls = ClassOfIpv4(*packet);
+    if (m_hostQueueLimit > 0 && m_queues[cls].bytes + packet->GetSize() > m_hostQueueLimit)
+    {
+        m_macTxDropTrace(packet);
+        return false;
+    }
+    Enqueue(packet, cls, 0);
+    return true;
+}
+
+bool
+FabricNetDevice::SendFrom(Ptr<Packet> packet, const Address& source, const Address& dest,
+                          uint16_t protocolNumber)
+{
+    return Send(packet, dest, protocolNumber);
+}
+
+Ptr<Node>
+FabricNetDevice::GetNode() const
+{
+    return m_node;
+}
+
+void
+FabricNetDevice::SetNode(Ptr<Node> node)
+{
+    m_node = node;
+}
+
+bool
+FabricNetDevice::NeedsArp() const
+{
+    return false;
+}
+
+void
+FabricNetDevice::SetReceiveCallback(NetDevice::ReceiveCallback cb)
+{
+    m_rxCallback = cb;
+}
+
+void
+FabricNetDevice::SetPromiscReceiveCallback(NetDevice::PromiscReceiveCallback cb)
+{
+    m_promiscCallback = cb;
+}
+
+bool
+FabricNetDevice::SupportsSendFrom() const
+{
+    return false;
+}
+
+} // namespace ns3

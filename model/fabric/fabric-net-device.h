@@ -1,0 +1,227 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef MLNET_FABRIC_NET_DEVICE_H
+#define MLNET_FABRIC_NET_DEVICE_H
+
+#include "ns3/callback.h"
+#include "ns3/data-rate.h"
+#include "ns3/event-id.h"
+#include "ns3/ipv4-address.h"
+#include "ns3/mac48-address.h"
+#include "ns3/net-device.h"
+#include "ns3/nstime.h"
+#include "ns3/packet.h"
+#include "ns3/traced-callback.h"
+
+#include <array>
+#include <cstdint>
+#include <deque>
+
+namespace ns3
+{
+
+class FabricChannel;
+class Node;
+
+/**
+ * \ingroup mlnet
+ * \brief A full-duplex datacenter Ethernet port (host NIC port or switch port) with eight
+ * priority classes and 802.1Qbb PFC.
+ *
+ * Frames carry IPv4 datagrams (EtherType 0x0800) or PFC pause frames (0x8808). The Ethernet
+ * header itself is not materialised per packet (the EtherType travels beside the packet on the
+ * channel); its bytes are charged on the wire through the FrameOverhead attribute and it is
+ * synthesised for pcap, so traces decode in Wireshark (RoCEv2 on UDP 4791, PFC frames).
+ *
+ * Transmission: PFC frames first, then the eight class queues by strict priority (class 7
+ * highest, as in 802.1p) or deficit weighted round robin, skipping paused classes, then the
+ * optional pull source (an RDMA NIC's queue-pair scheduler). A received PFC frame pauses the
+ * named classes of this port for the given number of 512-bit quanta, or resumes them.
+ *
+ * Received IPv4 packets go to the fabric receive callback (a switch, or a host NIC transport);
+ * if it is not set or declines the packet, to the node's protocol handlers (e.g. an ns-3
+ * internet stack), so ordinary ns-3 applications can share the fabric.
+ */
+class FabricNetDevice : public NetDevice
+{
+  public:
+    static constexpr uint8_t kNumClasses = 8;          //!< priority classes
+    static constexpr uint16_t kEtherTypeIpv4 = 0x0800; //!< IPv4 EtherType
+
+    /// Egress scheduling between classes.
+    enum Scheduler
+    {
+        STRICT_PRIORITY, //!< highest non-empty, non-paused class first
+        DWRR,            //!< deficit weighted round robin over non-paused classes
+    };
+
+    /**
+     * Fabric receive callback: (device, packet) -> consumed. A switch consumes everything; a
+     * host transport consumes its own packets and declines the rest.
+     */
+    typedef Callback<bool, Ptr<FabricNetDevice>, Ptr<Packet>> FabricReceiveCallback;
+    /// Called when a packet queued with Enqueue() leaves the queue: (packet, class, meta).
+    typedef Callback<void, Ptr<const Packet>, uint8_t, uint32_t> DequeueCallback;
+    /// Pull source: given the mask of paused classes, return the next packet to send, or null.
+    typedef Callback<Ptr<Packet>, uint8_t> PullCallback;
+
+    static TypeId GetTypeId();
+    FabricNetDevice();
+    ~FabricNetDevice() override;
+
+    /**
+     * Attach to a channel.
+     * \param ch the channel
+     */
+    void Attach(Ptr<FabricChannel> ch);
+
+    /**
+     * Queue an IPv4 packet for transmission in a class (switch egress path, or a host sender).
+     * No admission control here: the caller (switch MMU) has decided.
+     * \param p the IPv4 packet
+     * \param cls priority class 0..7
+     * \param meta opaque value returned to the dequeue callback (the switch's ingress port)
+     */
+    void Enqueue(Ptr<Packet> p, uint8_t cls, uint32_t meta = 0);
+
+    /**
+     * Send a PFC frame to the peer pausing (quanta > 0) or resuming (quanta = 0) a class.
+     * \param cls priority class
+     * \param quanta pause time in 512-bit quanta
+     */
+    void SendPfc(uint8_t cls, uint16_t quanta);
+
+    /// Wake the transmitter (a pull source has a packet ready).
+    void TriggerTransmit();
+
+    /**
+     * Called by the channel when a frame has been received completely.
+     * \param p the frame payload
+     * \param etherType its EtherType
+     */
+    void Receive(Ptr<Packet> p, uint16_t etherType);
+
+    void SetFabricReceiveCallback(FabricReceiveCallback cb); //!< \param cb the callback
+    void SetDequeueCallback(DequeueCallback cb);             //!< \param cb the callback
+    void SetPullCallback(PullCallback cb);                   //!< \param cb the callback
+
+    DataRate GetDataRate() const; //!< \return the line rate
+    Time GetDelay() const;        //!< \return the propagation delay of the attached channel
+    /// \return bytes queued in class cls (excluding the frame being transmitted)
+    uint64_t GetQueueBytes(uint8_t cls) const
+    {
+        return m_queues[cls].bytes;
+    }
+    /// \return bitmask of classes paused by the peer right now
+    uint8_t GetPausedMask() const;
+    /// \return true if the transmitter is idle
+    bool IsIdle() const
+    {
+        return !m_txBusy;
+    }
+    /// \return wire time of a frame carrying `bytes` of IPv4 datagram
+    Time TxTime(uint32_t bytes) const;
+    /// \return the peer device on the channel (null if not attached)
+    Ptr<FabricNetDevice> GetPeer() const;
+
+    /// Host address used by transports on this port (set by the topology helper).
+    void SetIpv4Address(Ipv4Address a);
+    Ipv4Address GetIpv4Address() const; //!< \return the host address
+
+    // NetDevice
+    void SetIfIndex(const uint32_t index) override;
+    uint32_t GetIfIndex() const override;
+    Ptr<Channel> GetChannel() const override;
+    void SetAddress(Address address) override;
+    Address GetAddress() const override;
+    bool SetMtu(const uint16_t mtu) override;
+    uint16_t GetMtu() const override;
+    bool IsLinkUp() const override;
+    void AddLinkChangeCallback(Callback<void> callback) override;
+    bool IsBroadcast() const override;
+    Address GetBroadcast() const override;
+    bool IsMulticast() const override;
+    Address GetMulticast(Ipv4Address multicastGroup) const override;
+    Address GetMulticast(Ipv6Address addr) const override;
+    bool IsBridge() const override;
+    bool IsPointToPoint() const override;
+    bool Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber) override;
+    bool SendFrom(Ptr<Packet> packet, const Address& source, const Address& dest,
+                  uint16_t protocolNumber) override;
+    Ptr<Node> GetNode() const override;
+    void SetNode(Ptr<Node> node) override;
+    bool NeedsArp() const override;
+    void SetReceiveCallback(NetDevice::ReceiveCallback cb) override;
+    void SetPromiscReceiveCallback(NetDevice::PromiscReceiveCallback cb) override;
+    bool SupportsSendFrom() const override;
+
+    /// Trace signature of PFC events: (class, quanta).
+    typedef void (*PfcTracedCallback)(uint8_t cls, uint16_t quanta);
+    /// Trace signature of queue-length changes: (class, bytes queued).
+    typedef void (*QueueTracedCallback)(uint8_t cls, uint64_t bytes);
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    struct Entry
+    {
+        Ptr<Packet> packet;
+        uint32_t meta;
+    };
+    struct ClassQueue
+    {
+        std::deque<Entry> q;
+        uint64_t bytes{0};
+        int64_t deficit{0};
+    };
+
+    void TransmitStart();
+    void TransmitComplete();
+    void StartFrame(Ptr<Packet> p, uint16_t etherType);
+    int SelectClass(uint8_t pausedMask);
+    void SnifferTrace(Ptr<const Packet> p, uint16_t etherType, bool tx);
+    void HandlePfc(Ptr<Packet> p);
+    uint8_t ClassOfIpv4(const Packet& p) const;
+
+    Ptr<Node> m_node;
+    Ptr<FabricChannel> m_channel;
+    uint32_t m_ifIndex{0};
+    Mac48Address m_address;
+    Ipv4Address m_ipv4;
+    uint16_t m_mtu{4200};
+    DataRate m_rate;
+    uint32_t m_frameOverhead{38};
+    Scheduler m_scheduler{STRICT_PRIORITY};
+    uint32_t m_dwrrQuantum{1600};
+    uint64_t m_hostQueueLimit{0};
+    uint8_t m_dwrrNext{0};
+
+    std::array<ClassQueue, kNumClasses> m_queues;
+    std::deque<Ptr<Packet>> m_ctrlQueue;
+    std::array<Time, kNumClasses> m_pausedUntil;
+    EventId m_pauseExpiry;
+    bool m_txBusy{false};
+
+    FabricReceiveCallback m_fabricRx;
+    DequeueCallback m_dequeueCb;
+    PullCallback m_pull;
+    NetDevice::ReceiveCallback m_rxCallback;
+    NetDevice::PromiscReceiveCallback m_promiscCallback;
+
+    TracedCallback<Ptr<const Packet>> m_macTxTrace;
+    TracedCallback<Ptr<const Packet>> m_macRxTrace;
+    TracedCallback<Ptr<const Packet>> m_macTxDropTrace;
+    TracedCallback<Ptr<const Packet>> m_phyTxBeginTrace;
+    TracedCallback<Ptr<const Packet>> m_phyRxEndTrace;
+    TracedCallback<Ptr<const Packet>> m_snifferTrace;
+    TracedCallback<Ptr<const Packet>> m_promiscSnifferTrace;
+    TracedCallback<uint8_t, uint16_t> m_pfcTxTrace;
+    TracedCallback<uint8_t, uint16_t> m_pfcRxTrace;
+    TracedCallback<uint8_t, uint64_t> m_queueTrace;
+};
+
+} // namespace ns3
+
+#endif /* MLNET_FABRIC_NET_DEVICE_H */

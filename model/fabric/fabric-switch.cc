@@ -1,0 +1,446 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "fabric-switch.h"
+
+#include "ns3/boolean.h"
+#include "ns3/double.h"
+#include "ns3/ipv4-header.h"
+#include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+#include "pfc-header.h"
+
+#include <stdexcept>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("FabricSwitch");
+NS_OBJECT_ENSURE_REGISTERED(FabricSwitch);
+
+namespace
+{
+const double kReferenceRate = 100e9; //!< ECN thresholds are given for a 100 Gb/s port
+const std::vector<uint32_t> kNoRoute;
+} // namespace
+
+TypeId
+FabricSwitch::GetTypeId()
+{
+    static TypeId tid
+        = TypeId("ns3::FabricSwitch")
+              .SetParent<Object>()
+              .SetGroupName("Mlnet")
+              .AddConstructor<FabricSwitch>()
+              .AddAttribute("BufferSize", "Shared packet buffer of the switch (bytes)",
+                            UintegerValue(32u * 1024 * 1024),
+                            MakeUintegerAccessor(&FabricSwitch::m_bufferBytes),
+                            MakeUintegerChecker<uint64_t>(64 * 1024, uint64_t(1) << 34))
+              .AddAttribute(
+                  "ReservePerQueue", "Guaranteed buffer per ingress (port, class) (bytes)",
+                  UintegerValue(4096), MakeUintegerAccessor(&FabricSwitch::m_reserveBytes),
+                  MakeUintegerChecker<uint32_t>(0, 16u * 1024 * 1024))
+              .AddAttribute("PfcEnabled",
+                            "Enable 802.1Qbb PFC on the lossless classes (else lossy: drops)",
+                            BooleanValue(true), MakeBooleanAccessor(&FabricSwitch::m_pfcEnabled),
+                            MakeBooleanChecker())
+              .AddAttribute("PfcClassMask",
+                            "Bit mask of lossless priority classes (bit c = class c)",
+                            UintegerValue(0xff), MakeUintegerAccessor(&FabricSwitch::m_pfcMask),
+                            MakeUintegerChecker<uint8_t>())
+              .AddAttribute("PfcAlpha",
+                            "Dynamic threshold: an ingress queue pauses its upstream when its "
+                            "shared-buffer use exceeds alpha x free shared buffer",
+                            DoubleValue(0.125), MakeDoubleAccessor(&FabricSwitch::m_pfcAlpha),
+                            MakeDoubleChecker<double>(1.0 / 1024, 64.0))
+              .AddAttribute("PfcResumeOffset",
+                            "Resume when the ingress queue is this far under the pause "
+                            "threshold (bytes)",
+                            UintegerValue(3076),
+                            MakeUintegerAccessor(&FabricSwitch::m_pfcResumeOffset),
+                            MakeUintegerChecker<uint32_t>(0, 16u * 1024 * 1024))
+              .AddAttribute("PfcHeadroom",
+                            "PFC headroom per lossless (port, class) (bytes); 0 = automatic: "
+                            "2 x link bandwidth-delay product + 2 maximum frames + 1 pause frame",
+                            UintegerValue(0), MakeUintegerAccessor(&FabricSwitch::m_headroom),
+                            MakeUintegerChecker<uint32_t>(0, 64u * 1024 * 1024))
+              .AddAttribute("PfcPauseQuanta",
+                            "Pause time carried by PAUSE frames (quanta of 512 bit times); the "
+                            "switch refreshes the pause at half of it while congested",
+                            UintegerValue(0xffff),
+                            MakeUintegerAccessor(&FabricSwitch::m_pauseQuanta),
+                            MakeUintegerChecker<uint16_t>(1, 0xffff))
+              .AddAttribute("EgressAlpha",
+                            "Lossy classes: egress queue limit = reserve + alpha x free shared "
+                            "buffer",
+                            DoubleValue(1.0), MakeDoubleAccessor(&FabricSwitch::m_egressAlpha),
+                            MakeDoubleChecker<double>(1.0 / 1024, 64.0))
+              .AddAttribute("EcnEnabled", "RED-style ECN marking of ECN-capable packets at egress",
+                            BooleanValue(true), MakeBooleanAccessor(&FabricSwitch::m_ecnEnabled),
+                            MakeBooleanChecker())
+              .AddAttribute("EcnKmin",
+                            "Egress queue (bytes) where marking starts, for a 100 Gb/s port",
+                            UintegerValue(400 * 1000), MakeUintegerAccessor(&FabricSwitch::m_kmin),
+                            MakeUintegerChecker<uint64_t>())
+              .AddAttribute("EcnKmax",
+                            "Egress queue (bytes) above which every packet is marked, for a "
+                            "100 Gb/s port",
+                            UintegerValue(1600 * 1000), MakeUintegerAccessor(&FabricSwitch::m_kmax),
+                            MakeUintegerChecker<uint64_t>())
+              .AddAttribute("EcnPmax", "Marking probability at Kmax", DoubleValue(0.2),
+                            MakeDoubleAccessor(&FabricSwitch::m_pmax),
+                            MakeDoubleChecker<double>(0.0, 1.0))
+              .AddAttribute("EcnScaleWithRate",
+                            "Scale Kmin and Kmax with the port rate (rate / 100 Gb/s)",
+                            BooleanValue(true), MakeBooleanAccessor(&FabricSwitch::m_ecnScale),
+                            MakeBooleanChecker())
+              .AddAttribute("EcmpSeed",
+                            "Seed of the ECMP flow hash; 0 = drawn from the switch's random "
+                            "stream (so RngRun changes the spread)",
+                            UintegerValue(0), MakeUintegerAccessor(&FabricSwitch::m_ecmpSeed),
+                            MakeUintegerChecker<uint32_t>())
+              .AddTraceSource("Drop", "A packet was dropped: (packet, ingress port, class, reason)",
+                              MakeTraceSourceAccessor(&FabricSwitch::m_dropTrace),
+                              "ns3::FabricSwitch::DropTracedCallback")
+              .AddTraceSource("EcnMark", "A packet was CE-marked: (egress port, class)",
+                              MakeTraceSourceAccessor(&FabricSwitch::m_ecnTrace),
+                              "ns3::FabricSwitch::PortClassTracedCallback")
+              .AddTraceSource("PfcPause",
+                              "The switch paused an upstream port: (ingress port, class)",
+                              MakeTraceSourceAccessor(&FabricSwitch::m_pauseTrace),
+                              "ns3::FabricSwitch::PortClassTracedCallback")
+              .AddTraceSource("PfcResume",
+                              "The switch resumed an upstream port: (ingress port, class)",
+                              MakeTraceSourceAccessor(&FabricSwitch::m_resumeTrace),
+                              "ns3::FabricSwitch::PortClassTracedCallback");
+    return tid;
+}
+
+FabricSwitch::FabricSwitch()
+    : m_rng(CreateObject<UniformRandomVariable>())
+{
+}
+
+FabricSwitch::~FabricSwitch() = default;
+
+int64_t
+FabricSwitch::AssignStreams(int64_t stream)
+{
+    m_rng->SetStream(stream);
+    return 1;
+}
+
+uint32_t
+FabricSwitch::AddPort(Ptr<FabricNetDevice> dev)
+{
+    if (m_configured)
+    {
+        throw std::logic_error("FabricSwitch: ports must be added before the simulation starts");
+    }
+    uint32_t idx = m_ports.size();
+    Port port;
+    port.dev = dev;
+    m_ports.push_back(port);
+    dev->SetFabricReceiveCallback(MakeCallback(&FabricSwitch::ReceiveFromPort, this, idx));
+    dev->SetDequeueCallback(MakeCallback(&FabricSwitch::OnDequeue, this, idx));
+    return idx;
+}
+
+uint32_t
+FabricSwitch::GetNPorts() const
+{
+    return m_ports.size();
+}
+
+Ptr<FabricNetDevice>
+FabricSwitch::GetPort(uint32_t i) const
+{
+    return m_ports.at(i).dev;
+}
+
+void
+FabricSwitch::SetRoute(Ipv4Address dst, const std::vector<uint32_t>& ports)
+{
+    if (ports.empty())
+    {
+        throw std::invalid_argument("FabricSwitch::SetRoute: empty next-hop set");
+    }
+    for (uint32_t p : ports)
+    {
+        if (p >= m_ports.size())
+        {
+            throw std::invalid_argument("FabricSwitch::SetRoute: port " + std::to_string(p)
+                                        + " out of range [0, " + std::to_string(m_ports.size())
+                                        + ")");
+        }
+    }
+    auto it = m_groupIndex.find(ports);
+    uint32_t g;
+    if (it == m_groupIndex.end())
+    {
+        g = m_groups.size();
+        m_groups.push_back(ports);
+        m_groupIndex.emplace(ports, g);
+    }
+    else
+    {
+        g = it->second;
+    }
+    m_routeOf[dst.Get()] = g;
+}
+
+const std::vector<uint32_t>&
+FabricSwitch::GetRoute(Ipv4Address dst) const
+{
+    auto it = m_routeOf.find(dst.Get());
+    return it == m_routeOf.end() ? kNoRoute : m_groups[it->second];
+}
+
+int
+FabricSwitch::SelectEgress(const FlowKey& key)
+{
+    auto it = m_routeOf.find(key.dst);
+    if (it == m_routeOf.end())
+    {
+        return -1;
+    }
+    const std::vector<uint32_t>& g = m_groups[it->second];
+    if (g.size() == 1)
+    {
+        return int(g[0]);
+    }
+    EnsureConfigured();
+    return int(g[key.Hash(m_seedInUse) % g.size()]);
+}
+
+uint32_t
+FabricSwitch::GetEcmpSeed()
+{
+    EnsureConfigured();
+    return m_seedInUse;
+}
+
+const SharedBufferMmu&
+FabricSwitch::GetMmu() const
+{
+    return m_mmu;
+}
+
+const SwitchPortStats&
+FabricSwitch::GetPortStats(uint32_t i) const
+{
+    return m_ports.at(i).stats;
+}
+
+std::pair<uint64_t, uint64_t>
+FabricSwitch::GetEcnThresholds(uint32_t i) const
+{
+    const_cast<FabricSwitch*>(this)->EnsureConfigured();
+    return {m_ports.at(i).kmin, m_ports.at(i).kmax};
+}
+
+double
+FabricSwitch::EcnProbability(uint64_t q, uint64_t kmin, uint64_t kmax, double pmax)
+{
+    if (q <= kmin)
+    {
+        return 0.0;
+    }
+    if (q > kmax)
+    {
+        return 1.0;
+    }
+    return pmax * double(q - kmin) / double(kmax - kmin);
+}
+
+void
+FabricSwitch::DoInitialize()
+{
+    EnsureConfigured();
+    Object::DoInitialize();
+}
+
+void
+FabricSwitch::EnsureConfigured()
+{
+    if (!m_configured)
+    {
+        Configure();
+    }
+}
+
+void
+FabricSwitch::Configure()
+{
+    if (m_kmin > m_kmax)
+    {
+        throw std::invalid_argument("FabricSwitch: EcnKmin (" + std::to_string(m_kmin)
+                                    + ") must not exceed EcnKmax (" + std::to_string(m_kmax) + ")");
+    }
+    m_seedInUse = m_ecmpSeed != 0 ? m_ecmpSeed : m_rng->GetInteger(1, 0xfffffffeu);
+    std::vector<uint32_t> headroom;
+    for (Port& port : m_ports)
+    {
+        double rate = port.dev->GetDataRate().GetBitRate();
+        double scale = m_ecnScale ? rate / kReferenceRate : 1.0;
+        port.kmin = uint64_t(m_kmin * scale);
+        port.kmax = uint64_t(m_kmax * scale);
+        port.pauseDuration = port.dev->GetDataRate().CalculateBytesTxTime(
+            uint64_t(m_pauseQuanta) * PfcHeader::kBitsPerQuantum / 8);
+        uint32_t h = m_headroom;
+        if (h == 0)
+        {
+            double bdp = rate * port.dev->GetDelay().GetSeconds() / 8.0;
+            uint32_t maxFrame = port.dev->GetMtu() + 38;
+            h = uint32_t(2 * bdp) + 2 * maxFrame + 84;
+        }
+        headroom.push_back(h);
+    }
+    MmuConfig cfg;
+    cfg.bufferBytes = m_bufferBytes;
+    cfg.reserveBytes = m_reserveBytes;
+    cfg.pfcEnabled = m_pfcEnabled;
+    cfg.losslessMask = m_pfcMask;
+    cfg.pfcAlpha = m_pfcAlpha;
+    cfg.pfcResumeOffset = m_pfcResumeOffset;
+    cfg.egressAlpha = m_egressAlpha;
+    m_mmu.Configure(m_ports.size(), cfg, headroom);
+    m_configured = true;
+}
+
+bool
+FabricSwitch::ReceiveFromPort(uint32_t in, Ptr<FabricNetDevice> dev, Ptr<Packet> p)
+{
+    EnsureConfigured();
+    FlowKey key;
+    if (!key.Parse(*p))
+    {
+        m_ports[in].stats.drops++;
+        m_ports[in].stats.dropBytes += p->GetSize();
+        m_dropTrace(p, in, 0, "NotIpv4");
+        return true;
+    }
+    uint8_t cls = key.dscp & 0x7;
+    int out = SelectEgress(key);
+    uint32_t size = p->GetSize();
+    if (out < 0)
+    {
+        m_ports[in].stats.drops++;
+        m_ports[in].stats.dropBytes += size;
+        m_dropTrace(p, in, cls, "NoRoute");
+        return true;
+    }
+    SharedBufferMmu::Verdict v = m_mmu.Admit(in, uint32_t(out), cls, size);
+    if (!SharedBufferMmu::Admitted(v))
+    {
+        m_ports[in].stats.drops++;
+        m_ports[in].stats.dropBytes += size;
+        m_dropTrace(p, in, cls, SharedBufferMmu::ReasonName(v));
+        NS_LOG_DEBUG("drop at port " << in << ": " << SharedBufferMmu::ReasonName(v));
+        return true;
+    }
+    m_mmu.Enqueue(in, uint32_t(out), cls, size, v);
+    if (!m_ports[in].pausing[cls] && m_mmu.NeedPause(in, cls))
+    {
+        SendPause(in, cls);
+    }
+    Port& op = m_ports[out];
+    uint64_t q = m_mmu.EgressBytes(out, cls);
+    if (m_ecnEnabled && (key.ecn == 1 || key.ecn == 2) && q > op.kmin)
+    {
+        double prob = EcnProbability(q, op.kmin, op.kmax, m_pmax);
+        if (prob >= 1.0 || m_rng->GetValue() < prob)
+        {
+            MarkCe(p);
+            op.stats.ecnMarks++;
+            m_ecnTrace(uint32_t(out), cls);
+        }
+    }
+    uint64_t total = 0;
+    for (uint8_t c = 0; c < 8; ++c)
+    {
+        total += m_mmu.EgressBytes(out, c);
+    }
+    op.stats.maxQueueBytes = std::max(op.stats.maxQueueBytes, total);
+    op.dev->Enqueue(p, cls, in);
+    return true;
+}
+
+void
+FabricSwitch::MarkCe(Ptr<Packet> p)
+{
+    Ipv4Header ip;
+    p->RemoveHeader(ip);
+    ip.SetEcn(Ipv4Header::ECN_CE);
+    p->AddHeader(ip);
+}
+
+void
+FabricSwitch::OnDequeue(uint32_t out, Ptr<const Packet> p, uint8_t cls, uint32_t in)
+{
+    uint32_t size = p->GetSize();
+    m_mmu.Dequeue(in, out, cls, size);
+    Port& op = m_ports[out];
+    op.stats.txPackets++;
+    op.stats.txBytes += size;
+    Port& ip = m_ports[in];
+    if (ip.pausing[cls] && m_mmu.CanResume(in, cls))
+    {
+        ip.pausing[cls] = false;
+        ip.refresh[cls].Cancel();
+        ip.stats.resumeSent++;
+        ip.dev->SendPfc(cls, 0);
+        m_resumeTrace(in, cls);
+    }
+}
+
+void
+FabricSwitch::SendPause(uint32_t in, uint8_t cls)
+{
+    Port& ip = m_ports[in];
+    ip.pausing[cls] = true;
+    ip.stats.pauseSent++;
+    ip.dev->SendPfc(cls, m_pauseQuanta);
+    m_pauseTrace(in, cls);
+    ip.refresh[cls]
+        = Simulator::Schedule(ip.pauseDuration / 2, &FabricSwitch::RefreshPause, this, in, cls);
+}
+
+void
+FabricSwitch::RefreshPause(uint32_t in, uint8_t cls)
+{
+    Port& ip = m_ports[in];
+    if (!ip.pausing[cls])
+    {
+        return;
+    }
+    if (m_mmu.CanResume(in, cls))
+    {
+        ip.pausing[cls] = false;
+        ip.stats.resumeSent++;
+        ip.dev->SendPfc(cls, 0);
+        m_resumeTrace(in, cls);
+        return;
+    }
+    SendPause(in, cls);
+}
+
+void
+FabricSwitch::DoDispose()
+{
+    for (Port& p : m_ports)
+    {
+        for (auto& e : p.refresh)
+        {
+            e.Cancel();
+        }
+        p.dev = nullptr;
+    }
+    m_ports.clear();
+    m_rng = nullptr;
+    Object::DoDispose();
+}
+
+} // namespace ns3

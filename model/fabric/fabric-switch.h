@@ -1,0 +1,179 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef MLNET_FABRIC_SWITCH_H
+#define MLNET_FABRIC_SWITCH_H
+
+#include "fabric-net-device.h"
+#include "flow-key.h"
+#include "ns3/event-id.h"
+#include "ns3/ipv4-address.h"
+#include "ns3/object.h"
+#include "ns3/random-variable-stream.h"
+#include "ns3/traced-callback.h"
+#include "shared-buffer-mmu.h"
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup mlnet
+ * \brief Per-port counters of a switch.
+ */
+struct SwitchPortStats
+{
+    uint64_t txPackets{0};     //!< packets forwarded out of the port
+    uint64_t txBytes{0};       //!< bytes forwarded out of the port
+    uint64_t drops{0};         //!< packets dropped on admission (ingress port)
+    uint64_t dropBytes{0};     //!< bytes dropped on admission (ingress port)
+    uint64_t ecnMarks{0};      //!< packets CE-marked at this egress port
+    uint64_t pauseSent{0};     //!< PFC pause frames sent out of this port
+    uint64_t resumeSent{0};    //!< PFC resume frames sent out of this port
+    uint64_t maxQueueBytes{0}; //!< largest egress queue seen (all classes)
+};
+
+/**
+ * \ingroup mlnet
+ * \brief An output-queued datacenter switch: flow-hash ECMP forwarding, shared-buffer MMU,
+ * PFC and RED-style ECN marking. Aggregated to an ns-3 Node whose devices are FabricNetDevices.
+ *
+ * Per packet: parse the 5-tuple (FlowKey), look up the destination's ECMP group (one hash-table
+ * lookup, O(1) whatever the topology size), pick the member by hashing the 5-tuple with the
+ * per-switch seed, ask the MMU for admission, mark CE with probability following the
+ * Kmin/Kmax/Pmax curve of the egress queue (ECN-capable packets only), and queue the packet at
+ * the egress port in the class given by DSCP mod 8. PFC: when an ingress queue crosses its Xoff
+ * threshold the switch sends PAUSE upstream (refreshed before it expires) and RESUME when it
+ * drains under Xon.
+ *
+ * Randomness (the ECMP seed, ECN marking) comes from ns-3 random variable streams only.
+ */
+class FabricSwitch : public Object
+{
+  public:
+    static TypeId GetTypeId();
+    FabricSwitch();
+    ~FabricSwitch() override;
+
+    /**
+     * Add a port (the device must be on this switch's node and attached to a channel).
+     * \param dev the port device
+     * \return the port index
+     */
+    uint32_t AddPort(Ptr<FabricNetDevice> dev);
+    /// \return number of ports
+    uint32_t GetNPorts() const;
+    /// \return port device i
+    Ptr<FabricNetDevice> GetPort(uint32_t i) const;
+
+    /**
+     * Set the equal-cost next-hop ports towards a destination host.
+     * \param dst destination host address
+     * \param ports egress port indices (non-empty)
+     */
+    void SetRoute(Ipv4Address dst, const std::vector<uint32_t>& ports);
+    /// \return the ECMP group towards dst (empty if no route)
+    const std::vector<uint32_t>& GetRoute(Ipv4Address dst) const;
+    /**
+     * The egress port a packet with this key takes (the ECMP decision).
+     * \param key the flow key
+     * \return port index, or -1 without route
+     */
+    int SelectEgress(const FlowKey& key);
+
+    /// \return the ECMP hash seed in use (drawn from the switch's random stream unless set)
+    uint32_t GetEcmpSeed();
+
+    /**
+     * Assign a fixed random stream index to the random variables of this switch.
+     * \param stream first stream index
+     * \return number of streams used
+     */
+    int64_t AssignStreams(int64_t stream);
+
+    /// \return the MMU (read-only view, for statistics and tests)
+    const SharedBufferMmu& GetMmu() const;
+    /// \return counters of port i
+    const SwitchPortStats& GetPortStats(uint32_t i) const;
+    /// \return ECN thresholds (Kmin, Kmax) in bytes in force at port i
+    std::pair<uint64_t, uint64_t> GetEcnThresholds(uint32_t i) const;
+
+    /**
+     * Marking probability of the RED-style ECN curve.
+     * \param q egress queue bytes \param kmin Kmin \param kmax Kmax \param pmax Pmax
+     * \return probability in [0,1]
+     */
+    static double EcnProbability(uint64_t q, uint64_t kmin, uint64_t kmax, double pmax);
+
+    /// Trace signature of drops: (packet, ingress port, class, reason).
+    typedef void (*DropTracedCallback)(Ptr<const Packet> p, uint32_t port, uint8_t cls,
+                                       const std::string& reason);
+    /// Trace signature of ECN marks and PFC events: (port, class).
+    typedef void (*PortClassTracedCallback)(uint32_t port, uint8_t cls);
+
+  protected:
+    void DoInitialize() override;
+    void DoDispose() override;
+
+  private:
+    bool ReceiveFromPort(uint32_t inPort, Ptr<FabricNetDevice> dev, Ptr<Packet> p);
+    void EnsureConfigured();
+    void OnDequeue(uint32_t outPort, Ptr<const Packet> p, uint8_t cls, uint32_t inPort);
+    void Configure();
+    void SendPause(uint32_t port, uint8_t cls);
+    void RefreshPause(uint32_t port, uint8_t cls);
+    void MarkCe(Ptr<Packet> p);
+
+    struct Port
+    {
+        Ptr<FabricNetDevice> dev;
+        uint64_t kmin{0};
+        uint64_t kmax{0};
+        Time pauseDuration;
+        SwitchPortStats stats;
+        std::array<bool, 8> pausing{};
+        std::array<EventId, 8> refresh;
+    };
+
+    std::vector<Port> m_ports;
+    std::unordered_map<uint32_t, uint32_t> m_routeOf; //!< dst address -> group index
+    std::vector<std::vector<uint32_t>> m_groups;      //!< ECMP groups (deduplicated)
+    std::map<std::vector<uint32_t>, uint32_t> m_groupIndex;
+    SharedBufferMmu m_mmu;
+    bool m_configured{false};
+
+    // attributes
+    uint64_t m_bufferBytes{0};
+    uint32_t m_reserveBytes{0};
+    bool m_pfcEnabled{true};
+    uint8_t m_pfcMask{0xff};
+    double m_pfcAlpha{0.125};
+    uint32_t m_pfcResumeOffset{0};
+    double m_egressAlpha{1.0};
+    uint32_t m_headroom{0};
+    uint16_t m_pauseQuanta{0xffff};
+    bool m_ecnEnabled{true};
+    uint64_t m_kmin{400 * 1000};
+    uint64_t m_kmax{1600 * 1000};
+    double m_pmax{0.2};
+    bool m_ecnScale{true};
+    uint32_t m_ecmpSeed{0};
+    uint32_t m_seedInUse{0};
+
+    Ptr<UniformRandomVariable> m_rng;
+
+    TracedCallback<Ptr<const Packet>, uint32_t, uint8_t, const std::string&> m_dropTrace;
+    TracedCallback<uint32_t, uint8_t> m_ecnTrace;
+    TracedCallback<uint32_t, uint8_t> m_pauseTrace;
+    TracedCallback<uint32_t, uint8_t> m_resumeTrace;
+};
+
+} // namespace ns3
+
+#endif /* MLNET_FABRIC_SWITCH_H */

@@ -1,0 +1,55 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef MLNET_FLOW_KEY_H
+#define MLNET_FLOW_KEY_H
+
+#include "ns3/packet.h"
+
+#include <cstdint>
+
+namespace ns3
+{
+
+/**
+ * \ingroup mlnet
+ * \brief The fields a switch needs from an IPv4 packet: 5-tuple, DSCP and ECN.
+ *
+ * Parsed straight from the first bytes of the packet (one CopyData of at most 64 bytes, no
+ * header objects, no allocation): this is the per-hop fast path.
+ */
+struct FlowKey
+{
+    uint32_t src{0};     //!< source IPv4 address (host order)
+    uint32_t dst{0};     //!< destination IPv4 address (host order)
+    uint16_t sport{0};   //!< UDP/TCP source port (0 for other protocols)
+    uint16_t dport{0};   //!< UDP/TCP destination port (0 for other protocols)
+    uint8_t protocol{0}; //!< IP protocol number
+    uint8_t dscp{0};     //!< DSCP (6 bits)
+    uint8_t ecn{0};      //!< ECN codepoint (2 bits): 0 not-ECT, 1 ECT(1), 2 ECT(0), 3 CE
+
+    /// \return true if the packet is ECN-capable (ECT(0), ECT(1) or CE)
+    bool IsEct() const
+    {
+        return ecn != 0;
+    }
+
+    /**
+     * Parse the key from an IPv4 packet (the packet starts with the IPv4 header).
+     * \param p the packet
+     * \return false if the packet is too short or not IPv4
+     */
+    bool Parse(const Packet& p);
+
+    /**
+     * Hash of the 5-tuple with a seed (flow-hash ECMP): every packet of a flow gets the same
+     * value, different seeds give independent spreads.
+     * \param seed the per-switch seed
+     * \return 32-bit hash
+     */
+    uint32_t Hash(uint32_t seed) const;
+};
+
+} // namespace ns3
+
+#endif /* MLNET_FLOW_KEY_H */
