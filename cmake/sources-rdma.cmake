@@ -2,8 +2,19 @@
 # Files of the rdma part (model/rdma/). Paths are relative to MLNET_ROOT.
 set(_dir ${MLNET_ROOT}/model/rdma)
 list(APPEND MLNET_SOURCES
+  ${_dir}/rdma-congestion-ops.cc
+  ${_dir}/dcqcn.cc
+  ${_dir}/dcqcn-vendor.cc
+  ${_dir}/rdma-fixed-rate.cc
+  ${_dir}/dcqcn-profile.cc
 )
 list(APPEND MLNET_HEADERS
+  ${_dir}/rdma-congestion-ops.h
+  ${_dir}/dcqcn.h
+  ${_dir}/dcqcn-vendor.h
+  ${_dir}/rdma-fixed-rate.h
+  ${_dir}/dcqcn-profile.h
 )
 list(APPEND MLNET_TEST_SOURCES
+  ${MLNET_ROOT}/test/rdma/dcqcn-test.cc
 )

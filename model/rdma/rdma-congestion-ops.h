@@ -55,13 +55,14 @@ struct RdmaAckInfo
 
 /**
  * \ingroup mlnet
- * \brief Interface of an RDMA (rate-based) congestion-control algorithm, one instance per queue pair.
+ * \brief Interface of an RDMA (rate-based) congestion-control algorithm, one instance per queue
+ * pair.
  *
  * Modelled on ns-3's TcpCongestionOps: the algorithm holds no transport plumbing and no simulator
- * events. Time-driven parts (DCQCN's alpha and rate-increase timers) are evaluated lazily: the queue
- * pair calls Advance(now) before every other call, and the algorithm applies every timer expiry
- * that happened up to now, in order. This makes every algorithm a pure state machine testable
- * without a simulator, and saves one simulator event per timer tick per queue pair.
+ * events. Time-driven parts (DCQCN's alpha and rate-increase timers) are evaluated lazily: the
+ * queue pair calls Advance(now) before every other call, and the algorithm applies every timer
+ * expiry that happened up to now, in order. This makes every algorithm a pure state machine
+ * testable without a simulator, and saves one simulator event per timer tick per queue pair.
  */
 class RdmaCongestionOps : public Object
 {
@@ -109,6 +110,19 @@ class RdmaCongestionOps : public Object
      * \param now current simulated time
      */
     virtual void OnAck(RdmaCcState& state, const RdmaAckInfo& ack, Time now);
+
+    /**
+     * Set an attribute of this algorithm, throwing instead of aborting on a bad value.
+     *
+     * ObjectBase::SetAttribute aborts the process (NS_FATAL_ERROR) when a checker rejects a value;
+     * this is the path for callers that must recover, e.g. the Python bindings, where the
+     * exception becomes a ValueError. The value may also be a StringValue ("40Mb/s", "55us").
+     * \param name the attribute name, e.g. "RateAI"
+     * \param value the new value
+     * \throws std::invalid_argument if the attribute does not exist or rejects the value; the
+     *         message names the attribute and repeats its help string, which states the range
+     */
+    void SetAttributeChecked(const std::string& name, const AttributeValue& value);
 };
 
 } // namespace ns3
