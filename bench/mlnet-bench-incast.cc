@@ -1,0 +1,73 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+// Benchmark (1), mlnet: N-to-1 incast at 100 Gbps on a dumbbell (N senders on one switch, the
+// receiver on the other), PFC on. Prints one JSON line.
+
+#include "bench-common.h"
+#include "mlnet-traffic.h"
+
+#include "ns3/core-module.h"
+#include "ns3/mlnet-module.h"
+
+using namespace ns3;
+using namespace ns3::bench;
+
+int
+main(int argc, char* argv[])
+{
+    uint32_t senders = 16;
+    double duration = 0.002;
+    std::string rate = "100Gbps";
+    uint32_t payload = 1000;
+    bool pfc = true;
+    std::string scheduler = "ns3::MapScheduler";
+    std::string name = "incast16";
+
+    CommandLine cmd(__FILE__);
+    cmd.AddValue("senders", "Number of senders", senders);
+    cmd.AddValue("duration", "Simulated seconds", duration);
+    cmd.AddValue("rate", "Link and sender rate", rate);
+    cmd.AddValue("payload", "Payload bytes per packet", payload);
+    cmd.AddValue("pfc", "PFC on the switches", pfc);
+    cmd.AddValue("scheduler", "ns-3 scheduler type", scheduler);
+    cmd.AddValue("name", "Benchmark name in the JSON line", name);
+    cmd.Parse(argc, argv);
+    Setup(scheduler);
+
+    WallClock build;
+    FabricTopologyHelper topo;
+    topo.SetHostLinkRate(DataRate(rate));
+    topo.SetFabricLinkRate(DataRate(rate));
+    topo.SetLinkDelay(MicroSeconds(1));
+    topo.Fabric().SetSwitchAttribute("PfcEnabled", BooleanValue(pfc));
+    FabricTopology t = topo.BuildDumbbell(senders, 1);
+    Ptr<FlowSink> sink = InstallMlnetSink(t.hosts.Get(senders));
+    MlnetFlowParams fp;
+    fp.rate = DataRate(rate);
+    fp.payload = payload;
+    for (uint32_t i = 0; i < senders; ++i)
+    {
+        InstallMlnetSource(t.hosts.Get(i), t.HostAddress(senders), uint16_t(10000 + i), fp);
+    }
+    uint32_t hooked = HopCounter::ConnectAll<FabricNetDevice>();
+    RunStats s;
+    s.buildWallS = build.Seconds();
+
+    RunAndMeasure(duration, s);
+
+    MlnetSwitchTotals sw = SumSwitchStats(t);
+    StandardLine(name, "mlnet", s)
+        .Add("scheduler", scheduler)
+        .Add("hosts", t.hosts.GetN())
+        .Add("switches", t.switches.GetN())
+        .Add("devices_hooked", hooked)
+        .Add("rx_bytes", sink->GetTotalBytes())
+        .Add("drops", sw.drops)
+        .Add("ecn_marks", sw.ecnMarks)
+        .Add("pfc_pauses", sw.pauses)
+        .Add("pfc", pfc)
+        .Print();
+    Simulator::Destroy();
+    return 0;
+}

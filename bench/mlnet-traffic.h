@@ -1,0 +1,65 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+// The traffic of the mlnet benchmarks, in one place: today constant-rate UDP-like flows
+// (ConstantRateFlow); the RDMA/DCQCN queue pairs replace them here and nowhere else.
+
+#ifndef MLNET_BENCH_MLNET_TRAFFIC_H
+#define MLNET_BENCH_MLNET_TRAFFIC_H
+
+#include "ns3/application.h"
+#include "ns3/data-rate.h"
+#include "ns3/fabric-topology-helper.h"
+#include "ns3/flow-sink.h"
+#include "ns3/ipv4-address.h"
+#include "ns3/node.h"
+#include "ns3/nstime.h"
+
+#include <cstdint>
+
+namespace ns3
+{
+namespace bench
+{
+
+/// Parameters of one benchmark flow.
+struct MlnetFlowParams
+{
+    DataRate rate{"100Gbps"}; //!< sending rate (IPv4 bytes)
+    uint32_t payload{1000};   //!< payload bytes per packet
+    uint8_t cls{0};           //!< priority class
+    Time start;               //!< start time
+    Time stop;                //!< stop time (zero: never)
+};
+
+/**
+ * Install the traffic source of one flow (the only function creating mlnet traffic).
+ * \param src source host \param dst destination address \param sport source port (ECMP key)
+ * \param fp parameters
+ * \return the application
+ */
+Ptr<Application> InstallMlnetSource(Ptr<Node> src, Ipv4Address dst, uint16_t sport,
+                                    const MlnetFlowParams& fp);
+
+/**
+ * Install the receiver on a host.
+ * \param host the host
+ * \return the sink
+ */
+Ptr<FlowSink> InstallMlnetSink(Ptr<Node> host);
+
+/// Switch counters summed over a topology.
+struct MlnetSwitchTotals
+{
+    uint64_t drops{0};    //!< packets dropped
+    uint64_t ecnMarks{0}; //!< packets CE-marked
+    uint64_t pauses{0};   //!< PFC pause frames sent
+};
+
+/// \return the switch counters summed over every switch of t
+MlnetSwitchTotals SumSwitchStats(const FabricTopology& t);
+
+} // namespace bench
+} // namespace ns3
+
+#endif /* MLNET_BENCH_MLNET_TRAFFIC_H */
