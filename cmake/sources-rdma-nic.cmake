@@ -1,0 +1,19 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# RDMA NIC transport (model/rdma/) and its helper.
+set(_dir ${MLNET_ROOT}/model/rdma)
+list(APPEND MLNET_SOURCES
+  ${_dir}/roce-header.cc
+  ${_dir}/rdma-queue-pair.cc
+  ${_dir}/rdma-nic.cc
+  ${MLNET_ROOT}/helper/rdma-helper.cc
+)
+list(APPEND MLNET_HEADERS
+  ${_dir}/roce-header.h
+  ${_dir}/rdma-queue-pair.h
+  ${_dir}/rdma-nic.h
+  ${MLNET_ROOT}/helper/rdma-helper.h
+)
+list(APPEND MLNET_TEST_SOURCES
+  ${MLNET_ROOT}/test/rdma/rdma-transport-test.cc
+  ${MLNET_ROOT}/test/common/rdma-scenario.cc
+)

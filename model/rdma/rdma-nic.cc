@@ -1,0 +1,528 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "rdma-nic.h"
+
+#include "ns3/fabric-net-device.h"
+#include "ns3/flow-key.h"
+#include "ns3/ipv4-header.h"
+#include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
+#include "ns3/udp-header.h"
+#include "ns3/uinteger.h"
+#include "roce-header.h"
+
+#include <stdexcept>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RdmaNic");
+NS_OBJECT_ENSURE_REGISTERED(RdmaNic);
+
+namespace
+{
+const uint32_t kIcrcBytes = 4;
+const uint32_t kIpUdpBytes = 28;
+const uint32_t kBthBytes = 12;
+} // namespace
+
+TypeId
+RdmaNic::GetTypeId()
+{
+    static TypeId tid
+        = TypeId("ns3::RdmaNic")
+              .SetParent<Object>()
+              .SetGroupName("Mlnet")
+              .AddConstructor<RdmaNic>()
+              .AddAttribute("Mtu", "Payload bytes per RDMA packet", UintegerValue(1000),
+                            MakeUintegerAccessor(&RdmaNic::m_mtu),
+                            MakeUintegerChecker<uint32_t>(64, 4096))
+              .AddAttribute("AckInterval",
+                            "Acknowledge every this many in-order packets (and every message end)",
+                            UintegerValue(1), MakeUintegerAccessor(&RdmaNic::m_ackInterval),
+                            MakeUintegerChecker<uint32_t>(1, 1u << 20))
+              .AddAttribute("CnpInterval",
+                            "Notification point: at most one CNP per queue pair per interval",
+                            TimeValue(MicroSeconds(50)), MakeTimeAccessor(&RdmaNic::m_cnpInterval),
+                            MakeTimeChecker(Time(0)))
+              .AddAttribute("ControlClass", "Priority class of ACK, NAK and CNP packets",
+                            UintegerValue(7), MakeUintegerAccessor(&RdmaNic::m_ctrlClass),
+                            MakeUintegerChecker<uint8_t>(0, 7))
+              .AddAttribute("RetransmitTimeout",
+                            "Go back to the oldest unacknowledged packet when nothing was "
+                            "acknowledged for this long",
+                            TimeValue(MilliSeconds(1)), MakeTimeAccessor(&RdmaNic::m_rto),
+                            MakeTimeChecker(MicroSeconds(1)))
+              .AddAttribute("MaxInflightBytes",
+                            "Per-QP window of unacknowledged bytes (0 = unlimited, rate only)",
+                            UintegerValue(0), MakeUintegerAccessor(&RdmaNic::m_maxInflight),
+                            MakeUintegerChecker<uint64_t>())
+              .AddTraceSource("CnpTx", "A CNP was sent: (destination QP number)",
+                              MakeTraceSourceAccessor(&RdmaNic::m_cnpTxTrace),
+                              "ns3::TracedValueCallback::Uint32")
+              .AddTraceSource("MessageRx",
+                              "A message was received completely: (source, source QP, bytes)",
+                              MakeTraceSourceAccessor(&RdmaNic::m_msgRxTrace),
+                              "ns3::RdmaNic::MessageRxTracedCallback");
+    return tid;
+}
+
+RdmaNic::RdmaNic()
+{
+    m_ccFactory.SetTypeId("ns3::Dcqcn");
+}
+
+RdmaNic::~RdmaNic() = default;
+
+void
+RdmaNic::DoDispose()
+{
+    m_wake.Cancel();
+    for (auto& qp : m_qps)
+    {
+        qp->Dispose();
+    }
+    m_qps.clear();
+    m_responders.clear();
+    if (m_dev)
+    {
+        m_dev->SetPullCallback(MakeNullCallback<Ptr<Packet>, uint8_t>());
+        m_dev->SetFabricReceiveCallback(
+            MakeNullCallback<bool, Ptr<FabricNetDevice>, Ptr<Packet>>());
+    }
+    m_dev = nullptr;
+    m_rxCb = MakeNullCallback<void, Ipv4Address, uint32_t, uint64_t>();
+    Object::DoDispose();
+}
+
+void
+RdmaNic::SetDevice(Ptr<FabricNetDevice> dev)
+{
+    m_dev = dev;
+    dev->SetPullCallback(MakeCallback(&RdmaNic::Pull, this));
+    dev->SetFabricReceiveCallback(MakeCallback(&RdmaNic::Receive, this));
+}
+
+Ptr<FabricNetDevice>
+RdmaNic::GetDevice() const
+{
+    return m_dev;
+}
+
+void
+RdmaNic::SetCongestionControl(const ObjectFactory& factory)
+{
+    m_ccFactory = factory;
+}
+
+void
+RdmaNic::SetReceiveCallback(ReceiveCallback cb)
+{
+    m_rxCb = cb;
+}
+
+Ptr<RdmaQueuePair>
+RdmaNic::Connect(Ptr<RdmaNic> remote, uint8_t cls, const ObjectFactory* cc)
+{
+    if (cls > 7)
+    {
+        throw std::invalid_argument("RdmaNic::Connect: priority class " + std::to_string(cls)
+                                    + " out of range [0, 7]");
+    }
+    if (!m_dev || !remote || !remote->m_dev)
+    {
+        throw std::invalid_argument("RdmaNic::Connect: both NICs must be bound to a device");
+    }
+    Ptr<RdmaQueuePair> qp = CreateObject<RdmaQueuePair>();
+    qp->m_nic = this;
+    qp->m_qpn = m_qps.size();
+    qp->m_peer = remote->m_dev->GetIpv4Address();
+    qp->m_class = cls;
+    qp->m_mtu = m_mtu;
+    qp->m_maxInflight = m_maxInflight;
+    // RoCEv2 uses the UDP source port for ECMP entropy: derive it from both ends' QP numbers.
+    uint32_t h = (m_dev->GetIpv4Address().Get() * 2654435761u) ^ (qp->m_qpn * 40503u)
+                 ^ (uint32_t(remote->m_responders.size()) * 2246822519u);
+    qp->m_srcPort = uint16_t(49152 + (h >> 18) % 16384);
+    qp->m_peerQpn = remote->m_responders.size();
+    Responder r;
+    r.peer = m_dev->GetIpv4Address();
+    r.peerQpn = qp->m_qpn;
+    r.srcPort = qp->m_srcPort;
+    remote->m_responders.push_back(r);
+    qp->m_ops = (cc ? *cc : m_ccFactory).Create<RdmaCongestionOps>();
+    qp->m_cc.lineRate = double(m_dev->GetDataRate().GetBitRate());
+    qp->m_cc.rate = qp->m_cc.lineRate;
+    qp->m_cc.targetRate = qp->m_cc.lineRate;
+    qp->m_ops->Init(qp->m_cc, Simulator::Now());
+    qp->m_nextAvail = Simulator::Now();
+    m_qps.push_back(qp);
+    return qp;
+}
+
+uint32_t
+RdmaNic::GetNQueuePairs() const
+{
+    return m_qps.size();
+}
+
+Ptr<RdmaQueuePair>
+RdmaNic::GetQueuePair(uint32_t qpn) const
+{
+    return qpn < m_qps.size() ? m_qps[qpn] : nullptr;
+}
+
+uint64_t
+RdmaNic::GetBytesReceived() const
+{
+    return m_bytesRx;
+}
+
+uint64_t
+RdmaNic::GetCnpsSent() const
+{
+    return m_cnpsSent;
+}
+
+uint64_t
+RdmaNic::GetNaksSent() const
+{
+    return m_naksSent;
+}
+
+void
+RdmaNic::Kick()
+{
+    if (m_dev)
+    {
+        m_dev->TriggerTransmit();
+    }
+}
+
+void
+RdmaNic::ScheduleWake(Time at)
+{
+    if (m_wake.IsRunning() && Time(m_wake.GetTs()) <= at)
+    {
+        return;
+    }
+    m_wake.Cancel();
+    m_wake = Simulator::Schedule(at - Simulator::Now(), &RdmaNic::Wake, this);
+}
+
+void
+RdmaNic::Wake()
+{
+    Kick();
+}
+
+Ptr<Packet>
+RdmaNic::Pull(uint8_t pausedMask)
+{
+    const uint32_t n = m_qps.size();
+    if (n == 0)
+    {
+        return nullptr;
+    }
+    Time now = Simulator::Now();
+    Time earliest = Time::Max();
+    for (uint32_t k = 0; k < n; ++k)
+    {
+        uint32_t idx = (m_rr + k) % n;
+        RdmaQueuePair& qp = *m_qps[idx];
+        if (((pausedMask >> qp.m_class) & 1u) || !qp.CanSend())
+        {
+            continue;
+        }
+        if (qp.m_nextAvail > now)
+        {
+            earliest = std::min(earliest, qp.m_nextAvail);
+            continue;
+        }
+        m_rr = (idx + 1) % n;
+        return BuildData(qp);
+    }
+    if (earliest != Time::Max())
+    {
+        ScheduleWake(earliest);
+    }
+    return nullptr;
+}
+
+Ptr<Packet>
+RdmaNic::BuildData(RdmaQueuePair& qp)
+{
+    Time now = Simulator::Now();
+    qp.m_ops->Advance(qp.m_cc, now);
+    bool first = false;
+    bool last = false;
+    uint64_t psn = qp.m_sndNxt;
+    uint32_t payload = qp.PayloadOf(psn, first, last);
+    RoceHeader bth;
+    bth.m_opcode = first && last
+                       ? RoceHeader::WRITE_ONLY
+                       : (first ? RoceHeader::WRITE_FIRST
+                                : (last ? RoceHeader::WRITE_LAST : RoceHeader::WRITE_MIDDLE));
+    bth.m_destQp = qp.m_peerQpn;
+    bth.m_psn = uint32_t(psn & 0xffffff);
+    bth.m_ackRequest = last;
+    Ptr<Packet> p = Create<Packet>(payload + kIcrcBytes);
+    p->AddHeader(bth);
+    p = Encapsulate(p, qp.m_peer, qp.m_srcPort, qp.m_class, true);
+    if (psn < qp.m_highSent)
+    {
+        qp.m_retx++;
+    }
+    else
+    {
+        qp.m_highSent = psn + 1;
+        qp.m_cc.iterationSent += payload;
+        qp.m_cc.bytesSent += payload;
+    }
+    qp.m_sndNxt = psn + 1;
+    qp.m_ops->OnSent(qp.m_cc, payload, now);
+    qp.UpdateRateTraces();
+    // Pace on the wire size at the current rate.
+    double rate = std::max(qp.m_cc.rate, 1e3);
+    uint32_t wire = std::max<uint32_t>(p->GetSize(), 46) + 38;
+    qp.m_nextAvail = now + Seconds(wire * 8.0 / rate);
+    ArmRto(qp);
+    return p;
+}
+
+Ptr<Packet>
+RdmaNic::Encapsulate(Ptr<Packet> p, Ipv4Address dst, uint16_t sport, uint8_t cls, bool ect)
+{
+    UdpHeader udp;
+    udp.SetSourcePort(sport);
+    udp.SetDestinationPort(RoceHeader::kUdpPort);
+    p->AddHeader(udp);
+    Ipv4Header ip;
+    ip.SetSource(m_dev->GetIpv4Address());
+    ip.SetDestination(dst);
+    ip.SetProtocol(17);
+    ip.SetPayloadSize(p->GetSize());
+    ip.SetTtl(64);
+    ip.SetDscp(Ipv4Header::DscpType(cls));
+    ip.SetEcn(ect ? Ipv4Header::ECN_ECT0 : Ipv4Header::ECN_NotECT);
+    p->AddHeader(ip);
+    return p;
+}
+
+void
+RdmaNic::SendControl(Ipv4Address dst, uint16_t sport, uint32_t dstQp, uint8_t opcode, uint64_t psn,
+                     uint8_t syndrome, uint32_t msn)
+{
+    RoceHeader h;
+    h.m_opcode = opcode;
+    h.m_destQp = dstQp;
+    h.m_psn = uint32_t(psn & 0xffffff);
+    h.m_syndrome = syndrome;
+    h.m_msn = msn;
+    Ptr<Packet> p = Create<Packet>(kIcrcBytes);
+    p->AddHeader(h);
+    p = Encapsulate(p, dst, sport, m_ctrlClass, false);
+    m_dev->Enqueue(p, m_ctrlClass, 0);
+}
+
+void
+RdmaNic::ArmRto(RdmaQueuePair& qp)
+{
+    if (!qp.m_rto.IsRunning())
+    {
+        qp.m_rto = Simulator::Schedule(m_rto, &RdmaNic::OnRto, this, Ptr<RdmaQueuePair>(&qp));
+    }
+}
+
+void
+RdmaNic::OnRto(Ptr<RdmaQueuePair> qp)
+{
+    if (qp->m_sndUna >= qp->m_highSent)
+    {
+        return; // nothing outstanding
+    }
+    NS_LOG_DEBUG("qp " << qp->m_qpn << " timeout, go back to " << qp->m_sndUna);
+    qp->m_timeouts++;
+    qp->m_sndNxt = qp->m_sndUna;
+    ArmRto(*qp);
+    Kick();
+}
+
+uint64_t
+RdmaNic::ExpandPsn(uint32_t psn24, uint64_t reference)
+{
+    const uint64_t span = uint64_t(1) << 24;
+    uint64_t base = reference & ~(span - 1);
+    uint64_t cand = base | psn24;
+    if (cand + span / 2 < reference)
+    {
+        cand += span;
+    }
+    else if (cand > reference + span / 2 && cand >= span)
+    {
+        cand -= span;
+    }
+    return cand;
+}
+
+bool
+RdmaNic::Receive(Ptr<FabricNetDevice> dev, Ptr<Packet> p)
+{
+    FlowKey key;
+    if (!key.Parse(*p) || key.protocol != 17 || key.dport != RoceHeader::kUdpPort)
+    {
+        return false; // not RoCEv2: leave it to the node's other protocol handlers
+    }
+    uint8_t b[kIpUdpBytes + 16];
+    if (p->CopyData(b, sizeof(b)) < kIpUdpBytes + kBthBytes)
+    {
+        return true;
+    }
+    const uint8_t* bth = b + kIpUdpBytes;
+    uint8_t opcode = bth[0];
+    uint32_t destQp = (uint32_t(bth[5]) << 16) | (uint32_t(bth[6]) << 8) | bth[7];
+    uint32_t psn24 = (uint32_t(bth[9]) << 16) | (uint32_t(bth[10]) << 8) | bth[11];
+    if (opcode <= RoceHeader::WRITE_ONLY)
+    {
+        if (destQp >= m_responders.size())
+        {
+            return true;
+        }
+        uint32_t payload = p->GetSize() - kIpUdpBytes - kBthBytes - kIcrcBytes;
+        ReceiveData(m_responders[destQp], bth, payload, key.ecn == 3);
+        return true;
+    }
+    if (destQp >= m_qps.size())
+    {
+        return true;
+    }
+    RdmaQueuePair& qp = *m_qps[destQp];
+    if (opcode == RoceHeader::CNP)
+    {
+        ReceiveCnp(qp);
+    }
+    else if (opcode == RoceHeader::ACK)
+    {
+        uint8_t syndrome = bth[kBthBytes];
+        uint64_t psn = ExpandPsn(psn24, qp.m_sndUna);
+        ReceiveAck(qp, psn, (syndrome & 0x60) == RoceHeader::kNakSequenceError);
+    }
+    return true;
+}
+
+void
+RdmaNic::ReceiveData(Responder& r, const uint8_t* bth, uint32_t payload, bool ce)
+{
+    Time now = Simulator::Now();
+    uint8_t opcode = bth[0];
+    uint32_t psn24 = (uint32_t(bth[9]) << 16) | (uint32_t(bth[10]) << 8) | bth[11];
+    uint64_t psn = ExpandPsn(psn24, r.epsn);
+    if (ce && (!r.cnpSent || now - r.lastCnp >= m_cnpInterval))
+    {
+        r.cnpSent = true;
+        r.lastCnp = now;
+        m_cnpsSent++;
+        m_cnpTxTrace(r.peerQpn);
+        SendControl(r.peer, r.srcPort, r.peerQpn, RoceHeader::CNP, 0, 0, 0);
+    }
+    bool last = opcode == RoceHeader::WRITE_LAST || opcode == RoceHeader::WRITE_ONLY;
+    if (psn == r.epsn)
+    {
+        r.epsn++;
+        r.nakPending = false;
+        r.msgBytes += payload;
+        m_bytesRx += payload;
+        r.unacked++;
+        if (last)
+        {
+            r.msn++;
+            uint64_t bytes = r.msgBytes;
+            r.msgBytes = 0;
+            m_msgRxTrace(r.peer, r.peerQpn, bytes);
+            if (!m_rxCb.IsNull())
+            {
+                m_rxCb(r.peer, r.peerQpn, bytes);
+            }
+        }
+        if (last || r.unacked >= m_ackInterval)
+        {
+            r.unacked = 0;
+            SendControl(r.peer, r.srcPort, r.peerQpn, RoceHeader::ACK, r.epsn - 1, 0, r.msn);
+        }
+    }
+    else if (psn > r.epsn)
+    {
+        if (!r.nakPending)
+        {
+            r.nakPending = true;
+            m_naksSent++;
+            SendControl(r.peer, r.srcPort, r.peerQpn, RoceHeader::ACK, r.epsn,
+                        RoceHeader::kNakSequenceError, r.msn);
+        }
+    }
+    else if (r.epsn > 0)
+    {
+        // Duplicate (a go-back-N resend of what we have): acknowledge again.
+        SendControl(r.peer, r.srcPort, r.peerQpn, RoceHeader::ACK, r.epsn - 1, 0, r.msn);
+    }
+}
+
+void
+RdmaNic::ReceiveAck(RdmaQueuePair& qp, uint64_t psn, bool nak)
+{
+    Time now = Simulator::Now();
+    // An ACK of psn acknowledges everything up to psn; a NAK of psn everything before it.
+    uint64_t una = nak ? psn : psn + 1;
+    if (una > qp.m_highSent)
+    {
+        return; // stale or bogus
+    }
+    if (una > qp.m_sndUna)
+    {
+        uint64_t acked = 0;
+        while (!qp.m_msgs.empty() && qp.m_msgs.front().lastPsn < una)
+        {
+            RdmaQueuePair::Message m = qp.m_msgs.front();
+            qp.m_msgs.pop_front();
+            acked += m.bytes;
+            qp.m_bytesAcked += m.bytes;
+            qp.m_msgTrace(m.id, m.bytes, m.posted, now);
+            if (!m.cb.IsNull())
+            {
+                m.cb(m.id, m.bytes);
+            }
+        }
+        RdmaAckInfo info;
+        info.ackedBytes = (una - qp.m_sndUna) * qp.m_mtu;
+        qp.m_sndUna = una;
+        qp.m_ops->Advance(qp.m_cc, now);
+        qp.m_ops->OnAck(qp.m_cc, info, now);
+        qp.UpdateRateTraces();
+        qp.m_rto.Cancel();
+        if (qp.m_sndUna < qp.m_highSent)
+        {
+            ArmRto(qp);
+        }
+    }
+    if (nak)
+    {
+        NS_LOG_DEBUG("qp " << qp.m_qpn << " NAK, go back to " << psn);
+        qp.m_sndNxt = std::max(psn, qp.m_sndUna);
+    }
+    Kick();
+}
+
+void
+RdmaNic::ReceiveCnp(RdmaQueuePair& qp)
+{
+    Time now = Simulator::Now();
+    qp.m_cnps++;
+    qp.m_ops->Advance(qp.m_cc, now);
+    qp.m_ops->OnCnp(qp.m_cc, now);
+    qp.UpdateRateTraces();
+}
+
+} // namespace ns3

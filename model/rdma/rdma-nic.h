@@ -1,0 +1,145 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef MLNET_RDMA_NIC_H
+#define MLNET_RDMA_NIC_H
+
+#include "ns3/callback.h"
+#include "ns3/event-id.h"
+#include "ns3/object-factory.h"
+#include "ns3/object.h"
+#include "ns3/packet.h"
+#include "ns3/traced-callback.h"
+#include "rdma-queue-pair.h"
+
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+namespace ns3
+{
+
+class FabricNetDevice;
+
+/**
+ * \ingroup mlnet
+ * \brief RoCEv2 RDMA NIC of a host: queue pairs, their transmit scheduler, the responder
+ * (receiving) side with ACK/NAK generation, and the DCQCN notification point (CNPs).
+ *
+ * Aggregated to a host Node and bound to its FabricNetDevice. The NIC is the device's pull
+ * source: whenever the port is free it picks, round-robin, the next queue pair whose class is
+ * not paused by PFC, whose window is open and whose pacing time has come, and builds one packet
+ * (IPv4 + UDP 4791 + BTH + payload + ICRC). Packets that are not RoCEv2 are left to the node's
+ * other protocol handlers (an ns-3 internet stack, if installed).
+ *
+ * Responder: in-order packets are accepted and acknowledged (every AckInterval packets and at
+ * the end of each message); a gap triggers one NAK (go-back-N); duplicates are re-acknowledged.
+ * Notification point: at most one CNP per queue pair per CnpInterval while CE-marked packets
+ * arrive. ACKs, NAKs and CNPs use the ControlClass priority.
+ */
+class RdmaNic : public Object
+{
+  public:
+    /// A message arrived completely at this NIC: (source address, source QP number, bytes).
+    typedef Callback<void, Ipv4Address, uint32_t, uint64_t> ReceiveCallback;
+
+    static TypeId GetTypeId();
+    RdmaNic();
+    ~RdmaNic() override;
+
+    /**
+     * Bind the NIC to a host port.
+     * \param dev the host's FabricNetDevice (its Ipv4Address must be set)
+     */
+    void SetDevice(Ptr<FabricNetDevice> dev);
+    Ptr<FabricNetDevice> GetDevice() const; //!< \return the port
+
+    /**
+     * Set the congestion control used by queue pairs created from now on.
+     * \param factory an ObjectFactory of a RdmaCongestionOps subclass (type + attributes)
+     */
+    void SetCongestionControl(const ObjectFactory& factory);
+
+    /**
+     * Create a reliable-connected queue pair to a remote NIC (out-of-band connection set-up,
+     * like RDMA CM): the local requester and the remote responder context.
+     * \param remote the peer NIC
+     * \param cls priority class of the data packets (0..7)
+     * \param cc congestion control for this QP (null: the NIC's default)
+     * \return the local queue pair
+     * \throws std::invalid_argument for a bad class or a remote without address
+     */
+    Ptr<RdmaQueuePair> Connect(Ptr<RdmaNic> remote, uint8_t cls = 3,
+                               const ObjectFactory* cc = nullptr);
+
+    /// Called when a message has been received completely.
+    void SetReceiveCallback(ReceiveCallback cb);
+
+    uint32_t GetNQueuePairs() const;                     //!< \return number of local queue pairs
+    Ptr<RdmaQueuePair> GetQueuePair(uint32_t qpn) const; //!< \return local QP by number
+    uint64_t GetBytesReceived() const; //!< \return in-order payload bytes accepted
+    uint64_t GetCnpsSent() const;      //!< \return CNPs sent
+    uint64_t GetNaksSent() const;      //!< \return NAKs sent
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    friend class RdmaQueuePair;
+
+    struct Responder
+    {
+        Ipv4Address peer;
+        uint32_t peerQpn{0};
+        uint16_t srcPort{0};
+        uint64_t epsn{0};       //!< expected PSN
+        uint64_t msgBytes{0};   //!< bytes of the message being received
+        uint32_t msn{0};        //!< completed messages
+        uint32_t unacked{0};    //!< accepted packets not yet acknowledged
+        bool nakPending{false}; //!< a NAK for epsn was sent
+        Time lastCnp{Time(-1)};
+        bool cnpSent{false};
+    };
+
+    Ptr<Packet> Pull(uint8_t pausedMask);
+    bool Receive(Ptr<FabricNetDevice> dev, Ptr<Packet> p);
+    void ReceiveData(Responder& r, const uint8_t* bth, uint32_t payload, bool ce);
+    void ReceiveAck(RdmaQueuePair& qp, uint64_t psn, bool nak);
+    void ReceiveCnp(RdmaQueuePair& qp);
+    Ptr<Packet> BuildData(RdmaQueuePair& qp);
+    void SendControl(Ipv4Address dst, uint16_t sport, uint32_t dstQp, uint8_t opcode, uint64_t psn,
+                     uint8_t syndrome, uint32_t msn);
+    Ptr<Packet> Encapsulate(Ptr<Packet> p, Ipv4Address dst, uint16_t sport, uint8_t cls, bool ect);
+    void ScheduleWake(Time at);
+    void Wake();
+    void ArmRto(RdmaQueuePair& qp);
+    void OnRto(Ptr<RdmaQueuePair> qp);
+    void Kick();
+    static uint64_t ExpandPsn(uint32_t psn24, uint64_t reference);
+
+    Ptr<FabricNetDevice> m_dev;
+    std::vector<Ptr<RdmaQueuePair>> m_qps; //!< by local QP number
+    std::vector<Responder> m_responders;   //!< by local responder QP number
+    uint32_t m_rr{0};
+    EventId m_wake;
+    ObjectFactory m_ccFactory;
+    ReceiveCallback m_rxCb;
+
+    uint32_t m_mtu{1000};
+    uint32_t m_ackInterval{1};
+    Time m_cnpInterval;
+    uint8_t m_ctrlClass{7};
+    Time m_rto;
+    uint64_t m_maxInflight{0};
+
+    uint64_t m_bytesRx{0};
+    uint64_t m_cnpsSent{0};
+    uint64_t m_naksSent{0};
+
+    TracedCallback<uint32_t> m_cnpTxTrace;
+    TracedCallback<Ipv4Address, uint32_t, uint64_t> m_msgRxTrace;
+};
+
+} // namespace ns3
+
+#endif /* MLNET_RDMA_NIC_H */

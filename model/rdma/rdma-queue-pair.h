@@ -1,0 +1,133 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef MLNET_RDMA_QUEUE_PAIR_H
+#define MLNET_RDMA_QUEUE_PAIR_H
+
+#include "ns3/callback.h"
+#include "ns3/event-id.h"
+#include "ns3/ipv4-address.h"
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+#include "ns3/traced-callback.h"
+#include "rdma-congestion-ops.h"
+
+#include <cstdint>
+#include <deque>
+
+namespace ns3
+{
+
+class RdmaNic;
+
+/**
+ * \ingroup mlnet
+ * \brief The requester (sending) side of a reliable-connected RDMA queue pair: a verbs-like
+ * API (post an RDMA WRITE of N bytes, get a completion), segmentation into MTU-sized packets,
+ * rate pacing driven by a per-QP congestion-control object, go-back-N on NAK or timeout.
+ *
+ * Created by RdmaNic::Connect(); the peer NIC holds the matching responder context. The
+ * congestion-control state lives here (RdmaCcState); the algorithm is a RdmaCongestionOps.
+ */
+class RdmaQueuePair : public Object
+{
+  public:
+    /// Completion of a posted message: (message id, bytes).
+    typedef Callback<void, uint64_t, uint64_t> CompletionCallback;
+    /// Trace of message completion: (message id, bytes, time posted, time completed).
+    typedef void (*MessageTracedCallback)(uint64_t id, uint64_t bytes, Time posted, Time done);
+    /// Trace of a rate: (bit/s).
+    typedef void (*RateTracedCallback)(double rate);
+
+    static TypeId GetTypeId();
+    RdmaQueuePair();
+    ~RdmaQueuePair() override;
+
+    /**
+     * Post an RDMA WRITE of `bytes` to the peer.
+     * \param bytes message size, >= 1
+     * \param cb called when the whole message is acknowledged (may be null)
+     * \return the message id (consecutive from 0 per QP)
+     * \throws std::invalid_argument if bytes is 0
+     */
+    uint64_t PostSend(uint64_t bytes, CompletionCallback cb = CompletionCallback());
+
+    /**
+     * Declare that a training iteration of `bytes` starts now (for iteration-aware
+     * congestion control: r = bytes sent in this iteration / bytes).
+     * \param bytes bytes the iteration will send on this QP
+     */
+    void StartIteration(uint64_t bytes);
+
+    uint32_t GetQpn() const;          //!< \return local QP number
+    Ipv4Address GetPeer() const;      //!< \return peer host address
+    uint8_t GetPriorityClass() const; //!< \return priority class of data packets
+    /// \return the congestion-control state (rates in bit/s)
+    const RdmaCcState& GetCcState() const;
+    Ptr<RdmaCongestionOps> GetCongestionOps() const; //!< \return the algorithm
+    uint64_t GetBytesPosted() const;                 //!< \return payload bytes posted
+    uint64_t GetBytesAcked() const;                  //!< \return payload bytes acknowledged
+    uint64_t GetRetransmittedPackets() const;        //!< \return packets sent again (go-back-N)
+    uint64_t GetTimeouts() const;                    //!< \return retransmission timeouts
+    uint64_t GetCnpsReceived() const;                //!< \return CNPs received
+    /// \return true while posted data is not yet fully acknowledged
+    bool IsBusy() const;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    friend class RdmaNic;
+
+    struct Message
+    {
+        uint64_t id;
+        uint64_t bytes;
+        uint64_t firstPsn;
+        uint64_t lastPsn;
+        Time posted;
+        CompletionCallback cb;
+    };
+
+    /// \return true if a packet may be sent now ignoring pacing (data unsent, window open)
+    bool CanSend() const;
+    /// Payload bytes of packet psn, and whether it starts/ends its message.
+    uint32_t PayloadOf(uint64_t psn, bool& first, bool& last) const;
+    void UpdateRateTraces();
+
+    Ptr<RdmaNic> m_nic;
+    uint32_t m_qpn{0};
+    uint32_t m_peerQpn{0};
+    Ipv4Address m_peer;
+    uint16_t m_srcPort{0};
+    uint8_t m_class{3};
+    uint32_t m_mtu{1000};
+    uint64_t m_maxInflight{0};
+
+    std::deque<Message> m_msgs; //!< posted, not fully acknowledged
+    uint64_t m_nextMsgId{0};
+    uint64_t m_psnEnd{0};   //!< one past the last assigned PSN
+    uint64_t m_sndNxt{0};   //!< next PSN to send
+    uint64_t m_sndUna{0};   //!< oldest unacknowledged PSN
+    uint64_t m_highSent{0}; //!< one past the highest PSN ever sent
+    uint64_t m_bytesPosted{0};
+    uint64_t m_bytesAcked{0};
+    uint64_t m_retx{0};
+    uint64_t m_timeouts{0};
+    uint64_t m_cnps{0};
+    Time m_nextAvail;
+    EventId m_rto;
+
+    RdmaCcState m_cc;
+    Ptr<RdmaCongestionOps> m_ops;
+    double m_lastRate{-1};
+    double m_lastTarget{-1};
+
+    TracedCallback<double> m_rateTrace;
+    TracedCallback<double> m_targetTrace;
+    TracedCallback<uint64_t, uint64_t, Time, Time> m_msgTrace;
+};
+
+} // namespace ns3
+
+#endif /* MLNET_RDMA_QUEUE_PAIR_H */

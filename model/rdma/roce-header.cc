@@ -1,0 +1,87 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "roce-header.h"
+
+namespace ns3
+{
+
+NS_OBJECT_ENSURE_REGISTERED(RoceHeader);
+
+RoceHeader::RoceHeader() = default;
+
+TypeId
+RoceHeader::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::RoceHeader")
+                            .SetParent<Header>()
+                            .SetGroupName("Mlnet")
+                            .AddConstructor<RoceHeader>();
+    return tid;
+}
+
+TypeId
+RoceHeader::GetInstanceTypeId() const
+{
+    return GetTypeId();
+}
+
+void
+RoceHeader::Print(std::ostream& os) const
+{
+    os << "BTH op=0x" << std::hex << unsigned(m_opcode) << std::dec << " qp=" << m_destQp
+       << " psn=" << m_psn;
+    if (m_opcode == ACK)
+    {
+        os << " AETH syn=0x" << std::hex << unsigned(m_syndrome) << std::dec << " msn=" << m_msn;
+    }
+}
+
+uint32_t
+RoceHeader::GetSerializedSize() const
+{
+    return m_opcode == ACK ? 16 : (m_opcode == CNP ? 28 : 12);
+}
+
+void
+RoceHeader::Serialize(Buffer::Iterator i) const
+{
+    i.WriteU8(m_opcode);
+    i.WriteU8(0);                        // SE, M, Pad, TVer
+    i.WriteHtonU16(0xffff);              // default P_Key
+    i.WriteHtonU32(m_destQp & 0xffffff); // reserved byte + DestQP
+    i.WriteHtonU32((m_ackRequest ? 0x80000000u : 0u) | (m_psn & 0xffffff));
+    if (m_opcode == ACK)
+    {
+        i.WriteHtonU32((uint32_t(m_syndrome) << 24) | (m_msn & 0xffffff));
+    }
+    else if (m_opcode == CNP)
+    {
+        i.WriteU8(0, 16);
+    }
+}
+
+uint32_t
+RoceHeader::Deserialize(Buffer::Iterator i)
+{
+    m_opcode = i.ReadU8();
+    i.ReadU8();
+    i.ReadNtohU16();
+    m_destQp = i.ReadNtohU32() & 0xffffff;
+    uint32_t w = i.ReadNtohU32();
+    m_ackRequest = (w & 0x80000000u) != 0;
+    m_psn = w & 0xffffff;
+    if (m_opcode == ACK)
+    {
+        uint32_t a = i.ReadNtohU32();
+        m_syndrome = uint8_t(a >> 24);
+        m_msn = a & 0xffffff;
+    }
+    else if (m_opcode == CNP)
+    {
+        i.Next(16);
+    }
+    return GetSerializedSize();
+}
+
+} // namespace ns3

@@ -1,0 +1,173 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+// RDMA transport behaviour in small simulations: line rate, fairness, loss recovery, knobs.
+
+#include "common/rdma-scenario.h"
+#include "common/test-utilities.h"
+
+#include <catch2/catch.hpp>
+
+using namespace ns3;
+using mlnettest::RdmaDumbbell;
+
+TEST_CASE("rdma: one flow alone reaches at least 95% of the achievable goodput", "[rdma]")
+{
+    RdmaDumbbell d(1, 1);
+    Ptr<RdmaQueuePair> qp = d.Connect(0, 1);
+    const uint64_t bytes = 20000000;
+    Time done;
+    qp->PostSend(bytes, RdmaQueuePair::CompletionCallback(
+                            [&done](uint64_t, uint64_t)
+                            {
+                                done = Simulator::Now();
+                            }));
+    Simulator::Stop(MilliSeconds(10));
+    Simulator::Run();
+    REQUIRE(done > Time(0));
+    double goodput = bytes * 8.0 / done.GetSeconds();
+    double bound = mlnettest::MaxGoodput(100e9, 1000);
+    INFO("goodput " << goodput / 1e9 << " Gb/s, bound " << bound / 1e9);
+    REQUIRE(goodput >= 0.95 * bound);
+    REQUIRE(goodput <= bound * 1.001);
+    REQUIRE(d.nics[1]->GetBytesReceived() == bytes);
+    REQUIRE(qp->GetRetransmittedPackets() == 0);
+    Simulator::Destroy();
+}
+
+TEST_CASE("rdma: message completions arrive in order with exact byte counts", "[rdma]")
+{
+    RdmaDumbbell d(1, 1);
+    Ptr<RdmaQueuePair> qp = d.Connect(0, 1);
+    std::vector<std::pair<uint64_t, uint64_t>> done;
+    std::vector<uint64_t> received;
+    d.nics[1]->SetReceiveCallback(RdmaNic::ReceiveCallback(
+        [&received](Ipv4Address, uint32_t, uint64_t b)
+        {
+            received.push_back(b);
+        }));
+    RdmaQueuePair::CompletionCallback cb(
+        [&done](uint64_t id, uint64_t b)
+        {
+            done.emplace_back(id, b);
+        });
+    for (uint64_t b : {1ull, 999ull, 1000ull, 1001ull, 123456ull})
+    {
+        qp->PostSend(b, cb);
+    }
+    REQUIRE_THROWS_AS(qp->PostSend(0), std::invalid_argument);
+    Simulator::Stop(MilliSeconds(1));
+    Simulator::Run();
+    REQUIRE(done.size() == 5);
+    REQUIRE(received == std::vector<uint64_t>{1, 999, 1000, 1001, 123456});
+    for (uint64_t i = 0; i < 5; ++i)
+    {
+        REQUIRE(done[i].first == i);
+        REQUIRE(done[i].second == received[i]);
+    }
+    Simulator::Destroy();
+}
+
+TEST_CASE("rdma: dcqcn flows converge to the fair share with a bounded queue", "[rdma]")
+{
+    const uint32_t n = 4;
+    RdmaDumbbell d(n, 1);
+    std::vector<Ptr<RdmaQueuePair>> qps;
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        qps.push_back(d.Connect(i, n));
+        qps.back()->PostSend(1000000000);
+    }
+    // From a simultaneous start (incast), paper-default DCQCN cuts every flow hard and
+    // recovers additively (R_AI = 40 Mb/s per 55 us): it reaches the fair share after ~33 ms.
+    // Bytes sent per QP at 35 ms and 50 ms give the rates over the converged window.
+    std::vector<uint64_t> at35(n);
+    Simulator::Schedule(MilliSeconds(35),
+                        [&]()
+                        {
+                            for (uint32_t i = 0; i < n; ++i)
+                            {
+                                at35[i] = qps[i]->GetCcState().bytesSent;
+                            }
+                        });
+    Ptr<FabricSwitch> left = d.topo.edge.Get(0)->GetObject<FabricSwitch>();
+    Simulator::Stop(MilliSeconds(50));
+    Simulator::Run();
+    std::vector<double> rates;
+    double sum = 0;
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        double r = (qps[i]->GetCcState().bytesSent - at35[i]) * 8.0 / 0.015;
+        rates.push_back(r);
+        sum += r;
+        REQUIRE(qps[i]->GetCnpsReceived() > 0);
+    }
+    double fair = mlnettest::MaxGoodput(100e9, 1000) / n;
+    double jain = mlnettest::JainIndex(rates);
+    INFO("Jain " << jain << " total " << sum / 1e9 << " Gb/s");
+    REQUIRE(jain >= 0.95);
+    for (double r : rates)
+    {
+        INFO("rate " << r / 1e9 << " Gb/s, fair share " << fair / 1e9);
+        REQUIRE(std::abs(r - fair) <= 0.10 * fair);
+    }
+    // Queue bounded: the bottleneck (left switch towards the right one) stays within Kmax
+    // after the initial incast burst, which PFC absorbs.
+    uint32_t port = left->GetRoute(d.topo.HostAddress(n)).at(0);
+    uint64_t maxQ = left->GetPortStats(port).maxQueueBytes;
+    INFO("max queue " << maxQ);
+    REQUIRE(maxQ < 3 * 1600000);
+    REQUIRE(d.DroppedBytes() == 0);
+    Simulator::Destroy();
+}
+
+TEST_CASE("rdma: go-back-N delivers every byte exactly once under loss", "[rdma]")
+{
+    RdmaDumbbell d(8, 1, false, 600 * 1024, "ns3::RdmaFixedRate");
+    std::vector<Ptr<RdmaQueuePair>> qps;
+    uint32_t completed = 0;
+    RdmaQueuePair::CompletionCallback cb(
+        [&completed](uint64_t, uint64_t)
+        {
+            completed++;
+        });
+    for (uint32_t i = 0; i < 8; ++i)
+    {
+        qps.push_back(d.Connect(i, 8));
+        for (int m = 0; m < 4; ++m)
+        {
+            qps.back()->PostSend(250000, cb);
+        }
+    }
+    Simulator::Stop(MilliSeconds(100));
+    Simulator::Run();
+    REQUIRE(d.DroppedBytes() > 0);
+    uint64_t retx = 0;
+    for (auto& qp : qps)
+    {
+        retx += qp->GetRetransmittedPackets();
+        REQUIRE(qp->GetBytesAcked() == 1000000);
+    }
+    REQUIRE(retx > 0);
+    REQUIRE(completed == 32);
+    REQUIRE(d.nics[8]->GetBytesReceived() == 8 * 1000000);
+    Simulator::Destroy();
+}
+
+TEST_CASE("rdma: a more aggressive dcqcn profile takes more bandwidth", "[rdma]")
+{
+    RdmaDumbbell d(2, 1);
+    ObjectFactory aggressive = RdmaHelper().GetCongestionControl();
+    DcqcnProfile(4.0).Configure(aggressive);
+    Ptr<RdmaQueuePair> normal = d.Connect(0, 2);
+    Ptr<RdmaQueuePair> greedy = d.Connect(1, 2, &aggressive);
+    normal->PostSend(1000000000);
+    greedy->PostSend(1000000000);
+    Simulator::Stop(MilliSeconds(20));
+    Simulator::Run();
+    uint64_t a = normal->GetCcState().bytesSent;
+    uint64_t b = greedy->GetCcState().bytesSent;
+    INFO("default " << a << " aggressive " << b);
+    REQUIRE(b > a * 1.1);
+    Simulator::Destroy();
+}
