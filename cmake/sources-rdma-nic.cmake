@@ -17,3 +17,4 @@ list(APPEND MLNET_TEST_SOURCES
   ${MLNET_ROOT}/test/rdma/rdma-transport-test.cc
   ${MLNET_ROOT}/test/common/rdma-scenario.cc
 )
+list(APPEND MLNET_EXAMPLES dcqcn-convergence)
