@@ -18,6 +18,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <sys/resource.h>
+#include <time.h>
 
 namespace ns3
 {
@@ -36,8 +37,8 @@ ProcStatusKb(const std::string& name)
     std::string line;
     while (std::getline(f, line))
     {
-        if (line.compare(0, name.size(), name) == 0 && line.size() > name.size() &&
-            line[name.size()] == ':')
+        if (line.compare(0, name.size(), name) == 0 && line.size() > name.size()
+            && line[name.size()] == ':')
         {
             return std::strtod(line.c_str() + name.size() + 1, nullptr);
         }
@@ -72,6 +73,14 @@ PeakRssMb()
         kb = double(ru.ru_maxrss); // kB on Linux
     }
     return kb / 1024.0;
+}
+
+double
+ProcessCpuSeconds()
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return double(ts.tv_sec) + 1e-9 * double(ts.tv_nsec);
 }
 
 double
@@ -192,9 +201,11 @@ StandardLine(const std::string& bench, const std::string& simulator, const RunSt
         .Add("simulator", simulator)
         .Add("sim_time_s", s.simTimeS)
         .Add("wall_s", s.runWallS)
+        .Add("cpu_s", s.runCpuS)
         .Add("events", s.events)
         .Add("packet_hops", s.packetHops)
         .Add("hops_per_wall_s", s.runWallS > 0 ? double(s.packetHops) / s.runWallS : 0.0)
+        .Add("hops_per_cpu_s", s.runCpuS > 0 ? double(s.packetHops) / s.runCpuS : 0.0)
         .Add("events_per_wall_s", s.runWallS > 0 ? double(s.events) / s.runWallS : 0.0)
         .Add("events_per_hop", s.packetHops > 0 ? double(s.events) / double(s.packetHops) : 0.0)
         .Add("peak_rss_mb", s.peakRssMb)
@@ -219,9 +230,11 @@ RunAndMeasure(double stop, RunStats& s)
     HopCounter::Reset();
     Simulator::Stop(Seconds(stop));
     uint64_t ev0 = ExecutedEvents();
+    double cpu0 = ProcessCpuSeconds();
     WallClock clock;
     Simulator::Run();
     s.runWallS = clock.Seconds();
+    s.runCpuS = ProcessCpuSeconds() - cpu0;
     s.events = ExecutedEvents() - ev0;
     s.packetHops = HopCounter::Get();
     s.simTimeS = Simulator::Now().GetSeconds();
@@ -268,8 +281,8 @@ TrafficPattern(const std::string& pattern, uint32_t nHosts, uint32_t seed)
     }
     else
     {
-        throw std::invalid_argument("unknown traffic pattern '" + pattern +
-                                    "' (permutation, shuffle)");
+        throw std::invalid_argument("unknown traffic pattern '" + pattern
+                                    + "' (permutation, shuffle)");
     }
     return flows;
 }

@@ -51,6 +51,9 @@ class WallClock
 /// \return peak resident set size of this process in MiB (VmHWM, or getrusage as a fallback)
 double PeakRssMb();
 
+/// \return CPU seconds (user + system) consumed by this process so far
+double ProcessCpuSeconds();
+
 /// \return current resident set size of this process in MiB (VmRSS)
 double CurrentRssMb();
 
@@ -80,7 +83,7 @@ class HopCounter
      * \tparam T the device type (FabricNetDevice or PointToPointNetDevice)
      * \return number of devices hooked
      */
-    template <typename T>
+    template<typename T>
     static uint32_t ConnectAll()
     {
         uint32_t n = 0;
@@ -129,6 +132,7 @@ struct RunStats
     double simTimeS{0};     //!< simulated seconds
     double buildWallS{0};   //!< wall seconds to build topology, routes and applications
     double runWallS{0};     //!< wall seconds inside Simulator::Run()
+    double runCpuS{0};      //!< CPU seconds of this process inside Simulator::Run()
     uint64_t events{0};     //!< events executed during Run()
     uint64_t packetHops{0}; //!< frames that crossed a link during Run()
     double buildRssMb{0};   //!< resident set after the build, MiB
@@ -137,7 +141,7 @@ struct RunStats
 
 /**
  * Start the JSON line with the fields every benchmark reports: bench, simulator, sim_time_s,
- * wall_s (run), events, packet_hops, hops_per_wall_s, events_per_wall_s, peak_rss_mb,
+ * wall_s (run), cpu_s (run), events, packet_hops, hops_per_wall_s, events_per_wall_s, peak_rss_mb,
  * build_wall_s, build_rss_mb.
  * \param bench scenario name \param simulator "mlnet" or "mainline" \param s the measurements
  * \return the line (add scenario-specific fields, then Print())
@@ -176,7 +180,8 @@ struct FlowPair
  * \param pattern "permutation" (every host sends to one distinct other host, a random
  *        derangement) or "shuffle" (all-to-all: every host sends to every other host)
  * \param nHosts number of hosts \param seed seed of the permutation
- * eturn the flows (throws std::invalid_argument on an unknown pattern)
+ * 
+eturn the flows (throws std::invalid_argument on an unknown pattern)
  */
 std::vector<FlowPair> TrafficPattern(const std::string& pattern, uint32_t nHosts, uint32_t seed);
 

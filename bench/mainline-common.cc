@@ -26,23 +26,12 @@ class LinkBuilder
     {
         m_p2p.SetDeviceAttribute("DataRate", DataRateValue(lp.rate));
         m_p2p.SetChannelAttribute("Delay", TimeValue(lp.delay));
-        m_tc.SetRootQueueDisc("ns3::RedQueueDisc",
-                              "MaxSize",
+        m_tc.SetRootQueueDisc("ns3::RedQueueDisc", "MaxSize",
                               QueueSizeValue(QueueSize(QueueSizeUnit::PACKETS, lp.redLimit)),
-                              "MinTh",
-                              DoubleValue(lp.redMinTh),
-                              "MaxTh",
-                              DoubleValue(lp.redMaxTh),
-                              "LInterm",
-                              DoubleValue(1.0 / lp.redMaxP),
-                              "QW",
-                              DoubleValue(1.0),
-                              "UseEcn",
-                              BooleanValue(true),
-                              "LinkBandwidth",
-                              DataRateValue(lp.rate),
-                              "LinkDelay",
-                              TimeValue(lp.delay));
+                              "MinTh", DoubleValue(lp.redMinTh), "MaxTh", DoubleValue(lp.redMaxTh),
+                              "LInterm", DoubleValue(1.0 / lp.redMaxP), "QW", DoubleValue(1.0),
+                              "UseEcn", BooleanValue(true), "LinkBandwidth", DataRateValue(lp.rate),
+                              "LinkDelay", TimeValue(lp.delay));
         m_addr.SetBase("10.0.0.0", "255.255.255.252");
     }
 
@@ -81,8 +70,7 @@ BuildMainlineDumbbell(uint32_t nLeft, uint32_t nRight, const MainlineLinkParams&
     LinkBuilder lb(lp);
     for (uint32_t i = 0; i < nLeft + nRight; ++i)
     {
-        Ipv4InterfaceContainer ifs =
-            lb.Connect(t.hosts.Get(i), t.switches.Get(i < nLeft ? 0 : 1));
+        Ipv4InterfaceContainer ifs = lb.Connect(t.hosts.Get(i), t.switches.Get(i < nLeft ? 0 : 1));
         t.hostAddr.push_back(ifs.GetAddress(0));
         t.links++;
     }
@@ -195,8 +183,7 @@ EcnUdpSender::SendNext()
     m_socket->Send(Create<Packet>(m_payload));
     m_sent++;
     m_event = Simulator::Schedule(m_rate.CalculateBytesTxTime(m_payload + 28),
-                                  &EcnUdpSender::SendNext,
-                                  this);
+                                  &EcnUdpSender::SendNext, this);
 }
 
 Ptr<Application>

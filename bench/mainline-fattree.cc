@@ -7,7 +7,6 @@
 
 #include "bench-common.h"
 #include "mainline-common.h"
-
 #include "ns3/core-module.h"
 #include "ns3/point-to-point-module.h"
 

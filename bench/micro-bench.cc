@@ -12,7 +12,6 @@
 #include "ns3/udp-header.h"
 
 #include <benchmark/benchmark.h>
-
 #include <vector>
 
 using namespace ns3;

@@ -7,7 +7,6 @@
 
 #include "bench-common.h"
 #include "mlnet-traffic.h"
-
 #include "ns3/core-module.h"
 #include "ns3/mlnet-module.h"
 

@@ -1,0 +1,269 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""Run the mlnet benchmarks (bench/) and write a markdown table and a plot.
+
+Runs every scenario program (each prints one JSON line), the mainline ns-3 baselines of
+scenarios (1) and (2) in the same run, repeats every run (interleaved, to spread out machine
+noise) and keeps the best (fastest) of the repeats, prints the mlnet/mainline ratio of
+packet-hops per wall second, checks the targets, and runs the Google Benchmark
+micro-benchmarks if they were built.
+
+    cmake -S . -B build-bench -DCMAKE_BUILD_TYPE=Release -DMLNET_BUILD_BENCH=ON
+    cmake --build build-bench -j2
+    python3 contrib-scripts/run-benchmarks.py --build-dir build-bench
+
+Outputs (prefix --out, default bench-results): <out>.md (tables), <out>.png (plot),
+<out>.jsonl (every raw JSON line).
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+
+# (key, program, arguments, simulator); the key pairs mlnet and mainline runs.
+SCENARIOS = [
+    ("incast16", "mlnet-bench-incast", ["--duration=0.002"], "mlnet"),
+    ("incast16", "mainline-incast", ["--duration=0.002"], "mainline"),
+    ("fattree4-permutation", "mlnet-bench-fattree",
+     ["--k=4", "--pattern=permutation", "--duration=0.001"], "mlnet"),
+    ("fattree4-permutation", "mainline-fattree",
+     ["--k=4", "--pattern=permutation", "--duration=0.001"], "mainline"),
+    ("fattree8-shuffle", "mlnet-bench-fattree",
+     ["--k=8", "--pattern=shuffle", "--duration=0.0002"], "mlnet"),
+    ("fattree16-permutation", "mlnet-bench-fattree",
+     ["--k=16", "--pattern=permutation", "--duration=0.00003"], "mlnet"),
+]
+QUICK_DURATION = {"incast16": "0.0002", "fattree4-permutation": "0.0001",
+                  "fattree8-shuffle": "0.00002", "fattree16-permutation": "0.000005"}
+RATIO_BENCHES = ["incast16", "fattree4-permutation"]
+SCHEDULERS = ["ns3::MapScheduler", "ns3::HeapScheduler", "ns3::CalendarScheduler",
+              "ns3::PriorityQueueScheduler"]
+
+
+def run_one(path, args):
+    """Run a benchmark program; return its JSON result."""
+    out = subprocess.run([path] + args, check=True, capture_output=True, text=True).stdout
+    lines = [l for l in out.splitlines() if l.startswith("{")]
+    if len(lines) != 1:
+        raise RuntimeError(f"{path} {args}: expected one JSON line, got:\n{out}")
+    return json.loads(lines[0])
+
+
+def best_of(results):
+    """The fastest run (highest packet-hops per wall second); runs keep their own RSS."""
+    return max(results, key=lambda r: r["hops_per_wall_s"])
+
+
+def fmt(x, digits=3):
+    if isinstance(x, float):
+        if x != 0 and (abs(x) >= 1e5 or abs(x) < 1e-3):
+            return f"{x:.{digits}g}"
+        return f"{x:.{digits}g}" if abs(x) < 1 else f"{x:,.{max(0, digits - 1)}f}"
+    if isinstance(x, int):
+        return f"{x:,}"
+    return str(x)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--build-dir", default="build-bench", help="CMake build directory")
+    ap.add_argument("--repeat", type=int, default=3, help="runs per scenario; the best is kept")
+    ap.add_argument("--out", default="bench-results", help="output prefix (.md, .png, .jsonl)")
+    ap.add_argument("--quick", action="store_true", help="short runs, one repeat (smoke test)")
+    ap.add_argument("--scheduler", default="ns3::MapScheduler",
+                    help="ns-3 scheduler for every scenario program (both simulators)")
+    ap.add_argument("--scheduler-sweep", action="store_true",
+                    help="also time scenario (2) under every ns-3 scheduler")
+    ap.add_argument("--no-micro", action="store_true", help="skip the micro-benchmarks")
+    ap.add_argument("--only", default="", help="comma-separated scenario keys to run")
+    a = ap.parse_args()
+
+    bindir = os.path.join(a.build_dir, "bench")
+    if a.quick:
+        a.repeat = 1
+    scenarios = [s for s in SCENARIOS if not a.only or s[0] in a.only.split(",")]
+    raw = []
+    runs = {}
+    t0 = time.time()
+    for rep in range(a.repeat):
+        for key, prog, args, sim in scenarios:
+            args = list(args) + [f"--scheduler={a.scheduler}"]
+            if a.quick:
+                args = [x for x in args if not x.startswith("--duration")]
+                args.append(f"--duration={QUICK_DURATION[key]}")
+            r = run_one(os.path.join(bindir, prog), args)
+            r["_cmd"] = " ".join([prog] + args)
+            raw.append(r)
+            runs.setdefault((key, sim), []).append(r)
+            print(f"[{rep + 1}/{a.repeat}] {key:24s} {sim:8s} "
+                  f"{r['hops_per_wall_s'] / 1e6:7.3f} M hops/s  wall {r['wall_s']:.2f} s",
+                  flush=True)
+    best = {k: best_of(v) for k, v in runs.items()}
+
+    sweep = {}
+    if a.scheduler_sweep:
+        for rep in range(a.repeat):
+            for sched in SCHEDULERS:
+                for prog, sim in (("mlnet-bench-fattree", "mlnet"),
+                                  ("mainline-fattree", "mainline")):
+                    dur = "0.0001" if a.quick else "0.0005"
+                    r = run_one(os.path.join(bindir, prog),
+                                ["--k=4", f"--duration={dur}", f"--scheduler={sched}"])
+                    raw.append(r)
+                    sweep.setdefault((sched, sim), []).append(r)
+        for rep in range(a.repeat):
+            for sched in SCHEDULERS:
+                dur = "0.000005" if a.quick else "0.00002"
+                r = run_one(os.path.join(bindir, "mlnet-bench-fattree"),
+                            ["--k=16", f"--duration={dur}", f"--scheduler={sched}"])
+                raw.append(r)
+                sweep.setdefault((sched, "mlnet-k16"), []).append(r)
+
+    micro = []
+    micro_path = os.path.join(bindir, "micro-bench")
+    if not a.no_micro and os.path.exists(micro_path):
+        out = subprocess.run([micro_path, "--benchmark_format=json"], check=True,
+                             capture_output=True, text=True).stdout
+        micro = json.loads(out)["benchmarks"]
+
+    with open(a.out + ".jsonl", "w") as f:
+        for r in raw:
+            f.write(json.dumps(r) + "\n")
+
+    # ---- markdown ----
+    md = []
+    md.append("# mlnet benchmark results\n")
+    md.append(f"Generated by `contrib-scripts/run-benchmarks.py` on {time.strftime('%Y-%m-%d %H:%M')}"
+              f" ({os.cpu_count()} cores, load average before the run "
+              f"{os.getloadavg()[0]:.2f}); best of {a.repeat} interleaved runs; scheduler "
+              f"{a.scheduler}; total {time.time() - t0:.0f} s.\n")
+    md.append("| bench | simulator | sim time (s) | wall (s) | events | packet-hops | "
+              "M hops / wall s | M events / wall s | events / hop | build (s) | "
+              "peak RSS (MB) |")
+    md.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for key, _, _, sim in scenarios:
+        if (key, sim) not in best:
+            continue
+        r = best[(key, sim)]
+        best.pop((key, sim))
+        md.append(f"| {key} | {sim} | {r['sim_time_s']:g} | {r['wall_s']:.3f} | "
+                  f"{r['events']:,} | {r['packet_hops']:,} | {r['hops_per_wall_s'] / 1e6:.3f} | "
+                  f"{r['events_per_wall_s'] / 1e6:.3f} | {r['events_per_hop']:.2f} | "
+                  f"{r['build_wall_s']:.3f} | {r['peak_rss_mb']:.1f} |")
+        best[(key, sim)] = r
+    md.append("")
+
+    md.append("## mlnet / mainline, packet-hops per wall second (same run)\n")
+    md.append("| bench | mlnet M hops/s | mainline M hops/s | ratio | target |")
+    md.append("|---|---:|---:|---:|---|")
+    ratios = {}
+    for key in RATIO_BENCHES:
+        m, b = best.get((key, "mlnet")), best.get((key, "mainline"))
+        if m and b:
+            ratios[key] = m["hops_per_wall_s"] / b["hops_per_wall_s"]
+            ok = "met" if ratios[key] >= 4 else "NOT met"
+            md.append(f"| {key} | {m['hops_per_wall_s'] / 1e6:.3f} | "
+                      f"{b['hops_per_wall_s'] / 1e6:.3f} | {ratios[key]:.2f}x | >= 4x: {ok} |")
+            print(f"ratio mlnet/mainline {key}: {ratios[key]:.2f}x")
+    md.append("")
+
+    md.append("## Targets\n")
+    ft4 = best.get(("fattree4-permutation", "mlnet"))
+    k16 = best.get(("fattree16-permutation", "mlnet"))
+    if ft4:
+        v = ft4["hops_per_wall_s"] / 1e6
+        md.append(f"- (2) >= 1 M packet-hops/s: {v:.3f} M -> {'met' if v >= 1 else 'NOT met'}")
+    if k16:
+        bt, rss = k16["topology_build_s"], k16["peak_rss_mb"]
+        md.append(f"- (4) 1024-host fat-tree builds in < 10 s: topology {bt:.2f} s, with "
+                  f"flows and sinks {k16['build_wall_s']:.2f} s -> "
+                  f"{'met' if k16['build_wall_s'] < 10 else 'NOT met'}")
+        md.append(f"- (4) < 2 GB peak RSS: {k16['topology_rss_mb']:.0f} MB after the topology, "
+                  f"{k16['build_rss_mb']:.0f} MB after flows, {rss:.0f} MB peak after "
+                  f"{k16['sim_time_s'] * 1e6:.0f} us of traffic -> "
+                  f"{'met' if rss < 2048 else 'NOT met'}")
+    md.append("")
+
+    md.append("## Scenario details (best run)\n")
+    md.append("| bench | simulator | hosts | flows | rx Gbps/host | drops | ECN marks | "
+              "PFC pauses | command |")
+    md.append("|---|---|---:|---:|---:|---:|---:|---:|---|")
+    for (key, sim), r in best.items():
+        gbps = r.get("rx_gbps_per_host")
+        if gbps is None and r["sim_time_s"] > 0:
+            gbps = r["rx_bytes"] * 8 / r["sim_time_s"] / 1e9
+        md.append(f"| {key} | {sim} | {r['hosts']} | {r.get('flows', r['hosts'] - 1)} | "
+                  f"{gbps:.1f} | {r.get('drops', 0):,} | {r.get('ecn_marks', 0):,} | "
+                  f"{r.get('pfc_pauses', '-')} | `{r['_cmd']}` |")
+    md.append("")
+
+    if sweep:
+        md.append("## Scheduler sweep (best of repeats)\n")
+        md.append("| scheduler | mlnet k=4 M hops/s | mainline k=4 M hops/s | mlnet k=16 M hops/s |")
+        md.append("|---|---:|---:|---:|")
+        for sched in SCHEDULERS:
+            cells = []
+            for sim in ("mlnet", "mainline", "mlnet-k16"):
+                rr = sweep.get((sched, sim))
+                cells.append(f"{best_of(rr)['hops_per_wall_s'] / 1e6:.3f}" if rr else "-")
+            md.append(f"| {sched} | " + " | ".join(cells) + " |")
+        md.append("")
+
+    if micro:
+        md.append("## Micro-benchmarks (Google Benchmark)\n")
+        md.append("| benchmark | time per iteration | unit | items/s |")
+        md.append("|---|---:|---|---:|")
+        for b in micro:
+            ips = b.get("items_per_second")
+            md.append(f"| {b['name']} | {b['real_time']:.2f} | {b['time_unit']} | "
+                      f"{(f'{ips / 1e6:.2f} M' if ips else '')} |")
+        md.append("")
+
+    with open(a.out + ".md", "w") as f:
+        f.write("\n".join(md))
+    print("\n".join(md))
+
+    # ---- plot ----
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("matplotlib not available: no plot", file=sys.stderr)
+        return
+    keys = []
+    for key, _, _, _ in scenarios:
+        if key not in keys:
+            keys.append(key)
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    width = 0.38
+    for i, (sim, color) in enumerate((("mlnet", "tab:blue"), ("mainline", "tab:gray"))):
+        xs, ys = [], []
+        for j, key in enumerate(keys):
+            r = best.get((key, sim))
+            if r:
+                xs.append(j + (i - 0.5) * width)
+                ys.append(r["hops_per_wall_s"] / 1e6)
+        bars = ax.bar(xs, ys, width, label=sim, color=color)
+        ax.bar_label(bars, fmt="%.2f", fontsize=8)
+    for j, key in enumerate(keys):
+        if key in ratios:
+            ax.annotate(f"{ratios[key]:.1f}x", (j, 0), xytext=(0, -28),
+                        textcoords="offset points", ha="center", fontsize=9, color="tab:red")
+    ax.axhline(1.0, ls="--", color="tab:green", lw=1, label="1 M hops/s target")
+    ax.set_xticks(range(len(keys)))
+    ax.set_xticklabels(keys, fontsize=8)
+    ax.set_ylabel("simulated packet-hops per wall second (M)")
+    ax.set_title(f"mlnet vs mainline ns-3 (best of {a.repeat}, one core, Release)")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(a.out + ".png", dpi=120)
+    print(f"wrote {a.out}.md, {a.out}.png, {a.out}.jsonl")
+
+
+if __name__ == "__main__":
+    main()
