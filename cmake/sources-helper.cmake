@@ -11,3 +11,19 @@ list(APPEND MLNET_HEADERS
 )
 list(APPEND MLNET_TEST_SOURCES
 )
+
+# Scenario runner (JSON scenario -> run -> records) and the mlnet-run program.
+list(APPEND MLNET_SOURCES
+  ${MLNET_ROOT}/helper/scenario.cc
+  ${MLNET_ROOT}/helper/scenario-traffic.cc
+  ${MLNET_ROOT}/helper/scenario-runner.cc
+)
+list(APPEND MLNET_HEADERS
+  ${MLNET_ROOT}/helper/scenario.h
+  ${MLNET_ROOT}/helper/scenario-traffic.h
+  ${MLNET_ROOT}/helper/scenario-runner.h
+)
+list(APPEND MLNET_TEST_SOURCES
+  ${MLNET_ROOT}/test/helper/scenario-test.cc
+)
+list(APPEND MLNET_EXAMPLES mlnet-run)

@@ -2,8 +2,15 @@
 # Files of the stats part (model/stats/). Paths are relative to MLNET_ROOT.
 set(_dir ${MLNET_ROOT}/model/stats)
 list(APPEND MLNET_SOURCES
+  ${_dir}/flow-stats-record.cc
+  ${_dir}/run-summary.cc
+  ${_dir}/stats-writer.cc
 )
 list(APPEND MLNET_HEADERS
+  ${_dir}/flow-stats-record.h
+  ${_dir}/port-stats-record.h
+  ${_dir}/run-summary.h
+  ${_dir}/stats-writer.h
 )
 list(APPEND MLNET_TEST_SOURCES
 )

@@ -1,0 +1,344 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "scenario-runner.h"
+
+#include "ns3/fabric-switch.h"
+#include "ns3/flow-sink.h"
+#include "ns3/log.h"
+#include "ns3/random-variable-stream.h"
+#include "ns3/rng-seed-manager.h"
+#include "ns3/simulator.h"
+#include "ns3/stats-writer.h"
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <iomanip>
+#include <memory>
+#include <stdexcept>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("ScenarioRunner");
+
+namespace
+{
+/// Interval of the drain check after the traffic period.
+const Time kDrainCheck = MicroSeconds(10);
+/// Wall-clock time between progress lines (runs shorter than this print none).
+const std::chrono::seconds kProgressWall(2);
+/// Random stream of the traffic (the switches use 1000 and up, see FabricTopologyHelper).
+constexpr int64_t kTrafficStream = 100;
+} // namespace
+
+ScenarioRunner::ScenarioRunner(ScenarioConfig cfg)
+    : m_cfg(std::move(cfg))
+{
+}
+
+ScenarioRunner::~ScenarioRunner() = default;
+
+void
+ScenarioRunner::SetProgress(bool enable, std::ostream& os)
+{
+    m_progress = enable;
+    m_progressStream = &os;
+}
+
+const ScenarioConfig&
+ScenarioRunner::GetConfig() const
+{
+    return m_cfg;
+}
+
+const FabricTopology&
+ScenarioRunner::Topology() const
+{
+    return m_topo;
+}
+
+const ScenarioConfig&
+ScenarioRunner::Config() const
+{
+    return m_cfg;
+}
+
+Time
+ScenarioRunner::TrafficEnd() const
+{
+    return m_cfg.duration;
+}
+
+Ptr<UniformRandomVariable>
+ScenarioRunner::Random()
+{
+    return m_rng;
+}
+
+Ptr<FlowSink>
+ScenarioRunner::Sink(uint32_t host)
+{
+    Ptr<FlowSink>& sink = m_sinks[host];
+    if (!sink)
+    {
+        sink = CreateObject<FlowSink>();
+        m_topo.hosts.Get(host)->AddApplication(sink);
+    }
+    return sink;
+}
+
+uint32_t
+ScenarioRunner::NewFlowId()
+{
+    return m_nextFlowId++;
+}
+
+void
+ScenarioRunner::AddFlow(FlowCollector collect)
+{
+    m_collectors.push_back(std::move(collect));
+}
+
+void
+ScenarioRunner::Build()
+{
+    const TopologyConfig& t = m_cfg.topology;
+    FabricTopologyHelper helper;
+    helper.SetHostLinkRate(t.hostLinkRate);
+    helper.SetFabricLinkRate(t.fabricLinkRate);
+    helper.SetLinkDelay(t.linkDelay);
+    for (const auto& kv : m_cfg.fabric.switchAttributes)
+    {
+        helper.Fabric().SetSwitchAttribute(kv.first, *kv.second);
+    }
+    for (const auto& kv : m_cfg.fabric.deviceAttributes)
+    {
+        helper.Fabric().SetDeviceAttribute(kv.first, *kv.second);
+    }
+    if (t.type == "fat-tree")
+    {
+        m_topo = helper.BuildFatTree(t.k, t.hostsPerEdge);
+    }
+    else if (t.type == "leaf-spine")
+    {
+        m_topo = helper.BuildLeafSpine(t.leaves, t.spines, t.hostsPerLeaf);
+    }
+    else
+    {
+        m_topo = helper.BuildDumbbell(t.left, t.right);
+    }
+
+    const bool leafSpine = t.type == "leaf-spine";
+    auto name = [this](const NodeContainer& c, const std::string& prefix)
+    {
+        for (uint32_t i = 0; i < c.GetN(); ++i)
+        {
+            m_names[c.Get(i)->GetId()] = prefix + std::to_string(i);
+        }
+    };
+    name(m_topo.hosts, "host");
+    name(m_topo.edge, leafSpine ? "leaf" : "edge");
+    name(m_topo.agg, "agg");
+    name(m_topo.core, leafSpine ? "spine" : "core");
+}
+
+void
+ScenarioRunner::CheckDrained()
+{
+    RunSummary s;
+    s.Aggregate(CollectFlows(), CollectPorts());
+    if (s.BytesInFlight() <= 0 || Simulator::Now() >= m_cfg.duration + m_cfg.drain)
+    {
+        NS_LOG_INFO("traffic drained at " << Simulator::Now().As(Time::US) << ", in flight "
+                                          << s.BytesInFlight());
+        Simulator::Stop();
+        return;
+    }
+    Simulator::Schedule(kDrainCheck, &ScenarioRunner::CheckDrained, this);
+}
+
+Time
+ScenarioRunner::ProgressInterval() const
+{
+    return std::max(NanoSeconds(100), m_cfg.duration / 1000);
+}
+
+void
+ScenarioRunner::ReportProgress()
+{
+    const auto now = std::chrono::steady_clock::now();
+    if (now - m_lastReport >= kProgressWall)
+    {
+        m_lastReport = now;
+        const double t = Simulator::Now().GetSeconds();
+        const double d = m_cfg.duration.GetSeconds();
+        std::ostream& os = *m_progressStream;
+        const auto flags = os.flags();
+        os << std::fixed << std::setprecision(3) << "mlnet-run: simulated " << t * 1e3 << " ms";
+        if (t <= d)
+        {
+            os << " of " << d * 1e3 << " ms (" << std::setprecision(0) << 100.0 * t / d << "%)";
+        }
+        else
+        {
+            os << " (draining in-flight packets)";
+        }
+        os << std::setprecision(1) << ", " << Simulator::GetEventCount() / 1e6 << " M events, "
+           << std::chrono::duration<double>(now - m_wallStart).count() << " s wall" << std::endl;
+        os.flags(flags);
+    }
+    Simulator::Schedule(ProgressInterval(), &ScenarioRunner::ReportProgress, this);
+}
+
+std::vector<FlowStatsRecord>
+ScenarioRunner::CollectFlows() const
+{
+    std::vector<FlowStatsRecord> flows;
+    flows.reserve(m_collectors.size());
+    for (const FlowCollector& c : m_collectors)
+    {
+        flows.push_back(c());
+    }
+    return flows;
+}
+
+std::vector<PortStatsRecord>
+ScenarioRunner::CollectPorts() const
+{
+    std::vector<PortStatsRecord> ports;
+    for (uint32_t s = 0; s < m_topo.switches.GetN(); ++s)
+    {
+        Ptr<Node> node = m_topo.switches.Get(s);
+        Ptr<FabricSwitch> sw = node->GetObject<FabricSwitch>();
+        for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
+        {
+            const SwitchPortStats& st = sw->GetPortStats(p);
+            Ptr<FabricNetDevice> dev = sw->GetPort(p);
+            Ptr<FabricNetDevice> peer = dev->GetPeer();
+            PortStatsRecord r;
+            r.node = m_names.at(node->GetId());
+            r.port = p;
+            r.peer = peer ? m_names.at(peer->GetNode()->GetId()) : "";
+            r.rateBps = static_cast<double>(dev->GetDataRate().GetBitRate());
+            r.txPackets = st.txPackets;
+            r.txBytes = st.txBytes;
+            r.drops = st.drops;
+            r.dropBytes = st.dropBytes;
+            r.ecnMarks = st.ecnMarks;
+            r.pfcPauses = st.pauseSent;
+            r.pfcResumes = st.resumeSent;
+            r.maxQueueBytes = st.maxQueueBytes;
+            ports.push_back(r);
+        }
+    }
+    return ports;
+}
+
+ScenarioResult
+ScenarioRunner::Run()
+{
+    NS_LOG_FUNCTION(m_cfg.name);
+    RngSeedManager::SetRun(m_cfg.seed);
+    m_names.clear();
+    m_sinks.clear();
+    m_collectors.clear();
+    m_nextFlowId = 0;
+    m_rng = CreateObject<UniformRandomVariable>();
+    m_rng->SetStream(kTrafficStream);
+
+    Build();
+    for (const auto& spec : m_cfg.traffic)
+    {
+        spec->Install(*this);
+    }
+
+    Simulator::Schedule(m_cfg.duration, &ScenarioRunner::CheckDrained, this);
+    Simulator::Stop(m_cfg.duration + m_cfg.drain + kDrainCheck);
+    const uint64_t events0 = Simulator::GetEventCount();
+    m_wallStart = std::chrono::steady_clock::now();
+    m_lastReport = m_wallStart;
+    if (m_progress)
+    {
+        Simulator::Schedule(ProgressInterval(), &ScenarioRunner::ReportProgress, this);
+    }
+    Simulator::Run();
+    const double wall
+        = std::chrono::duration<double>(std::chrono::steady_clock::now() - m_wallStart).count();
+
+    ScenarioResult r;
+    r.flows = CollectFlows();
+    r.ports = CollectPorts();
+    RunSummary& s = r.summary;
+    s.Aggregate(r.flows, r.ports);
+    s.scenario = m_cfg.name;
+    s.topology = m_cfg.topology.Describe();
+    s.hosts = m_topo.hosts.GetN();
+    s.switches = m_topo.switches.GetN();
+    s.links = m_topo.links;
+    s.seed = m_cfg.seed;
+    s.simulatedSeconds = Simulator::Now().GetSeconds();
+    s.trafficSeconds = m_cfg.duration.GetSeconds();
+    s.wallSeconds = wall;
+    s.events = Simulator::GetEventCount() - events0;
+
+    m_collectors.clear();
+    m_sinks.clear();
+    m_rng = nullptr;
+    m_topo = FabricTopology();
+    Simulator::Destroy();
+    return r;
+}
+
+std::vector<std::string>
+ScenarioRunner::WriteResults(const ScenarioResult& r, const ScenarioConfig& cfg,
+                             const std::string& dir)
+{
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec)
+    {
+        throw std::runtime_error("cannot create output directory '" + dir + "': " + ec.message());
+    }
+    std::vector<std::string> written;
+    auto write = [&](const std::string& file, const std::function<void(std::ostream&)>& fn)
+    {
+        const std::string path = (std::filesystem::path(dir) / file).string();
+        std::ofstream os(path);
+        if (os)
+        {
+            fn(os);
+        }
+        if (!os)
+        {
+            throw std::runtime_error("cannot write '" + path + "'");
+        }
+        written.push_back(path);
+    };
+    write("summary.json",
+          [&](std::ostream& os)
+          {
+              StatsWriter::WriteSummaryJson(os, r.summary, cfg.json);
+          });
+    if (cfg.output.flows)
+    {
+        write("flows.csv",
+              [&](std::ostream& os)
+              {
+                  StatsWriter::WriteFlowsCsv(os, r.flows);
+              });
+    }
+    if (cfg.output.ports)
+    {
+        write("ports.csv",
+              [&](std::ostream& os)
+              {
+                  StatsWriter::WritePortsCsv(os, r.ports);
+              });
+    }
+    return written;
+}
+
+} // namespace ns3

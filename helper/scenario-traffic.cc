@@ -1,0 +1,236 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "scenario-traffic.h"
+
+#include "ns3/boolean.h"
+#include "ns3/constant-rate-flow.h"
+#include "ns3/data-rate.h"
+#include "ns3/flow-sink.h"
+#include "ns3/log.h"
+#include "ns3/random-variable-stream.h"
+#include "ns3/uinteger.h"
+
+#include <map>
+#include <stdexcept>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("ScenarioTraffic");
+
+namespace
+{
+
+/// First UDP source port of constant-rate flows; flow id i uses kFirstPort + i.
+constexpr uint32_t kFirstPort = 10000;
+/// Destination UDP port of constant-rate flows.
+constexpr uint16_t kDstPort = 9;
+
+/// Parameters of constant-rate flows shared by "constant" and "permutation".
+struct ConstantFlowParams
+{
+    DataRate rate;
+    uint64_t bytes{0};
+    Time start;
+    uint32_t payload{1000};
+    uint8_t priority{0};
+    bool ect{true};
+};
+
+ConstantFlowParams
+ParseFlowParams(ScenarioObject& in, const ScenarioConfig& cfg)
+{
+    ConstantFlowParams p;
+    p.rate = in.Rate("rate", std::nullopt);
+    p.bytes = in.Bytes("bytes", 0, uint64_t(1) << 50, 0);
+    p.start = in.Duration("start", Time(0), cfg.duration - NanoSeconds(1), std::string("0ns"));
+    p.payload = static_cast<uint32_t>(in.Uint("payload", 8, 8972, 1000));
+    p.priority = static_cast<uint8_t>(in.Uint("priority", 0, 7, 0));
+    p.ect = in.Bool("ect", true);
+    return p;
+}
+
+/// Install one ConstantRateFlow from host src to host dst and register its record.
+void
+InstallConstantFlow(TrafficContext& ctx, const std::string& type, uint32_t src, uint32_t dst,
+                    const ConstantFlowParams& p)
+{
+    const FabricTopology& topo = ctx.Topology();
+    const uint32_t id = ctx.NewFlowId();
+    if (id + kFirstPort > 65535)
+    {
+        throw std::invalid_argument("scenario: traffic: more than "
+                                    + std::to_string(65536 - kFirstPort)
+                                    + " constant-rate flows (UDP source ports exhausted)");
+    }
+    const auto srcPort = static_cast<uint16_t>(kFirstPort + id);
+    Ptr<ConstantRateFlow> app = CreateObject<ConstantRateFlow>();
+    app->SetAttribute("Remote", Ipv4AddressValue(topo.HostAddress(dst)));
+    app->SetAttribute("SourcePort", UintegerValue(srcPort));
+    app->SetAttribute("DestinationPort", UintegerValue(kDstPort));
+    app->SetAttribute("DataRate", DataRateValue(p.rate));
+    app->SetAttribute("PayloadSize", UintegerValue(p.payload));
+    app->SetAttribute("MaxBytes", UintegerValue(p.bytes));
+    app->SetAttribute("PriorityClass", UintegerValue(p.priority));
+    app->SetAttribute("Ect", BooleanValue(p.ect));
+    app->SetStartTime(p.start);
+    app->SetStopTime(ctx.TrafficEnd());
+    topo.hosts.Get(src)->AddApplication(app);
+    Ptr<FlowSink> sink = ctx.Sink(dst);
+
+    FlowStatsRecord base;
+    base.id = id;
+    base.type = type;
+    base.src = src;
+    base.dst = dst;
+    base.srcPort = srcPort;
+    base.priority = p.priority;
+    base.offeredBps = static_cast<double>(p.rate.GetBitRate());
+    base.targetBytes = p.bytes;
+    base.startNs = p.start.GetNanoSeconds();
+    const FlowSink::FlowId key(topo.HostAddress(src).Get(), srcPort, kDstPort);
+    ctx.AddFlow(
+        [base, app, sink, key]()
+        {
+            FlowStatsRecord r = base;
+            r.txBytes = app->GetBytesSent();
+            r.txPackets = app->GetPacketsSent();
+            const auto& flows = sink->GetFlows();
+            auto it = flows.find(key);
+            if (it != flows.end())
+            {
+                r.rxBytes = it->second.bytes;
+                r.rxPackets = it->second.packets;
+                r.ceMarked = it->second.ceMarked;
+                r.reordered = it->second.reordered;
+                r.firstRxNs = it->second.first.GetNanoSeconds();
+                r.lastRxNs = it->second.last.GetNanoSeconds();
+            }
+            return r;
+        });
+}
+
+/// "constant": one flow from src to dst.
+class ConstantTrafficSpec : public TrafficSpec
+{
+  public:
+    uint32_t src{0};
+    uint32_t dst{0};
+    ConstantFlowParams params;
+
+    void Install(TrafficContext& ctx) const override
+    {
+        InstallConstantFlow(ctx, "constant", src, dst, params);
+    }
+};
+
+std::shared_ptr<const TrafficSpec>
+ParseConstant(ScenarioObject& in, const ScenarioConfig& cfg)
+{
+    auto s = std::make_shared<ConstantTrafficSpec>();
+    const uint32_t last = cfg.topology.NumHosts() - 1;
+    s->src = static_cast<uint32_t>(in.Uint("src", 0, last, std::nullopt));
+    s->dst = static_cast<uint32_t>(in.Uint("dst", 0, last, std::nullopt));
+    if (s->src == s->dst)
+    {
+        in.Fail("dst", "must differ from src");
+    }
+    s->params = ParseFlowParams(in, cfg);
+    return s;
+}
+
+/// "permutation": every host sends one flow to another host, each host receives one.
+class PermutationTrafficSpec : public TrafficSpec
+{
+  public:
+    ConstantFlowParams params;
+
+    void Install(TrafficContext& ctx) const override
+    {
+        const uint32_t n = ctx.Topology().hosts.GetN();
+        // A uniformly random derangement: Fisher-Yates shuffle, repeated until no host is its
+        // own destination (about e tries on average).
+        std::vector<uint32_t> dst(n);
+        Ptr<UniformRandomVariable> rng = ctx.Random();
+        bool fixedPoint = true;
+        while (fixedPoint)
+        {
+            for (uint32_t i = 0; i < n; ++i)
+            {
+                dst[i] = i;
+            }
+            for (uint32_t i = n - 1; i > 0; --i)
+            {
+                std::swap(dst[i], dst[rng->GetInteger(0, i)]);
+            }
+            fixedPoint = false;
+            for (uint32_t i = 0; i < n; ++i)
+            {
+                fixedPoint = fixedPoint || dst[i] == i;
+            }
+        }
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            InstallConstantFlow(ctx, "permutation", i, dst[i], params);
+        }
+    }
+};
+
+std::shared_ptr<const TrafficSpec>
+ParsePermutation(ScenarioObject& in, const ScenarioConfig& cfg)
+{
+    if (cfg.topology.NumHosts() < 2)
+    {
+        in.Fail("type", "needs a topology with at least 2 hosts");
+    }
+    auto s = std::make_shared<PermutationTrafficSpec>();
+    s->params = ParseFlowParams(in, cfg);
+    return s;
+}
+
+/// The registry, with the built-in types (created on first use, so registration order
+/// across translation units does not matter).
+std::map<std::string, TrafficRegistry::ParseFunction>&
+Registry()
+{
+    static std::map<std::string, TrafficRegistry::ParseFunction> types = {
+        {"constant", &ParseConstant},
+        {"permutation", &ParsePermutation},
+    };
+    return types;
+}
+
+} // namespace
+
+void
+TrafficRegistry::Register(const std::string& type, ParseFunction parse)
+{
+    NS_LOG_FUNCTION(type);
+    if (!Registry().emplace(type, std::move(parse)).second)
+    {
+        throw std::logic_error("TrafficRegistry: type \"" + type + "\" registered twice");
+    }
+}
+
+std::vector<std::string>
+TrafficRegistry::Types()
+{
+    std::vector<std::string> names;
+    for (const auto& kv : Registry())
+    {
+        names.push_back(kv.first);
+    }
+    return names;
+}
+
+std::shared_ptr<const TrafficSpec>
+TrafficRegistry::Parse(ScenarioObject& entry, const ScenarioConfig& cfg)
+{
+    const std::string type = entry.Choice("type", Types(), std::nullopt);
+    std::shared_ptr<const TrafficSpec> spec = Registry().at(type)(entry, cfg);
+    entry.Finish();
+    return spec;
+}
+
+} // namespace ns3

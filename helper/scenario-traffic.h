@@ -1,0 +1,153 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef MLNET_SCENARIO_TRAFFIC_H
+#define MLNET_SCENARIO_TRAFFIC_H
+
+#include "fabric-topology-helper.h"
+#include "ns3/flow-stats-record.h"
+#include "ns3/nstime.h"
+#include "ns3/ptr.h"
+#include "scenario.h"
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+class FlowSink;
+class UniformRandomVariable;
+
+/**
+ * \ingroup mlnet
+ * \brief What a traffic entry may use while installing itself: the built topology, the
+ * run's random stream, per-host sinks and the flow-record bookkeeping. Implemented by
+ * ScenarioRunner.
+ */
+class TrafficContext
+{
+  public:
+    /// A function called after the run that returns a flow's record.
+    typedef std::function<FlowStatsRecord()> FlowCollector;
+
+    virtual ~TrafficContext() = default;
+    /// \return the built topology (hosts in index order)
+    virtual const FabricTopology& Topology() const = 0;
+    /// \return the scenario being run
+    virtual const ScenarioConfig& Config() const = 0;
+    /// \return the end of the traffic period (sources must stop sending by then)
+    virtual Time TrafficEnd() const = 0;
+    /// \return a random stream of the run (fixed stream index, so RngRun alone changes it)
+    virtual Ptr<UniformRandomVariable> Random() = 0;
+    /**
+     * The FlowSink of a host, installed on first use (one per host, shared by all flows).
+     * \param host host index
+     * \return the sink
+     */
+    virtual Ptr<FlowSink> Sink(uint32_t host) = 0;
+    /// \return a new flow index (0, 1, ...): use it as FlowStatsRecord::id
+    virtual uint32_t NewFlowId() = 0;
+    /**
+     * Register a flow: its collector is called once after the run.
+     * \param collect returns the flow's record
+     */
+    virtual void AddFlow(FlowCollector collect) = 0;
+};
+
+/**
+ * \ingroup mlnet
+ * \brief One validated traffic entry of a scenario, able to install itself.
+ *
+ * Subclasses hold their parameters (checked at parse time, so Install() cannot meet bad
+ * input) and create applications on the hosts in Install().
+ */
+class TrafficSpec
+{
+  public:
+    virtual ~TrafficSpec() = default;
+    /**
+     * Create the entry's applications and register its flows.
+     * \param ctx the run
+     */
+    virtual void Install(TrafficContext& ctx) const = 0;
+};
+
+/**
+ * \ingroup mlnet
+ * \brief The traffic types a scenario's "traffic" array accepts, keyed by the entry's "type".
+ *
+ * Extension point: a part that brings a new kind of traffic (RDMA queue-pair flows, training
+ * jobs, background flow-size distributions) registers it from its own .cc file, without
+ * touching the scenario parser:
+ *
+ * \code
+ * namespace {
+ * class RdmaTrafficSpec : public TrafficSpec
+ * {
+ *   public:
+ *     uint32_t src, dst; uint64_t bytes;
+ *     void Install(TrafficContext& ctx) const override
+ *     {
+ *         // create queue pairs on ctx.Topology().hosts.Get(src) ...,
+ *         // uint32_t id = ctx.NewFlowId(); ctx.AddFlow([=] { FlowStatsRecord r; ...; return r; });
+ *     }
+ * };
+ * std::shared_ptr<const TrafficSpec>
+ * ParseRdma(ScenarioObject& in, const ScenarioConfig& cfg)
+ * {
+ *     auto s = std::make_shared<RdmaTrafficSpec>();
+ *     s->src = in.Uint("src", 0, cfg.topology.NumHosts() - 1, std::nullopt);
+ *     s->bytes = in.Bytes("bytes", 1, UINT64_MAX, std::nullopt);
+ *     return s;
+ * }
+ * TrafficRegistry::Registrar g_rdma("rdma", &ParseRdma); // at library load
+ * } // namespace
+ * \endcode
+ *
+ * The parse function reads its keys through the ScenarioObject getters (which produce the
+ * standard one-line errors); the parser core consumes "type" before and calls Finish() after,
+ * so unknown keys of the entry are rejected automatically. Built-in types: "constant" (one
+ * ConstantRateFlow from src to dst) and "permutation" (every host sends to one other host, a
+ * random derangement drawn from the run's random stream).
+ */
+class TrafficRegistry
+{
+  public:
+    /// Validates one entry (topology, duration and seed are already parsed in cfg).
+    typedef std::function<std::shared_ptr<const TrafficSpec>(ScenarioObject& entry,
+                                                             const ScenarioConfig& cfg)>
+        ParseFunction;
+
+    /**
+     * Add a traffic type.
+     * \param type the "type" value \param parse its parse function
+     * \throw std::logic_error if the type is already registered
+     */
+    static void Register(const std::string& type, ParseFunction parse);
+    /// \return the registered type names, sorted
+    static std::vector<std::string> Types();
+    /**
+     * Parse a traffic entry: read "type", dispatch, then reject unknown keys.
+     * \param entry the entry \param cfg the scenario parsed so far
+     * \return the validated entry
+     */
+    static std::shared_ptr<const TrafficSpec> Parse(ScenarioObject& entry,
+                                                    const ScenarioConfig& cfg);
+
+    /// Registers a type when constructed (use as a namespace-scope static).
+    struct Registrar
+    {
+        /// \param type the "type" value \param parse its parse function
+        Registrar(const std::string& type, ParseFunction parse)
+        {
+            Register(type, std::move(parse));
+        }
+    };
+};
+
+} // namespace ns3
+
+#endif /* MLNET_SCENARIO_TRAFFIC_H */

@@ -1,0 +1,707 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "scenario.h"
+
+#include "ns3/boolean.h"
+#include "ns3/double.h"
+#include "ns3/enum.h"
+#include "ns3/fabric-net-device.h"
+#include "ns3/fabric-switch.h"
+#include "ns3/log.h"
+#include "ns3/type-id.h"
+#include "ns3/uinteger.h"
+#include "scenario-traffic.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <limits>
+#include <regex>
+#include <sstream>
+#include <stdexcept>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("Scenario");
+
+namespace
+{
+
+const nlohmann::json&
+EmptyObject()
+{
+    static const nlohmann::json empty = nlohmann::json::object();
+    return empty;
+}
+
+const nlohmann::json&
+EmptyArray()
+{
+    static const nlohmann::json empty = nlohmann::json::array();
+    return empty;
+}
+
+/// The value as it appears in a message: compact JSON, shortened if long.
+std::string
+Show(const nlohmann::json& v)
+{
+    std::string s = v.dump();
+    return s.size() > 40 ? s.substr(0, 37) + "..." : s;
+}
+
+std::string
+Join(const std::vector<std::string>& v)
+{
+    std::string s;
+    for (const std::string& x : v)
+    {
+        s += (s.empty() ? "" : ", ") + x;
+    }
+    return s;
+}
+
+/// Shortest decimal form of a number for messages ("0.2", "1e+06").
+std::string
+Num(double v)
+{
+    std::ostringstream os;
+    os << v;
+    return os.str();
+}
+
+const char* const kRateHint = "must be a rate > 0 like \"10Gbps\" (a number, then bps, kbps, "
+                              "Mbps or Gbps; b/s, Bps, B/s and Ki/Mi/Gi forms accepted)";
+
+/// The formats ns-3's DataRate and Time parsers accept without aborting (checked first).
+const std::regex kRateRe("^[0-9]+(\\.[0-9]+)?([kKMG]i?)?(bps|b/s|Bps|B/s)$");
+const std::regex kTimeRe("^[0-9]+(\\.[0-9]+)?(s|ms|us|ns)$");
+const std::regex kBytesRe("^([0-9]+(\\.[0-9]+)?) ?(B|KB|MB|GB|KiB|MiB|GiB)$");
+
+/// A time for messages in the largest unit that keeps it readable: "1ms", "2.5us", "0ns".
+std::string
+TimeString(Time t)
+{
+    const int64_t ns = t.GetNanoSeconds();
+    const std::pair<int64_t, const char*> units[]
+        = {{1000000000, "s"}, {1000000, "ms"}, {1000, "us"}};
+    for (const auto& u : units)
+    {
+        if (ns != 0 && (ns >= u.first || -ns >= u.first))
+        {
+            return Num(static_cast<double>(ns) / static_cast<double>(u.first)) + u.second;
+        }
+    }
+    return std::to_string(ns) + "ns";
+}
+
+} // namespace
+
+// ---------------------------------------------------------------------------------------------
+// ScenarioObject
+
+ScenarioObject::ScenarioObject(const nlohmann::json& j, std::string path)
+    : m_json(j)
+    , m_path(std::move(path))
+{
+    if (!j.is_object())
+    {
+        Fail(m_path.empty() ? "(top level)" : m_path, j, "must be a JSON object {...}");
+    }
+}
+
+bool
+ScenarioObject::Has(const std::string& key) const
+{
+    return m_json.contains(key);
+}
+
+std::string
+ScenarioObject::PathOf(const std::string& key) const
+{
+    return m_path.empty() ? key : m_path + "." + key;
+}
+
+const std::string&
+ScenarioObject::Path() const
+{
+    return m_path;
+}
+
+const nlohmann::json*
+ScenarioObject::Find(const std::string& key)
+{
+    if (std::find(m_known.begin(), m_known.end(), key) == m_known.end())
+    {
+        m_known.push_back(key);
+    }
+    auto it = m_json.find(key);
+    return it == m_json.end() ? nullptr : &*it;
+}
+
+void
+ScenarioObject::Fail(const std::string& key, const std::string& what) const
+{
+    auto it = m_json.find(key);
+    Fail(PathOf(key), it == m_json.end() ? nlohmann::json() : *it, what);
+}
+
+void
+ScenarioObject::Fail(const std::string& path, const nlohmann::json& value, const std::string& what)
+{
+    throw std::invalid_argument("scenario: " + path + " = " + Show(value) + ": " + what);
+}
+
+namespace
+{
+/// Throw "scenario: <path>: missing (<what>)" for an absent required key.
+[[noreturn]] void
+Missing(const std::string& path, const std::string& what)
+{
+    throw std::invalid_argument("scenario: " + path + ": missing (" + what + ")");
+}
+} // namespace
+
+std::string
+ScenarioObject::String(const std::string& key, std::optional<std::string> def)
+{
+    const nlohmann::json* v = Find(key);
+    const std::string what = "must be a string";
+    if (!v)
+    {
+        return def ? *def : (Missing(PathOf(key), what), std::string());
+    }
+    if (!v->is_string())
+    {
+        Fail(key, what);
+    }
+    return v->get<std::string>();
+}
+
+std::string
+ScenarioObject::Choice(const std::string& key, const std::vector<std::string>& accepted,
+                       std::optional<std::string> def)
+{
+    const nlohmann::json* v = Find(key);
+    const std::string what = "must be one of " + Join(accepted);
+    if (!v)
+    {
+        return def ? *def : (Missing(PathOf(key), what), std::string());
+    }
+    if (!v->is_string()
+        || std::find(accepted.begin(), accepted.end(), v->get<std::string>()) == accepted.end())
+    {
+        Fail(key, what);
+    }
+    return v->get<std::string>();
+}
+
+uint64_t
+ScenarioObject::Uint(const std::string& key, uint64_t lo, uint64_t hi, std::optional<uint64_t> def)
+{
+    const nlohmann::json* v = Find(key);
+    const std::string what
+        = "must be an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+    if (!v)
+    {
+        return def ? *def : (Missing(PathOf(key), what), 0);
+    }
+    if (!v->is_number_unsigned())
+    {
+        Fail(key, what);
+    }
+    const uint64_t x = v->get<uint64_t>();
+    if (x < lo || x > hi)
+    {
+        Fail(key, what);
+    }
+    return x;
+}
+
+double
+ScenarioObject::Double(const std::string& key, double lo, double hi, std::optional<double> def)
+{
+    const nlohmann::json* v = Find(key);
+    const std::string what = "must be a number in [" + Num(lo) + ", " + Num(hi) + "]";
+    if (!v)
+    {
+        return def ? *def : (Missing(PathOf(key), what), 0.0);
+    }
+    if (!v->is_number() || !(v->get<double>() >= lo && v->get<double>() <= hi))
+    {
+        Fail(key, what);
+    }
+    return v->get<double>();
+}
+
+bool
+ScenarioObject::Bool(const std::string& key, std::optional<bool> def)
+{
+    const nlohmann::json* v = Find(key);
+    const std::string what = "must be true or false";
+    if (!v)
+    {
+        return def ? *def : (Missing(PathOf(key), what), false);
+    }
+    if (!v->is_boolean())
+    {
+        Fail(key, what);
+    }
+    return v->get<bool>();
+}
+
+DataRate
+ScenarioObject::Rate(const std::string& key, std::optional<std::string> def)
+{
+    const nlohmann::json* v = Find(key);
+    if (!v)
+    {
+        if (!def)
+        {
+            Missing(PathOf(key), kRateHint);
+        }
+        return DataRate(*def);
+    }
+    // ns-3's DataRate(std::string) aborts the process on a bad string: check the format first.
+    if (!v->is_string() || !std::regex_match(v->get<std::string>(), kRateRe))
+    {
+        Fail(key, kRateHint);
+    }
+    DataRate r(v->get<std::string>());
+    if (r.GetBitRate() == 0)
+    {
+        Fail(key, kRateHint);
+    }
+    return r;
+}
+
+Time
+ScenarioObject::Duration(const std::string& key, Time lo, Time hi, std::optional<std::string> def)
+{
+    const nlohmann::json* v = Find(key);
+    std::ostringstream range;
+    range << "must be a time like \"5ms\" (a number, then s, ms, us or ns) in [" << TimeString(lo)
+          << ", " << TimeString(hi) << "]";
+    if (!v)
+    {
+        if (!def)
+        {
+            Missing(PathOf(key), range.str());
+        }
+        return Time(*def);
+    }
+    // Like DataRate, Time(std::string) aborts on a bad unit: check the format first.
+    if (!v->is_string() || !std::regex_match(v->get<std::string>(), kTimeRe))
+    {
+        Fail(key, range.str());
+    }
+    Time t(v->get<std::string>());
+    if (t < lo || t > hi)
+    {
+        Fail(key, range.str());
+    }
+    return t;
+}
+
+uint64_t
+ScenarioObject::Bytes(const std::string& key, uint64_t lo, uint64_t hi, std::optional<uint64_t> def)
+{
+    const nlohmann::json* v = Find(key);
+    const std::string what = "must be a byte count in [" + std::to_string(lo) + ", "
+                             + std::to_string(hi)
+                             + "] (an integer, or a string like \"4MB\"; units B, KB, MB, GB, "
+                               "KiB, MiB, GiB)";
+    if (!v)
+    {
+        return def ? *def : (Missing(PathOf(key), what), 0);
+    }
+    double x = -1;
+    std::smatch m;
+    if (v->is_number_unsigned())
+    {
+        x = static_cast<double>(v->get<uint64_t>());
+    }
+    else if (v->is_string())
+    {
+        const std::string s = v->get<std::string>();
+        if (std::regex_match(s, m, kBytesRe))
+        {
+            const std::string unit = m[3];
+            const double mult = unit == "B"     ? 1.0
+                                : unit == "KB"  ? 1e3
+                                : unit == "MB"  ? 1e6
+                                : unit == "GB"  ? 1e9
+                                : unit == "KiB" ? 1024.0
+                                : unit == "MiB" ? 1024.0 * 1024
+                                                : 1024.0 * 1024 * 1024;
+            x = std::round(std::stod(m[1]) * mult);
+        }
+    }
+    if (x < 0 || x < static_cast<double>(lo) || x > static_cast<double>(hi))
+    {
+        Fail(key, what);
+    }
+    return static_cast<uint64_t>(x);
+}
+
+ScenarioObject
+ScenarioObject::Object(const std::string& key)
+{
+    const nlohmann::json* v = Find(key);
+    return ScenarioObject(v ? *v : EmptyObject(), PathOf(key));
+}
+
+const nlohmann::json&
+ScenarioObject::Array(const std::string& key)
+{
+    const nlohmann::json* v = Find(key);
+    if (!v)
+    {
+        return EmptyArray();
+    }
+    if (!v->is_array())
+    {
+        Fail(key, "must be a JSON array [...]");
+    }
+    return *v;
+}
+
+const nlohmann::json&
+ScenarioObject::Raw(const std::string& key)
+{
+    static const nlohmann::json null;
+    const nlohmann::json* v = Find(key);
+    return v ? *v : null;
+}
+
+void
+ScenarioObject::Finish() const
+{
+    for (auto it = m_json.begin(); it != m_json.end(); ++it)
+    {
+        if (std::find(m_known.begin(), m_known.end(), it.key()) == m_known.end())
+        {
+            throw std::invalid_argument("scenario: " + PathOf(it.key())
+                                        + ": unknown key (accepted: " + Join(m_known) + ")");
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// TopologyConfig
+
+uint32_t
+TopologyConfig::NumHosts() const
+{
+    if (type == "fat-tree")
+    {
+        return k * (k / 2) * (hostsPerEdge ? hostsPerEdge : k / 2);
+    }
+    if (type == "leaf-spine")
+    {
+        return leaves * hostsPerLeaf;
+    }
+    return left + right;
+}
+
+std::string
+TopologyConfig::Describe() const
+{
+    std::ostringstream os;
+    if (type == "fat-tree")
+    {
+        os << "fat-tree k=" << k;
+    }
+    else if (type == "leaf-spine")
+    {
+        os << "leaf-spine " << leaves << " leaves x " << spines << " spines";
+    }
+    else
+    {
+        os << "dumbbell " << left << "+" << right;
+    }
+    os << ", " << NumHosts() << " hosts, " << Num(hostLinkRate.GetBitRate() / 1e9) << "/"
+       << Num(fabricLinkRate.GetBitRate() / 1e9) << " Gb/s links, " << TimeString(linkDelay);
+    return os.str();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scenario
+
+namespace
+{
+
+/// How a "fabric" key maps to an ns-3 attribute.
+enum class FabricKind
+{
+    BOOL,
+    UINT,
+    BYTES,
+    DOUBLE,
+    SCHEDULER,
+};
+
+struct FabricKey
+{
+    const char* name;      //!< key in the scenario
+    bool onSwitch;         //!< FabricSwitch (else FabricNetDevice)
+    const char* attribute; //!< ns-3 attribute name
+    FabricKind kind;       //!< value kind
+};
+
+/// The friendly names of the "fabric" section (documented in doc/scenario.rst).
+const FabricKey kFabricKeys[] = {
+    {"bufferSize", true, "BufferSize", FabricKind::BYTES},
+    {"reservePerQueue", true, "ReservePerQueue", FabricKind::BYTES},
+    {"pfc", true, "PfcEnabled", FabricKind::BOOL},
+    {"pfcClassMask", true, "PfcClassMask", FabricKind::UINT},
+    {"pfcAlpha", true, "PfcAlpha", FabricKind::DOUBLE},
+    {"pfcHeadroom", true, "PfcHeadroom", FabricKind::BYTES},
+    {"pfcResumeOffset", true, "PfcResumeOffset", FabricKind::BYTES},
+    {"pfcPauseQuanta", true, "PfcPauseQuanta", FabricKind::UINT},
+    {"egressAlpha", true, "EgressAlpha", FabricKind::DOUBLE},
+    {"ecn", true, "EcnEnabled", FabricKind::BOOL},
+    {"kmin", true, "EcnKmin", FabricKind::BYTES},
+    {"kmax", true, "EcnKmax", FabricKind::BYTES},
+    {"pmax", true, "EcnPmax", FabricKind::DOUBLE},
+    {"ecnScaleWithRate", true, "EcnScaleWithRate", FabricKind::BOOL},
+    {"ecmpSeed", true, "EcmpSeed", FabricKind::UINT},
+    {"scheduler", false, "Scheduler", FabricKind::SCHEDULER},
+    {"dwrrQuantum", false, "DwrrQuantum", FabricKind::BYTES},
+};
+
+/**
+ * The range an ns-3 numeric attribute's checker accepts, read from its type information
+ * ("uint64_t 65536:17179869184", "double 0.2:1"), so the limits live only in GetTypeId.
+ */
+std::pair<double, double>
+CheckerRange(const TypeId::AttributeInformation& info)
+{
+    static const std::regex re("^\\S+ (\\S+):(\\S+)$");
+    std::smatch m;
+    const std::string s = info.checker->GetUnderlyingTypeInformation();
+    if (std::regex_match(s, m, re))
+    {
+        try
+        {
+            return {std::stod(m[1]), std::stod(m[2])};
+        }
+        catch (const std::exception&)
+        {
+        }
+    }
+    return {0.0, std::numeric_limits<double>::max()};
+}
+
+void
+ParseFabric(ScenarioObject in, FabricConfig& out)
+{
+    for (const FabricKey& fk : kFabricKeys)
+    {
+        if (!in.Has(fk.name))
+        {
+            in.Raw(fk.name); // known, but not set
+            continue;
+        }
+        const TypeId tid = fk.onSwitch ? FabricSwitch::GetTypeId() : FabricNetDevice::GetTypeId();
+        TypeId::AttributeInformation info;
+        if (!tid.LookupAttributeByName(fk.attribute, &info))
+        {
+            throw std::logic_error(std::string("scenario: no attribute ") + fk.attribute);
+        }
+        const auto range = CheckerRange(info);
+        const auto lo = static_cast<uint64_t>(range.first);
+        const auto hi = range.second >= 1.8e19 ? std::numeric_limits<uint64_t>::max()
+                                               : static_cast<uint64_t>(range.second);
+        Ptr<AttributeValue> value;
+        switch (fk.kind)
+        {
+            case FabricKind::BOOL:
+                value = Create<BooleanValue>(in.Bool(fk.name, std::nullopt));
+                break;
+            case FabricKind::UINT:
+                value = Create<UintegerValue>(in.Uint(fk.name, lo, hi, std::nullopt));
+                break;
+            case FabricKind::BYTES:
+                value = Create<UintegerValue>(in.Bytes(fk.name, lo, hi, std::nullopt));
+                break;
+            case FabricKind::DOUBLE:
+                value = Create<DoubleValue>(
+                    in.Double(fk.name, range.first, range.second, std::nullopt));
+                break;
+            case FabricKind::SCHEDULER:
+                value = Create<EnumValue>(in.Choice(fk.name, {"strict", "dwrr"}, std::nullopt)
+                                                  == "dwrr"
+                                              ? FabricNetDevice::DWRR
+                                              : FabricNetDevice::STRICT_PRIORITY);
+                break;
+        }
+        // Setting a value its checker rejects would abort inside ns-3: refuse it here.
+        if (!info.checker->Check(*value))
+        {
+            in.Fail(fk.name, "rejected by ns3::" + tid.GetName().substr(5) + "::" + fk.attribute
+                                 + " (" + info.checker->GetUnderlyingTypeInformation() + ")");
+        }
+        (fk.onSwitch ? out.switchAttributes : out.deviceAttributes)
+            .emplace_back(fk.attribute, value);
+    }
+    in.Finish();
+
+    // Cross-key check: Kmin <= Kmax (with the attribute defaults for an absent one).
+    auto effective = [&out](const char* attr)
+    {
+        for (const auto& kv : out.switchAttributes)
+        {
+            if (kv.first == attr)
+            {
+                return DynamicCast<UintegerValue>(kv.second)->Get();
+            }
+        }
+        TypeId::AttributeInformation info;
+        FabricSwitch::GetTypeId().LookupAttributeByName(attr, &info);
+        return DynamicCast<const UintegerValue>(info.initialValue)->Get();
+    };
+    if (effective("EcnKmin") > effective("EcnKmax"))
+    {
+        in.Fail(in.Has("kmin") ? "kmin" : "kmax",
+                "must satisfy kmin <= kmax (kmin " + std::to_string(effective("EcnKmin"))
+                    + " B, kmax " + std::to_string(effective("EcnKmax")) + " B)");
+    }
+}
+
+void
+ParseTopology(ScenarioObject in, TopologyConfig& t)
+{
+    t.type = in.Choice("type", {"fat-tree", "leaf-spine", "dumbbell"}, std::string("fat-tree"));
+    if (t.type == "fat-tree")
+    {
+        const nlohmann::json& k = in.Raw("k");
+        if (in.Has("k"))
+        {
+            if (!k.is_number_unsigned() || k.get<uint64_t>() < 2 || k.get<uint64_t>() > 64
+                || k.get<uint64_t>() % 2 != 0)
+            {
+                in.Fail("k", "must be an even integer in [2, 64]");
+            }
+            t.k = k.get<uint32_t>();
+        }
+        t.hostsPerEdge = static_cast<uint32_t>(in.Uint("hostsPerEdge", 0, 4 * t.k, 0));
+    }
+    else if (t.type == "leaf-spine")
+    {
+        t.leaves = static_cast<uint32_t>(in.Uint("leaves", 1, 1024, 4));
+        t.spines = static_cast<uint32_t>(in.Uint("spines", 1, 256, 2));
+        t.hostsPerLeaf = static_cast<uint32_t>(in.Uint("hostsPerLeaf", 1, 1024, 4));
+    }
+    else
+    {
+        t.left = static_cast<uint32_t>(in.Uint("left", 1, 4096, 1));
+        t.right = static_cast<uint32_t>(in.Uint("right", 1, 4096, 1));
+    }
+    t.hostLinkRate = in.Rate("hostLinkRate", std::string("100Gbps"));
+    t.fabricLinkRate = in.Rate("fabricLinkRate", std::string("100Gbps"));
+    t.linkDelay = in.Duration("linkDelay", Time(0), Seconds(1), std::string("1us"));
+    in.Finish();
+    if (t.NumHosts() > 65536)
+    {
+        in.Fail(t.type == "fat-tree" ? "hostsPerEdge" : "hostsPerLeaf",
+                "must keep the topology at most 65536 hosts (it has " + std::to_string(t.NumHosts())
+                    + ")");
+    }
+}
+
+} // namespace
+
+ScenarioConfig
+Scenario::Parse(const nlohmann::json& j)
+{
+    NS_LOG_FUNCTION_NOARGS();
+    ScenarioConfig cfg;
+    ScenarioObject root(j, "");
+    cfg.name = root.String("name", std::string("scenario"));
+    ParseTopology(root.Object("topology"), cfg.topology);
+    ParseFabric(root.Object("fabric"), cfg.fabric);
+    cfg.duration = root.Duration("duration", NanoSeconds(1), Seconds(1000), std::nullopt);
+    cfg.drain = root.Duration("drain", Time(0), Seconds(10), std::string("10ms"));
+    cfg.seed = static_cast<uint32_t>(root.Uint("seed", 1, UINT32_MAX, 1));
+    {
+        ScenarioObject out = root.Object("output");
+        cfg.output.dir = out.String("dir", cfg.output.dir);
+        if (cfg.output.dir.empty())
+        {
+            out.Fail("dir", "must be a non-empty directory path");
+        }
+        cfg.output.flows = out.Bool("flows", true);
+        cfg.output.ports = out.Bool("ports", true);
+        out.Finish();
+    }
+    // Traffic last: its entries validate host indices and times against what precedes.
+    const nlohmann::json& traffic = root.Array("traffic");
+    for (size_t i = 0; i < traffic.size(); ++i)
+    {
+        ScenarioObject entry(traffic[i], "traffic[" + std::to_string(i) + "]");
+        cfg.traffic.push_back(TrafficRegistry::Parse(entry, cfg));
+    }
+    root.Finish();
+    cfg.json = j.dump();
+    return cfg;
+}
+
+ScenarioConfig
+Scenario::ParseString(const std::string& text, const std::string& source)
+{
+    nlohmann::json j;
+    try
+    {
+        j = nlohmann::json::parse(text);
+    }
+    catch (const nlohmann::json::parse_error& e)
+    {
+        // "[json.exception.parse_error.101] parse error at line 3, column 5: ..." -> keep the
+        // part after the bracketed id.
+        std::string what = e.what();
+        const auto pos = what.find("] ");
+        throw std::invalid_argument("scenario: " + source + ": invalid JSON: "
+                                    + (pos == std::string::npos ? what : what.substr(pos + 2)));
+    }
+    return Parse(j);
+}
+
+ScenarioConfig
+Scenario::Load(const std::string& file)
+{
+    std::ifstream in(file);
+    if (!in)
+    {
+        throw std::invalid_argument("scenario: cannot open '" + file
+                                    + "': " + std::strerror(errno));
+    }
+    std::ostringstream text;
+    text << in.rdbuf();
+    return ParseString(text.str(), file);
+}
+
+std::string
+Scenario::DefaultJson()
+{
+    return R"({
+  "name": "default: k=4 fat-tree, random permutation at 80 Gb/s",
+  "topology": {"type": "fat-tree", "k": 4, "hostLinkRate": "100Gbps",
+               "fabricLinkRate": "100Gbps", "linkDelay": "1us"},
+  "fabric": {"pfc": true, "ecn": true},
+  "traffic": [{"type": "permutation", "rate": "80Gbps"}],
+  "duration": "2ms",
+  "seed": 1
+})";
+}
+
+ScenarioConfig
+Scenario::Default()
+{
+    return ParseString(DefaultJson(), "default scenario");
+}
+
+} // namespace ns3

@@ -1,0 +1,31 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "flow-stats-record.h"
+
+namespace ns3
+{
+
+bool
+FlowStatsRecord::Completed() const
+{
+    return targetBytes > 0 && rxBytes >= targetBytes;
+}
+
+int64_t
+FlowStatsRecord::FctNs() const
+{
+    return Completed() ? lastRxNs - startNs : -1;
+}
+
+double
+FlowStatsRecord::GoodputBps() const
+{
+    if (rxBytes == 0 || lastRxNs <= startNs)
+    {
+        return 0.0;
+    }
+    return static_cast<double>(rxBytes) * 8.0 * 1e9 / static_cast<double>(lastRxNs - startNs);
+}
+
+} // namespace ns3
