@@ -1,0 +1,1301 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// pybind11 module `mlnet`: a Pythonic layer over the mlnet C++ helpers for quick experiments.
+//
+// Every user input is validated here before it reaches ns-3, whose parsers and attribute
+// setters abort the process on bad values (Debian's ns-3 also has NS_ASSERT compiled out, so
+// misuse segfaults). Errors are raised as std::invalid_argument, which pybind11 turns into
+// ValueError.
+
+#include "ns3/core-module.h"
+#include "ns3/dcqcn-profile.h"
+#include "ns3/dnn-model.h"
+#include "ns3/fabric-switch.h"
+#include "ns3/fabric-topology-helper.h"
+#include "ns3/gpu-profile.h"
+#include "ns3/rdma-congestion-ops.h"
+#include "ns3/rdma-helper.h"
+#include "ns3/rdma-nic.h"
+#include "ns3/rdma-queue-pair.h"
+#include "ns3/tensor-order-policy.h"
+
+#if __has_include("ns3/scenario-runner.h") && __has_include("ns3/stats-writer.h")
+#    include "ns3/scenario-runner.h"
+#    include "ns3/scenario.h"
+#    include "ns3/stats-writer.h"
+#    define MLNET_PY_HAVE_SCENARIO 1
+#endif
+
+#include <cmath>
+#include <map>
+#include <memory>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+#include <regex>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace py = pybind11;
+using namespace ns3;
+
+namespace
+{
+
+// ---------------------------------------------------------------------------------------------
+// Validated parsing of rates and times (ns-3's own parsers abort on bad input)
+// ---------------------------------------------------------------------------------------------
+
+double ToDouble(const std::string& s, const std::string& what);
+
+/// Parse "100Gbps", "40Mb/s", "1.5e9bps", "10GBps" or a number (bit/s) into bit/s.
+double
+ParseRate(const py::handle& v, const std::string& what)
+{
+    if (py::isinstance<py::bool_>(v))
+    {
+        throw std::invalid_argument(what + ": expected a rate like '100Gbps', got a bool");
+    }
+    double bps = 0;
+    if (py::isinstance<py::int_>(v) || py::isinstance<py::float_>(v))
+    {
+        bps = v.cast<double>();
+    }
+    else if (py::isinstance<py::str>(v))
+    {
+        std::string s = v.cast<std::string>();
+        static const std::regex re(
+            R"(^\s*((?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)\s*([kKMGT]?)(i?)(bps|b/s|Bps|B/s)\s*$)");
+        std::smatch m;
+        if (!std::regex_match(s, m, re))
+        {
+            throw std::invalid_argument(what + ": bad rate '" + s
+                                        + "' (expected a number and a unit such as '100Gbps', "
+                                          "'40Mb/s', '1.5e9bps', '10GBps')");
+        }
+        double x = ToDouble(m[1].str(), what);
+        std::string prefix = m[2].str();
+        bool binary = !m[3].str().empty();
+        if (binary && prefix.empty())
+        {
+            throw std::invalid_argument(what + ": bad rate '" + s + "' ('i' needs a prefix)");
+        }
+        double base = binary ? 1024.0 : 1000.0;
+        int power = 0;
+        if (prefix == "k" || prefix == "K")
+        {
+            power = 1;
+        }
+        else if (prefix == "M")
+        {
+            power = 2;
+        }
+        else if (prefix == "G")
+        {
+            power = 3;
+        }
+        else if (prefix == "T")
+        {
+            power = 4;
+        }
+        bps = x * std::pow(base, power);
+        const std::string unit = m[4].str();
+        if (unit == "Bps" || unit == "B/s")
+        {
+            bps *= 8;
+        }
+    }
+    else
+    {
+        throw std::invalid_argument(what
+                                    + ": expected a rate string like '100Gbps' or a number "
+                                      "of bit/s");
+    }
+    if (!std::isfinite(bps) || bps < 1 || bps > 1e15)
+    {
+        throw std::invalid_argument(what + ": rate out of range (1 bit/s .. 1 Pbit/s)");
+    }
+    return bps;
+}
+
+/// Parse "1us", "10ms", "2.5 ns" or a number (seconds) into seconds.
+double
+ParseTime(const py::handle& v, const std::string& what)
+{
+    if (py::isinstance<py::bool_>(v))
+    {
+        throw std::invalid_argument(what + ": expected a time like '1us', got a bool");
+    }
+    double sec = 0;
+    if (py::isinstance<py::int_>(v) || py::isinstance<py::float_>(v))
+    {
+        sec = v.cast<double>();
+    }
+    else if (py::isinstance<py::str>(v))
+    {
+        std::string s = v.cast<std::string>();
+        static const std::regex re(
+            R"(^\s*((?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)\s*(s|ms|us|ns|ps|min|h)\s*$)");
+        std::smatch m;
+        if (!std::regex_match(s, m, re))
+        {
+            throw std::invalid_argument(what + ": bad time '" + s
+                                        + "' (expected a number and a unit: s, ms, us, ns, ps, "
+                                          "min, h; e.g. '1us', '10ms')");
+        }
+        static const std::map<std::string, double> factor{
+            {"s", 1.0},    {"ms", 1e-3},  {"us", 1e-6}, {"ns", 1e-9},
+            {"ps", 1e-12}, {"min", 60.0}, {"h", 3600.0}};
+        sec = ToDouble(m[1].str(), what) * factor.at(m[2].str());
+    }
+    else
+    {
+        throw std::invalid_argument(what
+                                    + ": expected a time string like '1us' or a number "
+                                      "of seconds");
+    }
+    if (!std::isfinite(sec) || sec < 0 || sec > 1e6)
+    {
+        throw std::invalid_argument(what + ": time out of range (0 .. 1e6 s)");
+    }
+    return sec;
+}
+
+/// std::stod that reports overflow as std::invalid_argument (ValueError), not out_of_range.
+double
+ToDouble(const std::string& s, const std::string& what)
+{
+    try
+    {
+        return std::stod(s);
+    }
+    catch (const std::exception&)
+    {
+        throw std::invalid_argument(what + ": number '" + s + "' out of range");
+    }
+}
+
+Time
+ToTime(double sec)
+{
+    return NanoSeconds(static_cast<int64_t>(std::llround(sec * 1e9)));
+}
+
+uint64_t
+CheckedUint(const py::handle& v, const std::string& what, uint64_t lo, uint64_t hi)
+{
+    if (py::isinstance<py::bool_>(v) || !py::isinstance<py::int_>(v))
+    {
+        throw std::invalid_argument(what + ": expected an integer");
+    }
+    // Python ints may be negative or huge: compare as Python objects first.
+    py::int_ i = py::reinterpret_borrow<py::int_>(v);
+    if (i < py::int_(lo) || i > py::int_(hi))
+    {
+        throw std::invalid_argument(what + " = " + std::string(py::str(v)) + " is out of range ["
+                                    + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+    }
+    return i.cast<uint64_t>();
+}
+
+// snake_case -> CamelCase attribute names of the congestion-control algorithms
+const std::map<std::string, std::string>&
+CcAliases()
+{
+    static const std::map<std::string, std::string> a{
+        {"g", "G"},
+        {"initial_alpha", "InitialAlpha"},
+        {"alpha_timer", "AlphaTimer"},
+        {"rate_increase_timer", "RateIncreaseTimer"},
+        {"timer", "RateIncreaseTimer"},
+        {"rate_decrease_interval", "RateDecreaseInterval"},
+        {"byte_counter", "ByteCounter"},
+        {"fast_recovery_stages", "FastRecoveryStages"},
+        {"rate_ai", "RateAI"},
+        {"rate_hai", "RateHAI"},
+        {"min_rate", "MinRate"},
+        {"rate_on_first_cnp", "RateOnFirstCnp"},
+        {"clamp_target_rate", "ClampTargetRate"},
+        {"iter_gain_slope", "IterGainSlope"},
+        {"iter_gain_intercept", "IterGainIntercept"},
+        {"rate", "Rate"},
+    };
+    return a;
+}
+
+std::string
+CcTypeId(const std::string& cc)
+{
+    if (cc == "dcqcn")
+    {
+        return "ns3::Dcqcn";
+    }
+    if (cc == "dcqcn-vendor" || cc == "dcqcn_vendor")
+    {
+        return "ns3::DcqcnVendor";
+    }
+    if (cc == "fixed" || cc == "fixed-rate")
+    {
+        return "ns3::RdmaFixedRate";
+    }
+    throw std::invalid_argument("cc = '" + cc
+                                + "': unknown congestion control (accepted: 'dcqcn', "
+                                  "'dcqcn-vendor', 'fixed')");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Flow
+// ---------------------------------------------------------------------------------------------
+
+/// State of one RDMA flow (one message on its own queue pair), filled by ns-3 callbacks.
+struct FlowState
+{
+    uint32_t id{0};
+    uint32_t src{0};
+    uint32_t dst{0};
+    uint64_t bytes{0};
+    double start{0};
+    uint8_t priority{3};
+    double aggressiveness{1.0};
+    bool trace{false};
+    bool posted{false};
+    bool done{false};
+    double finish{-1};
+    std::vector<std::pair<double, double>> rateTrace;
+    Ptr<RdmaQueuePair> qp;
+    // snapshot taken when the simulation is closed
+    uint64_t bytesAcked{0};
+    uint64_t retx{0};
+    uint64_t timeouts{0};
+    uint64_t cnps{0};
+    double rate{0};
+
+    void Post()
+    {
+        posted = true;
+        if (trace)
+        {
+            rateTrace.emplace_back(Simulator::Now().GetSeconds(), qp->GetCcState().rate);
+        }
+        qp->PostSend(bytes, MakeCallback(&FlowState::OnComplete, this));
+    }
+
+    void OnComplete(uint64_t, uint64_t)
+    {
+        done = true;
+        finish = Simulator::Now().GetSeconds();
+    }
+
+    void OnRate(double r)
+    {
+        rateTrace.emplace_back(Simulator::Now().GetSeconds(), r);
+    }
+
+    void Snapshot()
+    {
+        if (qp)
+        {
+            bytesAcked = qp->GetBytesAcked();
+            retx = qp->GetRetransmittedPackets();
+            timeouts = qp->GetTimeouts();
+            cnps = qp->GetCnpsReceived();
+            rate = qp->GetCcState().rate;
+            qp = nullptr;
+        }
+    }
+};
+
+/// Python handle of a flow: keeps the state alive after the simulation is closed.
+class Flow
+{
+  public:
+    explicit Flow(std::shared_ptr<FlowState> s)
+        : m_s(std::move(s))
+    {
+    }
+
+    py::object Fct() const
+    {
+        if (!m_s->done)
+        {
+            return py::none();
+        }
+        return py::float_(m_s->finish - m_s->start);
+    }
+
+    py::object Finish() const
+    {
+        return m_s->done ? py::object(py::float_(m_s->finish)) : py::object(py::none());
+    }
+
+    uint64_t BytesAcked() const
+    {
+        return m_s->qp ? m_s->qp->GetBytesAcked() : m_s->bytesAcked;
+    }
+
+    double Rate() const
+    {
+        return m_s->qp ? m_s->qp->GetCcState().rate : m_s->rate;
+    }
+
+    uint64_t Cnps() const
+    {
+        return m_s->qp ? m_s->qp->GetCnpsReceived() : m_s->cnps;
+    }
+
+    uint64_t Retx() const
+    {
+        return m_s->qp ? m_s->qp->GetRetransmittedPackets() : m_s->retx;
+    }
+
+    uint64_t Timeouts() const
+    {
+        return m_s->qp ? m_s->qp->GetTimeouts() : m_s->timeouts;
+    }
+
+    py::object RateTrace() const
+    {
+        if (!m_s->trace)
+        {
+            return py::none();
+        }
+        return py::cast(m_s->rateTrace);
+    }
+
+    py::dict AsDict() const
+    {
+        py::dict d;
+        d["id"] = m_s->id;
+        d["src"] = m_s->src;
+        d["dst"] = m_s->dst;
+        d["bytes"] = m_s->bytes;
+        d["start"] = m_s->start;
+        d["priority"] = m_s->priority;
+        d["aggressiveness"] = m_s->aggressiveness;
+        d["done"] = m_s->done;
+        d["finish"] = Finish();
+        d["fct"] = Fct();
+        d["bytes_acked"] = BytesAcked();
+        d["cnps"] = Cnps();
+        d["retransmissions"] = Retx();
+        d["timeouts"] = Timeouts();
+        return d;
+    }
+
+    std::string Repr() const
+    {
+        std::ostringstream os;
+        os << "<mlnet.Flow " << m_s->id << ": host " << m_s->src << " -> " << m_s->dst << ", "
+           << m_s->bytes << " B, ";
+        if (m_s->done)
+        {
+            os << "fct " << (m_s->finish - m_s->start) * 1e6 << " us>";
+        }
+        else
+        {
+            os << BytesAcked() << " B acked>";
+        }
+        return os.str();
+    }
+
+    std::shared_ptr<FlowState> m_s;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Simulation
+// ---------------------------------------------------------------------------------------------
+
+class Simulation;
+Simulation* g_live = nullptr; //!< the one live simulation (ns-3 is a singleton)
+
+/// Summary of a built topology.
+struct TopologyInfo
+{
+    std::string kind;
+    uint32_t hosts{0};
+    uint32_t switches{0};
+    uint32_t links{0};
+    std::vector<std::string> addresses;
+};
+
+class Simulation
+{
+  public:
+    explicit Simulation(uint64_t seed)
+    {
+        if (g_live != nullptr)
+        {
+            throw std::invalid_argument(
+                "another mlnet.Simulation is live (ns-3 has one global simulator): call close() "
+                "on it, or use 'with mlnet.Simulation() as sim:', before creating a new one");
+        }
+        if (seed < 1)
+        {
+            throw std::invalid_argument("seed must be >= 1");
+        }
+        Simulator::Destroy(); // start from a clean slate
+        RngSeedManager::SetSeed(1);
+        RngSeedManager::SetRun(seed);
+        m_seed = seed;
+        g_live = this;
+        m_open = true;
+    }
+
+    ~Simulation()
+    {
+        Close();
+    }
+
+    void Close()
+    {
+        if (!m_open)
+        {
+            return;
+        }
+        for (auto& f : m_flows)
+        {
+            f->Snapshot();
+        }
+        m_nics.clear();
+        m_topo = FabricTopology();
+        m_closedAt = Simulator::Now().GetSeconds();
+        Simulator::Destroy();
+        m_open = false;
+        if (g_live == this)
+        {
+            g_live = nullptr;
+        }
+    }
+
+    bool IsOpen() const
+    {
+        return m_open;
+    }
+
+    uint64_t Seed() const
+    {
+        return m_seed;
+    }
+
+    double Now() const
+    {
+        return m_open ? Simulator::Now().GetSeconds() : m_closedAt;
+    }
+
+    TopologyInfo Build(const std::string& kind, const std::vector<uint64_t>& dims,
+                       const py::handle& hostRate, const py::handle& fabricRate,
+                       const py::handle& delay, bool pfc, bool ecn, const py::handle& buffer,
+                       const py::handle& ecnKmin, const py::handle& ecnKmax,
+                       const py::handle& ecnPmax)
+    {
+        CheckOpen();
+        if (m_built)
+        {
+            throw std::invalid_argument("this Simulation already has a topology; create a new "
+                                        "Simulation (after close()) for another one");
+        }
+        double hr = ParseRate(hostRate, "host_rate");
+        double fr = ParseRate(fabricRate, "fabric_rate");
+        double d = ParseTime(delay, "delay");
+        FabricTopologyHelper helper;
+        helper.SetHostLinkRate(DataRate(static_cast<uint64_t>(hr)));
+        helper.SetFabricLinkRate(DataRate(static_cast<uint64_t>(fr)));
+        helper.SetLinkDelay(ToTime(d));
+        FabricHelper& fabric = helper.Fabric();
+        fabric.SetSwitchAttribute("PfcEnabled", BooleanValue(pfc));
+        fabric.SetSwitchAttribute("EcnEnabled", BooleanValue(ecn));
+        if (!buffer.is_none())
+        {
+            uint64_t b = CheckedUint(buffer, "buffer (bytes)", 64 * 1024, uint64_t(1) << 34);
+            fabric.SetSwitchAttribute("BufferSize", UintegerValue(b));
+        }
+        uint64_t kmin = 400 * 1000;
+        if (!ecnKmin.is_none())
+        {
+            kmin = CheckedUint(ecnKmin, "ecn_kmin (bytes)", 0, uint64_t(1) << 34);
+            fabric.SetSwitchAttribute("EcnKmin", UintegerValue(kmin));
+        }
+        if (!ecnKmax.is_none())
+        {
+            uint64_t kmax = CheckedUint(ecnKmax, "ecn_kmax (bytes)", 1, uint64_t(1) << 34);
+            if (kmax < kmin)
+            {
+                throw std::invalid_argument("ecn_kmax must be >= ecn_kmin");
+            }
+            fabric.SetSwitchAttribute("EcnKmax", UintegerValue(kmax));
+        }
+        if (!ecnPmax.is_none())
+        {
+            double p = ecnPmax.cast<double>();
+            if (!(p >= 0.0 && p <= 1.0))
+            {
+                throw std::invalid_argument("ecn_pmax must be in [0, 1]");
+            }
+            fabric.SetSwitchAttribute("EcnPmax", DoubleValue(p));
+        }
+        if (kind == "fat_tree")
+        {
+            uint64_t k = dims[0];
+            if (k < 2 || k > 64 || k % 2 != 0)
+            {
+                throw std::invalid_argument("k = " + std::to_string(k)
+                                            + ": a fat-tree needs an even k in [2, 64]");
+            }
+            if (dims[1] > 1024)
+            {
+                throw std::invalid_argument("hosts_per_edge must be in [0, 1024]");
+            }
+            m_topo = helper.BuildFatTree(static_cast<uint32_t>(k), static_cast<uint32_t>(dims[1]));
+        }
+        else if (kind == "leaf_spine")
+        {
+            if (dims[0] < 1 || dims[0] > 1024)
+            {
+                throw std::invalid_argument("leaves must be in [1, 1024]");
+            }
+            if (dims[1] < 1 || dims[1] > 256)
+            {
+                throw std::invalid_argument("spines must be in [1, 256]");
+            }
+            if (dims[2] < 1 || dims[2] > 1024)
+            {
+                throw std::invalid_argument("hosts_per_leaf must be in [1, 1024]");
+            }
+            m_topo = helper.BuildLeafSpine(static_cast<uint32_t>(dims[0]),
+                                           static_cast<uint32_t>(dims[1]),
+                                           static_cast<uint32_t>(dims[2]));
+        }
+        else
+        {
+            if (dims[0] < 1 || dims[0] > 4096 || dims[1] < 1 || dims[1] > 4096)
+            {
+                throw std::invalid_argument("left and right must be in [1, 4096]");
+            }
+            m_topo = helper.BuildDumbbell(static_cast<uint32_t>(dims[0]),
+                                          static_cast<uint32_t>(dims[1]));
+        }
+        m_built = true;
+        m_kind = kind;
+        NameSwitches();
+        return Info();
+    }
+
+    TopologyInfo Info() const
+    {
+        TopologyInfo t;
+        if (!m_built)
+        {
+            return t;
+        }
+        t.kind = m_kind;
+        t.hosts = m_topo.hosts.GetN();
+        t.switches = m_topo.switches.GetN();
+        t.links = m_topo.links;
+        for (uint32_t i = 0; i < t.hosts; ++i)
+        {
+            std::ostringstream os;
+            os << m_topo.HostAddress(i);
+            t.addresses.push_back(os.str());
+        }
+        return t;
+    }
+
+    void InstallRdma(const std::string& cc, const py::handle& mtu, const py::dict& params)
+    {
+        CheckOpen();
+        if (!m_built)
+        {
+            throw std::invalid_argument("build a topology (fat_tree, leaf_spine, dumbbell) before "
+                                        "install_rdma()");
+        }
+        if (m_rdma)
+        {
+            throw std::invalid_argument("install_rdma() was already called");
+        }
+        std::string tid = CcTypeId(cc);
+        RdmaHelper rdma;
+        rdma.SetCongestionControl(tid);
+        if (!mtu.is_none())
+        {
+            rdma.SetNicAttribute("Mtu", UintegerValue(CheckedUint(mtu, "mtu", 64, 4096)));
+        }
+        // Validate every parameter on a scratch instance (SetAttributeChecked throws), then
+        // apply the same values to the factory the NICs use.
+        ObjectFactory f;
+        f.SetTypeId(tid);
+        Ptr<RdmaCongestionOps> probe = f.Create<RdmaCongestionOps>();
+        for (auto item : params)
+        {
+            std::string key = py::str(item.first);
+            auto alias = CcAliases().find(key);
+            std::string name = alias != CcAliases().end() ? alias->second : key;
+            TypeId::AttributeInformation info;
+            if (!probe->GetInstanceTypeId().LookupAttributeByName(name, &info))
+            {
+                throw std::invalid_argument("cc parameter '" + key + "': " + tid
+                                            + " has no such attribute");
+            }
+            std::string type = info.checker->GetValueTypeName();
+            py::handle v = item.second;
+            Ptr<AttributeValue> value;
+            if (type == "ns3::DataRateValue")
+            {
+                value = Create<DataRateValue>(
+                    DataRate(static_cast<uint64_t>(ParseRate(v, "cc parameter " + key))));
+            }
+            else if (type == "ns3::TimeValue")
+            {
+                value = Create<TimeValue>(ToTime(ParseTime(v, "cc parameter " + key)));
+            }
+            else if (type == "ns3::BooleanValue")
+            {
+                if (!py::isinstance<py::bool_>(v))
+                {
+                    throw std::invalid_argument("cc parameter " + key + ": expected a bool");
+                }
+                value = Create<BooleanValue>(v.cast<bool>());
+            }
+            else if (type == "ns3::DoubleValue")
+            {
+                if (!(py::isinstance<py::float_>(v) || py::isinstance<py::int_>(v))
+                    || py::isinstance<py::bool_>(v))
+                {
+                    throw std::invalid_argument("cc parameter " + key + ": expected a number");
+                }
+                double x = v.cast<double>();
+                if (!std::isfinite(x))
+                {
+                    throw std::invalid_argument("cc parameter " + key + ": must be finite");
+                }
+                value = Create<DoubleValue>(x);
+            }
+            else if (type == "ns3::UintegerValue")
+            {
+                value = Create<UintegerValue>(
+                    CheckedUint(v, "cc parameter " + key, 0, uint64_t(1) << 62));
+            }
+            else
+            {
+                value = Create<StringValue>(std::string(py::str(v)));
+            }
+            probe->SetAttributeChecked(name, *value);
+            rdma.SetCcAttribute(name, *value);
+        }
+        m_nics = rdma.Install(m_topo.hosts);
+        m_ccFactory = rdma.GetCongestionControl();
+        m_ccType = tid;
+        m_rdma = true;
+    }
+
+    Flow RdmaFlow(const py::handle& srcH, const py::handle& dstH, const py::handle& bytesH,
+                  const py::handle& startH, const py::handle& prioH, double aggressiveness,
+                  bool trace)
+    {
+        CheckOpen();
+        if (!m_rdma)
+        {
+            throw std::invalid_argument("call install_rdma() before rdma_flow()");
+        }
+        uint32_t n = m_topo.hosts.GetN();
+        uint32_t src = static_cast<uint32_t>(CheckedUint(srcH, "src (host index)", 0, n - 1));
+        uint32_t dst = static_cast<uint32_t>(CheckedUint(dstH, "dst (host index)", 0, n - 1));
+        if (src == dst)
+        {
+            throw std::invalid_argument("src and dst must differ");
+        }
+        uint64_t bytes = CheckedUint(bytesH, "bytes", 1, uint64_t(1) << 50);
+        double start = ParseTime(startH, "start");
+        uint8_t prio = static_cast<uint8_t>(CheckedUint(prioH, "priority", 0, 7));
+        if (!std::isfinite(aggressiveness) || aggressiveness < DcqcnProfile::MIN_AGGRESSIVENESS
+            || aggressiveness > DcqcnProfile::MAX_AGGRESSIVENESS)
+        {
+            throw std::invalid_argument("aggressiveness = " + std::to_string(aggressiveness)
+                                        + " is out of range [0.1, 10]");
+        }
+        double now = Simulator::Now().GetSeconds();
+        if (start < now)
+        {
+            throw std::invalid_argument(
+                "start is in the simulated past (now = " + std::to_string(now) + " s)");
+        }
+        ObjectFactory cc = m_ccFactory;
+        if (aggressiveness != 1.0)
+        {
+            if (m_ccType == "ns3::RdmaFixedRate")
+            {
+                throw std::invalid_argument("aggressiveness needs cc='dcqcn' or 'dcqcn-vendor'");
+            }
+            DcqcnProfile(aggressiveness).Configure(cc);
+        }
+        auto s = std::make_shared<FlowState>();
+        s->id = static_cast<uint32_t>(m_flows.size());
+        s->src = src;
+        s->dst = dst;
+        s->bytes = bytes;
+        s->start = start;
+        s->priority = prio;
+        s->aggressiveness = aggressiveness;
+        s->trace = trace;
+        s->qp = m_nics[src]->Connect(m_nics[dst], prio, &cc);
+        if (trace)
+        {
+            s->qp->TraceConnectWithoutContext("Rate", MakeCallback(&FlowState::OnRate, s.get()));
+        }
+        Simulator::Schedule(ToTime(start) - Simulator::Now(), &FlowState::Post, s.get());
+        m_flows.push_back(s);
+        return Flow(s);
+    }
+
+    void Run(const py::handle& until)
+    {
+        CheckOpen();
+        if (!until.is_none())
+        {
+            double t = ParseTime(until, "until");
+            double now = Simulator::Now().GetSeconds();
+            if (t < now)
+            {
+                throw std::invalid_argument(
+                    "until is in the simulated past (now = " + std::to_string(now) + " s)");
+            }
+            Simulator::Stop(ToTime(t) - Simulator::Now());
+        }
+        {
+            py::gil_scoped_release release;
+            Simulator::Run();
+        }
+    }
+
+    std::vector<Flow> Flows() const
+    {
+        std::vector<Flow> v;
+        for (const auto& s : m_flows)
+        {
+            v.emplace_back(s);
+        }
+        return v;
+    }
+
+    py::list PortStats() const
+    {
+        CheckOpen();
+        py::list out;
+        if (!m_built)
+        {
+            return out;
+        }
+        for (uint32_t i = 0; i < m_topo.switches.GetN(); ++i)
+        {
+            Ptr<Node> node = m_topo.switches.Get(i);
+            Ptr<FabricSwitch> sw = node->GetObject<FabricSwitch>();
+            if (!sw)
+            {
+                continue;
+            }
+            for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
+            {
+                const SwitchPortStats& st = sw->GetPortStats(p);
+                py::dict d;
+                d["switch"] = m_names.at(node->GetId());
+                d["node"] = node->GetId();
+                d["port"] = p;
+                d["tx_packets"] = st.txPackets;
+                d["tx_bytes"] = st.txBytes;
+                d["drops"] = st.drops;
+                d["drop_bytes"] = st.dropBytes;
+                d["ecn_marks"] = st.ecnMarks;
+                d["pause_sent"] = st.pauseSent;
+                d["resume_sent"] = st.resumeSent;
+                d["max_queue_bytes"] = st.maxQueueBytes;
+                out.append(d);
+            }
+        }
+        return out;
+    }
+
+    py::list NicStats() const
+    {
+        CheckOpen();
+        py::list out;
+        for (uint32_t i = 0; i < m_nics.size(); ++i)
+        {
+            py::dict d;
+            d["host"] = i;
+            d["bytes_received"] = m_nics[i]->GetBytesReceived();
+            d["cnps_sent"] = m_nics[i]->GetCnpsSent();
+            d["naks_sent"] = m_nics[i]->GetNaksSent();
+            out.append(d);
+        }
+        return out;
+    }
+
+    void CheckOpen() const
+    {
+        if (!m_open)
+        {
+            throw std::invalid_argument("this Simulation is closed");
+        }
+    }
+
+  private:
+    void NameSwitches()
+    {
+        auto name = [this](const NodeContainer& c, const std::string& prefix)
+        {
+            for (uint32_t i = 0; i < c.GetN(); ++i)
+            {
+                m_names[c.Get(i)->GetId()] = prefix + std::to_string(i);
+            }
+        };
+        for (uint32_t i = 0; i < m_topo.switches.GetN(); ++i)
+        {
+            m_names[m_topo.switches.Get(i)->GetId()] = "switch" + std::to_string(i);
+        }
+        name(m_topo.edge, m_kind == "fat_tree" ? "edge" : (m_kind == "leaf_spine" ? "leaf" : "sw"));
+        name(m_topo.agg, "agg");
+        name(m_topo.core, m_kind == "fat_tree" ? "core" : "spine");
+    }
+
+    bool m_open{false};
+    bool m_built{false};
+    bool m_rdma{false};
+    uint64_t m_seed{1};
+    double m_closedAt{0};
+    std::string m_kind;
+    std::string m_ccType;
+    FabricTopology m_topo;
+    std::vector<Ptr<RdmaNic>> m_nics;
+    ObjectFactory m_ccFactory;
+    std::vector<std::shared_ptr<FlowState>> m_flows;
+    std::map<uint32_t, std::string> m_names;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Tensor order
+// ---------------------------------------------------------------------------------------------
+
+py::list
+TensorOrder(const std::string& policy, const std::vector<uint64_t>& params,
+            const std::vector<double>& fwd, const std::vector<double>& bwd,
+            uint32_t bytesPerParameter, uint32_t classes)
+{
+    std::string tid;
+    std::string mode;
+    if (policy == "fifo")
+    {
+        tid = "ns3::FifoTensorOrder";
+    }
+    else if (policy == "tic" || policy == "tac" || policy == "tictac")
+    {
+        tid = "ns3::TicTacTensorOrder";
+        mode = policy == "tic" ? "TIC" : "TAC";
+    }
+    else if (policy == "p3")
+    {
+        tid = "ns3::P3TensorOrder";
+    }
+    else if (policy == "bytescheduler")
+    {
+        tid = "ns3::ByteSchedulerTensorOrder";
+    }
+    else
+    {
+        throw std::invalid_argument("policy '" + policy
+                                    + "' unknown (accepted: fifo, tic, tac, p3, bytescheduler)");
+    }
+    if (params.empty() || params.size() != fwd.size() || params.size() != bwd.size())
+    {
+        throw std::invalid_argument("layer_parameters, forward_times and backward_times must be "
+                                    "non-empty and of the same length");
+    }
+    for (std::size_t i = 0; i < params.size(); ++i)
+    {
+        if (params[i] == 0 || !(fwd[i] >= 0) || !(bwd[i] >= 0) || !std::isfinite(fwd[i])
+            || !std::isfinite(bwd[i]))
+        {
+            throw std::invalid_argument("layer " + std::to_string(i)
+                                        + ": parameters must be > 0 and times finite and >= 0");
+        }
+    }
+    if (bytesPerParameter < 1 || classes < 1 || classes > 8)
+    {
+        throw std::invalid_argument("bytes_per_parameter must be >= 1, classes in [1, 8]");
+    }
+    ObjectFactory f;
+    f.SetTypeId(tid);
+    Ptr<TensorOrderPolicy> p = f.Create<TensorOrderPolicy>();
+    if (!mode.empty() && !p->SetAttributeFailSafe("Mode", StringValue(mode)))
+    {
+        throw std::invalid_argument("TicTac mode " + mode + " not accepted");
+    }
+    p->SetBytesPerParameter(bytesPerParameter);
+    p->SetPriorityClasses(classes);
+    auto plan = p->Plan(TensorOrderPolicy::MakeTensors(params, fwd, bwd));
+    py::list out;
+    for (const auto& s : plan)
+    {
+        py::dict d;
+        d["tensor"] = s.tensorId;
+        d["offset"] = s.offset;
+        d["size"] = s.size;
+        d["priority"] = s.priority;
+        d["priority_class"] = s.priorityClass;
+        d["ready_time"] = s.readyTime;
+        out.append(d);
+    }
+    return out;
+}
+
+#ifdef MLNET_PY_HAVE_SCENARIO
+py::dict
+RunScenario(const py::object& scenario)
+{
+    if (g_live != nullptr)
+    {
+        throw std::invalid_argument("run_scenario() needs the simulator: close the live "
+                                    "mlnet.Simulation first");
+    }
+    std::string text;
+    if (py::isinstance<py::str>(scenario))
+    {
+        text = scenario.cast<std::string>();
+    }
+    else if (py::isinstance<py::dict>(scenario))
+    {
+        text = py::module_::import("json").attr("dumps")(scenario).cast<std::string>();
+    }
+    else
+    {
+        throw std::invalid_argument("run_scenario() takes a dict or a JSON string");
+    }
+    ScenarioConfig cfg = Scenario::ParseString(text, "<python>");
+    ScenarioResult r;
+    {
+        py::gil_scoped_release release;
+        ScenarioRunner runner(cfg);
+        r = runner.Run();
+    }
+    std::ostringstream summary;
+    StatsWriter::WriteSummaryJson(summary, r.summary);
+    std::ostringstream flows;
+    StatsWriter::WriteFlowsCsv(flows, r.flows);
+    std::ostringstream ports;
+    StatsWriter::WritePortsCsv(ports, r.ports);
+    py::module_ json = py::module_::import("json");
+    py::module_ csv = py::module_::import("csv");
+    py::module_ io = py::module_::import("io");
+    auto rows = [&](const std::string& s)
+    {
+        py::list out;
+        py::object reader = csv.attr("DictReader")(io.attr("StringIO")(s));
+        for (auto row : reader)
+        {
+            py::dict d;
+            for (auto kv : py::reinterpret_borrow<py::dict>(row))
+            {
+                std::string v = py::str(kv.second);
+                // numbers back to numbers
+                try
+                {
+                    std::size_t pos = 0;
+                    long long i = std::stoll(v, &pos);
+                    if (pos == v.size())
+                    {
+                        d[kv.first] = i;
+                        continue;
+                    }
+                    double x = std::stod(v, &pos);
+                    if (pos == v.size())
+                    {
+                        d[kv.first] = x;
+                        continue;
+                    }
+                }
+                catch (const std::exception&)
+                {
+                }
+                d[kv.first] = v;
+            }
+            out.append(d);
+        }
+        return out;
+    };
+    py::dict out;
+    out["summary"] = json.attr("loads")(summary.str());
+    out["flows"] = rows(flows.str());
+    out["ports"] = rows(ports.str());
+    return out;
+}
+#endif
+
+void
+CloseLive()
+{
+    if (g_live != nullptr)
+    {
+        g_live->Close();
+    }
+}
+
+} // namespace
+
+PYBIND11_MODULE(mlnet, m)
+{
+    m.doc() = "mlnet: packet-level simulation of ML-cluster networks (ns-3), Python interface";
+
+    m.def(
+        "parse_rate",
+        [](const py::object& v)
+        {
+            return ParseRate(v, "rate");
+        },
+        py::arg("rate"),
+        "Parse a rate ('100Gbps', '40Mb/s', a number of bit/s) into bit/s; ValueError if bad.");
+    m.def(
+        "parse_time",
+        [](const py::object& v)
+        {
+            return ParseTime(v, "time");
+        },
+        py::arg("time"),
+        "Parse a time ('1us', '10ms', a number of seconds) into seconds; ValueError if bad.");
+
+    py::class_<TopologyInfo>(m, "Topology", "Summary of a built topology")
+        .def_readonly("kind", &TopologyInfo::kind)
+        .def_readonly("hosts", &TopologyInfo::hosts)
+        .def_readonly("switches", &TopologyInfo::switches)
+        .def_readonly("links", &TopologyInfo::links)
+        .def_readonly("addresses", &TopologyInfo::addresses)
+        .def("__repr__",
+             [](const TopologyInfo& t)
+             {
+                 return "<mlnet.Topology " + t.kind + ": " + std::to_string(t.hosts) + " hosts, "
+                        + std::to_string(t.switches) + " switches, " + std::to_string(t.links)
+                        + " links>";
+             });
+
+    py::class_<Flow>(m, "Flow", "One RDMA message on its own queue pair")
+        .def_property_readonly("id",
+                               [](const Flow& f)
+                               {
+                                   return f.m_s->id;
+                               })
+        .def_property_readonly("src",
+                               [](const Flow& f)
+                               {
+                                   return f.m_s->src;
+                               })
+        .def_property_readonly("dst",
+                               [](const Flow& f)
+                               {
+                                   return f.m_s->dst;
+                               })
+        .def_property_readonly("bytes",
+                               [](const Flow& f)
+                               {
+                                   return f.m_s->bytes;
+                               })
+        .def_property_readonly("start",
+                               [](const Flow& f)
+                               {
+                                   return f.m_s->start;
+                               })
+        .def_property_readonly("priority",
+                               [](const Flow& f)
+                               {
+                                   return f.m_s->priority;
+                               })
+        .def_property_readonly("aggressiveness",
+                               [](const Flow& f)
+                               {
+                                   return f.m_s->aggressiveness;
+                               })
+        .def_property_readonly("done",
+                               [](const Flow& f)
+                               {
+                                   return f.m_s->done;
+                               })
+        .def_property_readonly("fct", &Flow::Fct, "flow completion time (s), None if not done")
+        .def_property_readonly("finish", &Flow::Finish, "completion time (s), None if not done")
+        .def_property_readonly("bytes_acked", &Flow::BytesAcked)
+        .def_property_readonly("rate", &Flow::Rate, "current sending rate (bit/s)")
+        .def_property_readonly("cnps", &Flow::Cnps)
+        .def_property_readonly("retransmissions", &Flow::Retx)
+        .def_property_readonly("timeouts", &Flow::Timeouts)
+        .def_property_readonly("rate_trace", &Flow::RateTrace,
+                               "list of (time s, rate bit/s); None unless trace=True")
+        .def("as_dict", &Flow::AsDict)
+        .def("__repr__", &Flow::Repr);
+
+    const char* topoDoc = "Build the topology; rates like '100Gbps', delay like '1us'; "
+                          "buffer in bytes; returns a Topology";
+    py::class_<Simulation>(m, "Simulation", "One ns-3 simulation (only one may be live)")
+        .def(py::init<uint64_t>(), py::arg("seed") = 1)
+        .def_property_readonly("seed", &Simulation::Seed)
+        .def_property_readonly("now", &Simulation::Now, "simulated time (s)")
+        .def_property_readonly("is_open", &Simulation::IsOpen)
+        .def_property_readonly("topology", &Simulation::Info)
+        .def_property_readonly("flows", &Simulation::Flows)
+        .def(
+            "fat_tree",
+            [](Simulation& s, const py::object& k, const py::object& hostsPerEdge,
+               const py::object& hr, const py::object& fr, const py::object& d, bool pfc, bool ecn,
+               const py::object& buf, const py::object& kmin, const py::object& kmax,
+               const py::object& pmax)
+            {
+                uint64_t kk = CheckedUint(k, "k", 0, 1 << 20);
+                uint64_t hpe = CheckedUint(hostsPerEdge, "hosts_per_edge", 0, 1 << 20);
+                return s.Build("fat_tree", {kk, hpe}, hr, fr, d, pfc, ecn, buf, kmin, kmax, pmax);
+            },
+            py::arg("k") = 4, py::arg("hosts_per_edge") = 0, py::arg("host_rate") = "100Gbps",
+            py::arg("fabric_rate") = "100Gbps", py::arg("delay") = "1us", py::arg("pfc") = true,
+            py::arg("ecn") = true, py::arg("buffer") = py::none(), py::arg("ecn_kmin") = py::none(),
+            py::arg("ecn_kmax") = py::none(), py::arg("ecn_pmax") = py::none(), topoDoc)
+        .def(
+            "leaf_spine",
+            [](Simulation& s, const py::object& l, const py::object& sp, const py::object& h,
+               const py::object& hr, const py::object& fr, const py::object& d, bool pfc, bool ecn,
+               const py::object& buf, const py::object& kmin, const py::object& kmax,
+               const py::object& pmax)
+            {
+                uint64_t a = CheckedUint(l, "leaves", 1, 1024);
+                uint64_t b = CheckedUint(sp, "spines", 1, 256);
+                uint64_t c = CheckedUint(h, "hosts_per_leaf", 1, 1024);
+                return s.Build("leaf_spine", {a, b, c}, hr, fr, d, pfc, ecn, buf, kmin, kmax, pmax);
+            },
+            py::arg("leaves") = 4, py::arg("spines") = 2, py::arg("hosts_per_leaf") = 4,
+            py::arg("host_rate") = "100Gbps", py::arg("fabric_rate") = "100Gbps",
+            py::arg("delay") = "1us", py::arg("pfc") = true, py::arg("ecn") = true,
+            py::arg("buffer") = py::none(), py::arg("ecn_kmin") = py::none(),
+            py::arg("ecn_kmax") = py::none(), py::arg("ecn_pmax") = py::none(), topoDoc)
+        .def(
+            "dumbbell",
+            [](Simulation& s, const py::object& l, const py::object& r, const py::object& hr,
+               const py::object& fr, const py::object& d, bool pfc, bool ecn, const py::object& buf,
+               const py::object& kmin, const py::object& kmax, const py::object& pmax)
+            {
+                uint64_t a = CheckedUint(l, "left", 1, 4096);
+                uint64_t b = CheckedUint(r, "right", 1, 4096);
+                return s.Build("dumbbell", {a, b}, hr, fr, d, pfc, ecn, buf, kmin, kmax, pmax);
+            },
+            py::arg("left") = 1, py::arg("right") = 1, py::arg("host_rate") = "100Gbps",
+            py::arg("fabric_rate") = "100Gbps", py::arg("delay") = "1us", py::arg("pfc") = true,
+            py::arg("ecn") = true, py::arg("buffer") = py::none(), py::arg("ecn_kmin") = py::none(),
+            py::arg("ecn_kmax") = py::none(), py::arg("ecn_pmax") = py::none(),
+            "Dumbbell: left hosts then right hosts; fabric_rate is the bottleneck rate")
+        .def(
+            "install_rdma",
+            [](Simulation& s, const std::string& cc, const py::object& mtu, const py::kwargs& kw)
+            {
+                s.InstallRdma(cc, mtu, kw);
+            },
+            py::arg("cc") = "dcqcn", py::arg("mtu") = py::none(),
+            "Install RDMA NICs on every host; cc in 'dcqcn', 'dcqcn-vendor', 'fixed'; other "
+            "keyword arguments are congestion-control attributes (rate_ai='40Mbps', g=1/256, "
+            "timer='55us', min_rate=..., or their ns-3 names RateAI, G, ...)")
+        .def("rdma_flow", &Simulation::RdmaFlow, py::arg("src"), py::arg("dst"), py::arg("bytes"),
+             py::arg("start") = "0us", py::arg("priority") = 3, py::arg("aggressiveness") = 1.0,
+             py::arg("trace") = false,
+             "Post one RDMA WRITE of `bytes` from host src to host dst at `start` on a new "
+             "queue pair; trace=True records the DCQCN rate trajectory")
+        .def("run", &Simulation::Run, py::arg("until") = py::none(),
+             "Run until the absolute simulated time `until` (or until no events are left); "
+             "the GIL is released meanwhile")
+        .def("port_stats", &Simulation::PortStats, "per switch port counters, list of dicts")
+        .def("nic_stats", &Simulation::NicStats, "per host NIC counters, list of dicts")
+        .def("close", &Simulation::Close, "Destroy the ns-3 simulator; flows keep their results")
+        .def(
+            "__enter__",
+            [](Simulation& s) -> Simulation&
+            {
+                return s;
+            },
+            py::return_value_policy::reference)
+        .def("__exit__",
+             [](Simulation& s, py::args)
+             {
+                 s.Close();
+             });
+
+    py::class_<LayerSpec>(m, "Layer")
+        .def_readonly("name", &LayerSpec::name)
+        .def_property_readonly("kind",
+                               [](const LayerSpec& l)
+                               {
+                                   return LayerKindName(l.kind);
+                               })
+        .def_readonly("parameters", &LayerSpec::parameters)
+        .def_readonly("forward_flops", &LayerSpec::forwardFlops)
+        .def_readonly("forward_macs", &LayerSpec::forwardMacs)
+        .def_readonly("output_elements", &LayerSpec::outputElements)
+        .def("__repr__",
+             [](const LayerSpec& l)
+             {
+                 return "<mlnet.Layer " + l.name + " (" + LayerKindName(l.kind)
+                        + "): " + std::to_string(l.parameters) + " parameters>";
+             });
+
+    py::class_<DnnModel>(m, "DnnModel")
+        .def_property_readonly("name", &DnnModel::GetName)
+        .def_property_readonly("parameters", &DnnModel::GetParameterCount)
+        .def("parameter_bytes", &DnnModel::GetParameterBytes, py::arg("bytes_per_parameter") = 4)
+        .def_property_readonly("forward_flops", &DnnModel::GetForwardFlops)
+        .def_property_readonly("forward_macs", &DnnModel::GetForwardMacs)
+        .def_property_readonly("layers", &DnnModel::GetLayers)
+        .def_property_readonly("parameterized_layers", &DnnModel::GetParameterizedLayers)
+        .def("__len__", &DnnModel::GetNLayers)
+        .def_static(
+            "from_csv",
+            [](const std::string& text, const std::string& name)
+            {
+                std::istringstream in(text);
+                return DnnModel::FromCsv(in, name);
+            },
+            py::arg("text"), py::arg("name") = "csv",
+            "Model from a per-layer CSV text: name, parameters, forward_us, backward_us")
+        .def("__repr__",
+             [](const DnnModel& d)
+             {
+                 return "<mlnet.DnnModel " + d.GetName() + ": " + std::to_string(d.GetNLayers())
+                        + " layers, " + std::to_string(d.GetParameterCount()) + " parameters>";
+             });
+
+    py::class_<ModelZoo>(m, "ModelZoo")
+        .def_static("get", &ModelZoo::Get, py::arg("name"),
+                    "A model by name (ValueError for an unknown name)")
+        .def_static("names", &ModelZoo::Names);
+
+    py::class_<GpuProfile>(m, "GpuProfile")
+        .def(py::init<std::string, double, double, double, uint32_t, double>(), py::arg("name"),
+             py::arg("peak_flops"), py::arg("efficiency") = 0.4,
+             py::arg("memory_bandwidth") = 900e9, py::arg("bytes_per_element") = 2,
+             py::arg("backward_factor") = 2.0)
+        .def_static("get", &GpuProfile::Get, py::arg("name"))
+        .def_property_readonly("name", &GpuProfile::GetName)
+        .def_property_readonly("peak_flops", &GpuProfile::GetPeakFlops)
+        .def_property_readonly("efficiency", &GpuProfile::GetEfficiency)
+        .def_property_readonly("memory_bandwidth", &GpuProfile::GetMemoryBandwidth)
+        .def("forward_time", &GpuProfile::GetForwardTime, py::arg("model"), py::arg("batch"),
+             "forward time of one batch (s)")
+        .def("backward_time", &GpuProfile::GetBackwardTime, py::arg("model"), py::arg("batch"),
+             "backward time of one batch (s)");
+
+    m.def("tensor_order", &TensorOrder, py::arg("policy"), py::arg("layer_parameters"),
+          py::arg("forward_times"), py::arg("backward_times"), py::arg("bytes_per_parameter") = 4,
+          py::arg("classes") = 8,
+          "Plan gradient transfers with a tensor-order policy (fifo, tic, tac, p3, "
+          "bytescheduler): list of slices as dicts");
+
+#ifdef MLNET_PY_HAVE_SCENARIO
+    m.def("run_scenario", &RunScenario, py::arg("scenario"),
+          "Run a JSON scenario (dict or JSON text); returns {'summary', 'flows', 'ports'}");
+    m.attr("HAVE_SCENARIO") = true;
+#else
+    m.attr("HAVE_SCENARIO") = false;
+#endif
+
+    py::module_::import("atexit").attr("register")(py::cpp_function(&CloseLive));
+}

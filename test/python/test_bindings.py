@@ -1,0 +1,264 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Tests of the mlnet Python module (plain unittest: python3 -m unittest discover test/python).
+
+Run with PYTHONPATH pointing at the build's python/ directory (CTest sets it).
+"""
+
+import json
+import subprocess
+import sys
+import textwrap
+import unittest
+
+import mlnet
+
+GOODPUT = 1000.0 / 1082.0  # payload fraction of a 1000-B-MTU RoCEv2 packet on the wire
+
+
+class TestParsing(unittest.TestCase):
+    def test_rates(self):
+        self.assertEqual(mlnet.parse_rate("100Gbps"), 100e9)
+        self.assertEqual(mlnet.parse_rate("40Mb/s"), 40e6)
+        self.assertEqual(mlnet.parse_rate("1GBps"), 8e9)
+        self.assertEqual(mlnet.parse_rate(25e9), 25e9)
+
+    def test_times(self):
+        self.assertAlmostEqual(mlnet.parse_time("1us"), 1e-6)
+        self.assertAlmostEqual(mlnet.parse_time("10ms"), 1e-2)
+        self.assertAlmostEqual(mlnet.parse_time(0.5), 0.5)
+
+    def test_bad_strings_raise(self):
+        for bad in ["100Gbs", "fast", "", "-1Gbps", "1e400bps", "Gbps"]:
+            with self.assertRaises(ValueError, msg=bad):
+                mlnet.parse_rate(bad)
+        for bad in ["1 parsec", "us", "-1us", "1u s"]:
+            with self.assertRaises(ValueError, msg=bad):
+                mlnet.parse_time(bad)
+
+
+class TestModelZoo(unittest.TestCase):
+    def test_parameter_counts(self):
+        expected = {
+            "vgg16": 138357544,
+            "vgg19": 143667240,
+            "alexnet": 61100840,
+            "resnet50": 25557032,
+            "resnet152": 60192808,
+            "inception_v3": 23834568,
+            "googlenet": 6624904,
+            "gpt2": 124439808,
+        }
+        names = mlnet.ModelZoo.names()
+        for name, params in expected.items():
+            if name not in names:
+                continue
+            self.assertEqual(mlnet.ModelZoo.get(name).parameters, params, name)
+        self.assertEqual(mlnet.ModelZoo.get("vgg16").parameters, 138357544)
+        m = mlnet.ModelZoo.get("vgg16")
+        self.assertEqual(sum(l.parameters for l in m.layers), m.parameters)
+        self.assertEqual(m.parameter_bytes(), 4 * m.parameters)
+
+    def test_unknown_model(self):
+        with self.assertRaises(ValueError):
+            mlnet.ModelZoo.get("no-such-net")
+
+    def test_gpu_profile(self):
+        gpu = mlnet.GpuProfile.get("V100")
+        m = mlnet.ModelZoo.get("resnet50")
+        t32 = gpu.forward_time(m, 32)
+        self.assertGreater(t32, 0)
+        self.assertGreater(gpu.forward_time(m, 64), t32)
+        with self.assertRaises(ValueError):
+            mlnet.GpuProfile("bad", -1.0)
+
+    def test_tensor_order(self):
+        params = [1000, 2000, 3000]
+        fwd = [1e-3, 1e-3, 1e-3]
+        bwd = [2e-3, 2e-3, 2e-3]
+        for policy in ["fifo", "tic", "tac", "p3", "bytescheduler"]:
+            plan = mlnet.tensor_order(policy, params, fwd, bwd)
+            # every parameter of every tensor is scheduled exactly once
+            per_tensor = {}
+            for s in plan:
+                per_tensor[s["tensor"]] = per_tensor.get(s["tensor"], 0) + s["size"]
+            self.assertEqual(sorted(per_tensor.values()), sorted(params), policy)
+        with self.assertRaises(ValueError):
+            mlnet.tensor_order("random", params, fwd, bwd)
+
+
+class TestSimulation(unittest.TestCase):
+    def tearDown(self):
+        # a failed test must not leave a live simulation behind
+        import gc
+
+        gc.collect()
+
+    def test_single_flow_fct_dumbbell(self):
+        size = 10_000_000
+        with mlnet.Simulation(seed=1) as sim:
+            topo = sim.dumbbell(left=1, right=1, host_rate="100Gbps", fabric_rate="100Gbps",
+                                delay="1us")
+            self.assertEqual(topo.hosts, 2)
+            sim.install_rdma(cc="dcqcn")
+            f = sim.rdma_flow(src=0, dst=1, bytes=size, trace=True)
+            sim.run(until="10ms")
+            self.assertTrue(f.done)
+            ideal = size * 8 / (100e9 * GOODPUT)
+            self.assertLess(abs(f.fct - ideal) / ideal, 0.05, (f.fct, ideal))
+            # bytes conservation: acknowledged = posted = received by the destination NIC
+            self.assertEqual(f.bytes_acked, size)
+            nic = sim.nic_stats()
+            self.assertEqual(nic[1]["bytes_received"], size)
+            self.assertEqual(nic[0]["bytes_received"], 0)
+            self.assertEqual(f.retransmissions, 0)
+            # the data crossed both switches: >= size bytes on the wire at each egress
+            ports = sim.port_stats()
+            self.assertTrue(all(p["drops"] == 0 for p in ports))
+            data_ports = [p for p in ports if p["tx_bytes"] >= size]
+            self.assertGreaterEqual(len(data_ports), 2)
+            self.assertIsNotNone(f.rate_trace)
+            self.assertGreaterEqual(len(f.rate_trace), 1)
+        # results survive close()
+        self.assertEqual(f.bytes_acked, size)
+        self.assertIsNotNone(f.fct)
+
+    def test_incast_conservation_and_congestion(self):
+        size = 2_000_000
+        with mlnet.Simulation(seed=3) as sim:
+            sim.fat_tree(k=4, buffer=32 << 20)
+            sim.install_rdma(cc="dcqcn", rate_ai="40Mbps", g=1 / 256)
+            flows = [sim.rdma_flow(src=s, dst=15, bytes=size, trace=True) for s in (0, 4, 8)]
+            sim.run(until="20ms")
+            for f in flows:
+                self.assertTrue(f.done, f)
+                self.assertEqual(f.bytes_acked, size)
+            self.assertEqual(sim.nic_stats()[15]["bytes_received"], 3 * size)
+            # three senders into one 100G port cannot all finish at line rate
+            ideal_one = size * 8 / (100e9 * GOODPUT)
+            self.assertGreater(max(f.fct for f in flows), 2.5 * ideal_one)
+            self.assertTrue(any(f.cnps > 0 for f in flows))
+            self.assertTrue(any(len(f.rate_trace) > 1 for f in flows))
+
+    def test_seed_changes_nothing_for_determinism(self):
+        def once(seed):
+            with mlnet.Simulation(seed=seed) as sim:
+                sim.fat_tree(k=4)
+                sim.install_rdma()
+                fl = [sim.rdma_flow(src=i, dst=(i + 5) % 16, bytes=500_000) for i in range(8)]
+                sim.run()
+                return [f.fct for f in fl]
+
+        self.assertEqual(once(7), once(7))
+
+    def test_bad_inputs_raise_value_error(self):
+        with mlnet.Simulation() as sim:
+            with self.assertRaises(ValueError):
+                sim.fat_tree(k=5)
+            with self.assertRaises(ValueError):
+                sim.fat_tree(k=4, host_rate="100 Gigs")
+            with self.assertRaises(ValueError):
+                sim.fat_tree(k=4, delay="1 lightyear")
+            with self.assertRaises(ValueError):
+                sim.fat_tree(k=4, buffer=10)
+            with self.assertRaises(ValueError):
+                sim.rdma_flow(src=0, dst=1, bytes=10)  # before install_rdma
+            sim.fat_tree(k=4)
+            with self.assertRaises(ValueError):
+                sim.install_rdma(cc="reno")
+            with self.assertRaises(ValueError):
+                sim.install_rdma(cc="dcqcn", no_such_knob=1)
+            with self.assertRaises(ValueError):
+                sim.install_rdma(cc="dcqcn", rate_ai="fast")
+            with self.assertRaises(ValueError):
+                sim.install_rdma(cc="dcqcn", g=2.0)  # g must be in (0, 1]
+            sim.install_rdma(cc="dcqcn")
+            with self.assertRaises(ValueError):
+                sim.rdma_flow(src=0, dst=16, bytes=10)
+            with self.assertRaises(ValueError):
+                sim.rdma_flow(src=-1, dst=1, bytes=10)
+            with self.assertRaises(ValueError):
+                sim.rdma_flow(src=0, dst=0, bytes=10)
+            with self.assertRaises(ValueError):
+                sim.rdma_flow(src=0, dst=1, bytes=0)
+            with self.assertRaises(ValueError):
+                sim.rdma_flow(src=0, dst=1, bytes=10, aggressiveness=20.0)
+            with self.assertRaises(ValueError):
+                sim.rdma_flow(src=0, dst=1, bytes=10, aggressiveness=0.0)
+            with self.assertRaises(ValueError):
+                sim.rdma_flow(src=0, dst=1, bytes=10, priority=8)
+            with self.assertRaises(ValueError):
+                sim.rdma_flow(src=0, dst=1, bytes=10, start="soon")
+            with self.assertRaises(ValueError):
+                sim.run(until="never")
+            # the simulation still works after all these errors
+            f = sim.rdma_flow(src=0, dst=1, bytes=100_000, aggressiveness=2.0)
+            sim.run()
+            self.assertEqual(f.bytes_acked, 100_000)
+
+    def test_second_live_simulation(self):
+        sim = mlnet.Simulation()
+        try:
+            with self.assertRaises(ValueError):
+                mlnet.Simulation()
+        finally:
+            sim.close()
+        with self.assertRaises(ValueError):
+            sim.fat_tree(k=4)  # closed
+        sim2 = mlnet.Simulation()  # allowed once the first is closed
+        sim2.close()
+
+    def test_fixed_rate(self):
+        size = 1_000_000
+        with mlnet.Simulation() as sim:
+            sim.dumbbell(left=1, right=1)
+            sim.install_rdma(cc="fixed", rate="50Gbps")
+            f = sim.rdma_flow(src=0, dst=1, bytes=size)
+            with self.assertRaises(ValueError):
+                sim.rdma_flow(src=0, dst=1, bytes=size, aggressiveness=2.0)
+            sim.run()
+            ideal = size * 8 / (50e9 * GOODPUT)
+            self.assertLess(abs(f.fct - ideal) / ideal, 0.05, (f.fct, ideal))
+
+    @unittest.skipUnless(getattr(mlnet, "HAVE_SCENARIO", False), "no scenario runner")
+    def test_run_scenario_default(self):
+        with self.assertRaises(ValueError):
+            mlnet.run_scenario("{not json")
+        with self.assertRaises(ValueError):
+            mlnet.run_scenario(42)
+
+
+class TestInterpreterSurvives(unittest.TestCase):
+    def test_errors_do_not_abort(self):
+        # In a child interpreter: each error is caught, and the process exits normally.
+        code = textwrap.dedent(
+            """
+            import mlnet
+            n = 0
+            def expect(fn):
+                global n
+                try:
+                    fn()
+                except ValueError:
+                    n += 1
+            sim = mlnet.Simulation()
+            expect(lambda: sim.fat_tree(k=5))
+            expect(lambda: sim.fat_tree(host_rate="xyz"))
+            expect(lambda: sim.fat_tree(delay="-3us"))
+            sim.fat_tree(k=4)
+            sim.install_rdma(cc="dcqcn")
+            expect(lambda: sim.rdma_flow(src=0, dst=99, bytes=1))
+            expect(lambda: sim.rdma_flow(src=0, dst=1, bytes=1, aggressiveness=11))
+            expect(lambda: mlnet.Simulation())
+            f = sim.rdma_flow(src=0, dst=1, bytes=10000)
+            sim.run()
+            print(n, f.bytes_acked)
+            """
+        )
+        r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           timeout=120)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stdout.split(), ["6", "10000"])
+
+
+if __name__ == "__main__":
+    unittest.main()
