@@ -134,8 +134,16 @@ FabricNetDevice::Attach(Ptr<FabricChannel> ch)
 Time
 FabricNetDevice::TxTime(uint32_t bytes) const
 {
-    uint32_t wire = std::max<uint32_t>(bytes, PfcHeader::kFrameBytes) + m_frameOverhead;
-    return m_rate.CalculateBytesTxTime(wire);
+    // Most frames have one of a few sizes: remember the last conversion (the DataRate -> Time
+    // conversion is int64x64 arithmetic, a visible share of the per-hop cost otherwise).
+    if (bytes != m_txTimeBytes || m_rate.GetBitRate() != m_txTimeRate)
+    {
+        uint32_t wire = std::max<uint32_t>(bytes, PfcHeader::kFrameBytes) + m_frameOverhead;
+        m_txTimeBytes = bytes;
+        m_txTimeRate = m_rate.GetBitRate();
+        m_txTimeValue = m_rate.CalculateBytesTxTime(wire);
+    }
+    return m_txTimeValue;
 }
 
 void

@@ -197,6 +197,9 @@ class FabricNetDevice : public NetDevice
     uint32_t m_dwrrQuantum{1600};
     uint64_t m_hostQueueLimit{0};
     uint8_t m_dwrrNext{0};
+    mutable uint32_t m_txTimeBytes{0}; //!< memo of TxTime(): frame size
+    mutable uint64_t m_txTimeRate{0};  //!< memo of TxTime(): rate
+    mutable Time m_txTimeValue;        //!< memo of TxTime(): result
 
     std::array<ClassQueue, kNumClasses> m_queues;
     std::deque<Ptr<Packet>> m_ctrlQueue;

@@ -285,10 +285,15 @@ RdmaNic::BuildData(RdmaQueuePair& qp)
     qp.m_sndNxt = psn + 1;
     qp.m_ops->OnSent(qp.m_cc, payload, now);
     qp.UpdateRateTraces();
-    // Pace on the wire size at the current rate.
-    double rate = std::max(qp.m_cc.rate, 1e3);
-    uint32_t wire = std::max<uint32_t>(p->GetSize(), 46) + 38;
-    qp.m_nextAvail = now + Seconds(wire * 8.0 / rate);
+    // Pace on the wire time at the current rate: the port's own wire time at line rate (no
+    // gap between back-to-back packets), scaled up when the QP is rate-limited.
+    Time wire = m_dev->TxTime(p->GetSize());
+    qp.m_nextAvail = qp.m_cc.rate >= qp.m_cc.lineRate
+                         ? now + wire
+                         : now
+                               + TimeStep(uint64_t(double(wire.GetTimeStep()) * qp.m_cc.lineRate
+                                                       / std::max(qp.m_cc.rate, 1e3)
+                                                   + 0.5));
     ArmRto(qp);
     return p;
 }
