@@ -21,6 +21,7 @@ list(APPEND MLNET_TEST_SOURCES
   ${MLNET_ROOT}/test/fabric/ecmp-test.cc
   ${MLNET_ROOT}/test/fabric/ecn-marking-test.cc
   ${MLNET_ROOT}/test/fabric/fat-tree-test.cc
+  ${MLNET_ROOT}/test/fabric/internet-interop-test.cc
   ${MLNET_ROOT}/test/fabric/mmu-test.cc
   ${MLNET_ROOT}/test/fabric/pfc-incast-test.cc
 )

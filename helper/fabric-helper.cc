@@ -4,6 +4,7 @@
 #include "fabric-helper.h"
 
 #include "ns3/fabric-channel.h"
+#include "ns3/ipv4.h"
 #include "ns3/log.h"
 #include "ns3/node-list.h"
 
@@ -109,6 +110,30 @@ FabricHelper::AssignHostAddresses(const NodeContainer& hosts, Ipv4Address base)
                                         + " has no FabricNetDevice");
         }
         d->SetIpv4Address(Ipv4Address(++a));
+    }
+}
+
+void
+FabricHelper::AttachInternetStack(const NodeContainer& hosts, Ipv4Mask mask)
+{
+    for (auto it = hosts.Begin(); it != hosts.End(); ++it)
+    {
+        Ptr<Ipv4> ipv4 = (*it)->GetObject<Ipv4>();
+        Ptr<FabricNetDevice> dev = GetHostDevice(*it);
+        if (!ipv4 || !dev || dev->GetIpv4Address() == Ipv4Address())
+        {
+            throw std::invalid_argument("AttachInternetStack: node "
+                                        + std::to_string((*it)->GetId())
+                                        + " needs an internet stack and an addressed fabric port");
+        }
+        int32_t ifIndex = ipv4->GetInterfaceForDevice(dev);
+        if (ifIndex < 0)
+        {
+            ifIndex = int32_t(ipv4->AddInterface(dev));
+        }
+        ipv4->AddAddress(ifIndex, Ipv4InterfaceAddress(dev->GetIpv4Address(), mask));
+        ipv4->SetMetric(ifIndex, 1);
+        ipv4->SetUp(ifIndex);
     }
 }
 

@@ -81,6 +81,18 @@ class FabricHelper : public PcapHelperForDevice
      */
     static int64_t AssignStreams(const NodeContainer& switches, int64_t stream);
 
+    /**
+     * Attach the fabric ports of hosts that have an ns-3 internet stack (InternetStackHelper)
+     * to it: each host's FabricNetDevice becomes an Ipv4 interface with the host's fabric
+     * address and the given mask, so ordinary ns-3 applications (TCP, UDP, DCTCP) run over the
+     * fabric next to RDMA traffic. Call after AssignHostAddresses (topology helpers do it).
+     * \param hosts the hosts (each must have Ipv4 aggregated)
+     * \param mask network mask of the fabric (default /8, i.e. 10.0.0.0/8)
+     * \throws std::invalid_argument if a host has no internet stack or no fabric address
+     */
+    static void AttachInternetStack(const NodeContainer& hosts,
+                                    Ipv4Mask mask = Ipv4Mask("255.0.0.0"));
+
     /// \return the first FabricNetDevice of a node (null if none)
     static Ptr<FabricNetDevice> GetHostDevice(Ptr<Node> node);
 
