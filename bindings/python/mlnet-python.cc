@@ -1292,6 +1292,10 @@ PYBIND11_MODULE(mlnet, m)
 #ifdef MLNET_PY_HAVE_SCENARIO
     m.def("run_scenario", &RunScenario, py::arg("scenario"),
           "Run a JSON scenario (dict or JSON text); returns {'summary', 'flows', 'ports'}");
+    m.def(
+        "default_scenario",
+        []() { return py::module_::import("json").attr("loads")(Scenario::DefaultJson()); },
+        "The built-in default scenario as a dict (a template to edit)");
     m.attr("HAVE_SCENARIO") = true;
 #else
     m.attr("HAVE_SCENARIO") = false;

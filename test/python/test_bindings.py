@@ -225,6 +225,24 @@ class TestSimulation(unittest.TestCase):
             mlnet.run_scenario("{not json")
         with self.assertRaises(ValueError):
             mlnet.run_scenario(42)
+        scn = mlnet.default_scenario()
+        scn["duration"] = "100us"
+        r = mlnet.run_scenario(scn)
+        s = r["summary"]
+        self.assertEqual(s["hosts"], 16)
+        self.assertGreater(s["bytesSent"], 0)
+        # bytes conservation over the whole run
+        self.assertEqual(s["bytesSent"], s["bytesReceived"] + s["bytesDropped"] + s["bytesInFlight"])
+        self.assertEqual(len(r["flows"]), s["flows"])
+        self.assertEqual(sum(f["rxBytes"] for f in r["flows"]), s["bytesReceived"])
+        # same scenario from JSON text, same seed: same result
+        r2 = mlnet.run_scenario(json.dumps(scn))
+        self.assertEqual(r2["summary"]["bytesReceived"], s["bytesReceived"])
+        # the simulator is free again afterwards
+        with self.assertRaises(ValueError):
+            with mlnet.Simulation():
+                mlnet.run_scenario(scn)  # refused while a Simulation is live
+        mlnet.Simulation().close()
 
 
 class TestInterpreterSurvives(unittest.TestCase):
