@@ -44,7 +44,7 @@ ParseFlowParams(ScenarioObject& in, const ScenarioConfig& cfg)
     ConstantFlowParams p;
     p.rate = in.Rate("rate", std::nullopt);
     p.bytes = in.Bytes("bytes", 0, uint64_t(1) << 50, 0);
-    p.start = in.Duration("start", Time(0), cfg.duration - NanoSeconds(1), std::string("0ns"));
+    p.start = in.Duration("start", Time(0), cfg.duration, std::string("0ns"));
     p.payload = static_cast<uint32_t>(in.Uint("payload", 8, 8972, 1000));
     p.priority = static_cast<uint8_t>(in.Uint("priority", 0, 7, 0));
     p.ect = in.Bool("ect", true);
@@ -65,13 +65,17 @@ InstallConstantFlow(TrafficContext& ctx, const std::string& type, uint32_t src, 
                                     + " constant-rate flows (UDP source ports exhausted)");
     }
     const auto srcPort = static_cast<uint16_t>(kFirstPort + id);
+    // ConstantRateFlow sends whole packets and stops before exceeding MaxBytes: round the
+    // requested bytes up to whole packets, so the flow sends at least what was asked.
+    const uint64_t ipBytes = p.payload + 28;
+    const uint64_t maxBytes = (p.bytes + ipBytes - 1) / ipBytes * ipBytes;
     Ptr<ConstantRateFlow> app = CreateObject<ConstantRateFlow>();
     app->SetAttribute("Remote", Ipv4AddressValue(topo.HostAddress(dst)));
     app->SetAttribute("SourcePort", UintegerValue(srcPort));
     app->SetAttribute("DestinationPort", UintegerValue(kDstPort));
     app->SetAttribute("DataRate", DataRateValue(p.rate));
     app->SetAttribute("PayloadSize", UintegerValue(p.payload));
-    app->SetAttribute("MaxBytes", UintegerValue(p.bytes));
+    app->SetAttribute("MaxBytes", UintegerValue(maxBytes));
     app->SetAttribute("PriorityClass", UintegerValue(p.priority));
     app->SetAttribute("Ect", BooleanValue(p.ect));
     app->SetStartTime(p.start);
@@ -87,7 +91,7 @@ InstallConstantFlow(TrafficContext& ctx, const std::string& type, uint32_t src, 
     base.srcPort = srcPort;
     base.priority = p.priority;
     base.offeredBps = static_cast<double>(p.rate.GetBitRate());
-    base.targetBytes = p.bytes;
+    base.targetBytes = maxBytes;
     base.startNs = p.start.GetNanoSeconds();
     const FlowSink::FlowId key(topo.HostAddress(src).Get(), srcPort, kDstPort);
     ctx.AddFlow(

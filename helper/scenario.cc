@@ -157,11 +157,11 @@ ScenarioObject::Fail(const std::string& path, const nlohmann::json& value, const
 
 namespace
 {
-/// Throw "scenario: <path>: missing (<what>)" for an absent required key.
+/// Throw "scenario: <path>: missing; <what>" for an absent required key.
 [[noreturn]] void
 Missing(const std::string& path, const std::string& what)
 {
-    throw std::invalid_argument("scenario: " + path + ": missing (" + what + ")");
+    throw std::invalid_argument("scenario: " + path + ": missing; " + what);
 }
 } // namespace
 

@@ -27,7 +27,7 @@ struct FlowStatsRecord
     uint16_t srcPort{0};     //!< UDP source port (identifies the flow with src and dst)
     uint8_t priority{0};     //!< priority class 0..7
     double offeredBps{0};    //!< configured sending rate (bit/s)
-    uint64_t targetBytes{0}; //!< bytes to send (0 = until the end of the traffic period)
+    uint64_t targetBytes{0}; //!< bytes the flow sends in all (0 = until the traffic period ends)
     int64_t startNs{0};      //!< time the flow started sending
     uint64_t txBytes{0};     //!< bytes handed to the source NIC
     uint64_t txPackets{0};   //!< packets handed to the source NIC
