@@ -268,6 +268,7 @@ struct FlowState
     Ptr<RdmaQueuePair> qp;
     // snapshot taken when the simulation is closed
     uint64_t bytesAcked{0};
+    uint64_t bytesSent{0};
     uint64_t retx{0};
     uint64_t timeouts{0};
     uint64_t cnps{0};
@@ -299,6 +300,7 @@ struct FlowState
         if (qp)
         {
             bytesAcked = qp->GetBytesAcked();
+            bytesSent = qp->GetCcState().bytesSent;
             retx = qp->GetRetransmittedPackets();
             timeouts = qp->GetTimeouts();
             cnps = qp->GetCnpsReceived();
@@ -334,6 +336,11 @@ class Flow
     uint64_t BytesAcked() const
     {
         return m_s->qp ? m_s->qp->GetBytesAcked() : m_s->bytesAcked;
+    }
+
+    uint64_t BytesSent() const
+    {
+        return m_s->qp ? m_s->qp->GetCcState().bytesSent : m_s->bytesSent;
     }
 
     double Rate() const
@@ -379,6 +386,7 @@ class Flow
         d["finish"] = Finish();
         d["fct"] = Fct();
         d["bytes_acked"] = BytesAcked();
+        d["bytes_sent"] = BytesSent();
         d["cnps"] = Cnps();
         d["retransmissions"] = Retx();
         d["timeouts"] = Timeouts();
@@ -1121,6 +1129,8 @@ PYBIND11_MODULE(mlnet, m)
         .def_property_readonly("fct", &Flow::Fct, "flow completion time (s), None if not done")
         .def_property_readonly("finish", &Flow::Finish, "completion time (s), None if not done")
         .def_property_readonly("bytes_acked", &Flow::BytesAcked)
+        .def_property_readonly("bytes_sent", &Flow::BytesSent,
+                               "payload bytes put on the wire (retransmissions included)")
         .def_property_readonly("rate", &Flow::Rate, "current sending rate (bit/s)")
         .def_property_readonly("cnps", &Flow::Cnps)
         .def_property_readonly("retransmissions", &Flow::Retx)
@@ -1294,7 +1304,10 @@ PYBIND11_MODULE(mlnet, m)
           "Run a JSON scenario (dict or JSON text); returns {'summary', 'flows', 'ports'}");
     m.def(
         "default_scenario",
-        []() { return py::module_::import("json").attr("loads")(Scenario::DefaultJson()); },
+        []()
+        {
+            return py::module_::import("json").attr("loads")(Scenario::DefaultJson());
+        },
         "The built-in default scenario as a dict (a template to edit)");
     m.attr("HAVE_SCENARIO") = true;
 #else

@@ -111,6 +111,7 @@ class TestSimulation(unittest.TestCase):
             self.assertEqual(nic[1]["bytes_received"], size)
             self.assertEqual(nic[0]["bytes_received"], 0)
             self.assertEqual(f.retransmissions, 0)
+            self.assertEqual(f.bytes_sent, size)  # no retransmission: every byte sent once
             # the data crossed both switches: >= size bytes on the wire at each egress
             ports = sim.port_stats()
             self.assertTrue(all(p["drops"] == 0 for p in ports))
