@@ -1,0 +1,19 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Training jobs, collectives and background traffic (model/workload/), their helper, examples.
+set(_dir ${MLNET_ROOT}/model/workload)
+list(APPEND MLNET_SOURCES
+  ${_dir}/rdma-message-dispatcher.cc
+  ${_dir}/collective.cc
+  ${_dir}/training-job.cc
+  ${_dir}/periodic-job.cc
+)
+list(APPEND MLNET_HEADERS
+  ${MLNET_ROOT}/model/stats/job-records.h
+  ${_dir}/rdma-message-dispatcher.h
+  ${_dir}/collective.h
+  ${_dir}/training-job.h
+  ${_dir}/periodic-job.h
+)
+list(APPEND MLNET_TEST_SOURCES
+  ${MLNET_ROOT}/test/workload/collective-sim-test.cc
+)

@@ -1,0 +1,107 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef MLNET_TRAINING_JOB_H
+#define MLNET_TRAINING_JOB_H
+
+#include "ns3/callback.h"
+#include "ns3/job-records.h"
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+#include "ns3/traced-callback.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup mlnet
+ * \brief Base of training jobs: the iteration loop bookkeeping and the records.
+ *
+ * Start() schedules the first iteration after the StartTime attribute; a subclass runs its
+ * iterations (DoStartIteration) and calls EndIteration() with the compute time of the
+ * iteration; the base records it, fires the traces, and starts the next iteration until
+ * Iterations are done (0 = run until the simulation stops).
+ */
+class TrainingJob : public Object
+{
+  public:
+    /// Trace of a finished iteration.
+    typedef void (*IterationTracedCallback)(const IterationRecord& r);
+    /// Trace of a finished message.
+    typedef void (*MessageTracedCallback)(const MessageRecord& r);
+    /// Called when the job finished all its iterations.
+    typedef Callback<void, Ptr<TrainingJob>> FinishedCallback;
+
+    /// \return the TypeId
+    static TypeId GetTypeId();
+    TrainingJob();
+    ~TrainingJob() override;
+
+    /// Schedule the job's first iteration StartTime from now. \throws std::logic_error if started
+    void Start();
+    /// \return true once all requested iterations are done
+    bool IsFinished() const;
+    /// \return iterations done
+    uint64_t GetIterationsDone() const;
+    /// \return the job name
+    std::string GetJobName() const;
+    /// \return the job id
+    uint32_t GetJobId() const;
+    /// \return per-iteration records
+    const std::vector<IterationRecord>& GetIterationRecords() const;
+    /// \return per-message records (when RecordMessages is true)
+    const std::vector<MessageRecord>& GetMessageRecords() const;
+    /// \return the job summary (JCT)
+    JobRecord GetJobRecord() const;
+    /// \return mean iteration time over the recorded iterations, skipping the first `skip`
+    Time GetMeanIterationTime(uint32_t skip = 0) const;
+    /// \param cb called when the job finishes
+    void SetFinishedCallback(FinishedCallback cb);
+
+  protected:
+    void DoDispose() override;
+    /// Start iteration GetIterationsDone() now.
+    virtual void DoStartIteration() = 0;
+    /**
+     * Finish the current iteration now.
+     * \param compute GPU busy time in the iteration
+     */
+    void EndIteration(Time compute);
+    /**
+     * Record a message.
+     * \param src source rank/host \param dst destination \param bytes size
+     * \param cls priority class \param posted posting time
+     */
+    void RecordMessage(uint32_t src, uint32_t dst, uint64_t bytes, uint8_t cls, Time posted);
+    /// \return the current iteration's start
+    Time GetIterationStart() const;
+
+    std::string m_name;          //!< job name
+    uint32_t m_jobId{0};         //!< job id
+    uint32_t m_iterations{0};    //!< iterations to run (0 = unlimited)
+    Time m_startTime;            //!< delay from Start() to the first iteration
+    bool m_recordMessages{true}; //!< keep per-message records
+
+  private:
+    void BeginIteration();
+
+    bool m_started{false};
+    bool m_finished{false};
+    Time m_iterStart;
+    Time m_jobStart;
+    Time m_jobEnd;
+    std::vector<IterationRecord> m_records;
+    std::vector<MessageRecord> m_messages;
+    FinishedCallback m_finishedCb;
+    TracedCallback<const IterationRecord&> m_iterationTrace;
+    TracedCallback<const MessageRecord&> m_messageTrace;
+};
+
+} // namespace ns3
+
+#endif /* MLNET_TRAINING_JOB_H */
