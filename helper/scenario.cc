@@ -17,6 +17,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <regex>
@@ -681,7 +682,12 @@ Scenario::Load(const std::string& file)
     }
     std::ostringstream text;
     text << in.rdbuf();
-    return ParseString(text.str(), file);
+    ScenarioConfig cfg = ParseString(text.str(), file);
+    if (!nlohmann::json::parse(cfg.json).contains("name"))
+    {
+        cfg.name = std::filesystem::path(file).stem().string(); // "incast" for incast.json
+    }
+    return cfg;
 }
 
 std::string

@@ -200,7 +200,8 @@ struct OutputConfig
  */
 struct ScenarioConfig
 {
-    std::string name{"scenario"};                            //!< name shown in the summary
+    /// name shown in the summary (Load() defaults it to the file name's stem)
+    std::string name{"scenario"};
     TopologyConfig topology;                                 //!< the topology
     FabricConfig fabric;                                     //!< switch and port attributes
     std::vector<std::shared_ptr<const TrafficSpec>> traffic; //!< parsed traffic entries
