@@ -6,6 +6,7 @@ list(APPEND MLNET_SOURCES
   ${_dir}/collective.cc
   ${_dir}/training-job.cc
   ${_dir}/periodic-job.cc
+  ${_dir}/data-parallel-job.cc
 )
 list(APPEND MLNET_HEADERS
   ${MLNET_ROOT}/model/stats/job-records.h
@@ -13,7 +14,10 @@ list(APPEND MLNET_HEADERS
   ${_dir}/collective.h
   ${_dir}/training-job.h
   ${_dir}/periodic-job.h
+  ${_dir}/gradient-aggregator.h
+  ${_dir}/data-parallel-job.h
 )
 list(APPEND MLNET_TEST_SOURCES
   ${MLNET_ROOT}/test/workload/collective-sim-test.cc
+  ${MLNET_ROOT}/test/workload/data-parallel-sim-test.cc
 )

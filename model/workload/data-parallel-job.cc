@@ -1,0 +1,481 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "data-parallel-job.h"
+
+#include "ns3/enum.h"
+#include "ns3/fabric-net-device.h"
+#include "ns3/fifo-tensor-order.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+#include "rdma-message-dispatcher.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("DataParallelJob");
+NS_OBJECT_ENSURE_REGISTERED(GradientAggregator);
+NS_OBJECT_ENSURE_REGISTERED(DataParallelJob);
+
+TypeId
+GradientAggregator::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::GradientAggregator").SetParent<Object>().SetGroupName("Mlnet");
+    return tid;
+}
+
+GradientAggregator::~GradientAggregator() = default;
+
+TypeId
+DataParallelJob::GetTypeId()
+{
+    static TypeId tid
+        = TypeId("ns3::DataParallelJob")
+              .SetParent<TrainingJob>()
+              .SetGroupName("Mlnet")
+              .AddConstructor<DataParallelJob>()
+              .AddAttribute("Mode", "Gradient synchronisation", EnumValue(RING_ALLREDUCE),
+                            MakeEnumAccessor(&DataParallelJob::m_mode),
+                            MakeEnumChecker(RING_ALLREDUCE, "RingAllReduce", PARAMETER_SERVER,
+                                            "ParameterServer", AGGREGATOR, "Aggregator"))
+              .AddAttribute("BatchSize", "Per-worker batch size (>= 1)", UintegerValue(32),
+                            MakeUintegerAccessor(&DataParallelJob::m_batch),
+                            MakeUintegerChecker<uint32_t>(1))
+              .AddAttribute("BytesPerParameter", "Gradient bytes per parameter (1..8)",
+                            UintegerValue(4),
+                            MakeUintegerAccessor(&DataParallelJob::m_bytesPerParam),
+                            MakeUintegerChecker<uint32_t>(1, 8))
+              .AddAttribute("MaxInflightBytes",
+                            "Window of slices in flight when the policy has no credit (0 = "
+                            "unlimited; PS and aggregator modes)",
+                            UintegerValue(0), MakeUintegerAccessor(&DataParallelJob::m_maxInflight),
+                            MakeUintegerChecker<uint64_t>())
+              .AddAttribute("SubChunks", "Pipeline pieces per ring all-reduce chunk (1..1024)",
+                            UintegerValue(1), MakeUintegerAccessor(&DataParallelJob::m_subChunks),
+                            MakeUintegerChecker<uint32_t>(1, 1024));
+    return tid;
+}
+
+DataParallelJob::DataParallelJob() = default;
+DataParallelJob::~DataParallelJob() = default;
+
+void
+DataParallelJob::DoDispose()
+{
+    m_workers.clear();
+    m_servers.clear();
+    m_policy = nullptr;
+    m_aggregator = nullptr;
+    m_allReduce = nullptr;
+    m_qps.clear();
+    TrainingJob::DoDispose();
+}
+
+void
+DataParallelJob::SetModel(const DnnModel& model, const GpuProfile& gpu)
+{
+    if (model.GetParameterCount() == 0)
+    {
+        throw std::invalid_argument("DataParallelJob::SetModel: model has no parameters");
+    }
+    m_model = model;
+    m_gpu = gpu;
+    m_hasModel = true;
+}
+
+void
+DataParallelJob::SetWorkers(const std::vector<Ptr<RdmaNic>>& workers)
+{
+    if (workers.empty())
+    {
+        throw std::invalid_argument("DataParallelJob::SetWorkers: workers must be >= 1");
+    }
+    m_workers = workers;
+}
+
+void
+DataParallelJob::SetServers(const std::vector<Ptr<RdmaNic>>& servers)
+{
+    if (servers.empty())
+    {
+        throw std::invalid_argument("DataParallelJob::SetServers: servers must be >= 1");
+    }
+    m_servers = servers;
+}
+
+void
+DataParallelJob::SetTensorOrderPolicy(Ptr<TensorOrderPolicy> policy)
+{
+    m_policy = policy;
+}
+
+void
+DataParallelJob::SetAggregator(Ptr<GradientAggregator> agg)
+{
+    m_aggregator = agg;
+}
+
+const std::vector<TransferSlice>&
+DataParallelJob::GetPlan() const
+{
+    return m_plan;
+}
+
+uint64_t
+DataParallelJob::GetPushBytes() const
+{
+    return m_pushBytes;
+}
+
+uint64_t
+DataParallelJob::GetPullBytes() const
+{
+    return m_pullBytes;
+}
+
+Time
+DataParallelJob::GetComputeTime() const
+{
+    return m_compute;
+}
+
+uint64_t
+DataParallelJob::GetModelBytes() const
+{
+    return m_model.GetParameterCount() * m_bytesPerParam;
+}
+
+void
+DataParallelJob::Prepare()
+{
+    if (!m_hasModel)
+    {
+        throw std::invalid_argument("DataParallelJob: no model (call SetModel)");
+    }
+    if (m_workers.empty())
+    {
+        throw std::invalid_argument("DataParallelJob: no workers (call SetWorkers)");
+    }
+    if (m_mode == RING_ALLREDUCE && m_workers.size() < 2)
+    {
+        throw std::invalid_argument("DataParallelJob: ring all-reduce needs workers >= 2");
+    }
+    if (m_mode == PARAMETER_SERVER && m_servers.empty())
+    {
+        throw std::invalid_argument("DataParallelJob: parameter-server mode needs servers >= 1");
+    }
+    if (m_mode == AGGREGATOR && !m_aggregator)
+    {
+        throw std::invalid_argument("DataParallelJob: aggregator mode needs SetAggregator");
+    }
+    if (!m_policy)
+    {
+        m_policy = CreateObject<FifoTensorOrder>();
+    }
+    m_policy->SetBytesPerParameter(m_bytesPerParam);
+    m_timing = m_gpu.GetLayerTimings(m_model, m_batch);
+    const std::size_t L = m_model.GetNLayers();
+    std::vector<uint64_t> params(L);
+    std::vector<double> fwd(L), bwd(L);
+    m_compute = Time(0);
+    Time bwdTotal(0);
+    for (std::size_t i = 0; i < L; ++i)
+    {
+        params[i] = m_model.GetLayer(i).parameters;
+        fwd[i] = m_timing[i].forwardSeconds;
+        bwd[i] = m_timing[i].backwardSeconds;
+        m_compute += Seconds(fwd[i]);
+        bwdTotal += Seconds(bwd[i]);
+    }
+    m_compute += bwdTotal;
+    m_tensors = TensorOrderPolicy::MakeTensors(params, fwd, bwd);
+    m_plan = m_policy->Plan(m_tensors);
+    m_layerTensor.assign(L, -1);
+    for (std::size_t t = 0; t < m_tensors.size(); ++t)
+    {
+        m_layerTensor[m_tensors[t].layerIndex] = t;
+    }
+    m_tensorSlices.assign(m_tensors.size(), {});
+    for (std::size_t k = 0; k < m_plan.size(); ++k)
+    {
+        m_tensorSlices[m_plan[k].tensorId].push_back(k);
+    }
+    m_paramReady.assign(L, true);
+    m_tensorPending.assign(m_tensors.size(), 0);
+    m_eligible.assign(m_plan.size(), false);
+    m_launched.assign(m_plan.size(), false);
+    m_sliceWait.assign(m_plan.size(), 0);
+    m_slicePosted.assign(m_plan.size(), Time(0));
+    if (m_mode == RING_ALLREDUCE)
+    {
+        m_allReduce = CreateObject<RingAllReduce>();
+        m_allReduce->SetAttribute("SubChunks", UintegerValue(m_subChunks));
+        m_allReduce->SetGroup(m_workers);
+    }
+    else if (m_mode == AGGREGATOR)
+    {
+        m_aggregator->Setup(m_workers);
+    }
+    m_prepared = true;
+    NS_LOG_INFO(m_name << ": " << m_tensors.size() << " tensors, " << m_plan.size()
+                       << " slices, compute " << m_compute.GetMicroSeconds() << " us");
+}
+
+void
+DataParallelJob::DoStartIteration()
+{
+    if (!m_prepared)
+    {
+        Prepare();
+    }
+    m_fwdLayer = 0;
+    m_bwdDone = false;
+    ForwardNext();
+}
+
+void
+DataParallelJob::ForwardNext()
+{
+    m_fwdWaiting = false;
+    const uint32_t L = m_model.GetNLayers();
+    if (m_fwdLayer >= L)
+    {
+        BackwardStart();
+        return;
+    }
+    if (!m_paramReady[m_fwdLayer])
+    {
+        m_fwdWaiting = true; // SliceDone resumes
+        return;
+    }
+    Time d = Seconds(m_timing[m_fwdLayer].forwardSeconds);
+    ++m_fwdLayer;
+    Simulator::Schedule(d, &DataParallelJob::ForwardNext, this);
+}
+
+void
+DataParallelJob::BackwardStart()
+{
+    std::fill(m_eligible.begin(), m_eligible.end(), false);
+    std::fill(m_launched.begin(), m_launched.end(), false);
+    m_nextScan = 0;
+    Time total(0);
+    for (const auto& lt : m_timing)
+    {
+        total += Seconds(lt.backwardSeconds);
+    }
+    for (uint32_t t = 0; t < m_tensors.size(); ++t)
+    {
+        Simulator::Schedule(Seconds(m_tensors[t].producedAt), &DataParallelJob::Produce, this, t);
+    }
+    Simulator::Schedule(total, &DataParallelJob::BackwardDone, this);
+}
+
+void
+DataParallelJob::Produce(uint32_t t)
+{
+    m_paramReady[m_tensors[t].layerIndex] = false;
+    m_tensorPending[t] = m_tensorSlices[t].size();
+    ++m_unsynced;
+    for (uint32_t k : m_tensorSlices[t])
+    {
+        m_eligible[k] = true;
+    }
+    Pump();
+}
+
+void
+DataParallelJob::BackwardDone()
+{
+    m_bwdDone = true;
+    MaybeEnd();
+}
+
+void
+DataParallelJob::MaybeEnd()
+{
+    if (!m_bwdDone)
+    {
+        return;
+    }
+    bool last = m_iterations != 0 && GetIterationsDone() + 1 >= m_iterations;
+    if (last && m_unsynced > 0)
+    {
+        return;
+    }
+    m_bwdDone = false;
+    EndIteration(m_compute);
+}
+
+void
+DataParallelJob::Pump()
+{
+    uint64_t window = m_policy->GetCreditBytes();
+    if (window == 0)
+    {
+        window = m_maxInflight;
+    }
+    while (m_nextScan < m_plan.size() && m_launched[m_nextScan])
+    {
+        ++m_nextScan;
+    }
+    for (uint32_t k = m_nextScan; k < m_plan.size(); ++k)
+    {
+        if (m_launched[k] || !m_eligible[k])
+        {
+            continue;
+        }
+        uint64_t bytes = m_plan[k].size * m_bytesPerParam;
+        bool fits
+            = m_inflightSlices == 0
+              || (m_mode != RING_ALLREDUCE && (window == 0 || m_inflightBytes + bytes <= window));
+        if (!fits)
+        {
+            return; // strict priority: nothing later overtakes the first eligible slice
+        }
+        Launch(k);
+    }
+}
+
+Ptr<RdmaQueuePair>
+DataParallelJob::Qp(Ptr<RdmaNic> a, Ptr<RdmaNic> b, uint8_t cls, bool push, uint32_t w, uint32_t s)
+{
+    auto key = std::make_tuple(w, s, cls, push);
+    auto it = m_qps.find(key);
+    if (it != m_qps.end())
+    {
+        return it->second;
+    }
+    Ptr<RdmaQueuePair> qp = a->Connect(b, cls);
+    RdmaQueuePair* raw = PeekPointer(qp);
+    RdmaMessageDispatcher::Get(b)->Register(
+        a->GetDevice()->GetIpv4Address(), qp->GetQpn(),
+        RdmaMessageDispatcher::ReceiveCallback(
+            [this, raw, push, w, s, cls](Ipv4Address, uint32_t, uint64_t)
+            {
+                uint32_t k = m_qpFifo[raw].front();
+                m_qpFifo[raw].pop_front();
+                if (push)
+                {
+                    OnPush(w, s, k);
+                }
+                else
+                {
+                    OnPull(w, s, k);
+                }
+            }));
+    m_qps[key] = qp;
+    return qp;
+}
+
+void
+DataParallelJob::Launch(uint32_t k)
+{
+    m_launched[k] = true;
+    uint64_t bytes = m_plan[k].size * m_bytesPerParam;
+    m_inflightBytes += bytes;
+    ++m_inflightSlices;
+    m_slicePosted[k] = Simulator::Now();
+    uint8_t cls = std::min<uint8_t>(m_plan[k].priorityClass, 6);
+    NS_LOG_DEBUG(m_name << " launch slice " << k << " tensor " << m_plan[k].tensorId << " " << bytes
+                        << " B class " << unsigned(cls));
+    if (m_mode == RING_ALLREDUCE)
+    {
+        m_allReduce->Start(bytes < m_workers.size() ? m_workers.size() : bytes,
+                           Collective::ParticipantCallback(),
+                           Collective::DoneCallback(
+                               [this, k]()
+                               {
+                                   SliceDone(k);
+                               }));
+    }
+    else if (m_mode == AGGREGATOR)
+    {
+        m_aggregator->Aggregate(m_sliceSeq++, bytes, cls,
+                                Callback<void>(
+                                    [this, k]()
+                                    {
+                                        SliceDone(k);
+                                    }));
+    }
+    else
+    {
+        // shard: slices round-robin over the servers, by position in the tensor
+        uint32_t s = (m_plan[k].tensorId + m_plan[k].offset / std::max<uint64_t>(1, m_plan[k].size))
+                     % m_servers.size();
+        m_sliceWait[k] = m_workers.size();
+        for (uint32_t w = 0; w < m_workers.size(); ++w)
+        {
+            Ptr<RdmaQueuePair> qp = Qp(m_workers[w], m_servers[s], cls, true, w, s);
+            m_qpFifo[PeekPointer(qp)].push_back(k);
+            Time posted = Simulator::Now();
+            qp->PostSend(bytes, RdmaQueuePair::CompletionCallback(
+                                    [this, w, s, cls, posted](uint64_t, uint64_t b)
+                                    {
+                                        RecordMessage(w, m_workers.size() + s, b, cls, posted);
+                                    }));
+        }
+    }
+}
+
+void
+DataParallelJob::OnPush(uint32_t w, uint32_t s, uint32_t k)
+{
+    uint64_t bytes = m_plan[k].size * m_bytesPerParam;
+    m_pushBytes += bytes;
+    if (--m_sliceWait[k] != 0)
+    {
+        return;
+    }
+    // every gradient arrived: the server updates and every worker pulls the parameters
+    uint8_t cls = std::min<uint8_t>(m_plan[k].priorityClass, 6);
+    m_sliceWait[k] = m_workers.size();
+    for (uint32_t v = 0; v < m_workers.size(); ++v)
+    {
+        Ptr<RdmaQueuePair> qp = Qp(m_servers[s], m_workers[v], cls, false, v, s);
+        m_qpFifo[PeekPointer(qp)].push_back(k);
+        Time posted = Simulator::Now();
+        qp->PostSend(bytes, RdmaQueuePair::CompletionCallback(
+                                [this, v, s, cls, posted](uint64_t, uint64_t b)
+                                {
+                                    RecordMessage(m_workers.size() + s, v, b, cls, posted);
+                                }));
+    }
+}
+
+void
+DataParallelJob::OnPull(uint32_t w, uint32_t s, uint32_t k)
+{
+    m_pullBytes += m_plan[k].size * m_bytesPerParam;
+    if (--m_sliceWait[k] == 0)
+    {
+        SliceDone(k);
+    }
+}
+
+void
+DataParallelJob::SliceDone(uint32_t k)
+{
+    m_inflightBytes -= m_plan[k].size * m_bytesPerParam;
+    --m_inflightSlices;
+    uint32_t t = m_plan[k].tensorId;
+    if (--m_tensorPending[t] == 0)
+    {
+        --m_unsynced;
+        uint32_t layer = m_tensors[t].layerIndex;
+        m_paramReady[layer] = true;
+        if (m_fwdWaiting && m_fwdLayer == layer)
+        {
+            ForwardNext();
+        }
+    }
+    Pump();
+    MaybeEnd();
+}
+
+} // namespace ns3

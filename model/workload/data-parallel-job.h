@@ -1,0 +1,142 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef MLNET_DATA_PARALLEL_JOB_H
+#define MLNET_DATA_PARALLEL_JOB_H
+
+#include "collective.h"
+#include "dnn-model.h"
+#include "gpu-profile.h"
+#include "gradient-aggregator.h"
+#include "ns3/rdma-nic.h"
+#include "ns3/tensor-order-policy.h"
+#include "training-job.h"
+
+#include <deque>
+#include <map>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup mlnet
+ * \brief Synchronous data-parallel training: every worker computes the same layer timeline
+ * (GpuProfile), gradients are synchronised slice by slice in the order of a TensorOrderPolicy
+ * plan by ring all-reduce, parameter servers (push then pull, slices sharded round-robin over
+ * the servers) or a GradientAggregator.
+ *
+ * Timeline of iteration k: forward layer by layer, each layer waiting until its parameters
+ * from iteration k-1 are synchronised; then backward from the last layer, emitting each
+ * layer's gradient when its backward finishes (the plan's producedAt). A slice is eligible
+ * once produced; eligible slices are launched in plan order while the bytes in flight stay
+ * under the window (the policy's credit, else MaxInflightBytes; 0 = unlimited; ring and
+ * aggregator modes launch one slice at a time). Iteration k ends when its backward ends (the
+ * last one: when every slice is synchronised too), so compute = forward + backward and
+ * exposed communication = the forward stalls (plus the final synchronisation).
+ */
+class DataParallelJob : public TrainingJob
+{
+  public:
+    /// How gradients are synchronised.
+    enum Mode
+    {
+        RING_ALLREDUCE,
+        PARAMETER_SERVER,
+        AGGREGATOR,
+    };
+
+    /// \return the TypeId
+    static TypeId GetTypeId();
+    DataParallelJob();
+    ~DataParallelJob() override;
+
+    /**
+     * \param model the DNN \param gpu compute model (batch size: BatchSize attribute)
+     * \throws std::invalid_argument if the model has no parameters
+     */
+    void SetModel(const DnnModel& model, const GpuProfile& gpu);
+    /// \param workers the workers' NICs (>= 1; >= 2 for ring all-reduce)
+    void SetWorkers(const std::vector<Ptr<RdmaNic>>& workers);
+    /// \param servers parameter servers' NICs (PARAMETER_SERVER mode, >= 1)
+    void SetServers(const std::vector<Ptr<RdmaNic>>& servers);
+    /// \param policy transfer order (default FIFO)
+    void SetTensorOrderPolicy(Ptr<TensorOrderPolicy> policy);
+    /// \param agg in-network aggregation hook (AGGREGATOR mode)
+    void SetAggregator(Ptr<GradientAggregator> agg);
+
+    /// \return the transfer plan in use
+    const std::vector<TransferSlice>& GetPlan() const;
+    /// \return bytes pushed by all workers so far (PS)
+    uint64_t GetPushBytes() const;
+    /// \return bytes pulled by all workers so far (PS)
+    uint64_t GetPullBytes() const;
+    /// \return forward + backward time of one iteration
+    Time GetComputeTime() const;
+    /// \return gradient bytes of the model
+    uint64_t GetModelBytes() const;
+
+  protected:
+    void DoDispose() override;
+    void DoStartIteration() override;
+
+  private:
+    void Prepare();
+    void ForwardNext();
+    void BackwardStart();
+    void Produce(uint32_t tensor);
+    void BackwardDone();
+    void Pump();
+    void Launch(uint32_t slice);
+    void SliceDone(uint32_t slice);
+    void MaybeEnd();
+    Ptr<RdmaQueuePair> Qp(Ptr<RdmaNic> a, Ptr<RdmaNic> b, uint8_t cls, bool push, uint32_t w,
+                          uint32_t s);
+    void OnPush(uint32_t w, uint32_t s, uint32_t k);
+    void OnPull(uint32_t w, uint32_t s, uint32_t k);
+
+    DnnModel m_model;
+    std::vector<LayerTiming> m_timing;
+    GpuProfile m_gpu{GpuProfile::V100()};
+    bool m_hasModel{false};
+    std::vector<Ptr<RdmaNic>> m_workers;
+    std::vector<Ptr<RdmaNic>> m_servers;
+    Ptr<TensorOrderPolicy> m_policy;
+    Ptr<GradientAggregator> m_aggregator;
+    Ptr<RingAllReduce> m_allReduce;
+    Mode m_mode{RING_ALLREDUCE};
+    uint32_t m_batch{32};
+    uint32_t m_bytesPerParam{4};
+    uint64_t m_maxInflight{0};
+    uint32_t m_subChunks{1};
+    bool m_prepared{false};
+
+    std::vector<GradientTensor> m_tensors;
+    std::vector<TransferSlice> m_plan;
+    std::vector<std::vector<uint32_t>> m_tensorSlices; //!< plan indices per tensor
+    std::vector<int32_t> m_layerTensor;                //!< tensor of each layer, -1 if none
+    std::vector<bool> m_paramReady;                    //!< per layer
+    std::vector<uint32_t> m_tensorPending;             //!< slices not yet synchronised
+    std::vector<bool> m_eligible;                      //!< per plan slice
+    std::vector<bool> m_launched;                      //!< per plan slice
+    std::vector<uint32_t> m_sliceWait;                 //!< PS: pushes / pulls outstanding
+    std::vector<Time> m_slicePosted;
+    uint32_t m_nextScan{0};
+    uint64_t m_inflightBytes{0};
+    uint32_t m_inflightSlices{0};
+    uint32_t m_unsynced{0};
+    uint32_t m_fwdLayer{0};
+    bool m_fwdWaiting{false};
+    bool m_bwdDone{false};
+    uint64_t m_sliceSeq{0};
+    uint64_t m_pushBytes{0};
+    uint64_t m_pullBytes{0};
+    Time m_compute;
+    std::map<RdmaQueuePair*, std::deque<uint32_t>> m_qpFifo;
+    std::map<std::tuple<uint32_t, uint32_t, uint8_t, bool>, Ptr<RdmaQueuePair>> m_qps;
+};
+
+} // namespace ns3
+
+#endif /* MLNET_DATA_PARALLEL_JOB_H */
