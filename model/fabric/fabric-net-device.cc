@@ -152,8 +152,14 @@ FabricNetDevice::Enqueue(Ptr<Packet> p, uint8_t cls, uint32_t meta)
     ClassQueue& cq = m_queues[cls];
     cq.q.push_back(Entry{p, meta});
     cq.bytes += p->GetSize();
-    m_macTxTrace(p);
-    m_queueTrace(cls, cq.bytes);
+    if (!m_macTxTrace.IsEmpty())
+    {
+        m_macTxTrace(p);
+    }
+    if (!m_queueTrace.IsEmpty())
+    {
+        m_queueTrace(cls, cq.bytes);
+    }
     if (!m_txBusy)
     {
         TransmitStart();
@@ -269,7 +275,10 @@ FabricNetDevice::TransmitStart()
         Entry e = std::move(cq.q.front());
         cq.q.pop_front();
         cq.bytes -= e.packet->GetSize();
-        m_queueTrace(uint8_t(c), cq.bytes);
+        if (!m_queueTrace.IsEmpty())
+        {
+            m_queueTrace(uint8_t(c), cq.bytes);
+        }
         if (!m_dequeueCb.IsNull())
         {
             m_dequeueCb(e.packet, uint8_t(c), e.meta);
@@ -292,7 +301,10 @@ FabricNetDevice::StartFrame(Ptr<Packet> p, uint16_t etherType)
 {
     m_txBusy = true;
     Time txTime = TxTime(p->GetSize());
-    m_phyTxBeginTrace(p);
+    if (!m_phyTxBeginTrace.IsEmpty())
+    {
+        m_phyTxBeginTrace(p);
+    }
     SnifferTrace(p, etherType, true);
     Simulator::Schedule(txTime, &FabricNetDevice::TransmitComplete, this);
     m_channel->Transmit(p, etherType, this, txTime);
@@ -308,14 +320,20 @@ FabricNetDevice::TransmitComplete()
 void
 FabricNetDevice::Receive(Ptr<Packet> p, uint16_t etherType)
 {
-    m_phyRxEndTrace(p);
+    if (!m_phyRxEndTrace.IsEmpty())
+    {
+        m_phyRxEndTrace(p);
+    }
     SnifferTrace(p, etherType, false);
     if (etherType == PfcHeader::kEtherType)
     {
         HandlePfc(p);
         return;
     }
-    m_macRxTrace(p);
+    if (!m_macRxTrace.IsEmpty())
+    {
+        m_macRxTrace(p);
+    }
     if (!m_fabricRx.IsNull() && m_fabricRx(this, p))
     {
         return;

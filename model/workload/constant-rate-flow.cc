@@ -9,11 +9,10 @@
 #include "ns3/ipv4-header.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
+#include "ns3/seq-ts-header.h"
 #include "ns3/simulator.h"
 #include "ns3/udp-header.h"
 #include "ns3/uinteger.h"
-
-#include <vector>
 
 namespace ns3
 {
@@ -44,7 +43,7 @@ ConstantRateFlow::GetTypeId()
                             MakeDataRateAccessor(&ConstantRateFlow::m_rate), MakeDataRateChecker())
               .AddAttribute("PayloadSize", "UDP payload bytes per packet", UintegerValue(1000),
                             MakeUintegerAccessor(&ConstantRateFlow::m_payload),
-                            MakeUintegerChecker<uint32_t>(8, 9000))
+                            MakeUintegerChecker<uint32_t>(12, 9000))
               .AddAttribute("MaxBytes", "Stop after this many IPv4 bytes (0 = until StopTime)",
                             UintegerValue(0), MakeUintegerAccessor(&ConstantRateFlow::m_maxBytes),
                             MakeUintegerChecker<uint64_t>())
@@ -111,6 +110,7 @@ ConstantRateFlow::StartApplication()
         throw std::invalid_argument("ConstantRateFlow: node " + std::to_string(GetNode()->GetId())
                                     + " has no FabricNetDevice");
     }
+    m_interval = m_rate.CalculateBytesTxTime(m_payload + 8 + 20);
     SendNext();
 }
 
@@ -135,13 +135,12 @@ ConstantRateFlow::SendNext()
         m_event = Simulator::Schedule(m_dev->TxTime(ipBytes), &ConstantRateFlow::SendNext, this);
         return;
     }
-    // Sequence number in the first payload bytes (big-endian), the rest zero.
-    std::vector<uint8_t> payload(m_payload, 0);
-    for (int i = 0; i < 8; ++i)
-    {
-        payload[i] = uint8_t(m_seq >> (56 - 8 * i));
-    }
-    Ptr<Packet> p = Create<Packet>(payload.data(), m_payload);
+    // Sequence number and send time in the first payload bytes (SeqTsHeader, 12 bytes); the
+    // rest of the payload is virtual (zero-filled, never materialised).
+    SeqTsHeader seq;
+    seq.SetSeq(uint32_t(m_seq));
+    Ptr<Packet> p = Create<Packet>(m_payload - seq.GetSerializedSize());
+    p->AddHeader(seq);
     UdpHeader udp;
     udp.SetSourcePort(m_srcPort);
     udp.SetDestinationPort(m_dstPort);
@@ -159,8 +158,7 @@ ConstantRateFlow::SendNext()
     m_dev->Send(p, m_dev->GetBroadcast(), FabricNetDevice::kEtherTypeIpv4);
     m_seq++;
     m_bytesSent += ipBytes;
-    m_event = Simulator::Schedule(m_rate.CalculateBytesTxTime(ipBytes), &ConstantRateFlow::SendNext,
-                                  this);
+    m_event = Simulator::Schedule(m_interval, &ConstantRateFlow::SendNext, this);
 }
 
 } // namespace ns3

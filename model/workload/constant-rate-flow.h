@@ -21,10 +21,10 @@ class FabricNetDevice;
  * internet stack, no transport): the simplest traffic source for fabric experiments and the
  * traffic of the mainline comparison benchmarks.
  *
- * Every packet carries a 64-bit sequence number as the first payload bytes, so a FlowSink can
- * detect reordering. Like a NIC whose transmit ring is full, the source holds back while more
- * than BacklogLimit bytes wait in its class queue (e.g. while PFC pauses the host port), so a
- * paused host does not drop.
+ * Every packet carries a SeqTsHeader (32-bit sequence number, send time) as the first payload
+ * bytes, so a FlowSink can detect reordering; the rest of the payload is virtual. Like a NIC whose
+ * transmit ring is full, the source holds back while more than BacklogLimit bytes wait in its class
+ * queue (e.g. while PFC pauses the host port), so a paused host does not drop.
  */
 class ConstantRateFlow : public Application
 {
@@ -61,6 +61,7 @@ class ConstantRateFlow : public Application
     uint32_t m_backlogLimit{0};
     uint64_t m_seq{0};
     uint64_t m_bytesSent{0};
+    Time m_interval; //!< time between packets at DataRate
     EventId m_event;
     TracedCallback<Ptr<const Packet>> m_txTrace;
 };

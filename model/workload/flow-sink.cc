@@ -52,11 +52,12 @@ FlowSink::Receive(Ptr<NetDevice> dev, Ptr<const Packet> p, uint16_t protocol, co
     {
         return;
     }
-    uint8_t buf[36];
+    // ConstantRateFlow's SeqTsHeader: 32-bit sequence number right after IPv4 + UDP.
+    uint8_t buf[32];
     uint64_t seq = 0;
     if (p->CopyData(buf, sizeof(buf)) == sizeof(buf))
     {
-        for (int i = 0; i < 8; ++i)
+        for (int i = 0; i < 4; ++i)
         {
             seq = (seq << 8) | buf[28 + i];
         }
