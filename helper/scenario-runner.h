@@ -12,6 +12,7 @@
 #include "scenario.h"
 
 #include <chrono>
+#include <iostream>
 #include <map>
 #include <ostream>
 #include <string>
@@ -59,7 +60,7 @@ class ScenarioRunner : private TrafficContext
      * 2 s of wall-clock time while running: runs shorter than that print nothing.
      * \param enable on or off (default off) \param os the stream (default std::cerr)
      */
-    void SetProgress(bool enable, std::ostream& os);
+    void SetProgress(bool enable, std::ostream& os = std::cerr);
     /// \return the scenario
     const ScenarioConfig& GetConfig() const;
 

@@ -3,8 +3,12 @@
  */
 #include "flow-stats-record.h"
 
+#include "ns3/log.h"
+
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("FlowStatsRecord");
 
 bool
 FlowStatsRecord::Completed() const

@@ -3,11 +3,15 @@
  */
 #include "run-summary.h"
 
+#include "ns3/log.h"
+
 #include <algorithm>
 #include <limits>
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("RunSummary");
 
 uint64_t
 RunSummary::PacketHops() const
