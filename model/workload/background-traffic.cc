@@ -1,0 +1,347 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "background-traffic.h"
+
+#include "ns3/double.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("BackgroundTraffic");
+NS_OBJECT_ENSURE_REGISTERED(BackgroundTraffic);
+
+namespace
+{
+// Same content as data/websearch.cdf and data/datamining.cdf (model code opens no files).
+const char* kWebSearch = "0 0\n10000 0.15\n20000 0.20\n30000 0.30\n50000 0.40\n80000 0.53\n"
+                         "200000 0.60\n1000000 0.70\n2000000 0.80\n5000000 0.90\n"
+                         "10000000 0.97\n30000000 1.00\n";
+const char* kDataMining = "0 0\n1460 0.5\n2920 0.6\n4380 0.7\n10220 0.8\n389820 0.9\n"
+                          "3076220 0.95\n97333820 0.99\n973333820 1.00\n";
+} // namespace
+
+FlowSizeCdf::FlowSizeCdf(std::vector<std::pair<double, double>> points)
+    : m_points(std::move(points))
+{
+    if (m_points.size() < 2)
+    {
+        throw std::invalid_argument("FlowSizeCdf: points must be >= 2");
+    }
+    for (std::size_t i = 0; i < m_points.size(); ++i)
+    {
+        const auto& p = m_points[i];
+        if (!(p.first >= 0) || !(p.second >= 0 && p.second <= 1))
+        {
+            throw std::invalid_argument("FlowSizeCdf: point " + std::to_string(i)
+                                        + ": size must be >= 0 and probability in [0, 1]");
+        }
+        if (i > 0 && (p.first < m_points[i - 1].first || p.second < m_points[i - 1].second))
+        {
+            throw std::invalid_argument("FlowSizeCdf: point " + std::to_string(i)
+                                        + ": sizes and probabilities must be non-decreasing");
+        }
+    }
+    if (std::abs(m_points.back().second - 1.0) > 1e-9)
+    {
+        throw std::invalid_argument("FlowSizeCdf: last probability must be 1");
+    }
+}
+
+FlowSizeCdf
+FlowSizeCdf::FromStream(std::istream& in)
+{
+    std::vector<std::pair<double, double>> pts;
+    std::string line;
+    uint32_t n = 0;
+    while (std::getline(in, line))
+    {
+        ++n;
+        auto hash = line.find('#');
+        if (hash != std::string::npos)
+        {
+            line.resize(hash);
+        }
+        std::istringstream ls(line);
+        double s;
+        double p;
+        if (!(ls >> s))
+        {
+            continue; // blank
+        }
+        std::string rest;
+        if (!(ls >> p) || (ls >> rest))
+        {
+            throw std::invalid_argument("FlowSizeCdf::FromStream: line " + std::to_string(n)
+                                        + ": expected 'size_bytes cumulative_probability'");
+        }
+        pts.emplace_back(s, p);
+    }
+    if (!pts.empty() && pts.front().second > 0)
+    {
+        pts.insert(pts.begin(), {pts.front().first, 0.0});
+    }
+    return FlowSizeCdf(pts);
+}
+
+FlowSizeCdf
+FlowSizeCdf::WebSearch()
+{
+    std::istringstream s(kWebSearch);
+    return FromStream(s);
+}
+
+FlowSizeCdf
+FlowSizeCdf::DataMining()
+{
+    std::istringstream s(kDataMining);
+    return FromStream(s);
+}
+
+FlowSizeCdf
+FlowSizeCdf::Get(const std::string& name)
+{
+    if (name == "websearch")
+    {
+        return WebSearch();
+    }
+    if (name == "datamining")
+    {
+        return DataMining();
+    }
+    throw std::invalid_argument("FlowSizeCdf::Get: name '" + name
+                                + "' must be one of websearch, datamining");
+}
+
+uint64_t
+FlowSizeCdf::Sample(double u) const
+{
+    u = std::min(1.0, std::max(0.0, u));
+    for (std::size_t i = 1; i < m_points.size(); ++i)
+    {
+        const auto& a = m_points[i - 1];
+        const auto& b = m_points[i];
+        if (u <= b.second && b.second > a.second)
+        {
+            double x = a.first + (u - a.second) / (b.second - a.second) * (b.first - a.first);
+            return std::max<uint64_t>(1, static_cast<uint64_t>(std::llround(x)));
+        }
+    }
+    return std::max<uint64_t>(1, static_cast<uint64_t>(m_points.back().first));
+}
+
+double
+FlowSizeCdf::GetMean() const
+{
+    double m = 0;
+    for (std::size_t i = 1; i < m_points.size(); ++i)
+    {
+        m += (m_points[i].second - m_points[i - 1].second)
+             * (m_points[i].first + m_points[i - 1].first) / 2.0;
+    }
+    return std::max(1.0, m);
+}
+
+const std::vector<std::pair<double, double>>&
+FlowSizeCdf::GetPoints() const
+{
+    return m_points;
+}
+
+TypeId
+BackgroundTraffic::GetTypeId()
+{
+    static TypeId tid
+        = TypeId("ns3::BackgroundTraffic")
+              .SetParent<Object>()
+              .SetGroupName("Mlnet")
+              .AddConstructor<BackgroundTraffic>()
+              .AddAttribute("Load",
+                            "Offered payload load per source host, fraction of LinkRate (0, 1]",
+                            DoubleValue(0.3), MakeDoubleAccessor(&BackgroundTraffic::m_load),
+                            MakeDoubleChecker<double>(1e-9, 1.0))
+              .AddAttribute("LinkRate", "Rate the load refers to (the host link rate)",
+                            DataRateValue(DataRate("100Gbps")),
+                            MakeDataRateAccessor(&BackgroundTraffic::m_rate), MakeDataRateChecker())
+              .AddAttribute("PriorityClass", "Priority class of the flows (0..7)", UintegerValue(3),
+                            MakeUintegerAccessor(&BackgroundTraffic::m_class),
+                            MakeUintegerChecker<uint8_t>(0, 7))
+              .AddAttribute("StopTime", "Generation time after Start() (0 = forever)",
+                            TimeValue(Seconds(0)), MakeTimeAccessor(&BackgroundTraffic::m_stop),
+                            MakeTimeChecker(Seconds(0)))
+              .AddTraceSource("FlowDone", "A flow completed",
+                              MakeTraceSourceAccessor(&BackgroundTraffic::m_flowTrace),
+                              "ns3::TrainingJob::MessageTracedCallback");
+    return tid;
+}
+
+BackgroundTraffic::BackgroundTraffic()
+{
+    m_gap = CreateObject<ExponentialRandomVariable>();
+    m_size = CreateObject<UniformRandomVariable>();
+    m_pick = CreateObject<UniformRandomVariable>();
+}
+
+BackgroundTraffic::~BackgroundTraffic() = default;
+
+void
+BackgroundTraffic::DoDispose()
+{
+    Stop();
+    m_src.clear();
+    m_dst.clear();
+    m_qps.clear();
+    Object::DoDispose();
+}
+
+void
+BackgroundTraffic::SetHosts(const std::vector<Ptr<RdmaNic>>& sources,
+                            const std::vector<Ptr<RdmaNic>>& destinations)
+{
+    if (sources.empty() || destinations.empty())
+    {
+        throw std::invalid_argument("BackgroundTraffic::SetHosts: sources and destinations "
+                                    "must be >= 1");
+    }
+    if (destinations.size() == 1 && sources.size() == 1 && sources[0] == destinations[0])
+    {
+        throw std::invalid_argument("BackgroundTraffic::SetHosts: destinations must hold a "
+                                    "host other than the source");
+    }
+    m_src = sources;
+    m_dst = destinations;
+}
+
+void
+BackgroundTraffic::SetFlowSizeCdf(const FlowSizeCdf& cdf)
+{
+    m_cdf = cdf;
+}
+
+int64_t
+BackgroundTraffic::AssignStreams(int64_t stream)
+{
+    m_gap->SetStream(stream);
+    m_size->SetStream(stream + 1);
+    m_pick->SetStream(stream + 2);
+    return 3;
+}
+
+double
+BackgroundTraffic::GetArrivalRate() const
+{
+    return m_load * m_rate.GetBitRate() / 8.0 / m_cdf.GetMean();
+}
+
+void
+BackgroundTraffic::Start()
+{
+    if (m_src.empty())
+    {
+        throw std::invalid_argument("BackgroundTraffic::Start: no hosts (call SetHosts)");
+    }
+    m_running = true;
+    m_gap->SetAttribute("Mean", DoubleValue(1.0 / GetArrivalRate()));
+    m_events.assign(m_src.size(), EventId());
+    for (uint32_t i = 0; i < m_src.size(); ++i)
+    {
+        m_events[i]
+            = Simulator::Schedule(Seconds(m_gap->GetValue()), &BackgroundTraffic::Arrival, this, i);
+    }
+    if (!m_stop.IsZero())
+    {
+        Simulator::Schedule(m_stop, &BackgroundTraffic::Stop, this);
+    }
+}
+
+void
+BackgroundTraffic::Stop()
+{
+    m_running = false;
+    for (auto& e : m_events)
+    {
+        e.Cancel();
+    }
+}
+
+void
+BackgroundTraffic::Arrival(uint32_t i)
+{
+    if (!m_running)
+    {
+        return;
+    }
+    // destination: uniform among the destinations other than the source
+    std::vector<uint32_t> cand;
+    cand.reserve(m_dst.size());
+    for (uint32_t d = 0; d < m_dst.size(); ++d)
+    {
+        if (m_dst[d] != m_src[i])
+        {
+            cand.push_back(d);
+        }
+    }
+    uint32_t d = cand[m_pick->GetInteger(0, cand.size() - 1)];
+    uint64_t bytes = m_cdf.Sample(m_size->GetValue());
+    auto key = std::make_pair(i, d);
+    auto it = m_qps.find(key);
+    if (it == m_qps.end())
+    {
+        it = m_qps.emplace(key, m_src[i]->Connect(m_dst[d], m_class)).first;
+    }
+    Time posted = Simulator::Now();
+    m_offered += bytes;
+    ++m_flows;
+    it->second->PostSend(bytes, RdmaQueuePair::CompletionCallback(
+                                    [this, i, d, posted](uint64_t, uint64_t b)
+                                    {
+                                        MessageRecord r;
+                                        r.job = "background";
+                                        r.srcHost = i;
+                                        r.dstHost = d;
+                                        r.bytes = b;
+                                        r.priorityClass = m_class;
+                                        r.posted = posted;
+                                        r.completed = Simulator::Now();
+                                        m_completed += b;
+                                        m_records.push_back(r);
+                                        m_flowTrace(r);
+                                    }));
+    m_events[i]
+        = Simulator::Schedule(Seconds(m_gap->GetValue()), &BackgroundTraffic::Arrival, this, i);
+}
+
+uint64_t
+BackgroundTraffic::GetOfferedBytes() const
+{
+    return m_offered;
+}
+
+uint64_t
+BackgroundTraffic::GetCompletedBytes() const
+{
+    return m_completed;
+}
+
+uint64_t
+BackgroundTraffic::GetFlowsStarted() const
+{
+    return m_flows;
+}
+
+const std::vector<MessageRecord>&
+BackgroundTraffic::GetFlowRecords() const
+{
+    return m_records;
+}
+
+} // namespace ns3
