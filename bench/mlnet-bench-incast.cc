@@ -23,12 +23,15 @@ main(int argc, char* argv[])
     std::string scheduler = "ns3::MapScheduler";
     std::string name = "incast16";
 
+    std::string transport = "rdma";
     CommandLine cmd(__FILE__);
     cmd.AddValue("senders", "Number of senders", senders);
     cmd.AddValue("duration", "Simulated seconds", duration);
     cmd.AddValue("rate", "Link and sender rate", rate);
     cmd.AddValue("payload", "Payload bytes per packet", payload);
     cmd.AddValue("pfc", "PFC on the switches", pfc);
+    cmd.AddValue("transport", "mlnet traffic: rdma (DCQCN queue pairs) or udp (constant rate)",
+                 transport);
     cmd.AddValue("scheduler", "ns-3 scheduler type", scheduler);
     cmd.AddValue("name", "Benchmark name in the JSON line", name);
     cmd.Parse(argc, argv);
@@ -41,13 +44,14 @@ main(int argc, char* argv[])
     topo.SetLinkDelay(MicroSeconds(1));
     topo.Fabric().SetSwitchAttribute("PfcEnabled", BooleanValue(pfc));
     FabricTopology t = topo.BuildDumbbell(senders, 1);
-    Ptr<FlowSink> sink = InstallMlnetSink(t.hosts.Get(senders));
+    InstallMlnetSink(t.hosts.Get(senders));
     MlnetFlowParams fp;
+    fp.transport = transport;
     fp.rate = DataRate(rate);
     fp.payload = payload;
     for (uint32_t i = 0; i < senders; ++i)
     {
-        InstallMlnetSource(t.hosts.Get(i), t.HostAddress(senders), uint16_t(10000 + i), fp);
+        InstallMlnetSource(t.hosts.Get(i), t.hosts.Get(senders), uint16_t(10000 + i), fp);
     }
     uint32_t hooked = HopCounter::ConnectAll<FabricNetDevice>();
     RunStats s;
@@ -58,10 +62,11 @@ main(int argc, char* argv[])
     MlnetSwitchTotals sw = SumSwitchStats(t);
     StandardLine(name, "mlnet", s)
         .Add("scheduler", scheduler)
+        .Add("transport", transport)
         .Add("hosts", t.hosts.GetN())
         .Add("switches", t.switches.GetN())
         .Add("devices_hooked", hooked)
-        .Add("rx_bytes", sink->GetTotalBytes())
+        .Add("rx_bytes", ReceivedBytes(t.hosts.Get(senders)))
         .Add("drops", sw.drops)
         .Add("ecn_marks", sw.ecnMarks)
         .Add("pfc_pauses", sw.pauses)

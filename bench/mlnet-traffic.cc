@@ -6,7 +6,10 @@
 
 #include "ns3/boolean.h"
 #include "ns3/constant-rate-flow.h"
+#include "ns3/fabric-helper.h"
 #include "ns3/fabric-switch.h"
+#include "ns3/rdma-helper.h"
+#include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
 namespace ns3
@@ -14,11 +17,30 @@ namespace ns3
 namespace bench
 {
 
-Ptr<Application>
-InstallMlnetSource(Ptr<Node> src, Ipv4Address dst, uint16_t sport, const MlnetFlowParams& fp)
+Ptr<Object>
+InstallMlnetSource(Ptr<Node> src, Ptr<Node> dst, uint16_t sport, const MlnetFlowParams& fp)
 {
+    if (fp.transport == "rdma")
+    {
+        RdmaHelper rdma;
+        rdma.SetNicAttribute("Mtu", UintegerValue(fp.payload));
+        for (Ptr<Node> n : {src, dst})
+        {
+            if (!RdmaHelper::GetNic(n))
+            {
+                rdma.Install(NodeContainer(n));
+            }
+        }
+        Ptr<RdmaQueuePair> qp = RdmaHelper::GetNic(src)->Connect(RdmaHelper::GetNic(dst), 3);
+        Simulator::Schedule(fp.start,
+                            [qp]()
+                            {
+                                qp->PostSend(uint64_t(1) << 40);
+                            });
+        return qp;
+    }
     Ptr<ConstantRateFlow> f = CreateObject<ConstantRateFlow>();
-    f->SetAttribute("Remote", Ipv4AddressValue(dst));
+    f->SetAttribute("Remote", Ipv4AddressValue(FabricHelper::GetHostDevice(dst)->GetIpv4Address()));
     f->SetAttribute("SourcePort", UintegerValue(sport));
     f->SetAttribute("DestinationPort", UintegerValue(9));
     f->SetAttribute("DataRate", DataRateValue(fp.rate));
@@ -32,6 +54,24 @@ InstallMlnetSource(Ptr<Node> src, Ipv4Address dst, uint16_t sport, const MlnetFl
         f->SetStopTime(fp.stop);
     }
     return f;
+}
+
+uint64_t
+ReceivedBytes(Ptr<Node> host)
+{
+    uint64_t b = 0;
+    if (Ptr<RdmaNic> nic = RdmaHelper::GetNic(host))
+    {
+        b += nic->GetBytesReceived();
+    }
+    for (uint32_t i = 0; i < host->GetNApplications(); ++i)
+    {
+        if (Ptr<FlowSink> s = DynamicCast<FlowSink>(host->GetApplication(i)))
+        {
+            b += s->GetTotalBytes();
+        }
+    }
+    return b;
 }
 
 Ptr<FlowSink>

@@ -16,6 +16,7 @@
 #include "ns3/nstime.h"
 
 #include <cstdint>
+#include <string>
 
 namespace ns3
 {
@@ -30,16 +31,26 @@ struct MlnetFlowParams
     uint8_t cls{0};           //!< priority class
     Time start;               //!< start time
     Time stop;                //!< stop time (zero: never)
+    /// "rdma": an RDMA queue pair with DCQCN (the default); "udp": a ConstantRateFlow
+    std::string transport{"rdma"};
 };
 
 /**
- * Install the traffic source of one flow (the only function creating mlnet traffic).
- * \param src source host \param dst destination address \param sport source port (ECMP key)
+ * Install the traffic source of one flow (the only function creating mlnet traffic): an RDMA
+ * queue pair with DCQCN posting one endless message (RDMA NICs are installed on demand), or a
+ * ConstantRateFlow at fp.rate.
+ * \param src source host \param dst destination host \param sport UDP source port of a
+ * ConstantRateFlow (ECMP key; RDMA derives its own from the QP)
  * \param fp parameters
- * \return the application
+ * \return the queue pair or the application
  */
-Ptr<Application> InstallMlnetSource(Ptr<Node> src, Ipv4Address dst, uint16_t sport,
-                                    const MlnetFlowParams& fp);
+Ptr<Object> InstallMlnetSource(Ptr<Node> src, Ptr<Node> dst, uint16_t sport,
+                               const MlnetFlowParams& fp);
+/**
+ * \param host a host
+ * \return payload bytes received by the host (its FlowSinks and its RDMA NIC together)
+ */
+uint64_t ReceivedBytes(Ptr<Node> host);
 
 /**
  * Install the receiver on a host.

@@ -13,6 +13,7 @@
 #include "ns3/udp-header.h"
 #include "ns3/uinteger.h"
 #include "roce-header.h"
+#include "roce-v2-header.h"
 
 #include <stdexcept>
 
@@ -269,9 +270,7 @@ RdmaNic::BuildData(RdmaQueuePair& qp)
     bth.m_destQp = qp.m_peerQpn;
     bth.m_psn = uint32_t(psn & 0xffffff);
     bth.m_ackRequest = last;
-    Ptr<Packet> p = Create<Packet>(payload + kIcrcBytes);
-    p->AddHeader(bth);
-    p = Encapsulate(p, qp.m_peer, qp.m_srcPort, qp.m_class, true);
+    Ptr<Packet> p = MakePacket(bth, payload, qp.m_peer, qp.m_srcPort, qp.m_class, true);
     if (psn < qp.m_highSent)
     {
         qp.m_retx++;
@@ -299,21 +298,20 @@ RdmaNic::BuildData(RdmaQueuePair& qp)
 }
 
 Ptr<Packet>
-RdmaNic::Encapsulate(Ptr<Packet> p, Ipv4Address dst, uint16_t sport, uint8_t cls, bool ect)
+RdmaNic::MakePacket(const RoceHeader& bth, uint32_t payload, Ipv4Address dst, uint16_t sport,
+                    uint8_t cls, bool ect)
 {
-    UdpHeader udp;
-    udp.SetSourcePort(sport);
-    udp.SetDestinationPort(RoceHeader::kUdpPort);
-    p->AddHeader(udp);
-    Ipv4Header ip;
-    ip.SetSource(m_dev->GetIpv4Address());
-    ip.SetDestination(dst);
-    ip.SetProtocol(17);
-    ip.SetPayloadSize(p->GetSize());
-    ip.SetTtl(64);
-    ip.SetDscp(Ipv4Header::DscpType(cls));
-    ip.SetEcn(ect ? Ipv4Header::ECN_ECT0 : Ipv4Header::ECN_NotECT);
-    p->AddHeader(ip);
+    // Payload and ICRC are virtual bytes; the whole header stack is written in one pass.
+    RoceV2Header h;
+    h.src = m_dev->GetIpv4Address();
+    h.dst = dst;
+    h.dscp = cls;
+    h.ecn = ect ? 2 : 0; // ECT(0)
+    h.sport = sport;
+    h.payload = payload + kIcrcBytes;
+    h.bth = bth;
+    Ptr<Packet> p = Create<Packet>(payload + kIcrcBytes);
+    p->AddHeader(h);
     return p;
 }
 
@@ -327,9 +325,7 @@ RdmaNic::SendControl(Ipv4Address dst, uint16_t sport, uint32_t dstQp, uint8_t op
     h.m_psn = uint32_t(psn & 0xffffff);
     h.m_syndrome = syndrome;
     h.m_msn = msn;
-    Ptr<Packet> p = Create<Packet>(kIcrcBytes);
-    p->AddHeader(h);
-    p = Encapsulate(p, dst, sport, m_ctrlClass, false);
+    Ptr<Packet> p = MakePacket(h, 0, dst, sport, m_ctrlClass, false);
     m_dev->Enqueue(p, m_ctrlClass, 0);
 }
 

@@ -20,6 +20,7 @@ namespace ns3
 {
 
 class FabricNetDevice;
+class RoceHeader;
 
 /**
  * \ingroup mlnet
@@ -109,7 +110,8 @@ class RdmaNic : public Object
     Ptr<Packet> BuildData(RdmaQueuePair& qp);
     void SendControl(Ipv4Address dst, uint16_t sport, uint32_t dstQp, uint8_t opcode, uint64_t psn,
                      uint8_t syndrome, uint32_t msn);
-    Ptr<Packet> Encapsulate(Ptr<Packet> p, Ipv4Address dst, uint16_t sport, uint8_t cls, bool ect);
+    Ptr<Packet> MakePacket(const RoceHeader& bth, uint32_t payload, Ipv4Address dst, uint16_t sport,
+                           uint8_t cls, bool ect);
     void ScheduleWake(Time at);
     void Wake();
     void ArmRto(RdmaQueuePair& qp);

@@ -1,0 +1,45 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef MLNET_ROCE_V2_HEADER_H
+#define MLNET_ROCE_V2_HEADER_H
+
+#include "ns3/header.h"
+#include "ns3/ipv4-address.h"
+#include "roce-header.h"
+
+namespace ns3
+{
+
+/**
+ * \ingroup mlnet
+ * \brief The whole RoCEv2 header stack of one packet, IPv4 (20 bytes) + UDP (8 bytes, port
+ * 4791) + BTH (+ AETH / CNP body), serialized in one pass.
+ *
+ * Byte for byte what Ipv4Header + UdpHeader + RoceHeader would produce (IPv4 and UDP checksums
+ * zero, as ns-3 writes them unless checksums are enabled), so switches, pcap and Wireshark see
+ * ordinary packets; one header object instead of three is the RDMA NIC's fast path.
+ */
+class RoceV2Header : public Header
+{
+  public:
+    RoceV2Header();
+    static TypeId GetTypeId();
+    TypeId GetInstanceTypeId() const override;
+    void Print(std::ostream& os) const override;
+    uint32_t GetSerializedSize() const override;
+    void Serialize(Buffer::Iterator start) const override;
+    uint32_t Deserialize(Buffer::Iterator start) override;
+
+    Ipv4Address src;     //!< IPv4 source
+    Ipv4Address dst;     //!< IPv4 destination
+    uint8_t dscp{0};     //!< DSCP (priority class)
+    uint8_t ecn{0};      //!< ECN codepoint
+    uint16_t sport{0};   //!< UDP source port (ECMP entropy)
+    uint32_t payload{0}; //!< bytes after the transport header (payload + ICRC)
+    RoceHeader bth;      //!< transport header
+};
+
+} // namespace ns3
+
+#endif /* MLNET_ROCE_V2_HEADER_H */

@@ -1,0 +1,82 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+// The RDMA NIC's one-pass header stack must be byte-identical to ns-3's own IPv4 and UDP
+// headers followed by the BTH, so switches, pcap and Wireshark see ordinary RoCEv2 packets.
+
+#include "ns3/core-module.h"
+#include "ns3/internet-module.h"
+#include "ns3/mlnet-module.h"
+
+#include <catch2/catch.hpp>
+
+using namespace ns3;
+
+namespace
+{
+std::vector<uint8_t>
+Bytes(Ptr<const Packet> p)
+{
+    std::vector<uint8_t> b(p->GetSize());
+    p->CopyData(b.data(), b.size());
+    return b;
+}
+} // namespace
+
+TEST_CASE("rdma: RoceV2Header equals Ipv4Header + UdpHeader + RoceHeader byte for byte", "[rdma]")
+{
+    for (uint8_t opcode :
+         {uint8_t(RoceHeader::WRITE_ONLY), uint8_t(RoceHeader::ACK), uint8_t(RoceHeader::CNP)})
+    {
+        RoceHeader bth;
+        bth.m_opcode = opcode;
+        bth.m_destQp = 0x123456;
+        bth.m_psn = 0xabcdef;
+        bth.m_ackRequest = true;
+        bth.m_syndrome = RoceHeader::kNakSequenceError;
+        bth.m_msn = 77;
+        const uint32_t payload = 1004;
+
+        Ptr<Packet> a = Create<Packet>(payload);
+        RoceV2Header h;
+        h.src = Ipv4Address("10.0.0.1");
+        h.dst = Ipv4Address("10.0.3.7");
+        h.dscp = 3;
+        h.ecn = 2;
+        h.sport = 50000;
+        h.payload = payload;
+        h.bth = bth;
+        a->AddHeader(h);
+
+        Ptr<Packet> b = Create<Packet>(payload);
+        b->AddHeader(bth);
+        UdpHeader udp;
+        udp.SetSourcePort(50000);
+        udp.SetDestinationPort(RoceHeader::kUdpPort);
+        b->AddHeader(udp);
+        Ipv4Header ip;
+        ip.SetSource(h.src);
+        ip.SetDestination(h.dst);
+        ip.SetProtocol(17);
+        ip.SetPayloadSize(b->GetSize());
+        ip.SetTtl(64);
+        ip.SetDscp(Ipv4Header::DscpType(3));
+        ip.SetEcn(Ipv4Header::ECN_ECT0);
+        ip.SetDontFragment();
+        b->AddHeader(ip);
+
+        REQUIRE(Bytes(a) == Bytes(b));
+
+        RoceV2Header back;
+        a->RemoveHeader(back);
+        REQUIRE(back.src == h.src);
+        REQUIRE(back.dst == h.dst);
+        REQUIRE(back.dscp == 3);
+        REQUIRE(back.ecn == 2);
+        REQUIRE(back.sport == 50000);
+        REQUIRE(back.payload == payload);
+        REQUIRE(back.bth.m_opcode == opcode);
+        REQUIRE(back.bth.m_destQp == 0x123456);
+        REQUIRE(back.bth.m_psn == 0xabcdef);
+    }
+}
