@@ -24,3 +24,4 @@ list(APPEND MLNET_TEST_SOURCES
   ${MLNET_ROOT}/test/workload/data-parallel-sim-test.cc
   ${MLNET_ROOT}/test/workload/background-traffic-sim-test.cc
 )
+list(APPEND MLNET_EXAMPLES network-bottleneck-whatif)
