@@ -21,3 +21,4 @@ list(APPEND MLNET_TEST_SOURCES
   ${MLNET_ROOT}/test/common/rdma-scenario.cc
 )
 list(APPEND MLNET_EXAMPLES dcqcn-convergence)
+list(APPEND MLNET_EXAMPLES dcqcn-unfairness)
