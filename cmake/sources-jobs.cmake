@@ -10,7 +10,6 @@ list(APPEND MLNET_SOURCES
   ${_dir}/background-traffic.cc
 )
 list(APPEND MLNET_HEADERS
-  ${MLNET_ROOT}/model/stats/job-records.h
   ${_dir}/rdma-message-dispatcher.h
   ${_dir}/collective.h
   ${_dir}/training-job.h

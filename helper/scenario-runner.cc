@@ -103,6 +103,18 @@ ScenarioRunner::AddFlow(FlowCollector collect)
 }
 
 void
+ScenarioRunner::AddIterations(IterationCollector collect)
+{
+    m_iterationCollectors.push_back(std::move(collect));
+}
+
+void
+ScenarioRunner::AddActivity(std::function<bool()> busy)
+{
+    m_activities.push_back(std::move(busy));
+}
+
+void
 ScenarioRunner::Build()
 {
     const TopologyConfig& t = m_cfg.topology;
@@ -150,7 +162,12 @@ ScenarioRunner::CheckDrained()
 {
     RunSummary s;
     s.Aggregate(CollectFlows(), CollectPorts());
-    if (s.BytesInFlight() <= 0 || Simulator::Now() >= m_cfg.duration + m_cfg.drain)
+    bool busy = s.BytesInFlight() > 0;
+    for (const auto& activity : m_activities)
+    {
+        busy = busy || activity();
+    }
+    if (!busy || Simulator::Now() >= m_cfg.duration + m_cfg.drain)
     {
         NS_LOG_INFO("traffic drained at " << Simulator::Now().As(Time::US) << ", in flight "
                                           << s.BytesInFlight());
@@ -271,6 +288,11 @@ ScenarioRunner::Run()
     ScenarioResult r;
     r.flows = CollectFlows();
     r.ports = CollectPorts();
+    for (const auto& collect : m_iterationCollectors)
+    {
+        std::vector<IterationRecord> it = collect();
+        r.iterations.insert(r.iterations.end(), it.begin(), it.end());
+    }
     RunSummary& s = r.summary;
     s.Aggregate(r.flows, r.ports);
     s.scenario = m_cfg.name;
@@ -285,6 +307,8 @@ ScenarioRunner::Run()
     s.events = Simulator::GetEventCount() - events0;
 
     m_collectors.clear();
+    m_iterationCollectors.clear();
+    m_activities.clear();
     m_sinks.clear();
     m_rng = nullptr;
     m_topo = FabricTopology();
@@ -336,6 +360,14 @@ ScenarioRunner::WriteResults(const ScenarioResult& r, const ScenarioConfig& cfg,
               [&](std::ostream& os)
               {
                   StatsWriter::WritePortsCsv(os, r.ports);
+              });
+    }
+    if (!r.iterations.empty())
+    {
+        write("iterations.csv",
+              [&](std::ostream& os)
+              {
+                  StatsWriter::WriteIterationsCsv(os, r.iterations);
               });
     }
     return written;

@@ -27,9 +27,10 @@ namespace ns3
  */
 struct ScenarioResult
 {
-    RunSummary summary;                 //!< totals and run figures
-    std::vector<FlowStatsRecord> flows; //!< one record per flow, by id
-    std::vector<PortStatsRecord> ports; //!< one record per switch port
+    RunSummary summary;                      //!< totals and run figures
+    std::vector<FlowStatsRecord> flows;      //!< one record per flow, by id
+    std::vector<PortStatsRecord> ports;      //!< one record per switch port
+    std::vector<IterationRecord> iterations; //!< training-job iterations, by job then index
 };
 
 /**
@@ -89,6 +90,8 @@ class ScenarioRunner : private TrafficContext
     Ptr<FlowSink> Sink(uint32_t host) override;
     uint32_t NewFlowId() override;
     void AddFlow(FlowCollector collect) override;
+    void AddIterations(IterationCollector collect) override;
+    void AddActivity(std::function<bool()> busy) override;
 
     void Build();
     void CheckDrained();
@@ -102,6 +105,8 @@ class ScenarioRunner : private TrafficContext
     std::map<uint32_t, std::string> m_names; //!< node id -> "host3", "edge1", ...
     std::map<uint32_t, Ptr<FlowSink>> m_sinks;
     std::vector<FlowCollector> m_collectors;
+    std::vector<IterationCollector> m_iterationCollectors;
+    std::vector<std::function<bool()>> m_activities;
     Ptr<UniformRandomVariable> m_rng;
     uint32_t m_nextFlowId{0};
     bool m_progress{false};

@@ -153,27 +153,7 @@ class PermutationTrafficSpec : public TrafficSpec
     void Install(TrafficContext& ctx) const override
     {
         const uint32_t n = ctx.Topology().hosts.GetN();
-        // A uniformly random derangement: Fisher-Yates shuffle, repeated until no host is its
-        // own destination (about e tries on average).
-        std::vector<uint32_t> dst(n);
-        Ptr<UniformRandomVariable> rng = ctx.Random();
-        bool fixedPoint = true;
-        while (fixedPoint)
-        {
-            for (uint32_t i = 0; i < n; ++i)
-            {
-                dst[i] = i;
-            }
-            for (uint32_t i = n - 1; i > 0; --i)
-            {
-                std::swap(dst[i], dst[rng->GetInteger(0, i)]);
-            }
-            fixedPoint = false;
-            for (uint32_t i = 0; i < n; ++i)
-            {
-                fixedPoint = fixedPoint || dst[i] == i;
-            }
-        }
+        std::vector<uint32_t> dst = RandomDerangement(n, ctx.Random());
         for (uint32_t i = 0; i < n; ++i)
         {
             InstallConstantFlow(ctx, "permutation", i, dst[i], params);
@@ -192,6 +172,36 @@ ParsePermutation(ScenarioObject& in, const ScenarioConfig& cfg)
     s->params = ParseFlowParams(in, cfg);
     return s;
 }
+
+} // namespace
+
+std::vector<uint32_t>
+RandomDerangement(uint32_t n, Ptr<UniformRandomVariable> rng)
+{
+    // Fisher-Yates shuffle, repeated until no element is fixed (about e tries on average).
+    std::vector<uint32_t> dst(n);
+    bool fixedPoint = true;
+    while (fixedPoint)
+    {
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            dst[i] = i;
+        }
+        for (uint32_t i = n - 1; i > 0; --i)
+        {
+            std::swap(dst[i], dst[rng->GetInteger(0, i)]);
+        }
+        fixedPoint = false;
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            fixedPoint = fixedPoint || dst[i] == i;
+        }
+    }
+    return dst;
+}
+
+namespace
+{
 
 /// The registry, with the built-in types (created on first use, so registration order
 /// across translation units does not matter).

@@ -6,6 +6,7 @@
 
 #include "fabric-topology-helper.h"
 #include "ns3/flow-stats-record.h"
+#include "ns3/job-records.h"
 #include "ns3/nstime.h"
 #include "ns3/ptr.h"
 #include "scenario.h"
@@ -55,7 +56,30 @@ class TrafficContext
      * \param collect returns the flow's record
      */
     virtual void AddFlow(FlowCollector collect) = 0;
+    /// A function called after the run that returns a training job's iteration records.
+    typedef std::function<std::vector<IterationRecord>()> IterationCollector;
+    /**
+     * Register a training job: its collector is called once after the run; the records go
+     * to iterations.csv.
+     * \param collect returns the job's iteration records
+     */
+    virtual void AddIterations(IterationCollector collect) = 0;
+    /**
+     * Register an activity that keeps the run going after the traffic period while it is
+     * busy (e.g. a training job between iterations, when no byte is in flight); the run still
+     * ends at duration + drain.
+     * \param busy returns true while the activity is not finished
+     */
+    virtual void AddActivity(std::function<bool()> busy) = 0;
 };
+
+/**
+ * A uniformly random derangement of 0..n-1 (no element maps to itself), drawn from rng: the
+ * destinations of "permutation" traffic.
+ * \param n number of hosts (>= 2) \param rng the run's random stream
+ * \return dst[i] for every host i
+ */
+std::vector<uint32_t> RandomDerangement(uint32_t n, Ptr<UniformRandomVariable> rng);
 
 /**
  * \ingroup mlnet

@@ -109,6 +109,19 @@ StatsWriter::WriteFlowsCsv(std::ostream& os, const std::vector<FlowStatsRecord>&
 }
 
 void
+StatsWriter::WriteIterationsCsv(std::ostream& os, const std::vector<IterationRecord>& iterations)
+{
+    os << "job,jobId,iteration,startNs,endNs,durationNs,computeNs,exposedCommNs,gpuIdleNs\n";
+    for (const IterationRecord& r : iterations)
+    {
+        os << CsvField(r.job) << ',' << r.jobId << ',' << r.iteration << ','
+           << r.start.GetNanoSeconds() << ',' << r.end.GetNanoSeconds() << ','
+           << r.Duration().GetNanoSeconds() << ',' << r.compute.GetNanoSeconds() << ','
+           << r.exposedComm.GetNanoSeconds() << ',' << r.gpuIdle.GetNanoSeconds() << '\n';
+    }
+}
+
+void
 StatsWriter::WritePortsCsv(std::ostream& os, const std::vector<PortStatsRecord>& ports)
 {
     os << "node,port,peer,rateBps,txPackets,txBytes,drops,dropBytes,ecnMarks,pfcPauses,"

@@ -5,6 +5,7 @@
 #define MLNET_STATS_WRITER_H
 
 #include "flow-stats-record.h"
+#include "job-records.h"
 #include "port-stats-record.h"
 #include "run-summary.h"
 
@@ -43,6 +44,12 @@ class StatsWriter
      * \param os output stream \param ports the records
      */
     static void WritePortsCsv(std::ostream& os, const std::vector<PortStatsRecord>& ports);
+    /**
+     * One row per training-job iteration (iterations.csv).
+     * \param os output stream \param iterations the records
+     */
+    static void WriteIterationsCsv(std::ostream& os,
+                                   const std::vector<IterationRecord>& iterations);
     /**
      * The summary as a JSON object (summary.json).
      * \param os output stream \param s the summary

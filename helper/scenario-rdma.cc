@@ -1,0 +1,281 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+// Scenario traffic types of the RDMA transport and the periodic training job, registered with
+// the scenario parser's TrafficRegistry (see scenario-traffic.h):
+//
+//  {"type": "rdma", "src": 0, "dst": 5, "bytes": "64MiB", "start": "0us", "priority": 3,
+//   "cc": "dcqcn" | "dcqcn-vendor" | "fixed", "aggressiveness": 1.0}
+//  {"type": "rdma-permutation", "bytes": ..., (same optional keys)}
+//  {"type": "periodic-job", "src": 0, "dst": 1, "compute": "2ms", "bytes": "20MB",
+//   "iterations": 20, "start": "0us", (same optional keys), "iterGainSlope": 0,
+//   "iterGainIntercept": 1}
+
+#include "ns3/dcqcn-profile.h"
+#include "ns3/double.h"
+#include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/periodic-job.h"
+#include "ns3/rdma-nic.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
+#include "ns3/uinteger.h"
+#include "rdma-helper.h"
+#include "scenario-traffic.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("ScenarioRdma");
+
+namespace
+{
+
+/// Transport settings shared by the RDMA traffic types.
+struct RdmaParams
+{
+    Time start;
+    uint8_t priority{3};
+    std::string cc{"ns3::Dcqcn"};
+    double aggressiveness{1.0};
+    double iterGainSlope{0.0};
+    double iterGainIntercept{1.0};
+};
+
+RdmaParams
+ParseRdmaParams(ScenarioObject& in, const ScenarioConfig& cfg)
+{
+    RdmaParams p;
+    p.start = in.Duration("start", Time(0), cfg.duration, std::string("0ns"));
+    p.priority = static_cast<uint8_t>(in.Uint("priority", 0, 6, 3));
+    static const std::map<std::string, std::string> kCc = {{"dcqcn", "ns3::Dcqcn"},
+                                                           {"dcqcn-vendor", "ns3::DcqcnVendor"},
+                                                           {"fixed", "ns3::RdmaFixedRate"}};
+    p.cc = kCc.at(in.Choice("cc", {"dcqcn", "dcqcn-vendor", "fixed"}, std::string("dcqcn")));
+    p.aggressiveness = in.Double("aggressiveness", DcqcnProfile::MIN_AGGRESSIVENESS,
+                                 DcqcnProfile::MAX_AGGRESSIVENESS, 1.0);
+    if (p.aggressiveness != 1.0 && p.cc == "ns3::RdmaFixedRate")
+    {
+        in.Fail("aggressiveness", "applies to dcqcn and dcqcn-vendor only");
+    }
+    return p;
+}
+
+/// The NIC of a host, installed on first use.
+Ptr<RdmaNic>
+NicOf(const FabricTopology& topo, uint32_t host)
+{
+    Ptr<Node> node = topo.hosts.Get(host);
+    if (!RdmaHelper::GetNic(node))
+    {
+        RdmaHelper().Install(NodeContainer(node));
+    }
+    return RdmaHelper::GetNic(node);
+}
+
+/// A queue pair from src to dst with the entry's congestion control.
+Ptr<RdmaQueuePair>
+ConnectQp(const FabricTopology& topo, uint32_t src, uint32_t dst, const RdmaParams& p)
+{
+    ObjectFactory cc;
+    cc.SetTypeId(p.cc);
+    if (p.cc != "ns3::RdmaFixedRate")
+    {
+        DcqcnProfile(p.aggressiveness).Configure(cc);
+        cc.Set("IterGainSlope", DoubleValue(p.iterGainSlope));
+        cc.Set("IterGainIntercept", DoubleValue(p.iterGainIntercept));
+    }
+    return NicOf(topo, src)->Connect(NicOf(topo, dst), p.priority, &cc);
+}
+
+/// Post one message of `bytes` at p.start and register the flow's record.
+void
+InstallRdmaFlow(TrafficContext& ctx, const std::string& type, uint32_t src, uint32_t dst,
+                uint64_t bytes, const RdmaParams& p)
+{
+    const FabricTopology& topo = ctx.Topology();
+    Ptr<RdmaQueuePair> qp = ConnectQp(topo, src, dst, p);
+    auto done = std::make_shared<Time>(Time(-1));
+    auto first = std::make_shared<Time>(Time(-1));
+    Simulator::Schedule(p.start,
+                        [qp, bytes, done]()
+                        {
+                            qp->PostSend(bytes, RdmaQueuePair::CompletionCallback(
+                                                    [done](uint64_t, uint64_t)
+                                                    {
+                                                        *done = Simulator::Now();
+                                                    }));
+                        });
+    FlowStatsRecord base;
+    base.id = ctx.NewFlowId();
+    base.type = type;
+    base.src = src;
+    base.dst = dst;
+    base.priority = p.priority;
+    base.offeredBps = topo.HostDevice(src)->GetDataRate().GetBitRate();
+    base.targetBytes = bytes;
+    base.startNs = p.start.GetNanoSeconds();
+    ctx.AddFlow(
+        [base, qp, done]()
+        {
+            FlowStatsRecord r = base;
+            r.srcPort = 0;
+            // The application's view: bytes handed to the transport once the message is posted,
+            // bytes delivered once it is acknowledged (RDMA completes whole messages).
+            r.txBytes = qp->GetBytesPosted();
+            r.rxBytes = qp->GetBytesAcked();
+            if (*done >= Time(0))
+            {
+                r.firstRxNs = base.startNs;
+                r.lastRxNs = done->GetNanoSeconds();
+            }
+            return r;
+        });
+}
+
+class RdmaFlowSpec : public TrafficSpec
+{
+  public:
+    uint32_t src{0};
+    uint32_t dst{0};
+    uint64_t bytes{0};
+    RdmaParams params;
+
+    void Install(TrafficContext& ctx) const override
+    {
+        InstallRdmaFlow(ctx, "rdma", src, dst, bytes, params);
+    }
+};
+
+std::shared_ptr<const TrafficSpec>
+ParseRdmaFlow(ScenarioObject& in, const ScenarioConfig& cfg)
+{
+    auto s = std::make_shared<RdmaFlowSpec>();
+    const uint32_t last = cfg.topology.NumHosts() - 1;
+    s->src = static_cast<uint32_t>(in.Uint("src", 0, last, std::nullopt));
+    s->dst = static_cast<uint32_t>(in.Uint("dst", 0, last, std::nullopt));
+    if (s->src == s->dst)
+    {
+        in.Fail("dst", "must differ from src");
+    }
+    s->bytes = in.Bytes("bytes", 1, uint64_t(1) << 50, std::nullopt);
+    s->params = ParseRdmaParams(in, cfg);
+    return s;
+}
+
+class RdmaPermutationSpec : public TrafficSpec
+{
+  public:
+    uint64_t bytes{0};
+    RdmaParams params;
+
+    void Install(TrafficContext& ctx) const override
+    {
+        const uint32_t n = ctx.Topology().hosts.GetN();
+        std::vector<uint32_t> dst = RandomDerangement(n, ctx.Random());
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            InstallRdmaFlow(ctx, "rdma-permutation", i, dst[i], bytes, params);
+        }
+    }
+};
+
+std::shared_ptr<const TrafficSpec>
+ParseRdmaPermutation(ScenarioObject& in, const ScenarioConfig& cfg)
+{
+    if (cfg.topology.NumHosts() < 2)
+    {
+        in.Fail("type", "needs a topology with at least 2 hosts");
+    }
+    auto s = std::make_shared<RdmaPermutationSpec>();
+    s->bytes = in.Bytes("bytes", 1, uint64_t(1) << 50, std::nullopt);
+    s->params = ParseRdmaParams(in, cfg);
+    return s;
+}
+
+class PeriodicJobSpec : public TrafficSpec
+{
+  public:
+    uint32_t src{0};
+    uint32_t dst{0};
+    Time compute;
+    uint64_t bytes{0};
+    uint32_t iterations{0};
+    RdmaParams params;
+
+    void Install(TrafficContext& ctx) const override
+    {
+        const FabricTopology& topo = ctx.Topology();
+        const uint32_t id = ctx.NewFlowId();
+        Ptr<PeriodicJob> job = CreateObject<PeriodicJob>();
+        job->SetAttribute("JobName", StringValue("job" + std::to_string(id)));
+        job->SetAttribute("JobId", UintegerValue(id));
+        job->SetAttribute("Iterations", UintegerValue(iterations));
+        job->SetAttribute("StartTime", TimeValue(params.start));
+        job->SetAttribute("ComputeTime", TimeValue(compute));
+        job->SetAttribute("MessageBytes", UintegerValue(bytes));
+        Ptr<RdmaQueuePair> qp = ConnectQp(topo, src, dst, params);
+        job->SetQueuePair(qp);
+        job->Start();
+        FlowStatsRecord base;
+        base.id = id;
+        base.type = "periodic-job";
+        base.src = src;
+        base.dst = dst;
+        base.priority = params.priority;
+        base.offeredBps = topo.HostDevice(src)->GetDataRate().GetBitRate();
+        base.targetBytes = bytes * iterations;
+        base.startNs = params.start.GetNanoSeconds();
+        ctx.AddFlow(
+            [base, qp, job]()
+            {
+                FlowStatsRecord r = base;
+                r.txBytes = qp->GetBytesPosted();
+                r.rxBytes = qp->GetBytesAcked();
+                JobRecord jr = job->GetJobRecord();
+                if (jr.finished)
+                {
+                    r.firstRxNs = jr.start.GetNanoSeconds();
+                    r.lastRxNs = jr.end.GetNanoSeconds();
+                }
+                return r;
+            });
+        ctx.AddIterations(
+            [job]()
+            {
+                return job->GetIterationRecords();
+            });
+        ctx.AddActivity(
+            [job]()
+            {
+                return !job->IsFinished();
+            });
+    }
+};
+
+std::shared_ptr<const TrafficSpec>
+ParsePeriodicJob(ScenarioObject& in, const ScenarioConfig& cfg)
+{
+    auto s = std::make_shared<PeriodicJobSpec>();
+    const uint32_t last = cfg.topology.NumHosts() - 1;
+    s->src = static_cast<uint32_t>(in.Uint("src", 0, last, std::nullopt));
+    s->dst = static_cast<uint32_t>(in.Uint("dst", 0, last, std::nullopt));
+    if (s->src == s->dst)
+    {
+        in.Fail("dst", "must differ from src");
+    }
+    s->compute = in.Duration("compute", Time(0), Seconds(3600), std::nullopt);
+    s->bytes = in.Bytes("bytes", 1, uint64_t(1) << 50, std::nullopt);
+    s->iterations = static_cast<uint32_t>(in.Uint("iterations", 1, 1000000, std::nullopt));
+    s->params = ParseRdmaParams(in, cfg);
+    s->params.iterGainSlope = in.Double("iterGainSlope", -100, 100, 0.0);
+    s->params.iterGainIntercept = in.Double("iterGainIntercept", 0, 100, 1.0);
+    return s;
+}
+
+TrafficRegistry::Registrar g_rdma("rdma", &ParseRdmaFlow);
+TrafficRegistry::Registrar g_rdmaPermutation("rdma-permutation", &ParseRdmaPermutation);
+TrafficRegistry::Registrar g_periodicJob("periodic-job", &ParsePeriodicJob);
+
+} // namespace
+} // namespace ns3
