@@ -8,7 +8,7 @@
 // Reports each job's mean iteration time and whether the communication phases end up
 // interleaved (overlap of the two jobs' communication phases in the last iterations).
 //
-//   ./dcqcn-unfairness --mode=all --iterations=60 --compute=2ms --bytes=20000000
+//   ./dcqcn-unfairness --mode=all --iterations=30 --compute=3ms --bytes=20000000
 
 #include "ns3/core-module.h"
 #include "ns3/mlnet-module.h"
@@ -100,9 +100,9 @@ int
 main(int argc, char* argv[])
 {
     std::string mode = "all";
-    std::string cc = "ns3::Dcqcn";
-    uint32_t iterations = 40;
-    Time compute = MilliSeconds(2);
+    std::string cc = "ns3::DcqcnVendor";
+    uint32_t iterations = 30;
+    Time compute = MilliSeconds(3);
     uint64_t bytes = 20000000;
     Time offset = MicroSeconds(100);
     double aggressiveness = 4.0;
