@@ -22,7 +22,7 @@ main(int argc, char* argv[])
     std::string rate = "100Gbps";
     uint32_t payload = 1000;
     uint32_t seed = 1;
-    std::string scheduler = "ns3::MapScheduler";
+    std::string scheduler = "ns3::PriorityQueueScheduler"; // fastest here, same for both simulators
     std::string name;
 
     CommandLine cmd(__FILE__);

@@ -20,7 +20,7 @@ main(int argc, char* argv[])
     double duration = 0.002;
     std::string rate = "100Gbps";
     uint32_t payload = 1000;
-    std::string scheduler = "ns3::MapScheduler";
+    std::string scheduler = "ns3::PriorityQueueScheduler"; // fastest here, same for both simulators
     std::string name = "incast16";
 
     CommandLine cmd(__FILE__);

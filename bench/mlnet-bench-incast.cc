@@ -20,7 +20,7 @@ main(int argc, char* argv[])
     std::string rate = "100Gbps";
     uint32_t payload = 1000;
     bool pfc = true;
-    std::string scheduler = "ns3::MapScheduler";
+    std::string scheduler = "ns3::PriorityQueueScheduler"; // fastest here, same for both simulators
     std::string name = "incast16";
 
     std::string transport = "rdma";

@@ -76,7 +76,7 @@ def main():
     ap.add_argument("--quick", action="store_true", help="short runs, one repeat (smoke test)")
     ap.add_argument("--duration-scale", type=float, default=1.0,
                     help="multiply every simulated duration (e.g. 0.25 on a loaded machine)")
-    ap.add_argument("--scheduler", default="ns3::MapScheduler",
+    ap.add_argument("--scheduler", default="ns3::PriorityQueueScheduler",
                     help="ns-3 scheduler for every scenario program (both simulators)")
     ap.add_argument("--scheduler-sweep", action="store_true",
                     help="also time scenario (2) under every ns-3 scheduler")
