@@ -196,6 +196,10 @@ FabricNetDevice::GetPausedMask() const
 {
     uint8_t mask = 0;
     Time now = Simulator::Now();
+    if (m_pauseHorizon <= now)
+    {
+        return 0; // no class paused (the common case): skip the scan
+    }
     for (uint8_t c = 0; c < kNumClasses; ++c)
     {
         if (m_pausedUntil[c] > now)
@@ -305,7 +309,10 @@ FabricNetDevice::StartFrame(Ptr<Packet> p, uint16_t etherType)
     {
         m_phyTxBeginTrace(p);
     }
-    SnifferTrace(p, etherType, true);
+    if (!m_snifferTrace.IsEmpty() || !m_promiscSnifferTrace.IsEmpty())
+    {
+        SnifferTrace(p, etherType, true);
+    }
     Simulator::Schedule(txTime, &FabricNetDevice::TransmitComplete, this);
     m_channel->Transmit(p, etherType, this, txTime);
 }
@@ -324,7 +331,10 @@ FabricNetDevice::Receive(Ptr<Packet> p, uint16_t etherType)
     {
         m_phyRxEndTrace(p);
     }
-    SnifferTrace(p, etherType, false);
+    if (!m_snifferTrace.IsEmpty() || !m_promiscSnifferTrace.IsEmpty())
+    {
+        SnifferTrace(p, etherType, false);
+    }
     if (etherType == PfcHeader::kEtherType)
     {
         HandlePfc(p);
@@ -373,6 +383,7 @@ FabricNetDevice::HandlePfc(Ptr<Packet> p)
         {
             Time d = m_rate.CalculateBytesTxTime(uint64_t(q) * PfcHeader::kBitsPerQuantum / 8);
             m_pausedUntil[c] = now + d;
+            m_pauseHorizon = std::max(m_pauseHorizon, m_pausedUntil[c]);
             // Wake up when the pause expires unless refreshed or resumed before.
             Simulator::Schedule(d, &FabricNetDevice::TriggerTransmit, this);
         }
@@ -383,10 +394,6 @@ FabricNetDevice::HandlePfc(Ptr<Packet> p)
 void
 FabricNetDevice::SnifferTrace(Ptr<const Packet> p, uint16_t etherType, bool tx)
 {
-    if (m_snifferTrace.IsEmpty() && m_promiscSnifferTrace.IsEmpty())
-    {
-        return;
-    }
     Ptr<FabricNetDevice> peer = GetPeer();
     Mac48Address other = peer ? Mac48Address::ConvertFrom(peer->GetAddress()) : m_address;
     EthernetHeader eth(false);

@@ -204,6 +204,7 @@ class FabricNetDevice : public NetDevice
     std::array<ClassQueue, kNumClasses> m_queues;
     std::deque<Ptr<Packet>> m_ctrlQueue;
     std::array<Time, kNumClasses> m_pausedUntil;
+    Time m_pauseHorizon; //!< no class is paused at or after this time
     EventId m_pauseExpiry;
     bool m_txBusy{false};
 

@@ -358,12 +358,7 @@ FabricSwitch::ReceiveFromPort(uint32_t in, Ptr<FabricNetDevice> dev, Ptr<Packet>
             m_ecnTrace(uint32_t(out), cls);
         }
     }
-    uint64_t total = 0;
-    for (uint8_t c = 0; c < 8; ++c)
-    {
-        total += m_mmu.EgressBytes(out, c);
-    }
-    op.stats.maxQueueBytes = std::max(op.stats.maxQueueBytes, total);
+    op.stats.maxQueueBytes = std::max(op.stats.maxQueueBytes, m_mmu.EgressPortBytes(out));
     op.dev->Enqueue(p, cls, in);
     return true;
 }

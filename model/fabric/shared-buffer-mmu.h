@@ -94,6 +94,11 @@ class SharedBufferMmu
     }
 
     uint64_t EgressBytes(uint32_t out, uint8_t cls) const; //!< \return bytes queued at egress
+    /// \return bytes queued at egress port out, all classes
+    uint64_t EgressPortBytes(uint32_t out) const
+    {
+        return m_portEgress[out];
+    }
     uint64_t IngressBytes(uint32_t in, uint8_t cls) const; //!< \return ingress bytes incl. headroom
     uint64_t HeadroomBytes(uint32_t in, uint8_t cls) const; //!< \return headroom bytes used
     uint64_t SharedUsed() const;    //!< \return bytes used in the shared pool
@@ -128,6 +133,7 @@ class SharedBufferMmu
     MmuConfig m_cfg;
     std::vector<Queue> m_queues;
     std::vector<uint32_t> m_headroomCap;
+    std::vector<uint64_t> m_portEgress; //!< egress bytes per port, all classes
     uint64_t m_sharedPool{0};
     uint64_t m_sharedUsed{0};
     uint64_t m_total{0};
