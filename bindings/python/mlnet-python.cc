@@ -15,6 +15,7 @@
 #include "ns3/fabric-switch.h"
 #include "ns3/fabric-topology-helper.h"
 #include "ns3/gpu-profile.h"
+#include "ns3/periodic-job.h"
 #include "ns3/rdma-congestion-ops.h"
 #include "ns3/rdma-helper.h"
 #include "ns3/rdma-nic.h"
@@ -311,6 +312,66 @@ struct FlowState
 };
 
 /// Python handle of a flow: keeps the state alive after the simulation is closed.
+/// A periodic training job (compute, then send a message, repeat) seen from Python.
+class Job
+{
+  public:
+    explicit Job(Ptr<PeriodicJob> job)
+        : m_job(job)
+    {
+    }
+
+    std::string Name() const
+    {
+        return m_job->GetJobName();
+    }
+
+    uint64_t IterationsDone() const
+    {
+        return m_job->GetIterationsDone();
+    }
+
+    bool Finished() const
+    {
+        return m_job->IsFinished();
+    }
+
+    std::vector<double> IterationTimes() const
+    {
+        std::vector<double> t;
+        for (const IterationRecord& r : m_job->GetIterationRecords())
+        {
+            t.push_back(r.Duration().GetSeconds());
+        }
+        return t;
+    }
+
+    py::list Iterations() const
+    {
+        py::list out;
+        for (const IterationRecord& r : m_job->GetIterationRecords())
+        {
+            py::dict d;
+            d["iteration"] = r.iteration;
+            d["start"] = r.start.GetSeconds();
+            d["end"] = r.end.GetSeconds();
+            d["compute"] = r.compute.GetSeconds();
+            d["exposed_comm"] = r.exposedComm.GetSeconds();
+            d["gpu_idle"] = r.gpuIdle.GetSeconds();
+            out.append(d);
+        }
+        return out;
+    }
+
+    double MeanIterationTime(uint32_t skip) const
+    {
+        return m_job->GetMeanIterationTime(skip).GetSeconds();
+    }
+
+  private:
+    Ptr<PeriodicJob> m_job;
+};
+
 class Flow
 {
   public:
@@ -757,6 +818,64 @@ class Simulation
         return Flow(s);
     }
 
+    Job PeriodicJobOf(const py::handle& srcH, const py::handle& dstH, const py::handle& computeH,
+                      const py::handle& bytesH, const py::handle& iterationsH,
+                      const py::handle& startH, const py::handle& prioH, double aggressiveness,
+                      double slope, double intercept)
+    {
+        CheckOpen();
+        if (!m_rdma)
+        {
+            throw std::invalid_argument("call install_rdma() before periodic_job()");
+        }
+        uint32_t n = m_topo.hosts.GetN();
+        uint32_t src = static_cast<uint32_t>(CheckedUint(srcH, "src (host index)", 0, n - 1));
+        uint32_t dst = static_cast<uint32_t>(CheckedUint(dstH, "dst (host index)", 0, n - 1));
+        if (src == dst)
+        {
+            throw std::invalid_argument("src and dst must differ");
+        }
+        double compute = ParseTime(computeH, "compute");
+        uint64_t bytes = CheckedUint(bytesH, "bytes", 1, uint64_t(1) << 50);
+        uint64_t iterations = CheckedUint(iterationsH, "iterations", 1, 1000000);
+        double start = ParseTime(startH, "start");
+        uint8_t prio = static_cast<uint8_t>(CheckedUint(prioH, "priority", 0, 6));
+        ObjectFactory cc = m_ccFactory;
+        if (m_ccType != "ns3::RdmaFixedRate")
+        {
+            DcqcnProfile(aggressiveness).Configure(cc); // throws outside [0.1, 10]
+            if (!std::isfinite(slope) || !std::isfinite(intercept) || intercept < 0)
+            {
+                throw std::invalid_argument(
+                    "iter_gain_slope must be finite and iter_gain_intercept finite and >= 0");
+            }
+            cc.Set("IterGainSlope", DoubleValue(slope));
+            cc.Set("IterGainIntercept", DoubleValue(intercept));
+        }
+        else if (aggressiveness != 1.0 || slope != 0.0 || intercept != 1.0)
+        {
+            throw std::invalid_argument(
+                "aggressiveness and iteration gain need cc='dcqcn' or 'dcqcn-vendor'");
+        }
+        double now = Simulator::Now().GetSeconds();
+        if (start < now)
+        {
+            throw std::invalid_argument(
+                "start is in the simulated past (now = " + std::to_string(now) + " s)");
+        }
+        Ptr<PeriodicJob> job = CreateObject<PeriodicJob>();
+        job->SetAttribute("JobName", StringValue("job" + std::to_string(m_jobs.size())));
+        job->SetAttribute("JobId", UintegerValue(m_jobs.size()));
+        job->SetAttribute("Iterations", UintegerValue(iterations));
+        job->SetAttribute("ComputeTime", TimeValue(ToTime(compute)));
+        job->SetAttribute("MessageBytes", UintegerValue(bytes));
+        job->SetAttribute("StartTime", TimeValue(ToTime(start) - Simulator::Now()));
+        job->SetQueuePair(m_nics[src]->Connect(m_nics[dst], prio, &cc));
+        job->Start();
+        m_jobs.push_back(job);
+        return Job(job);
+    }
+
     void Run(const py::handle& until)
     {
         CheckOpen();
@@ -878,6 +997,7 @@ class Simulation
     std::vector<Ptr<RdmaNic>> m_nics;
     ObjectFactory m_ccFactory;
     std::vector<std::shared_ptr<FlowState>> m_flows;
+    std::vector<Ptr<PeriodicJob>> m_jobs;
     std::map<uint32_t, std::string> m_names;
 };
 
@@ -1085,6 +1205,18 @@ PYBIND11_MODULE(mlnet, m)
                         + " links>";
              });
 
+    py::class_<Job>(m, "Job", "A periodic training job (compute, then communicate, repeat)")
+        .def_property_readonly("name", &Job::Name)
+        .def_property_readonly("iterations_done", &Job::IterationsDone)
+        .def_property_readonly("finished", &Job::Finished)
+        .def_property_readonly("iteration_times", &Job::IterationTimes,
+                               "duration of every finished iteration (s)")
+        .def_property_readonly("iterations", &Job::Iterations,
+                               "per-iteration records (start, end, compute, exposed_comm, "
+                               "gpu_idle; seconds)")
+        .def("mean_iteration_time", &Job::MeanIterationTime, py::arg("skip") = 1,
+             "mean iteration time (s), skipping the first `skip` iterations");
+
     py::class_<Flow>(m, "Flow", "One RDMA message on its own queue pair")
         .def_property_readonly("id",
                                [](const Flow& f)
@@ -1211,6 +1343,13 @@ PYBIND11_MODULE(mlnet, m)
              py::arg("trace") = false,
              "Post one RDMA WRITE of `bytes` from host src to host dst at `start` on a new "
              "queue pair; trace=True records the DCQCN rate trajectory")
+        .def("periodic_job", &Simulation::PeriodicJobOf, py::arg("src"), py::arg("dst"),
+             py::arg("compute"), py::arg("bytes"), py::arg("iterations"), py::arg("start") = "0us",
+             py::arg("priority") = 3, py::arg("aggressiveness") = 1.0,
+             py::arg("iter_gain_slope") = 0.0, py::arg("iter_gain_intercept") = 1.0,
+             "A periodic training job: `iterations` times, compute for `compute`, then send "
+             "`bytes` from src to dst on its own queue pair (DCQCN profile `aggressiveness`; "
+             "iteration-aware gain F(r) = slope * r + intercept)")
         .def("run", &Simulation::Run, py::arg("until") = py::none(),
              "Run until the absolute simulated time `until` (or until no events are left); "
              "the GIL is released meanwhile")

@@ -123,6 +123,30 @@ class TestSimulation(unittest.TestCase):
         self.assertEqual(f.bytes_acked, size)
         self.assertIsNotNone(f.fct)
 
+    def test_periodic_job_alone_matches_compute_plus_transfer(self):
+        size = 2_000_000
+        with mlnet.Simulation(seed=1) as sim:
+            sim.dumbbell(left=1, right=1)
+            sim.install_rdma(cc="dcqcn")
+            job = sim.periodic_job(src=0, dst=1, compute="300us", bytes=size, iterations=5)
+            sim.run(until="50ms")
+            self.assertTrue(job.finished)
+            self.assertEqual(job.iterations_done, 5)
+            ideal = 300e-6 + size * 8 / (100e9 * GOODPUT)
+            for t in job.iteration_times:
+                self.assertGreaterEqual(t, ideal * 0.999)
+                self.assertLess(t, ideal * 1.05)
+            for r in job.iterations:
+                self.assertAlmostEqual(r["end"] - r["start"], r["compute"] + r["exposed_comm"],
+                                       places=12)
+            with self.assertRaises(ValueError):
+                sim.periodic_job(src=0, dst=1, compute="1ms", bytes=1, iterations=0)
+            with self.assertRaises(ValueError):
+                sim.periodic_job(src=0, dst=1, compute="1ms", bytes=1, iterations=1,
+                                 aggressiveness=50)
+        # records survive close()
+        self.assertEqual(len(job.iteration_times), 5)
+
     def test_incast_conservation_and_congestion(self):
         size = 2_000_000
         with mlnet.Simulation(seed=3) as sim:
