@@ -181,7 +181,7 @@ struct FlowPair
  *        derangement) or "shuffle" (all-to-all: every host sends to every other host)
  * \param nHosts number of hosts \param seed seed of the permutation
  *
-eturn the flows (throws std::invalid_argument on an unknown pattern)
+ * \return the flows (throws std::invalid_argument on an unknown pattern)
  */
 std::vector<FlowPair> TrafficPattern(const std::string& pattern, uint32_t nHosts, uint32_t seed);
 
