@@ -24,3 +24,4 @@ list(APPEND MLNET_TEST_SOURCES
   ${MLNET_ROOT}/test/workload/background-traffic-sim-test.cc
 )
 list(APPEND MLNET_EXAMPLES network-bottleneck-whatif)
+list(APPEND MLNET_EXAMPLES tensor-priority)
