@@ -7,6 +7,8 @@ list(APPEND MLNET_SOURCES
   ${_dir}/training-job.cc
   ${_dir}/periodic-job.cc
   ${_dir}/data-parallel-job.cc
+  ${_dir}/pipeline-parallel-job.cc
+  ${_dir}/tensor-parallel-job.cc
   ${_dir}/background-traffic.cc
 )
 list(APPEND MLNET_HEADERS
@@ -16,11 +18,14 @@ list(APPEND MLNET_HEADERS
   ${_dir}/periodic-job.h
   ${_dir}/gradient-aggregator.h
   ${_dir}/data-parallel-job.h
+  ${_dir}/pipeline-parallel-job.h
+  ${_dir}/tensor-parallel-job.h
   ${_dir}/background-traffic.h
 )
 list(APPEND MLNET_TEST_SOURCES
   ${MLNET_ROOT}/test/workload/collective-sim-test.cc
   ${MLNET_ROOT}/test/workload/data-parallel-sim-test.cc
+  ${MLNET_ROOT}/test/workload/parallel-jobs-sim-test.cc
   ${MLNET_ROOT}/test/workload/background-traffic-sim-test.cc
 )
 list(APPEND MLNET_EXAMPLES network-bottleneck-whatif)

@@ -1,0 +1,345 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "pipeline-parallel-job.h"
+
+#include "ns3/enum.h"
+#include "ns3/fabric-net-device.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+#include "rdma-message-dispatcher.h"
+
+#include <algorithm>
+#include <set>
+#include <stdexcept>
+#include <string>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("PipelineParallelJob");
+NS_OBJECT_ENSURE_REGISTERED(PipelineParallelJob);
+
+namespace
+{
+constexpr uint32_t kMaxStages = 4096;
+constexpr uint32_t kMaxMicroBatches = 65536;
+} // namespace
+
+TypeId
+PipelineParallelJob::GetTypeId()
+{
+    static TypeId tid
+        = TypeId("ns3::PipelineParallelJob")
+              .SetParent<TrainingJob>()
+              .SetGroupName("Mlnet")
+              .AddConstructor<PipelineParallelJob>()
+              .AddAttribute("Schedule", "Pipeline schedule: GPipe or 1F1B", EnumValue(GPIPE),
+                            MakeEnumAccessor(&PipelineParallelJob::m_scheduleType),
+                            MakeEnumChecker(GPIPE, "GPipe", ONE_F_ONE_B, "1F1B"))
+              .AddAttribute("MicroBatches", "Micro-batches per iteration (1..65536)",
+                            UintegerValue(4),
+                            MakeUintegerAccessor(&PipelineParallelJob::m_microBatches),
+                            MakeUintegerChecker<uint32_t>())
+              .AddAttribute("ForwardTime", "Forward time of one micro-batch on one stage (>= 0)",
+                            TimeValue(MicroSeconds(100)),
+                            MakeTimeAccessor(&PipelineParallelJob::m_forward), MakeTimeChecker())
+              .AddAttribute("BackwardTime", "Backward time of one micro-batch on one stage (>= 0)",
+                            TimeValue(MicroSeconds(200)),
+                            MakeTimeAccessor(&PipelineParallelJob::m_backward), MakeTimeChecker())
+              .AddAttribute("ActivationBytes",
+                            "Bytes of the activations of one micro-batch sent to the next stage "
+                            "(the gradients sent back have the same size; >= 1)",
+                            UintegerValue(1000000),
+                            MakeUintegerAccessor(&PipelineParallelJob::m_activationBytes),
+                            MakeUintegerChecker<uint64_t>())
+              .AddAttribute("PriorityClass", "Priority class of the job's queue pairs (0..7)",
+                            UintegerValue(3), MakeUintegerAccessor(&PipelineParallelJob::m_class),
+                            MakeUintegerChecker<uint8_t>());
+    return tid;
+}
+
+PipelineParallelJob::PipelineParallelJob() = default;
+PipelineParallelJob::~PipelineParallelJob() = default;
+
+void
+PipelineParallelJob::DoDispose()
+{
+    m_stages.clear();
+    m_fwdQp.clear();
+    m_bwdQp.clear();
+    TrainingJob::DoDispose();
+}
+
+void
+PipelineParallelJob::SetStages(const std::vector<Ptr<RdmaNic>>& stages)
+{
+    if (m_prepared)
+    {
+        throw std::invalid_argument("PipelineParallelJob::SetStages: the job already runs");
+    }
+    if (stages.empty() || stages.size() > kMaxStages)
+    {
+        throw std::invalid_argument("PipelineParallelJob::SetStages: stages must be in [1, "
+                                    + std::to_string(kMaxStages) + "], got "
+                                    + std::to_string(stages.size()));
+    }
+    std::set<RdmaNic*> seen;
+    for (std::size_t s = 0; s < stages.size(); ++s)
+    {
+        if (!stages[s])
+        {
+            throw std::invalid_argument("PipelineParallelJob::SetStages: stage " + std::to_string(s)
+                                        + " is null");
+        }
+        if (!seen.insert(PeekPointer(stages[s])).second)
+        {
+            throw std::invalid_argument("PipelineParallelJob::SetStages: stage " + std::to_string(s)
+                                        + " repeats a NIC (stages must be "
+                                          "distinct hosts)");
+        }
+    }
+    m_stages = stages;
+}
+
+uint32_t
+PipelineParallelJob::GetNStages() const
+{
+    return m_stages.size();
+}
+
+void
+PipelineParallelJob::Validate() const
+{
+    if (m_stages.empty())
+    {
+        throw std::invalid_argument("PipelineParallelJob: no stages (call SetStages)");
+    }
+    if (m_microBatches < 1 || m_microBatches > kMaxMicroBatches)
+    {
+        throw std::invalid_argument("PipelineParallelJob: MicroBatches must be in [1, "
+                                    + std::to_string(kMaxMicroBatches) + "], got "
+                                    + std::to_string(m_microBatches));
+    }
+    if (m_forward.IsStrictlyNegative())
+    {
+        throw std::invalid_argument("PipelineParallelJob: ForwardTime must be >= 0, got "
+                                    + std::to_string(m_forward.GetSeconds()) + " s");
+    }
+    if (m_backward.IsStrictlyNegative())
+    {
+        throw std::invalid_argument("PipelineParallelJob: BackwardTime must be >= 0, got "
+                                    + std::to_string(m_backward.GetSeconds()) + " s");
+    }
+    if (m_activationBytes < 1)
+    {
+        throw std::invalid_argument("PipelineParallelJob: ActivationBytes must be >= 1, got 0");
+    }
+    if (m_class > 7)
+    {
+        throw std::invalid_argument("PipelineParallelJob: PriorityClass must be in [0, 7], got "
+                                    + std::to_string(m_class));
+    }
+}
+
+PipelineSchedule
+PipelineParallelJob::GetSchedule() const
+{
+    Validate();
+    const uint32_t S = m_stages.size();
+    return m_scheduleType == GPIPE ? PipelineSchedule::Gpipe(S, m_microBatches)
+                                   : PipelineSchedule::OneFOneB(S, m_microBatches);
+}
+
+Time
+PipelineParallelJob::GetComputeTime() const
+{
+    return (m_forward + m_backward) * int64_t(m_microBatches);
+}
+
+uint64_t
+PipelineParallelJob::GetActivationBytes() const
+{
+    return m_activationBytes;
+}
+
+const std::vector<std::vector<PipelineOpTiming>>&
+PipelineParallelJob::GetLastOpTimings() const
+{
+    return m_lastTimings;
+}
+
+void
+PipelineParallelJob::Prepare()
+{
+    PipelineSchedule sched = GetSchedule(); // validates
+    m_ops = sched.GetAllOps();
+    const uint32_t S = m_stages.size();
+    const uint32_t links = S - 1;
+    m_fwdQp.assign(links, nullptr);
+    m_bwdQp.assign(links, nullptr);
+    m_fwdRx.assign(links, {});
+    m_bwdRx.assign(links, {});
+    m_fwdAck.assign(links, {});
+    m_bwdAck.assign(links, {});
+    for (uint32_t l = 0; l < links; ++l)
+    {
+        Ptr<RdmaNic> up = m_stages[l];
+        Ptr<RdmaNic> down = m_stages[l + 1];
+        m_fwdQp[l] = up->Connect(down, m_class);
+        RdmaMessageDispatcher::Get(down)->Register(up->GetDevice()->GetIpv4Address(),
+                                                   m_fwdQp[l]->GetQpn(),
+                                                   RdmaMessageDispatcher::ReceiveCallback(
+                                                       [this, l](Ipv4Address, uint32_t, uint64_t)
+                                                       {
+                                                           OnReceived(l, true);
+                                                       }));
+        m_bwdQp[l] = down->Connect(up, m_class);
+        RdmaMessageDispatcher::Get(up)->Register(down->GetDevice()->GetIpv4Address(),
+                                                 m_bwdQp[l]->GetQpn(),
+                                                 RdmaMessageDispatcher::ReceiveCallback(
+                                                     [this, l](Ipv4Address, uint32_t, uint64_t)
+                                                     {
+                                                         OnReceived(l, false);
+                                                     }));
+    }
+    m_prepared = true;
+}
+
+void
+PipelineParallelJob::DoStartIteration()
+{
+    if (!m_prepared)
+    {
+        Prepare();
+    }
+    const uint32_t S = m_stages.size();
+    m_actReady.assign(S, std::vector<bool>(m_microBatches, false));
+    m_gradReady.assign(S, std::vector<bool>(m_microBatches, false));
+    m_next.assign(S, 0);
+    m_busy.assign(S, false);
+    m_busyTime.assign(S, Time(0));
+    m_timings.assign(S, {});
+    m_stagesDone = 0;
+    for (uint32_t s = 0; s < S; ++s)
+    {
+        TryRun(s);
+    }
+}
+
+void
+PipelineParallelJob::TryRun(uint32_t s)
+{
+    if (m_busy[s] || m_next[s] >= m_ops[s].size())
+    {
+        return;
+    }
+    const PipelineOp& op = m_ops[s][m_next[s]];
+    const uint32_t S = m_stages.size();
+    bool ready;
+    if (op.type == PipelineOp::FORWARD)
+    {
+        ready = s == 0 || m_actReady[s][op.microBatch];
+    }
+    else
+    {
+        ready = s == S - 1 || m_gradReady[s][op.microBatch];
+    }
+    if (!ready)
+    {
+        return;
+    }
+    m_busy[s] = true;
+    Time t = op.type == PipelineOp::FORWARD ? m_forward : m_backward;
+    PipelineOpTiming timing;
+    timing.op = op;
+    timing.start = (Simulator::Now() - GetIterationStart()).GetSeconds();
+    m_timings[s].push_back(timing);
+    NS_LOG_LOGIC(GetJobName() << " stage " << s << " starts " << op.ToString());
+    Simulator::Schedule(t, &PipelineParallelJob::OpDone, this, s);
+}
+
+void
+PipelineParallelJob::OpDone(uint32_t s)
+{
+    const PipelineOp op = m_ops[s][m_next[s]];
+    const uint32_t S = m_stages.size();
+    m_busy[s] = false;
+    m_busyTime[s] += op.type == PipelineOp::FORWARD ? m_forward : m_backward;
+    m_timings[s].back().end = (Simulator::Now() - GetIterationStart()).GetSeconds();
+    ++m_next[s];
+    NS_LOG_LOGIC(GetJobName() << " stage " << s << " finished " << op.ToString());
+    if (op.type == PipelineOp::FORWARD && s + 1 < S)
+    {
+        Post(s, true, op.microBatch);
+    }
+    else if (op.type == PipelineOp::BACKWARD && s > 0)
+    {
+        Post(s - 1, false, op.microBatch);
+    }
+    if (m_next[s] == m_ops[s].size())
+    {
+        ++m_stagesDone;
+        if (m_stagesDone == S)
+        {
+            Time compute(0);
+            for (const Time& b : m_busyTime)
+            {
+                compute = std::max(compute, b);
+            }
+            m_lastTimings = m_timings;
+            EndIteration(compute);
+        }
+        return;
+    }
+    TryRun(s);
+}
+
+void
+PipelineParallelJob::Post(uint32_t link, bool forward, uint32_t microBatch)
+{
+    Pending p{microBatch, Simulator::Now()};
+    Ptr<RdmaQueuePair> qp = forward ? m_fwdQp[link] : m_bwdQp[link];
+    (forward ? m_fwdRx : m_bwdRx)[link].push_back(p);
+    (forward ? m_fwdAck : m_bwdAck)[link].push_back(p);
+    qp->PostSend(m_activationBytes, RdmaQueuePair::CompletionCallback(
+                                        [this, link, forward](uint64_t, uint64_t)
+                                        {
+                                            OnAcked(link, forward);
+                                        }));
+}
+
+void
+PipelineParallelJob::OnReceived(uint32_t link, bool forward)
+{
+    auto& q = (forward ? m_fwdRx : m_bwdRx)[link];
+    NS_ASSERT_MSG(!q.empty(), "PipelineParallelJob: unexpected message on link " << link);
+    const uint32_t mb = q.front().microBatch;
+    q.pop_front();
+    if (forward)
+    {
+        m_actReady[link + 1][mb] = true;
+        TryRun(link + 1);
+    }
+    else
+    {
+        m_gradReady[link][mb] = true;
+        TryRun(link);
+    }
+}
+
+void
+PipelineParallelJob::OnAcked(uint32_t link, bool forward)
+{
+    auto& q = (forward ? m_fwdAck : m_bwdAck)[link];
+    NS_ASSERT(!q.empty());
+    const Pending p = q.front();
+    q.pop_front();
+    const uint32_t src = forward ? link : link + 1;
+    const uint32_t dst = forward ? link + 1 : link;
+    RecordMessage(src, dst, m_activationBytes, m_class, p.posted);
+}
+
+} // namespace ns3
