@@ -188,25 +188,53 @@ FabricSwitch::SetRoute(Ipv4Address dst, const std::vector<uint32_t>& ports)
     {
         g = it->second;
     }
-    m_routeOf[dst.Get()] = g;
+    uint32_t off = dst.Get() - kDenseBase;
+    if (off < kDenseSpan)
+    {
+        if (off >= m_denseRoute.size())
+        {
+            m_denseRoute.resize(off + 1, kNoGroup);
+        }
+        m_denseRoute[off] = g;
+    }
+    else
+    {
+        m_routeOf[dst.Get()] = g;
+    }
+}
+
+uint32_t
+FabricSwitch::GroupOf(uint32_t dst) const
+{
+    uint32_t off = dst - kDenseBase;
+    if (off < m_denseRoute.size())
+    {
+        return m_denseRoute[off];
+    }
+    if (off < kDenseSpan)
+    {
+        return kNoGroup;
+    }
+    auto it = m_routeOf.find(dst);
+    return it == m_routeOf.end() ? kNoGroup : it->second;
 }
 
 const std::vector<uint32_t>&
 FabricSwitch::GetRoute(Ipv4Address dst) const
 {
-    auto it = m_routeOf.find(dst.Get());
-    return it == m_routeOf.end() ? kNoRoute : m_groups[it->second];
+    uint32_t g = GroupOf(dst.Get());
+    return g == kNoGroup ? kNoRoute : m_groups[g];
 }
 
 int
 FabricSwitch::SelectEgress(const FlowKey& key)
 {
-    auto it = m_routeOf.find(key.dst);
-    if (it == m_routeOf.end())
+    uint32_t gi = GroupOf(key.dst);
+    if (gi == kNoGroup)
     {
         return -1;
     }
-    const std::vector<uint32_t>& g = m_groups[it->second];
+    const std::vector<uint32_t>& g = m_groups[gi];
     if (g.size() == 1)
     {
         return int(g[0]);

@@ -44,8 +44,9 @@ struct SwitchPortStats
  * \brief An output-queued datacenter switch: flow-hash ECMP forwarding, shared-buffer MMU,
  * PFC and RED-style ECN marking. Aggregated to an ns-3 Node whose devices are FabricNetDevices.
  *
- * Per packet: parse the 5-tuple (FlowKey), look up the destination's ECMP group (one hash-table
- * lookup, O(1) whatever the topology size), pick the member by hashing the 5-tuple with the
+ * Per packet: parse the 5-tuple (FlowKey), look up the destination's ECMP group (one array
+ * access for the densely numbered 10.0.0.0/12 host addresses, a hash-table lookup otherwise:
+ * O(1) whatever the topology size), pick the member by hashing the 5-tuple with the
  * per-switch seed, ask the MMU for admission, mark CE with probability following the
  * Kmin/Kmax/Pmax curve of the egress queue (ECN-capable packets only), and queue the packet at
  * the egress port in the class given by DSCP mod 8. PFC: when an ingress queue crosses its Xoff
@@ -142,7 +143,17 @@ class FabricSwitch : public Object
     };
 
     std::vector<Port> m_ports;
-    std::unordered_map<uint32_t, uint32_t> m_routeOf; //!< dst address -> group index
+    /// \return the ECMP group index of a destination address (kNoGroup if none)
+    uint32_t GroupOf(uint32_t dst) const;
+
+    static constexpr uint32_t kDenseBase = 0x0a000000; //!< 10.0.0.0: host addresses
+    static constexpr uint32_t kDenseSpan = 1u << 20;   //!< dense table covers 10.0.0.0/12
+    static constexpr uint32_t kNoGroup = 0xffffffffu;  //!< no route
+
+    /// dst - 10.0.0.0 -> group index: the topology helpers number hosts densely from
+    /// 10.0.0.1, so the lookup is one array access (4 bytes per host per switch)
+    std::vector<uint32_t> m_denseRoute;
+    std::unordered_map<uint32_t, uint32_t> m_routeOf; //!< other addresses -> group index
     std::vector<std::vector<uint32_t>> m_groups;      //!< ECMP groups (deduplicated)
     std::map<std::vector<uint32_t>, uint32_t> m_groupIndex;
     SharedBufferMmu m_mmu;
