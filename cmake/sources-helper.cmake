@@ -18,6 +18,7 @@ list(APPEND MLNET_SOURCES
   ${MLNET_ROOT}/helper/scenario-traffic.cc
   ${MLNET_ROOT}/helper/scenario-runner.cc
   ${MLNET_ROOT}/helper/scenario-rdma.cc
+  ${MLNET_ROOT}/helper/scenario-jobs.cc
 )
 list(APPEND MLNET_HEADERS
   ${MLNET_ROOT}/helper/scenario.h
@@ -27,5 +28,6 @@ list(APPEND MLNET_HEADERS
 list(APPEND MLNET_TEST_SOURCES
   ${MLNET_ROOT}/test/helper/scenario-test.cc
   ${MLNET_ROOT}/test/helper/scenario-rdma-test.cc
+  ${MLNET_ROOT}/test/helper/scenario-jobs-test.cc
 )
 list(APPEND MLNET_EXAMPLES mlnet-run)

@@ -7,6 +7,7 @@ list(APPEND MLNET_SOURCES
   ${_dir}/tictac-tensor-order.cc
   ${_dir}/p3-tensor-order.cc
   ${_dir}/bytescheduler-tensor-order.cc
+  ${_dir}/tensor-order-factory.cc
 )
 list(APPEND MLNET_HEADERS
   ${_dir}/tensor-order-policy.h
@@ -14,6 +15,7 @@ list(APPEND MLNET_HEADERS
   ${_dir}/tictac-tensor-order.h
   ${_dir}/p3-tensor-order.h
   ${_dir}/bytescheduler-tensor-order.h
+  ${_dir}/tensor-order-factory.h
 )
 list(APPEND MLNET_TEST_SOURCES
   ${MLNET_ROOT}/test/scheduling/tensor-order-test.cc

@@ -20,6 +20,7 @@
 #include "ns3/rdma-helper.h"
 #include "ns3/rdma-nic.h"
 #include "ns3/rdma-queue-pair.h"
+#include "ns3/tensor-order-factory.h"
 #include "ns3/tensor-order-policy.h"
 
 #if __has_include("ns3/scenario-runner.h") && __has_include("ns3/stats-writer.h")
@@ -1010,30 +1011,8 @@ TensorOrder(const std::string& policy, const std::vector<uint64_t>& params,
             const std::vector<double>& fwd, const std::vector<double>& bwd,
             uint32_t bytesPerParameter, uint32_t classes)
 {
-    std::string tid;
-    std::string mode;
-    if (policy == "fifo")
-    {
-        tid = "ns3::FifoTensorOrder";
-    }
-    else if (policy == "tic" || policy == "tac" || policy == "tictac")
-    {
-        tid = "ns3::TicTacTensorOrder";
-        mode = policy == "tic" ? "TIC" : "TAC";
-    }
-    else if (policy == "p3")
-    {
-        tid = "ns3::P3TensorOrder";
-    }
-    else if (policy == "bytescheduler")
-    {
-        tid = "ns3::ByteSchedulerTensorOrder";
-    }
-    else
-    {
-        throw std::invalid_argument("policy '" + policy
-                                    + "' unknown (accepted: fifo, tic, tac, p3, bytescheduler)");
-    }
+    // "tictac" is accepted as a synonym of "tac", as in earlier versions of this module.
+    Ptr<TensorOrderPolicy> p = CreateTensorOrderPolicy(policy == "tictac" ? "tac" : policy);
     if (params.empty() || params.size() != fwd.size() || params.size() != bwd.size())
     {
         throw std::invalid_argument("layer_parameters, forward_times and backward_times must be "
@@ -1051,13 +1030,6 @@ TensorOrder(const std::string& policy, const std::vector<uint64_t>& params,
     if (bytesPerParameter < 1 || classes < 1 || classes > 8)
     {
         throw std::invalid_argument("bytes_per_parameter must be >= 1, classes in [1, 8]");
-    }
-    ObjectFactory f;
-    f.SetTypeId(tid);
-    Ptr<TensorOrderPolicy> p = f.Create<TensorOrderPolicy>();
-    if (!mode.empty() && !p->SetAttributeFailSafe("Mode", StringValue(mode)))
-    {
-        throw std::invalid_argument("TicTac mode " + mode + " not accepted");
     }
     p->SetBytesPerParameter(bytesPerParameter);
     p->SetPriorityClasses(classes);

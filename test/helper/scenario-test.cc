@@ -123,7 +123,8 @@ TEST_CASE("helper: bad traffic entries name the entry and the accepted values", 
     // (the test registers one more type below, so only the built-in ones are checked)
     CHECK(ParseError(Dumbbell(1, 1, "{}", R"([{"type": "mystery"}])", "1ms"))
               .rfind("scenario: traffic[0].type = \"mystery\": must be one of constant, "
-                     "periodic-job, permutation, rdma, rdma-permutation",
+                     "data-parallel-job, periodic-job, permutation, pipeline-job, rdma, "
+                     "rdma-permutation, tensor-parallel-job",
                      0)
           == 0);
     CHECK(ParseError(Dumbbell(1, 1, "{}", R"({"type": "constant"})", "1ms"))

@@ -1,0 +1,254 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+// Scenario traffic types of the training jobs, registered with the scenario parser's
+// TrafficRegistry (see scenario-traffic.h); their iterations go to iterations.csv:
+//
+//  {"type": "data-parallel-job", "hosts": [0, 1, 2, 3], "servers": [4], "mode": "ps"|"ring",
+//   "model": "resnet50", "gpu": "v100", "batch": 32, "policy": "fifo"|"tic"|"tac"|"p3"|
+//   "bytescheduler", "iterations": 3, "start": "0us", "cc": "dcqcn"}
+//  {"type": "pipeline-job", "hosts": [0, 1, 2, 3], "schedule": "gpipe"|"1f1b",
+//   "microBatches": 8, "forward": "100us", "backward": "200us", "activationBytes": "1MB",
+//   "iterations": 3, "start": "0us", "cc": "dcqcn"}
+//  {"type": "tensor-parallel-job", "hosts": [0, 1, 2, 3], "layers": 4, "forward": "50us",
+//   "backward": "100us", "allReduceBytes": "1MB", "iterations": 3, "start": "0us",
+//   "cc": "dcqcn"}
+
+#include "ns3/data-parallel-job.h"
+#include "ns3/dnn-model.h"
+#include "ns3/gpu-profile.h"
+#include "ns3/log.h"
+#include "ns3/pipeline-parallel-job.h"
+#include "ns3/string.h"
+#include "ns3/tensor-order-factory.h"
+#include "ns3/tensor-parallel-job.h"
+#include "ns3/uinteger.h"
+#include "rdma-helper.h"
+#include "scenario-traffic.h"
+
+#include <nlohmann/json.hpp>
+#include <set>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("ScenarioJobs");
+
+namespace
+{
+
+/// Keys every job type has.
+struct JobParams
+{
+    std::vector<uint32_t> hosts;
+    uint32_t iterations{1};
+    Time start;
+    std::string cc{"ns3::Dcqcn"};
+};
+
+/// Distinct host indices in [0, hosts-1], at least `min` of them.
+std::vector<uint32_t>
+ParseHosts(ScenarioObject& in, const std::string& key, const ScenarioConfig& cfg, size_t min)
+{
+    const nlohmann::json& a = in.Array(key);
+    const uint32_t n = cfg.topology.NumHosts();
+    std::vector<uint32_t> hosts;
+    std::set<uint32_t> seen;
+    for (const auto& v : a)
+    {
+        if (!v.is_number_unsigned() || v.get<uint64_t>() >= n
+            || !seen.insert(v.get<uint32_t>()).second)
+        {
+            in.Fail(key, "must be an array of distinct host indices in [0, " + std::to_string(n - 1)
+                             + "], got " + v.dump());
+        }
+        hosts.push_back(v.get<uint32_t>());
+    }
+    if (hosts.size() < min)
+    {
+        in.Fail(key, "needs at least " + std::to_string(min) + " hosts");
+    }
+    return hosts;
+}
+
+JobParams
+ParseJobParams(ScenarioObject& in, const ScenarioConfig& cfg, size_t minHosts)
+{
+    JobParams p;
+    p.hosts = ParseHosts(in, "hosts", cfg, minHosts);
+    p.iterations = static_cast<uint32_t>(in.Uint("iterations", 1, 1000000, std::nullopt));
+    p.start = in.Duration("start", Time(0), cfg.duration, std::string("0ns"));
+    static const std::map<std::string, std::string> kCc = {{"dcqcn", "ns3::Dcqcn"},
+                                                           {"dcqcn-vendor", "ns3::DcqcnVendor"},
+                                                           {"fixed", "ns3::RdmaFixedRate"}};
+    p.cc = kCc.at(in.Choice("cc", {"dcqcn", "dcqcn-vendor", "fixed"}, std::string("dcqcn")));
+    return p;
+}
+
+/// RDMA NICs on the hosts, with the job's congestion control as their default.
+std::vector<Ptr<RdmaNic>>
+Nics(const FabricTopology& topo, const std::vector<uint32_t>& hosts, const std::string& cc)
+{
+    RdmaHelper rdma;
+    rdma.SetCongestionControl(cc);
+    NodeContainer nodes;
+    for (uint32_t h : hosts)
+    {
+        nodes.Add(topo.hosts.Get(h));
+    }
+    return rdma.Install(nodes);
+}
+
+/// Common installation: name, iterations, start, records, and keep the run going.
+void
+StartJob(TrafficContext& ctx, Ptr<TrainingJob> job, const JobParams& p, const std::string& type)
+{
+    const uint32_t id = ctx.NewFlowId();
+    job->SetAttribute("JobName", StringValue(type + std::to_string(id)));
+    job->SetAttribute("JobId", UintegerValue(id));
+    job->SetAttribute("Iterations", UintegerValue(p.iterations));
+    job->SetAttribute("StartTime", TimeValue(p.start));
+    job->Start();
+    ctx.AddIterations(
+        [job]()
+        {
+            return job->GetIterationRecords();
+        });
+    ctx.AddActivity(
+        [job]()
+        {
+            return !job->IsFinished();
+        });
+}
+
+class DataParallelSpec : public TrafficSpec
+{
+  public:
+    JobParams params;
+    std::vector<uint32_t> servers;
+    std::string model;
+    std::string gpu;
+    uint32_t batch{32};
+    std::string policy;
+
+    void Install(TrafficContext& ctx) const override
+    {
+        Ptr<DataParallelJob> job = CreateObject<DataParallelJob>();
+        job->SetModel(ModelZoo::Get(model), GpuProfile::Get(gpu));
+        job->SetAttribute("Mode",
+                          StringValue(servers.empty() ? "RingAllReduce" : "ParameterServer"));
+        job->SetAttribute("BatchSize", UintegerValue(batch));
+        job->SetWorkers(Nics(ctx.Topology(), params.hosts, params.cc));
+        if (!servers.empty())
+        {
+            job->SetServers(Nics(ctx.Topology(), servers, params.cc));
+        }
+        job->SetTensorOrderPolicy(CreateTensorOrderPolicy(policy));
+        StartJob(ctx, job, params, "data-parallel-job");
+    }
+};
+
+std::shared_ptr<const TrafficSpec>
+ParseDataParallel(ScenarioObject& in, const ScenarioConfig& cfg)
+{
+    auto s = std::make_shared<DataParallelSpec>();
+    s->params = ParseJobParams(in, cfg, 1);
+    std::string mode = in.Choice("mode", {"ring", "ps"}, std::string("ring"));
+    if (mode == "ps")
+    {
+        s->servers = ParseHosts(in, "servers", cfg, 1);
+        for (uint32_t h : s->servers)
+        {
+            if (std::find(s->params.hosts.begin(), s->params.hosts.end(), h)
+                != s->params.hosts.end())
+            {
+                in.Fail("servers", "must not include a worker host (" + std::to_string(h) + ")");
+            }
+        }
+    }
+    else if (s->params.hosts.size() < 2)
+    {
+        in.Fail("hosts", "ring all-reduce needs at least 2 hosts");
+    }
+    s->model = in.Choice("model", ModelZoo::Names(), std::string("resnet50"));
+    s->gpu = in.Choice("gpu", {"v100", "a100", "h100"}, std::string("v100"));
+    s->batch = static_cast<uint32_t>(in.Uint("batch", 1, 65536, 32));
+    s->policy = in.Choice("policy", TensorOrderPolicyNames(), std::string("fifo"));
+    return s;
+}
+
+class PipelineSpec : public TrafficSpec
+{
+  public:
+    JobParams params;
+    std::string schedule;
+    uint32_t microBatches{1};
+    Time forward;
+    Time backward;
+    uint64_t activationBytes{0};
+
+    void Install(TrafficContext& ctx) const override
+    {
+        Ptr<PipelineParallelJob> job = CreateObject<PipelineParallelJob>();
+        job->SetAttribute("Schedule", StringValue(schedule == "gpipe" ? "GPipe" : "1F1B"));
+        job->SetAttribute("MicroBatches", UintegerValue(microBatches));
+        job->SetAttribute("ForwardTime", TimeValue(forward));
+        job->SetAttribute("BackwardTime", TimeValue(backward));
+        job->SetAttribute("ActivationBytes", UintegerValue(activationBytes));
+        job->SetStages(Nics(ctx.Topology(), params.hosts, params.cc));
+        StartJob(ctx, job, params, "pipeline-job");
+    }
+};
+
+std::shared_ptr<const TrafficSpec>
+ParsePipeline(ScenarioObject& in, const ScenarioConfig& cfg)
+{
+    auto s = std::make_shared<PipelineSpec>();
+    s->params = ParseJobParams(in, cfg, 1);
+    s->schedule = in.Choice("schedule", {"gpipe", "1f1b"}, std::string("1f1b"));
+    s->microBatches = static_cast<uint32_t>(in.Uint("microBatches", 1, 65536, 8));
+    s->forward = in.Duration("forward", Time(0), Seconds(3600), std::nullopt);
+    s->backward = in.Duration("backward", Time(0), Seconds(3600), std::nullopt);
+    s->activationBytes = in.Bytes("activationBytes", 1, uint64_t(1) << 40, std::nullopt);
+    return s;
+}
+
+class TensorParallelSpec : public TrafficSpec
+{
+  public:
+    JobParams params;
+    uint32_t layers{1};
+    Time forward;
+    Time backward;
+    uint64_t allReduceBytes{0};
+
+    void Install(TrafficContext& ctx) const override
+    {
+        Ptr<TensorParallelJob> job = CreateObject<TensorParallelJob>();
+        job->SetAttribute("Layers", UintegerValue(layers));
+        job->SetAttribute("ForwardTime", TimeValue(forward));
+        job->SetAttribute("BackwardTime", TimeValue(backward));
+        job->SetAttribute("AllReduceBytes", UintegerValue(allReduceBytes));
+        job->SetGroup(Nics(ctx.Topology(), params.hosts, params.cc));
+        StartJob(ctx, job, params, "tensor-parallel-job");
+    }
+};
+
+std::shared_ptr<const TrafficSpec>
+ParseTensorParallel(ScenarioObject& in, const ScenarioConfig& cfg)
+{
+    auto s = std::make_shared<TensorParallelSpec>();
+    s->params = ParseJobParams(in, cfg, 2);
+    s->layers = static_cast<uint32_t>(in.Uint("layers", 1, 1000000, std::nullopt));
+    s->forward = in.Duration("forward", Time(0), Seconds(3600), std::nullopt);
+    s->backward = in.Duration("backward", Time(0), Seconds(3600), std::nullopt);
+    s->allReduceBytes = in.Bytes("allReduceBytes", 1, uint64_t(1) << 40, std::nullopt);
+    return s;
+}
+
+TrafficRegistry::Registrar g_dp("data-parallel-job", &ParseDataParallel);
+TrafficRegistry::Registrar g_pp("pipeline-job", &ParsePipeline);
+TrafficRegistry::Registrar g_tp("tensor-parallel-job", &ParseTensorParallel);
+
+} // namespace
+} // namespace ns3

@@ -1,0 +1,47 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "tensor-order-factory.h"
+
+#include "bytescheduler-tensor-order.h"
+#include "fifo-tensor-order.h"
+#include "p3-tensor-order.h"
+#include "tictac-tensor-order.h"
+
+#include <stdexcept>
+
+namespace ns3
+{
+
+std::vector<std::string>
+TensorOrderPolicyNames()
+{
+    return {"fifo", "tic", "tac", "p3", "bytescheduler"};
+}
+
+Ptr<TensorOrderPolicy>
+CreateTensorOrderPolicy(const std::string& name)
+{
+    if (name == "fifo")
+    {
+        return CreateObject<FifoTensorOrder>();
+    }
+    if (name == "tic" || name == "tac")
+    {
+        Ptr<TicTacTensorOrder> t = CreateObject<TicTacTensorOrder>();
+        t->SetMode(name == "tic" ? TicTacTensorOrder::TIC : TicTacTensorOrder::TAC);
+        return t;
+    }
+    if (name == "p3")
+    {
+        return CreateObject<P3TensorOrder>();
+    }
+    if (name == "bytescheduler")
+    {
+        return CreateObject<ByteSchedulerTensorOrder>();
+    }
+    throw std::invalid_argument("tensor order policy '" + name
+                                + "': must be one of fifo, tic, tac, p3, bytescheduler");
+}
+
+} // namespace ns3
