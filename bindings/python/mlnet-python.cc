@@ -1084,6 +1084,8 @@ RunScenario(const py::object& scenario)
     StatsWriter::WriteFlowsCsv(flows, r.flows);
     std::ostringstream ports;
     StatsWriter::WritePortsCsv(ports, r.ports);
+    std::ostringstream iterations;
+    StatsWriter::WriteIterationsCsv(iterations, r.iterations);
     py::module_ json = py::module_::import("json");
     py::module_ csv = py::module_::import("csv");
     py::module_ io = py::module_::import("io");
@@ -1127,6 +1129,7 @@ RunScenario(const py::object& scenario)
     out["summary"] = json.attr("loads")(summary.str());
     out["flows"] = rows(flows.str());
     out["ports"] = rows(ports.str());
+    out["iterations"] = rows(iterations.str());
     return out;
 }
 #endif
@@ -1412,7 +1415,8 @@ PYBIND11_MODULE(mlnet, m)
 
 #ifdef MLNET_PY_HAVE_SCENARIO
     m.def("run_scenario", &RunScenario, py::arg("scenario"),
-          "Run a JSON scenario (dict or JSON text); returns {'summary', 'flows', 'ports'}");
+          "Run a JSON scenario (dict or JSON text); returns {'summary', 'flows', 'ports', "
+          "'iterations'} (iterations: one row per training-job iteration, times in ns)");
     m.def(
         "default_scenario",
         []()

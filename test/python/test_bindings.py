@@ -147,6 +147,19 @@ class TestSimulation(unittest.TestCase):
         # records survive close()
         self.assertEqual(len(job.iteration_times), 5)
 
+    def test_run_scenario_with_training_jobs(self):
+        result = mlnet.run_scenario({
+            "topology": {"type": "leaf-spine", "leaves": 2, "spines": 1, "hostsPerLeaf": 2},
+            "traffic": [{"type": "tensor-parallel-job", "hosts": [0, 1, 2, 3], "layers": 2,
+                         "forward": "10us", "backward": "20us", "allReduceBytes": 100000,
+                         "iterations": 3}],
+            "duration": "10us", "drain": "1s"})
+        its = result["iterations"]
+        self.assertEqual(len(its), 3)
+        for r in its:
+            self.assertEqual(r["computeNs"], 60000)
+            self.assertEqual(r["durationNs"], r["computeNs"] + r["exposedCommNs"])
+
     def test_incast_conservation_and_congestion(self):
         size = 2_000_000
         with mlnet.Simulation(seed=3) as sim:
