@@ -3,6 +3,7 @@
 set(_dir ${MLNET_ROOT}/model/rdma)
 list(APPEND MLNET_SOURCES
   ${_dir}/rdma-congestion-ops.cc
+  ${_dir}/dcqcn-base.cc
   ${_dir}/dcqcn.cc
   ${_dir}/dcqcn-vendor.cc
   ${_dir}/rdma-fixed-rate.cc
@@ -10,6 +11,7 @@ list(APPEND MLNET_SOURCES
 )
 list(APPEND MLNET_HEADERS
   ${_dir}/rdma-congestion-ops.h
+  ${_dir}/dcqcn-base.h
   ${_dir}/dcqcn.h
   ${_dir}/dcqcn-vendor.h
   ${_dir}/rdma-fixed-rate.h

@@ -3,7 +3,6 @@
  */
 #include "dcqcn-vendor.h"
 
-#include "dcqcn.h"
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/log.h"
@@ -22,7 +21,6 @@ NS_OBJECT_ENSURE_REGISTERED(DcqcnVendor);
 
 namespace
 {
-const std::string kOwner = "ns3::DcqcnVendor";    //!< class name in error messages
 constexpr int64_t kDefaultDecreaseIntervalUs = 4; //!< default RateDecreaseInterval (us)
 } // namespace
 
@@ -31,29 +29,9 @@ DcqcnVendor::GetTypeId()
 {
     static TypeId tid
         = TypeId("ns3::DcqcnVendor")
-              .SetParent<RdmaCongestionOps>()
+              .SetParent<DcqcnBase>()
               .SetGroupName("Mlnet")
               .AddConstructor<DcqcnVendor>()
-              .AddAttribute("G", "EWMA gain g of alpha (dimensionless), in (0, 1]",
-                            DoubleValue(Dcqcn::DEFAULT_G),
-                            MakeDoubleAccessor(&DcqcnVendor::SetG, &DcqcnVendor::GetG),
-                            MakeDoubleChecker<double>(std::numeric_limits<double>::min(), 1.0))
-              .AddAttribute(
-                  "InitialAlpha", "Alpha set at the first CNP (dimensionless), in [0, 1]",
-                  DoubleValue(1.0),
-                  MakeDoubleAccessor(&DcqcnVendor::SetInitialAlpha, &DcqcnVendor::GetInitialAlpha),
-                  MakeDoubleChecker<double>(0.0, 1.0))
-              .AddAttribute(
-                  "AlphaTimer", "Alpha update period (time; HPCC AlphaResumInterval), > 0",
-                  TimeValue(MicroSeconds(Dcqcn::DEFAULT_TIMER_US)),
-                  MakeTimeAccessor(&DcqcnVendor::SetAlphaTimer, &DcqcnVendor::GetAlphaTimer),
-                  MakeTimeChecker(TimeStep(1)))
-              .AddAttribute("RateIncreaseTimer",
-                            "Rate-increase timer period (time; HPCC RPTimer), > 0",
-                            TimeValue(MicroSeconds(Dcqcn::DEFAULT_TIMER_US)),
-                            MakeTimeAccessor(&DcqcnVendor::SetRateIncreaseTimer,
-                                             &DcqcnVendor::GetRateIncreaseTimer),
-                            MakeTimeChecker(TimeStep(1)))
               .AddAttribute("RateDecreaseInterval",
                             "Rate-decrease check period (time): at most one cut per period, > 0",
                             TimeValue(MicroSeconds(kDefaultDecreaseIntervalUs)),
@@ -65,26 +43,6 @@ DcqcnVendor::GetTypeId()
                   UintegerValue(0),
                   MakeUintegerAccessor(&DcqcnVendor::SetByteCounter, &DcqcnVendor::GetByteCounter),
                   MakeUintegerChecker<uint64_t>())
-              .AddAttribute("FastRecoveryStages",
-                            "Number F of fast-recovery stages after a cut (count), >= 1",
-                            UintegerValue(Dcqcn::DEFAULT_F),
-                            MakeUintegerAccessor(&DcqcnVendor::SetFastRecoveryStages,
-                                                 &DcqcnVendor::GetFastRecoveryStages),
-                            MakeUintegerChecker<uint32_t>(1))
-              .AddAttribute("RateAI", "Additive-increase step R_AI (data rate, bit/s), > 0",
-                            DataRateValue(DataRate(Dcqcn::DEFAULT_RATE_AI)),
-                            MakeDataRateAccessor(&DcqcnVendor::SetRateAi, &DcqcnVendor::GetRateAi),
-                            MakeDataRateChecker())
-              .AddAttribute(
-                  "RateHAI", "Hyper-increase step R_HAI (data rate, bit/s), > 0",
-                  DataRateValue(DataRate(Dcqcn::DEFAULT_RATE_HAI)),
-                  MakeDataRateAccessor(&DcqcnVendor::SetRateHai, &DcqcnVendor::GetRateHai),
-                  MakeDataRateChecker())
-              .AddAttribute(
-                  "MinRate", "Minimum sending rate (data rate, bit/s), > 0 and <= line rate",
-                  DataRateValue(DataRate(Dcqcn::DEFAULT_MIN_RATE)),
-                  MakeDataRateAccessor(&DcqcnVendor::SetMinRate, &DcqcnVendor::GetMinRate),
-                  MakeDataRateChecker())
               .AddAttribute("RateOnFirstCnp",
                             "Fraction of the current rate kept at the first CNP "
                             "(dimensionless), in (0, 1]",
@@ -98,51 +56,16 @@ DcqcnVendor::GetTypeId()
                             BooleanValue(false),
                             MakeBooleanAccessor(&DcqcnVendor::SetClampTargetRate,
                                                 &DcqcnVendor::GetClampTargetRate),
-                            MakeBooleanChecker())
-              .AddAttribute("IterGainSlope",
-                            "Slope S of the iteration-aware gain F(r) = S*r + I (dimensionless, "
-                            "r = fraction of the iteration's bytes sent), finite",
-                            DoubleValue(0.0),
-                            MakeDoubleAccessor(&DcqcnVendor::SetIterGainSlope,
-                                               &DcqcnVendor::GetIterGainSlope),
-                            MakeDoubleChecker<double>())
-              .AddAttribute("IterGainIntercept",
-                            "Intercept I of the iteration-aware gain F(r) = S*r + I "
-                            "(dimensionless), finite and >= 0",
-                            DoubleValue(1.0),
-                            MakeDoubleAccessor(&DcqcnVendor::SetIterGainIntercept,
-                                               &DcqcnVendor::GetIterGainIntercept),
-                            MakeDoubleChecker<double>(0.0))
-              .AddTraceSource("Rate", "Current rate Rc changed (old, new, bit/s)",
-                              MakeTraceSourceAccessor(&DcqcnVendor::m_rateTrace),
-                              "ns3::TracedValueCallback::Double")
-              .AddTraceSource("TargetRate", "Target rate Rt changed (old, new, bit/s)",
-                              MakeTraceSourceAccessor(&DcqcnVendor::m_targetTrace),
-                              "ns3::TracedValueCallback::Double")
-              .AddTraceSource("Alpha", "Alpha changed (old, new)",
-                              MakeTraceSourceAccessor(&DcqcnVendor::m_alphaTrace),
-                              "ns3::TracedValueCallback::Double")
-              .AddTraceSource("Cnp", "A CNP arrived (its time)",
-                              MakeTraceSourceAccessor(&DcqcnVendor::m_cnpTrace),
-                              "ns3::Time::TracedCallback");
+                            MakeBooleanChecker());
     return tid;
 }
 
 DcqcnVendor::DcqcnVendor()
-    : m_g(Dcqcn::DEFAULT_G)
-    , m_initialAlpha(1.0)
-    , m_alphaTimer(MicroSeconds(Dcqcn::DEFAULT_TIMER_US))
-    , m_rateIncreaseTimer(MicroSeconds(Dcqcn::DEFAULT_TIMER_US))
+    : DcqcnBase("ns3::DcqcnVendor")
     , m_rateDecreaseInterval(MicroSeconds(kDefaultDecreaseIntervalUs))
     , m_byteCounter(0)
-    , m_fastRecovery(Dcqcn::DEFAULT_F)
-    , m_rateAi(Dcqcn::DEFAULT_RATE_AI)
-    , m_rateHai(Dcqcn::DEFAULT_RATE_HAI)
-    , m_minRate(Dcqcn::DEFAULT_MIN_RATE)
     , m_rateOnFirstCnp(1.0)
     , m_clampTargetRate(false)
-    , m_iterGainSlope(0.0)
-    , m_iterGainIntercept(1.0)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -161,41 +84,9 @@ DcqcnVendor::GetName() const
 // ---- parameters ----
 
 void
-DcqcnVendor::SetG(double g)
-{
-    Dcqcn::CheckParameter(std::isfinite(g) && g > 0.0 && g <= 1.0, kOwner, "G", "in (0, 1]", g);
-    m_g = g;
-}
-
-void
-DcqcnVendor::SetInitialAlpha(double alpha)
-{
-    Dcqcn::CheckParameter(std::isfinite(alpha) && alpha >= 0.0 && alpha <= 1.0, kOwner,
-                          "InitialAlpha", "in [0, 1]", alpha);
-    m_initialAlpha = alpha;
-}
-
-void
-DcqcnVendor::SetAlphaTimer(Time period)
-{
-    Dcqcn::CheckParameter(period.IsStrictlyPositive(), kOwner, "AlphaTimer", "> 0 (seconds)",
-                          period.GetSeconds());
-    m_alphaTimer = period;
-}
-
-void
-DcqcnVendor::SetRateIncreaseTimer(Time t)
-{
-    Dcqcn::CheckParameter(t.IsStrictlyPositive(), kOwner, "RateIncreaseTimer", "> 0 (seconds)",
-                          t.GetSeconds());
-    m_rateIncreaseTimer = t;
-}
-
-void
 DcqcnVendor::SetRateDecreaseInterval(Time t)
 {
-    Dcqcn::CheckParameter(t.IsStrictlyPositive(), kOwner, "RateDecreaseInterval", "> 0 (seconds)",
-                          t.GetSeconds());
+    Check(t.IsStrictlyPositive(), "RateDecreaseInterval", "> 0 (seconds)", t.GetSeconds());
     m_rateDecreaseInterval = t;
 }
 
@@ -206,41 +97,10 @@ DcqcnVendor::SetByteCounter(uint64_t bytes)
 }
 
 void
-DcqcnVendor::SetFastRecoveryStages(uint32_t f)
-{
-    Dcqcn::CheckParameter(f >= 1, kOwner, "FastRecoveryStages", ">= 1", double(f));
-    m_fastRecovery = f;
-}
-
-void
-DcqcnVendor::SetRateAi(DataRate rate)
-{
-    Dcqcn::CheckParameter(rate.GetBitRate() > 0, kOwner, "RateAI", "> 0 (bit/s)",
-                          double(rate.GetBitRate()));
-    m_rateAi = double(rate.GetBitRate());
-}
-
-void
-DcqcnVendor::SetRateHai(DataRate rate)
-{
-    Dcqcn::CheckParameter(rate.GetBitRate() > 0, kOwner, "RateHAI", "> 0 (bit/s)",
-                          double(rate.GetBitRate()));
-    m_rateHai = double(rate.GetBitRate());
-}
-
-void
-DcqcnVendor::SetMinRate(DataRate rate)
-{
-    Dcqcn::CheckParameter(rate.GetBitRate() > 0, kOwner, "MinRate", "> 0 (bit/s)",
-                          double(rate.GetBitRate()));
-    m_minRate = double(rate.GetBitRate());
-}
-
-void
 DcqcnVendor::SetRateOnFirstCnp(double fraction)
 {
-    Dcqcn::CheckParameter(std::isfinite(fraction) && fraction > 0.0 && fraction <= 1.0, kOwner,
-                          "RateOnFirstCnp", "in (0, 1]", fraction);
+    Check(std::isfinite(fraction) && fraction > 0.0 && fraction <= 1.0, "RateOnFirstCnp",
+          "in (0, 1]", fraction);
     m_rateOnFirstCnp = fraction;
 }
 
@@ -248,45 +108,6 @@ void
 DcqcnVendor::SetClampTargetRate(bool clamp)
 {
     m_clampTargetRate = clamp;
-}
-
-void
-DcqcnVendor::SetIterGainSlope(double s)
-{
-    Dcqcn::CheckParameter(std::isfinite(s), kOwner, "IterGainSlope", "finite", s);
-    m_iterGainSlope = s;
-}
-
-void
-DcqcnVendor::SetIterGainIntercept(double i)
-{
-    Dcqcn::CheckParameter(std::isfinite(i) && i >= 0.0, kOwner, "IterGainIntercept",
-                          "finite and >= 0", i);
-    m_iterGainIntercept = i;
-}
-
-double
-DcqcnVendor::GetG() const
-{
-    return m_g;
-}
-
-double
-DcqcnVendor::GetInitialAlpha() const
-{
-    return m_initialAlpha;
-}
-
-Time
-DcqcnVendor::GetAlphaTimer() const
-{
-    return m_alphaTimer;
-}
-
-Time
-DcqcnVendor::GetRateIncreaseTimer() const
-{
-    return m_rateIncreaseTimer;
 }
 
 Time
@@ -301,30 +122,6 @@ DcqcnVendor::GetByteCounter() const
     return m_byteCounter;
 }
 
-uint32_t
-DcqcnVendor::GetFastRecoveryStages() const
-{
-    return m_fastRecovery;
-}
-
-DataRate
-DcqcnVendor::GetRateAi() const
-{
-    return DataRate(uint64_t(m_rateAi));
-}
-
-DataRate
-DcqcnVendor::GetRateHai() const
-{
-    return DataRate(uint64_t(m_rateHai));
-}
-
-DataRate
-DcqcnVendor::GetMinRate() const
-{
-    return DataRate(uint64_t(m_minRate));
-}
-
 double
 DcqcnVendor::GetRateOnFirstCnp() const
 {
@@ -337,44 +134,15 @@ DcqcnVendor::GetClampTargetRate() const
     return m_clampTargetRate;
 }
 
-double
-DcqcnVendor::GetIterGainSlope() const
-{
-    return m_iterGainSlope;
-}
-
-double
-DcqcnVendor::GetIterGainIntercept() const
-{
-    return m_iterGainIntercept;
-}
-
 void
-DcqcnVendor::Validate() const
+DcqcnVendor::DoValidate() const
 {
-    // Re-run every setter's check on the stored value (setting a value to itself is a no-op).
     auto self = const_cast<DcqcnVendor*>(this);
-    self->SetG(m_g);
-    self->SetInitialAlpha(m_initialAlpha);
-    self->SetAlphaTimer(m_alphaTimer);
-    self->SetRateIncreaseTimer(m_rateIncreaseTimer);
     self->SetRateDecreaseInterval(m_rateDecreaseInterval);
-    self->SetFastRecoveryStages(m_fastRecovery);
-    self->SetRateAi(GetRateAi());
-    self->SetRateHai(GetRateHai());
-    self->SetMinRate(GetMinRate());
     self->SetRateOnFirstCnp(m_rateOnFirstCnp);
-    self->SetIterGainSlope(m_iterGainSlope);
-    self->SetIterGainIntercept(m_iterGainIntercept);
 }
 
 // ---- state ----
-
-double
-DcqcnVendor::GetAlpha() const
-{
-    return m_alpha;
-}
 
 uint64_t
 DcqcnVendor::GetTimerStage() const
@@ -382,70 +150,12 @@ DcqcnVendor::GetTimerStage() const
     return m_timerStage;
 }
 
-double
-DcqcnVendor::GetIterationGain(const RdmaCcState& state) const
-{
-    double f = m_iterGainSlope * state.IterationFraction() + m_iterGainIntercept;
-    return f > 0.0 ? f : 0.0;
-}
-
-double
-DcqcnVendor::Clamp(const RdmaCcState& state, double rate) const
-{
-    return std::min(std::max(rate, m_minRate), state.lineRate);
-}
-
-void
-DcqcnVendor::SetRate(RdmaCcState& state, double rate)
-{
-    rate = Clamp(state, rate);
-    if (rate != state.rate)
-    {
-        double old = state.rate;
-        state.rate = rate;
-        m_rateTrace(old, rate);
-    }
-}
-
-void
-DcqcnVendor::SetTarget(RdmaCcState& state, double rate)
-{
-    rate = Clamp(state, rate);
-    if (rate != state.targetRate)
-    {
-        double old = state.targetRate;
-        state.targetRate = rate;
-        m_targetTrace(old, rate);
-    }
-}
-
-void
-DcqcnVendor::SetAlpha(double alpha)
-{
-    if (alpha != m_alpha)
-    {
-        double old = m_alpha;
-        m_alpha = alpha;
-        m_alphaTrace(old, alpha);
-    }
-}
-
-bool
-DcqcnVendor::AtLineRate(const RdmaCcState& state) const
-{
-    return state.rate >= state.lineRate && state.targetRate >= state.lineRate;
-}
-
 void
 DcqcnVendor::Init(RdmaCcState& state, Time now)
 {
     NS_LOG_FUNCTION(this << now);
     Validate();
-    Dcqcn::CheckParameter(std::isfinite(state.lineRate) && state.lineRate > 0.0, kOwner,
-                          "line rate", "> 0 (bit/s)", state.lineRate);
-    Dcqcn::CheckParameter(m_minRate <= state.lineRate, kOwner, "MinRate",
-                          "<= the line rate " + std::to_string(state.lineRate) + " (bit/s)",
-                          m_minRate);
+    CheckLineRate(state);
     state.rate = state.lineRate;
     state.targetRate = state.lineRate;
     m_alpha = m_initialAlpha;
@@ -545,7 +255,7 @@ DcqcnVendor::OnCnp(RdmaCcState& state, Time now)
         SetTarget(state, r);
         SetRate(state, r);
     }
-    m_cnpTrace(now);
+    TraceCnp(now);
 }
 
 void

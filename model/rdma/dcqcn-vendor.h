@@ -4,10 +4,7 @@
 #ifndef MLNET_DCQCN_VENDOR_H
 #define MLNET_DCQCN_VENDOR_H
 
-#include "ns3/data-rate.h"
-#include "ns3/nstime.h"
-#include "ns3/traced-callback.h"
-#include "rdma-congestion-ops.h"
+#include "dcqcn-base.h"
 
 #include <cstdint>
 #include <string>
@@ -52,9 +49,11 @@ namespace ns3
  * timer is longer than the decrease interval). Rates are clamped to [MinRate, line rate]. The
  * iteration-aware gain F(r) = max(0, S r + I) scales R_AI and R_HAI as in ns3::Dcqcn.
  *
- * Trace sources as ns3::Dcqcn: "Rate", "TargetRate", "Alpha", "Cnp".
+ * The shared parameters, attributes, trace sources ("Rate", "TargetRate", "Alpha", "Cnp") and
+ * helpers are in DcqcnBase; this class adds "ByteCounter" (default 0), "ClampTargetRate"
+ * (default false), "RateDecreaseInterval" and "RateOnFirstCnp".
  */
-class DcqcnVendor : public RdmaCongestionOps
+class DcqcnVendor : public DcqcnBase
 {
   public:
     /**
@@ -71,81 +70,35 @@ class DcqcnVendor : public RdmaCongestionOps
     void OnCnp(RdmaCcState& state, Time now) override;
     void OnSent(RdmaCcState& state, uint32_t bytes, Time now) override;
 
-    /**
-     * Check every parameter.
-     * \throws std::invalid_argument naming the first bad parameter and its accepted range
-     */
-    void Validate() const;
-
     // Checked setters: each throws std::invalid_argument for a value outside its range.
-    void SetG(double g);                     //!< \param g EWMA gain, in (0, 1]
-    void SetInitialAlpha(double alpha);      //!< \param alpha alpha at the first CNP, in [0, 1]
-    void SetAlphaTimer(Time period);         //!< \param period alpha update period, > 0
-    void SetRateIncreaseTimer(Time t);       //!< \param t rate-increase timer, > 0
     void SetRateDecreaseInterval(Time t);    //!< \param t rate-decrease check period, > 0
     void SetByteCounter(uint64_t bytes);     //!< \param bytes byte counter (0: none)
-    void SetFastRecoveryStages(uint32_t f);  //!< \param f fast-recovery stages F, >= 1
-    void SetRateAi(DataRate rate);           //!< \param rate additive step R_AI, > 0
-    void SetRateHai(DataRate rate);          //!< \param rate hyper step R_HAI, > 0
-    void SetMinRate(DataRate rate);          //!< \param rate minimum rate, > 0
     void SetRateOnFirstCnp(double fraction); //!< \param fraction in (0, 1]
     void SetClampTargetRate(bool clamp);     //!< \param clamp see the class description
-    void SetIterGainSlope(double s);         //!< \param s slope S of F(r), finite
-    void SetIterGainIntercept(double i);     //!< \param i intercept I of F(r), finite, >= 0
 
-    double GetG() const;                    //!< \return g
-    double GetInitialAlpha() const;         //!< \return initial alpha
-    Time GetAlphaTimer() const;             //!< \return alpha update period
-    Time GetRateIncreaseTimer() const;      //!< \return rate-increase timer
-    Time GetRateDecreaseInterval() const;   //!< \return rate-decrease check period
-    uint64_t GetByteCounter() const;        //!< \return byte counter (bytes, 0: none)
-    uint32_t GetFastRecoveryStages() const; //!< \return F
-    DataRate GetRateAi() const;             //!< \return R_AI
-    DataRate GetRateHai() const;            //!< \return R_HAI
-    DataRate GetMinRate() const;            //!< \return minimum rate
-    double GetRateOnFirstCnp() const;       //!< \return the first-CNP rate fraction
-    bool GetClampTargetRate() const;        //!< \return the ClampTargetRate flag
-    double GetIterGainSlope() const;        //!< \return S
-    double GetIterGainIntercept() const;    //!< \return I
+    Time GetRateDecreaseInterval() const; //!< \return rate-decrease check period
+    uint64_t GetByteCounter() const;      //!< \return byte counter (bytes, 0: none)
+    double GetRateOnFirstCnp() const;     //!< \return the first-CNP rate fraction
+    bool GetClampTargetRate() const;      //!< \return the ClampTargetRate flag
 
-    double GetAlpha() const;        //!< \return current alpha
     uint64_t GetTimerStage() const; //!< \return rate-increase timer events since the last cut
 
-    /**
-     * \param state the queue pair's state
-     * \return the iteration-aware gain F(r) = max(0, S r + I)
-     */
-    double GetIterationGain(const RdmaCcState& state) const;
+  protected:
+    void DoValidate() const override;
 
   private:
     /// One rate-increase event decided on stage s (count before the event).
     void IncreaseEvent(RdmaCcState& state, uint64_t s);
     /// The rate-decrease check at time t found a CNP: cut.
     void Decrease(RdmaCcState& state, Time t);
-    bool AtLineRate(const RdmaCcState& state) const;           //!< \return Rc and Rt at line rate
-    void SetRate(RdmaCcState& state, double rate);             //!< clamp, store, trace
-    void SetTarget(RdmaCcState& state, double rate);           //!< clamp, store, trace
-    void SetAlpha(double alpha);                               //!< store, trace
-    double Clamp(const RdmaCcState& state, double rate) const; //!< to [MinRate, line rate]
 
     // Parameters
-    double m_g;                  //!< EWMA gain g
-    double m_initialAlpha;       //!< alpha set at the first CNP
-    Time m_alphaTimer;           //!< alpha update period
-    Time m_rateIncreaseTimer;    //!< rate-increase timer
     Time m_rateDecreaseInterval; //!< rate-decrease check period
     uint64_t m_byteCounter;      //!< byte counter (0: none)
-    uint32_t m_fastRecovery;     //!< F
-    double m_rateAi;             //!< R_AI (bit/s)
-    double m_rateHai;            //!< R_HAI (bit/s)
-    double m_minRate;            //!< minimum rate (bit/s)
     double m_rateOnFirstCnp;     //!< Rc fraction kept at the first CNP
     bool m_clampTargetRate;      //!< ClampTargetRate flag
-    double m_iterGainSlope;      //!< S
-    double m_iterGainIntercept;  //!< I
 
     // State
-    double m_alpha{1.0};              //!< alpha
     bool m_started{false};            //!< the first CNP arrived (periodic checks running)
     bool m_alphaCnpArrived{false};    //!< CNP since the last alpha update
     bool m_decreaseCnpArrived{false}; //!< CNP since the last rate-decrease check
@@ -156,11 +109,6 @@ class DcqcnVendor : public RdmaCongestionOps
     uint64_t m_timerStage{0};         //!< timer stage since the last cut
     uint64_t m_byteStage{0};          //!< byte stage since the last cut
     uint64_t m_bytesCounted{0};       //!< bytes since the last byte-counter expiry
-
-    TracedCallback<double, double> m_rateTrace;   //!< "Rate"
-    TracedCallback<double, double> m_targetTrace; //!< "TargetRate"
-    TracedCallback<double, double> m_alphaTrace;  //!< "Alpha"
-    TracedCallback<Time> m_cnpTrace;              //!< "Cnp"
 };
 
 } // namespace ns3

@@ -4,10 +4,7 @@
 #ifndef MLNET_DCQCN_H
 #define MLNET_DCQCN_H
 
-#include "ns3/data-rate.h"
-#include "ns3/nstime.h"
-#include "ns3/traced-callback.h"
-#include "rdma-congestion-ops.h"
+#include "dcqcn-base.h"
 
 #include <cstdint>
 #include <string>
@@ -56,6 +53,9 @@ namespace ns3
  * multiplied by \f$F(r) = \max(0, S r + I)\f$, r = RdmaCcState::IterationFraction(), S =
  * "IterGainSlope", I = "IterGainIntercept". The defaults (S = 0, I = 1) give plain DCQCN.
  *
+ * The parameters, attributes, trace sources and helpers shared with ns3::DcqcnVendor are in
+ * DcqcnBase; this class adds "ByteCounter" (default 10 MB) and "ClampTargetRate" (default true).
+ *
  * Every parameter is an Attribute. Its checker rejects bad values (which makes
  * ObjectBase::SetAttribute abort, as everywhere in ns-3); the typed setters (SetG(), ...) and
  * RdmaCongestionOps::SetAttributeChecked() throw std::invalid_argument naming the parameter and
@@ -64,23 +64,11 @@ namespace ns3
  * Trace sources: "Rate" and "TargetRate" (old, new bit/s, fired on change), "Alpha" (old, new),
  * "Cnp" (time of each CNP).
  */
-class Dcqcn : public RdmaCongestionOps
+class Dcqcn : public DcqcnBase
 {
   public:
-    /// Default EWMA gain g (1/256)
-    static constexpr double DEFAULT_G = 1.0 / 256.0;
-    /// Default alpha timer, rate-increase timer T (us)
-    static constexpr int64_t DEFAULT_TIMER_US = 55;
     /// Default byte counter B (bytes; 10 MB)
     static constexpr uint64_t DEFAULT_BYTE_COUNTER = 10000000;
-    /// Default number of fast-recovery stages F
-    static constexpr uint32_t DEFAULT_F = 5;
-    /// Default additive-increase step R_AI (bit/s)
-    static constexpr uint64_t DEFAULT_RATE_AI = 40000000;
-    /// Default hyper-increase step R_HAI (bit/s)
-    static constexpr uint64_t DEFAULT_RATE_HAI = 200000000;
-    /// Default minimum rate (bit/s)
-    static constexpr uint64_t DEFAULT_MIN_RATE = 100000000;
 
     /**
      * \brief Get the type ID.
@@ -96,87 +84,28 @@ class Dcqcn : public RdmaCongestionOps
     void OnCnp(RdmaCcState& state, Time now) override;
     void OnSent(RdmaCcState& state, uint32_t bytes, Time now) override;
 
-    /**
-     * Check every parameter (the setters already do; this is for callers that want one check).
-     * \throws std::invalid_argument naming the first bad parameter and its accepted range
-     */
-    void Validate() const;
-
     // Checked setters: each throws std::invalid_argument for a value outside its range.
-    void SetG(double g);                    //!< \param g EWMA gain, in (0, 1]
-    void SetInitialAlpha(double alpha);     //!< \param alpha alpha at Init(), in [0, 1]
-    void SetAlphaTimer(Time period);        //!< \param period alpha timer, > 0
-    void SetRateIncreaseTimer(Time t);      //!< \param t rate-increase timer T, > 0
-    void SetByteCounter(uint64_t bytes);    //!< \param bytes byte counter B, >= 1 byte
-    void SetFastRecoveryStages(uint32_t f); //!< \param f fast-recovery stages F, >= 1
-    void SetRateAi(DataRate rate);          //!< \param rate additive step R_AI, > 0
-    void SetRateHai(DataRate rate);         //!< \param rate hyper step R_HAI, > 0
-    void SetMinRate(DataRate rate);         //!< \param rate minimum rate, > 0
-    void SetClampTargetRate(bool clamp);    //!< \param clamp see the class description
-    void SetIterGainSlope(double s);        //!< \param s slope S of F(r), finite
-    void SetIterGainIntercept(double i);    //!< \param i intercept I of F(r), finite, >= 0
+    void SetByteCounter(uint64_t bytes); //!< \param bytes byte counter B, >= 1 byte
+    void SetClampTargetRate(bool clamp); //!< \param clamp see the class description
 
-    double GetG() const;                    //!< \return g
-    double GetInitialAlpha() const;         //!< \return initial alpha
-    Time GetAlphaTimer() const;             //!< \return alpha timer period
-    Time GetRateIncreaseTimer() const;      //!< \return rate-increase timer T
-    uint64_t GetByteCounter() const;        //!< \return byte counter B (bytes)
-    uint32_t GetFastRecoveryStages() const; //!< \return F
-    DataRate GetRateAi() const;             //!< \return R_AI
-    DataRate GetRateHai() const;            //!< \return R_HAI
-    DataRate GetMinRate() const;            //!< \return minimum rate
-    bool GetClampTargetRate() const;        //!< \return the ClampTargetRate flag
-    double GetIterGainSlope() const;        //!< \return S
-    double GetIterGainIntercept() const;    //!< \return I
+    uint64_t GetByteCounter() const; //!< \return byte counter B (bytes)
+    bool GetClampTargetRate() const; //!< \return the ClampTargetRate flag
 
-    double GetAlpha() const;        //!< \return current alpha
     uint64_t GetTimerStage() const; //!< \return timer expiries since the last cut
     uint64_t GetByteStage() const;  //!< \return byte-counter expiries since the last cut
 
-    /**
-     * \param state the queue pair's state
-     * \return the iteration-aware gain F(r) = max(0, S r + I) applied to increase steps
-     */
-    double GetIterationGain(const RdmaCcState& state) const;
-
-    /**
-     * Throw std::invalid_argument("<owner>::<name> must be <range>, got <value>") unless ok.
-     * Shared by the DCQCN variants.
-     * \param ok whether the value is acceptable
-     * \param owner class name, e.g. "ns3::Dcqcn"
-     * \param name parameter name
-     * \param range accepted range, in words
-     * \param value the rejected value, for the message
-     */
-    static void CheckParameter(bool ok, const std::string& owner, const std::string& name,
-                               const std::string& range, double value);
+  protected:
+    void DoValidate() const override;
 
   private:
     /// One rate-increase event (timer or byte counter), decided on the current stages.
     void IncreaseEvent(RdmaCcState& state);
-    /// \return true if both rates sit at line rate (increase events then change nothing)
-    bool AtLineRate(const RdmaCcState& state) const;
-    void SetRate(RdmaCcState& state, double rate);             //!< clamp, store, trace
-    void SetTarget(RdmaCcState& state, double rate);           //!< clamp, store, trace
-    void SetAlpha(double alpha);                               //!< store, trace
-    double Clamp(const RdmaCcState& state, double rate) const; //!< to [MinRate, line rate]
 
     // Parameters
-    double m_g;                 //!< EWMA gain g
-    double m_initialAlpha;      //!< alpha at Init()
-    Time m_alphaTimer;          //!< alpha timer period
-    Time m_rateIncreaseTimer;   //!< rate-increase timer T
-    uint64_t m_byteCounter;     //!< byte counter B (bytes)
-    uint32_t m_fastRecovery;    //!< F
-    double m_rateAi;            //!< R_AI (bit/s)
-    double m_rateHai;           //!< R_HAI (bit/s)
-    double m_minRate;           //!< minimum rate (bit/s)
-    bool m_clampTargetRate;     //!< ClampTargetRate flag
-    double m_iterGainSlope;     //!< S
-    double m_iterGainIntercept; //!< I
+    uint64_t m_byteCounter; //!< byte counter B (bytes)
+    bool m_clampTargetRate; //!< ClampTargetRate flag
 
     // State
-    double m_alpha{1.0};            //!< alpha
     Time m_nextAlpha;               //!< next alpha-timer expiry
     Time m_nextIncrease;            //!< next rate-increase-timer expiry
     bool m_increaseActive{false};   //!< timer and byte counter running (after the first cut)
@@ -184,11 +113,6 @@ class Dcqcn : public RdmaCongestionOps
     uint64_t m_timerStage{0};       //!< S_T
     uint64_t m_byteStage{0};        //!< S_B
     uint64_t m_bytesCounted{0};     //!< bytes sent since the last byte-counter expiry
-
-    TracedCallback<double, double> m_rateTrace;   //!< "Rate"
-    TracedCallback<double, double> m_targetTrace; //!< "TargetRate"
-    TracedCallback<double, double> m_alphaTrace;  //!< "Alpha"
-    TracedCallback<Time> m_cnpTrace;              //!< "Cnp"
 };
 
 } // namespace ns3
