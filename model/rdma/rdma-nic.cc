@@ -161,6 +161,7 @@ RdmaNic::Connect(Ptr<RdmaNic> remote, uint8_t cls, const ObjectFactory* cc)
     qp->m_ops->Init(qp->m_cc, Simulator::Now());
     qp->m_nextAvail = Simulator::Now();
     m_qps.push_back(qp);
+    m_classesInUse |= uint8_t(1u << cls);
     return qp;
 }
 
@@ -228,8 +229,12 @@ RdmaNic::Pull(uint8_t pausedMask)
     {
         return nullptr;
     }
+    // Strict priority between classes (class 7 highest, as the fabric), round robin among the
+    // queue pairs of a class. With a single class in use the first ready QP wins (early exit).
+    const bool oneClass = (m_classesInUse & (m_classesInUse - 1)) == 0;
     Time now = Simulator::Now();
     Time earliest = Time::Max();
+    int best = -1;
     for (uint32_t k = 0; k < n; ++k)
     {
         uint32_t idx = (m_rr + k) % n;
@@ -243,8 +248,19 @@ RdmaNic::Pull(uint8_t pausedMask)
             earliest = std::min(earliest, qp.m_nextAvail);
             continue;
         }
-        m_rr = (idx + 1) % n;
-        return BuildData(qp);
+        if (best < 0 || qp.m_class > m_qps[best]->m_class)
+        {
+            best = int(idx);
+            if (oneClass)
+            {
+                break;
+            }
+        }
+    }
+    if (best >= 0)
+    {
+        m_rr = (uint32_t(best) + 1) % n;
+        return BuildData(*m_qps[best]);
     }
     if (earliest != Time::Max())
     {

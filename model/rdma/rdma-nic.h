@@ -28,8 +28,9 @@ class RoceHeader;
  * (receiving) side with ACK/NAK generation, and the DCQCN notification point (CNPs).
  *
  * Aggregated to a host Node and bound to its FabricNetDevice. The NIC is the device's pull
- * source: whenever the port is free it picks, round-robin, the next queue pair whose class is
- * not paused by PFC, whose window is open and whose pacing time has come, and builds one packet
+ * source: whenever the port is free it picks the next queue pair whose class is not paused by
+ * PFC, whose window is open and whose pacing time has come (strict priority between classes,
+ * class 7 highest as in the fabric; round robin within a class), and builds one packet
  * (IPv4 + UDP 4791 + BTH + payload + ICRC). Packets that are not RoCEv2 are left to the node's
  * other protocol handlers (an ns-3 internet stack, if installed).
  *
@@ -123,6 +124,7 @@ class RdmaNic : public Object
     std::vector<Ptr<RdmaQueuePair>> m_qps; //!< by local QP number
     std::vector<Responder> m_responders;   //!< by local responder QP number
     uint32_t m_rr{0};
+    uint8_t m_classesInUse{0}; //!< bit c set: some queue pair sends in class c
     EventId m_wake;
     ObjectFactory m_ccFactory;
     ReceiveCallback m_rxCb;

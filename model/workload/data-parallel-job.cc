@@ -342,6 +342,14 @@ DataParallelJob::Pump()
     }
 }
 
+uint8_t
+DataParallelJob::TrafficClass(uint8_t planClass)
+{
+    // Plans number classes by urgency (0 = most urgent); the fabric and the NIC serve the highest
+    // class first and keep class 7 for ACKs and CNPs: plan class c -> traffic class 6 - c.
+    return uint8_t(6 - std::min<uint8_t>(planClass, 6));
+}
+
 Ptr<RdmaQueuePair>
 DataParallelJob::Qp(Ptr<RdmaNic> a, Ptr<RdmaNic> b, uint8_t cls, bool push, uint32_t w, uint32_t s)
 {
@@ -381,7 +389,7 @@ DataParallelJob::Launch(uint32_t k)
     m_inflightBytes += bytes;
     ++m_inflightSlices;
     m_slicePosted[k] = Simulator::Now();
-    uint8_t cls = std::min<uint8_t>(m_plan[k].priorityClass, 6);
+    uint8_t cls = TrafficClass(m_plan[k].priorityClass);
     NS_LOG_DEBUG(m_name << " launch slice " << k << " tensor " << m_plan[k].tensorId << " " << bytes
                         << " B class " << unsigned(cls));
     if (m_mode == RING_ALLREDUCE)
@@ -433,7 +441,7 @@ DataParallelJob::OnPush(uint32_t w, uint32_t s, uint32_t k)
         return;
     }
     // every gradient arrived: the server updates and every worker pulls the parameters
-    uint8_t cls = std::min<uint8_t>(m_plan[k].priorityClass, 6);
+    uint8_t cls = TrafficClass(m_plan[k].priorityClass);
     m_sliceWait[k] = m_workers.size();
     for (uint32_t v = 0; v < m_workers.size(); ++v)
     {

@@ -82,6 +82,11 @@ class DataParallelJob : public TrainingJob
     void DoStartIteration() override;
 
   private:
+    /**
+     * \param planClass a plan's priority class (0 = most urgent)
+     * \return the fabric class (6 = highest data class; 7 carries ACKs and CNPs)
+     */
+    static uint8_t TrafficClass(uint8_t planClass);
     void Prepare();
     void ForwardNext();
     void BackwardStart();

@@ -171,3 +171,31 @@ TEST_CASE("rdma: a more aggressive dcqcn profile takes more bandwidth", "[rdma]"
     REQUIRE(b > a * 1.1);
     Simulator::Destroy();
 }
+
+TEST_CASE("rdma: the NIC serves a higher priority class first", "[rdma]")
+{
+    RdmaDumbbell d(1, 1, true, 32u * 1024 * 1024, "ns3::RdmaFixedRate");
+    Ptr<RdmaQueuePair> low = d.nics[0]->Connect(d.nics[1], 3);
+    Ptr<RdmaQueuePair> high = d.nics[0]->Connect(d.nics[1], 6);
+    Time lowDone;
+    Time highDone;
+    low->PostSend(2000000, RdmaQueuePair::CompletionCallback(
+                               [&lowDone](uint64_t, uint64_t)
+                               {
+                                   lowDone = Simulator::Now();
+                               }));
+    high->PostSend(2000000, RdmaQueuePair::CompletionCallback(
+                                [&highDone](uint64_t, uint64_t)
+                                {
+                                    highDone = Simulator::Now();
+                                }));
+    Simulator::Stop(MilliSeconds(5));
+    Simulator::Run();
+    // The high class goes first at line rate (2 MB in ~173 us), the low class after it.
+    double alone = 2000000 * 8.0 / mlnettest::MaxGoodput(100e9, 1000);
+    REQUIRE(highDone > Time(0));
+    REQUIRE(lowDone > highDone);
+    REQUIRE(highDone.GetSeconds() < alone * 1.05 + 10e-6);
+    REQUIRE(lowDone.GetSeconds() > 2 * alone * 0.95);
+    Simulator::Destroy();
+}
