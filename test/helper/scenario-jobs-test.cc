@@ -3,6 +3,7 @@
  */
 // The scenario runner's training-job types: data-parallel, pipeline and tensor-parallel jobs.
 
+#include "common/test-utilities.h"
 #include "ns3/core-module.h"
 #include "ns3/mlnet-module.h"
 
@@ -20,31 +21,11 @@ LeafSpine(const std::string& traffic)
            + traffic + R"(, "duration": "100us", "drain": "2s"})";
 }
 
-std::string
-ParseError(const std::string& text)
-{
-    try
-    {
-        Scenario::ParseString(text, "test.json");
-    }
-    catch (const std::invalid_argument& e)
-    {
-        return e.what();
-    }
-    return "";
-}
-
-ScenarioResult
-RunText(const std::string& text)
-{
-    ScenarioRunner runner(Scenario::ParseString(text, "test.json"));
-    return runner.Run();
-}
 } // namespace
 
 TEST_CASE("helper: pipeline and tensor-parallel jobs run from a scenario", "[helper]")
 {
-    ScenarioResult r = RunText(LeafSpine(R"([
+    ScenarioResult r = mlnettest::RunScenarioText(LeafSpine(R"([
         {"type": "pipeline-job", "hosts": [0, 1, 4, 5], "schedule": "gpipe", "microBatches": 4,
          "forward": "50us", "backward": "100us", "activationBytes": 1000, "iterations": 2},
         {"type": "tensor-parallel-job", "hosts": [2, 3, 6, 7], "layers": 2, "forward": "20us",
@@ -70,7 +51,7 @@ TEST_CASE("helper: pipeline and tensor-parallel jobs run from a scenario", "[hel
 
 TEST_CASE("helper: a parameter-server data-parallel job runs from a scenario", "[helper]")
 {
-    ScenarioResult r = RunText(LeafSpine(R"([
+    ScenarioResult r = mlnettest::RunScenarioText(LeafSpine(R"([
         {"type": "data-parallel-job", "hosts": [0, 1], "mode": "ps", "servers": [7],
          "model": "googlenet", "gpu": "a100", "batch": 8, "policy": "p3", "iterations": 1}])"));
     REQUIRE(r.iterations.size() == 1);
@@ -83,19 +64,21 @@ TEST_CASE("helper: a parameter-server data-parallel job runs from a scenario", "
 
 TEST_CASE("helper: bad job entries give one-line errors", "[helper]")
 {
-    CHECK(ParseError(LeafSpine(R"([{"type": "pipeline-job", "hosts": [0, 0], "forward": "1us",
+    CHECK(mlnettest::ScenarioParseError(
+              LeafSpine(R"([{"type": "pipeline-job", "hosts": [0, 0], "forward": "1us",
                                    "backward": "1us", "activationBytes": 1, "iterations": 1}])"))
               .rfind("scenario: traffic[0].hosts", 0)
           == 0);
-    CHECK(ParseError(LeafSpine(R"([{"type": "data-parallel-job", "hosts": [0, 1],
+    CHECK(mlnettest::ScenarioParseError(LeafSpine(R"([{"type": "data-parallel-job", "hosts": [0, 1],
                                    "model": "vgg99", "iterations": 1}])"))
               .rfind("scenario: traffic[0].model = \"vgg99\": must be one of", 0)
           == 0);
-    CHECK(ParseError(LeafSpine(R"([{"type": "data-parallel-job", "hosts": [0, 1],
+    CHECK(mlnettest::ScenarioParseError(LeafSpine(R"([{"type": "data-parallel-job", "hosts": [0, 1],
                                    "policy": "lifo", "iterations": 1}])"))
               .rfind("scenario: traffic[0].policy = \"lifo\"", 0)
           == 0);
-    CHECK(ParseError(LeafSpine(R"([{"type": "tensor-parallel-job", "hosts": [0], "layers": 1,
+    CHECK(mlnettest::ScenarioParseError(
+              LeafSpine(R"([{"type": "tensor-parallel-job", "hosts": [0], "layers": 1,
                                    "forward": "1us", "backward": "1us", "allReduceBytes": 1,
                                    "iterations": 1}])"))
               .rfind("scenario: traffic[0].hosts", 0)

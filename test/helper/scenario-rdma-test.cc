@@ -3,6 +3,7 @@
  */
 // The scenario runner's RDMA traffic types: queue-pair flows and periodic training jobs.
 
+#include "common/test-utilities.h"
 #include "ns3/core-module.h"
 #include "ns3/mlnet-module.h"
 
@@ -20,32 +21,12 @@ Dumbbell(const std::string& traffic, const std::string& duration)
            + R"(, "duration": ")" + duration + R"(", "drain": "50ms"})";
 }
 
-std::string
-ParseError(const std::string& text)
-{
-    try
-    {
-        Scenario::ParseString(text, "test.json");
-    }
-    catch (const std::invalid_argument& e)
-    {
-        return e.what();
-    }
-    return "";
-}
-
-ScenarioResult
-RunText(const std::string& text)
-{
-    ScenarioRunner runner(Scenario::ParseString(text, "test.json"));
-    return runner.Run();
-}
 } // namespace
 
 TEST_CASE("helper: an rdma flow in a scenario completes at the transport's goodput", "[helper]")
 {
-    ScenarioResult r
-        = RunText(Dumbbell(R"([{"type": "rdma", "src": 0, "dst": 2, "bytes": 10000000}])", "1ms"));
+    ScenarioResult r = mlnettest::RunScenarioText(
+        Dumbbell(R"([{"type": "rdma", "src": 0, "dst": 2, "bytes": 10000000}])", "1ms"));
     REQUIRE(r.flows.size() == 1);
     const FlowStatsRecord& f = r.flows[0];
     REQUIRE(f.type == "rdma");
@@ -60,7 +41,7 @@ TEST_CASE("helper: an rdma flow in a scenario completes at the transport's goodp
 
 TEST_CASE("helper: periodic jobs in a scenario produce iteration records", "[helper]")
 {
-    ScenarioResult r = RunText(Dumbbell(
+    ScenarioResult r = mlnettest::RunScenarioText(Dumbbell(
         R"([{"type": "periodic-job", "src": 0, "dst": 2, "compute": "200us",
               "bytes": 1000000, "iterations": 5},
             {"type": "periodic-job", "src": 1, "dst": 3, "compute": "200us",
@@ -87,25 +68,27 @@ TEST_CASE("helper: periodic jobs in a scenario produce iteration records", "[hel
 
 TEST_CASE("helper: bad rdma entries give one-line errors", "[helper]")
 {
-    CHECK(ParseError(Dumbbell(R"([{"type": "rdma", "src": 0, "dst": 2}])", "1ms"))
-              .rfind("scenario: traffic[0].bytes: missing; must be a byte count in [1, "
-                     "1125899906842624]",
-                     0)
-          == 0);
     CHECK(
-        ParseError(
+        mlnettest::ScenarioParseError(Dumbbell(R"([{"type": "rdma", "src": 0, "dst": 2}])", "1ms"))
+            .rfind("scenario: traffic[0].bytes: missing; must be a byte count in [1, "
+                   "1125899906842624]",
+                   0)
+        == 0);
+    CHECK(
+        mlnettest::ScenarioParseError(
             Dumbbell(R"([{"type": "rdma", "src": 0, "dst": 2, "bytes": 1, "cc": "cubic"}])", "1ms"))
             .rfind("scenario: traffic[0].cc = \"cubic\": must be one of", 0)
         == 0);
     CHECK(
-        ParseError(
+        mlnettest::ScenarioParseError(
             Dumbbell(R"([{"type": "rdma", "src": 0, "dst": 2, "bytes": 1, "aggressiveness": 20}])",
                      "1ms"))
             .rfind("scenario: traffic[0].aggressiveness = 20", 0)
         == 0);
-    CHECK(ParseError(Dumbbell(R"([{"type": "periodic-job", "src": 0, "dst": 2, "compute": "1ms",
+    CHECK(mlnettest::ScenarioParseError(
+              Dumbbell(R"([{"type": "periodic-job", "src": 0, "dst": 2, "compute": "1ms",
                                   "bytes": 1}])",
-                              "1ms"))
+                       "1ms"))
               .rfind("scenario: traffic[0].iterations: missing", 0)
           == 0);
 }

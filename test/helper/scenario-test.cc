@@ -4,6 +4,7 @@
 // Scenario files: the documented one-line errors for bad input, and small scenario runs
 // (conservation of bytes, consistent summaries, goodput of a single flow, the writers).
 
+#include "common/test-utilities.h"
 #include "ns3/core-module.h"
 #include "ns3/mlnet-module.h"
 
@@ -18,21 +19,6 @@ using namespace ns3;
 
 namespace
 {
-/// The message of the std::invalid_argument thrown while parsing `text` ("" if none).
-std::string
-ParseError(const std::string& text)
-{
-    try
-    {
-        Scenario::ParseString(text, "test.json");
-    }
-    catch (const std::invalid_argument& e)
-    {
-        return e.what();
-    }
-    return "";
-}
-
 size_t
 CountLines(const std::string& s)
 {
@@ -58,46 +44,48 @@ Dumbbell(uint32_t left, uint32_t right, const std::string& fabric, const std::st
 TEST_CASE("helper: bad scenarios give the documented one-line errors", "[helper]")
 {
     const std::string ok = R"("duration": "1ms")";
-    CHECK(ParseError("{" + ok + R"(, "topolgy": {}})")
+    CHECK(mlnettest::ScenarioParseError("{" + ok + R"(, "topolgy": {}})")
           == "scenario: topolgy: unknown key (accepted: name, topology, fabric, duration, drain, "
              "seed, output, traffic)");
-    CHECK(ParseError("{" + ok + R"(, "topology": {"k": 5}})")
+    CHECK(mlnettest::ScenarioParseError("{" + ok + R"(, "topology": {"k": 5}})")
           == "scenario: topology.k = 5: must be an even integer in [2, 64]");
-    CHECK(ParseError("{" + ok + R"(, "topology": {"k": 66}})")
+    CHECK(mlnettest::ScenarioParseError("{" + ok + R"(, "topology": {"k": 66}})")
           == "scenario: topology.k = 66: must be an even integer in [2, 64]");
-    CHECK(ParseError("{" + ok + R"(, "topology": {"k": "4"}})")
+    CHECK(mlnettest::ScenarioParseError("{" + ok + R"(, "topology": {"k": "4"}})")
           == "scenario: topology.k = \"4\": must be an even integer in [2, 64]");
-    CHECK(ParseError("{" + ok + R"(, "topology": {"type": "torus"}})")
+    CHECK(mlnettest::ScenarioParseError("{" + ok + R"(, "topology": {"type": "torus"}})")
           == "scenario: topology.type = \"torus\": must be one of fat-tree, leaf-spine, dumbbell");
-    CHECK(ParseError("{" + ok + R"(, "topology": {"type": "dumbbell", "k": 4}})")
+    CHECK(mlnettest::ScenarioParseError("{" + ok + R"(, "topology": {"type": "dumbbell", "k": 4}})")
           == "scenario: topology.k: unknown key (accepted: type, left, right, hostLinkRate, "
              "fabricLinkRate, linkDelay)");
-    CHECK(ParseError("{" + ok + R"(, "seed": -1})")
+    CHECK(mlnettest::ScenarioParseError("{" + ok + R"(, "seed": -1})")
           == "scenario: seed = -1: must be an integer in [1, 4294967295]");
-    CHECK(ParseError("{" + ok + R"(, "fabric": {"pmax": 1.5}})")
+    CHECK(mlnettest::ScenarioParseError("{" + ok + R"(, "fabric": {"pmax": 1.5}})")
           == "scenario: fabric.pmax = 1.5: must be a number in [0, 1]");
-    CHECK(ParseError("{" + ok + R"(, "fabric": {"pfc": "yes"}})")
+    CHECK(mlnettest::ScenarioParseError("{" + ok + R"(, "fabric": {"pfc": "yes"}})")
           == "scenario: fabric.pfc = \"yes\": must be true or false");
-    CHECK(ParseError("{" + ok + R"(, "fabric": {"kmin": "2MB"}})")
+    CHECK(mlnettest::ScenarioParseError("{" + ok + R"(, "fabric": {"kmin": "2MB"}})")
           == "scenario: fabric.kmin = \"2MB\": must satisfy kmin <= kmax (kmin 2000000 B, kmax "
              "1600000 B)");
-    CHECK(ParseError("{" + ok + R"(, "fabric": {"bufferSize": "1KB"}})")
+    CHECK(mlnettest::ScenarioParseError("{" + ok + R"(, "fabric": {"bufferSize": "1KB"}})")
           == "scenario: fabric.bufferSize = \"1KB\": must be a byte count in [65536, 17179869184] "
              "(an integer, or a string like \"4MB\"; units B, KB, MB, GB, KiB, MiB, GiB)");
-    CHECK(ParseError(R"({"duration": "5 ms"})")
+    CHECK(mlnettest::ScenarioParseError(R"({"duration": "5 ms"})")
           == "scenario: duration = \"5 ms\": must be a time like \"5ms\" (a number, then s, ms, us "
              "or ns) in [1ns, 1000s]");
-    CHECK(ParseError(R"({"seed": 2})")
+    CHECK(mlnettest::ScenarioParseError(R"({"seed": 2})")
           == "scenario: duration: missing; must be a time like \"5ms\" (a number, then s, ms, us "
              "or ns) in [1ns, 1000s]");
-    CHECK(ParseError(R"([1, 2])") == "scenario: (top level) = [1,2]: must be a JSON object {...}");
+    CHECK(mlnettest::ScenarioParseError(R"([1, 2])")
+          == "scenario: (top level) = [1,2]: must be a JSON object {...}");
 }
 
 TEST_CASE("helper: bad traffic entries name the entry and the accepted values", "[helper]")
 {
     auto traffic = [](const std::string& entry)
     {
-        return ParseError(Dumbbell(2, 2, "{}", "[{\"type\": \"constant\", " + entry + "}]", "1ms"));
+        return mlnettest::ScenarioParseError(
+            Dumbbell(2, 2, "{}", "[{\"type\": \"constant\", " + entry + "}]", "1ms"));
     };
     const std::string rateHint = "must be a rate > 0 like \"10Gbps\" (a number, then bps, kbps, "
                                  "Mbps or Gbps; b/s, Bps, B/s and Ki/Mi/Gi forms accepted)";
@@ -121,13 +109,13 @@ TEST_CASE("helper: bad traffic entries name the entry and the accepted values", 
           == "scenario: traffic[0].speed: unknown key (accepted: type, src, dst, rate, bytes, "
              "start, payload, priority, ect)");
     // (the test registers one more type below, so only the built-in ones are checked)
-    CHECK(ParseError(Dumbbell(1, 1, "{}", R"([{"type": "mystery"}])", "1ms"))
+    CHECK(mlnettest::ScenarioParseError(Dumbbell(1, 1, "{}", R"([{"type": "mystery"}])", "1ms"))
               .rfind("scenario: traffic[0].type = \"mystery\": must be one of constant, "
                      "data-parallel-job, periodic-job, permutation, pipeline-job, rdma, "
                      "rdma-permutation, tensor-parallel-job",
                      0)
           == 0);
-    CHECK(ParseError(Dumbbell(1, 1, "{}", R"({"type": "constant"})", "1ms"))
+    CHECK(mlnettest::ScenarioParseError(Dumbbell(1, 1, "{}", R"({"type": "constant"})", "1ms"))
           == "scenario: traffic = {\"type\":\"constant\"}: must be a JSON array [...]");
 }
 
@@ -136,13 +124,13 @@ TEST_CASE("helper: missing files and bad JSON syntax are reported in one line", 
     REQUIRE_THROWS_WITH(Scenario::Load("/nonexistent/scenario.json"),
                         "scenario: cannot open '/nonexistent/scenario.json': No such file or "
                         "directory");
-    CHECK(ParseError("{\"duration\": \"1ms\",\n }")
+    CHECK(mlnettest::ScenarioParseError("{\"duration\": \"1ms\",\n }")
           == "scenario: test.json: invalid JSON: parse error at line 2, column 2: syntax error "
              "while parsing object key - unexpected '}'; expected string literal");
     for (const std::string& text :
          {std::string("{\"duration\": \"1ms\",\n }"), std::string("{} trailing")})
     {
-        const std::string e = ParseError(text);
+        const std::string e = mlnettest::ScenarioParseError(text);
         CHECK(e.rfind("scenario: test.json: invalid JSON: ", 0) == 0);
         CHECK(e.find('\n') == std::string::npos);
     }
@@ -369,9 +357,11 @@ TEST_CASE("helper: new traffic types plug in through the registry", "[helper]")
     const auto types = TrafficRegistry::Types();
     CHECK(std::find(types.begin(), types.end(), "test-null") != types.end());
     CHECK_THROWS_AS(TrafficRegistry::Register("constant", &ParseTestTraffic), std::logic_error);
-    CHECK(ParseError(Dumbbell(1, 1, "{}", R"([{"type": "test-null", "host": 2}])", "1ms"))
+    CHECK(mlnettest::ScenarioParseError(
+              Dumbbell(1, 1, "{}", R"([{"type": "test-null", "host": 2}])", "1ms"))
           == "scenario: traffic[0].host = 2: must be an integer in [0, 1]");
-    CHECK(ParseError(Dumbbell(1, 1, "{}", R"([{"type": "test-null", "x": 2}])", "1ms"))
+    CHECK(mlnettest::ScenarioParseError(
+              Dumbbell(1, 1, "{}", R"([{"type": "test-null", "x": 2}])", "1ms"))
           == "scenario: traffic[0].x: unknown key (accepted: type, host)");
     ScenarioConfig cfg = Scenario::ParseString(
         Dumbbell(1, 1, "{}", R"([{"type": "test-null", "host": 1}])", "10us"));
