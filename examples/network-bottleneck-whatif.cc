@@ -60,6 +60,7 @@ main(int argc, char* argv[])
     uint32_t iterations = 2;
     uint32_t mtu = 4000;
     uint64_t buffer = 32u * 1024 * 1024;
+    uint64_t fusion = 0;
     CommandLine cmd(__FILE__);
     cmd.AddValue("model", "Model zoo name", model);
     cmd.AddValue("gpu", "GPU profile (v100, a100, h100)", gpu);
@@ -72,6 +73,10 @@ main(int argc, char* argv[])
                  "Switch buffer in bytes (PFC headroom for many fast ports needs more than the "
                  "32 MiB default, e.g. 64 workers at 400 Gb/s)",
                  buffer);
+    cmd.AddValue("fusion",
+                 "Tensor-fusion buffer in bytes (0 = one all-reduce per tensor; Horovod's "
+                 "default is 67108864)",
+                 fusion);
     cmd.Parse(argc, argv);
     try
     {
@@ -109,6 +114,7 @@ main(int argc, char* argv[])
                 job->SetAttribute("BatchSize", UintegerValue(batch));
                 job->SetAttribute("Iterations", UintegerValue(iterations));
                 job->SetAttribute("RecordMessages", BooleanValue(false));
+                job->SetAttribute("FusionBytes", UintegerValue(fusion));
                 job->SetWorkers(nics);
                 job->Start();
                 Simulator::Stop(Seconds(100));

@@ -57,7 +57,14 @@ DataParallelJob::GetTypeId()
                             MakeUintegerChecker<uint64_t>())
               .AddAttribute("SubChunks", "Pipeline pieces per ring all-reduce chunk (1..1024)",
                             UintegerValue(1), MakeUintegerAccessor(&DataParallelJob::m_subChunks),
-                            MakeUintegerChecker<uint32_t>(1, 1024));
+                            MakeUintegerChecker<uint32_t>(1, 1024))
+              .AddAttribute("FusionBytes",
+                            "Ring mode: fuse the gradient slices ready when the ring is free, in "
+                            "plan order, into one all-reduce of up to this many bytes (tensor "
+                            "fusion as in Horovod, whose default is 64 MiB; 0 = one all-reduce "
+                            "per slice)",
+                            UintegerValue(0), MakeUintegerAccessor(&DataParallelJob::m_fusionBytes),
+                            MakeUintegerChecker<uint64_t>());
     return tid;
 }
 
@@ -324,6 +331,14 @@ DataParallelJob::Pump()
     {
         ++m_nextScan;
     }
+    if (m_mode == RING_ALLREDUCE && m_fusionBytes > 0)
+    {
+        if (m_inflightSlices == 0)
+        {
+            LaunchFused();
+        }
+        return;
+    }
     for (uint32_t k = m_nextScan; k < m_plan.size(); ++k)
     {
         if (m_launched[k] || !m_eligible[k])
@@ -429,6 +444,47 @@ DataParallelJob::Launch(uint32_t k)
                                     }));
         }
     }
+}
+
+void
+DataParallelJob::LaunchFused()
+{
+    // Every ready slice, in plan order, until the fusion buffer is full (at least one slice).
+    std::vector<uint32_t> batch;
+    uint64_t total = 0;
+    for (uint32_t k = m_nextScan; k < m_plan.size() && total < m_fusionBytes; ++k)
+    {
+        if (m_launched[k] || !m_eligible[k])
+        {
+            continue;
+        }
+        uint64_t bytes = m_plan[k].size * m_bytesPerParam;
+        if (!batch.empty() && total + bytes > m_fusionBytes)
+        {
+            break;
+        }
+        batch.push_back(k);
+        total += bytes;
+        m_launched[k] = true;
+        m_inflightBytes += bytes;
+        ++m_inflightSlices;
+        m_slicePosted[k] = Simulator::Now();
+    }
+    if (batch.empty())
+    {
+        return;
+    }
+    NS_LOG_DEBUG(m_name << " launch " << batch.size() << " fused slices, " << total << " B");
+    m_allReduce->Start(std::max<uint64_t>(total, m_workers.size()),
+                       Collective::ParticipantCallback(),
+                       Collective::DoneCallback(
+                           [this, batch]()
+                           {
+                               for (uint32_t k : batch)
+                               {
+                                   SliceDone(k);
+                               }
+                           }));
 }
 
 void

@@ -82,6 +82,8 @@ class DataParallelJob : public TrainingJob
     void DoStartIteration() override;
 
   private:
+    /// Ring mode with fusion: one all-reduce over the ready slices, up to FusionBytes.
+    void LaunchFused();
     /**
      * \param planClass a plan's priority class (0 = most urgent)
      * \return the fabric class (6 = highest data class; 7 carries ACKs and CNPs)
@@ -115,6 +117,7 @@ class DataParallelJob : public TrainingJob
     uint32_t m_bytesPerParam{4};
     uint64_t m_maxInflight{0};
     uint32_t m_subChunks{1};
+    uint64_t m_fusionBytes{0}; //!< ring mode: tensor-fusion buffer (0 = off)
     bool m_prepared{false};
 
     std::vector<GradientTensor> m_tensors;
