@@ -63,7 +63,7 @@ RdmaNic::GetTypeId()
                             MakeUintegerChecker<uint64_t>())
               .AddTraceSource("CnpTx", "A CNP was sent: (destination QP number)",
                               MakeTraceSourceAccessor(&RdmaNic::m_cnpTxTrace),
-                              "ns3::TracedValueCallback::Uint32")
+                              "ns3::RdmaNic::CnpTracedCallback")
               .AddTraceSource("MessageRx",
                               "A message was received completely: (source, source QP, bytes)",
                               MakeTraceSourceAccessor(&RdmaNic::m_msgRxTrace),

@@ -44,6 +44,10 @@ class RdmaNic : public Object
   public:
     /// A message arrived completely at this NIC: (source address, source QP number, bytes).
     typedef Callback<void, Ipv4Address, uint32_t, uint64_t> ReceiveCallback;
+    /// Trace signature of MessageRx: (source address, source QP number, bytes).
+    typedef void (*MessageRxTracedCallback)(Ipv4Address src, uint32_t srcQpn, uint64_t bytes);
+    /// Trace signature of CnpTx: (destination QP number).
+    typedef void (*CnpTracedCallback)(uint32_t qpn);
 
     static TypeId GetTypeId();
     RdmaNic();
