@@ -1,0 +1,18 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef MLNET_PY_PARTS_H
+#define MLNET_PY_PARTS_H
+
+// Each part of mlnet that has Python functions of its own registers them from its own file
+// (bindings/python/py-<part>.cc) through one function declared here and called from
+// PYBIND11_MODULE in mlnet-python.cc.
+
+#include <pybind11/pybind11.h>
+
+namespace mlnetpy
+{
+
+} // namespace mlnetpy
+
+#endif /* MLNET_PY_PARTS_H */
