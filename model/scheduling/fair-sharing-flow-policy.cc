@@ -1,0 +1,41 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "fair-sharing-flow-policy.h"
+
+namespace ns3
+{
+
+NS_OBJECT_ENSURE_REGISTERED(FairSharingFlowPolicy);
+
+TypeId
+FairSharingFlowPolicy::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::FairSharingFlowPolicy")
+                            .SetParent<FlowSchedulingPolicy>()
+                            .SetGroupName("Mlnet")
+                            .AddConstructor<FairSharingFlowPolicy>();
+    return tid;
+}
+
+std::string
+FairSharingFlowPolicy::GetName() const
+{
+    return "fair";
+}
+
+std::vector<FlowDecision>
+FairSharingFlowPolicy::DoDecide(const FlowSchedulingState& state, double) const
+{
+    std::vector<FlowDecision> d;
+    d.reserve(state.GetFlows().size());
+    for (const auto& f : state.GetFlows())
+    {
+        FlowDecision x;
+        x.id = f.decl.id;
+        d.push_back(x);
+    }
+    return d;
+}
+
+} // namespace ns3

@@ -1,0 +1,176 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "flow-scheduling-policy.h"
+
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <numeric>
+#include <stdexcept>
+
+namespace ns3
+{
+
+NS_OBJECT_ENSURE_REGISTERED(FlowSchedulingPolicy);
+
+TypeId
+FlowSchedulingPolicy::GetTypeId()
+{
+    static TypeId tid
+        = TypeId("ns3::FlowSchedulingPolicy")
+              .SetParent<Object>()
+              .SetGroupName("Mlnet")
+              .AddAttribute("PriorityLevels",
+                            "Number of priority levels the decisions use (the enforcement maps "
+                            "level 0 to its highest data class); 7 leaves class 7 to ACKs and CNPs",
+                            UintegerValue(7), MakeUintegerAccessor(&FlowSchedulingPolicy::m_levels),
+                            MakeUintegerChecker<uint32_t>(1, 8));
+    return tid;
+}
+
+FlowSchedulingPolicy::FlowSchedulingPolicy()
+    : m_levels(7)
+{
+}
+
+FlowSchedulingPolicy::~FlowSchedulingPolicy() = default;
+
+bool
+FlowSchedulingPolicy::SupportsDecentralised() const
+{
+    return true;
+}
+
+uint32_t
+FlowSchedulingPolicy::GetPriorityLevels() const
+{
+    return m_levels;
+}
+
+void
+FlowSchedulingPolicy::SetPriorityLevels(uint32_t levels)
+{
+    if (levels < 1 || levels > 8)
+    {
+        throw std::invalid_argument("PriorityLevels = " + std::to_string(levels)
+                                    + " is out of range (must be in [1, 8])");
+    }
+    m_levels = levels;
+}
+
+std::vector<FlowDecision>
+FlowSchedulingPolicy::Decide(const FlowSchedulingState& state, double now) const
+{
+    if (!(now >= 0) || !std::isfinite(now))
+    {
+        throw std::invalid_argument("Decide: now = " + std::to_string(now)
+                                    + " s is out of range (must be >= 0 s)");
+    }
+    std::vector<FlowDecision> d = DoDecide(state, now);
+    uint32_t distinct = 0;
+    for (const auto& x : d)
+    {
+        distinct = std::max(distinct, x.rank + 1);
+    }
+    for (auto& x : d)
+    {
+        x.level = static_cast<uint32_t>(static_cast<uint64_t>(x.rank) * m_levels
+                                        / std::max<uint32_t>(distinct, 1));
+    }
+    return d;
+}
+
+std::vector<uint32_t>
+FlowSchedulingPolicy::DenseRanks(const std::vector<double>& keys)
+{
+    std::vector<double> sorted(keys);
+    std::sort(sorted.begin(), sorted.end());
+    sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
+    std::vector<uint32_t> ranks;
+    ranks.reserve(keys.size());
+    for (double k : keys)
+    {
+        ranks.push_back(static_cast<uint32_t>(std::lower_bound(sorted.begin(), sorted.end(), k)
+                                              - sorted.begin()));
+    }
+    return ranks;
+}
+
+std::vector<double>
+FlowSchedulingPolicy::MaddRates(const FlowSchedulingState& state,
+                                const std::vector<std::vector<std::size_t>>& tiers)
+{
+    const auto& flows = state.GetFlows();
+    std::vector<double> caps(flows.size(), 0.0);
+    std::map<uint32_t, double> up;
+    std::map<uint32_t, double> down;
+    auto availUp = [&](uint32_t p) -> double&
+    {
+        auto it = up.find(p);
+        if (it == up.end())
+        {
+            it = up.emplace(p, state.Up(p)).first;
+        }
+        return it->second;
+    };
+    auto availDown = [&](uint32_t p) -> double&
+    {
+        auto it = down.find(p);
+        if (it == down.end())
+        {
+            it = down.emplace(p, state.Down(p)).first;
+        }
+        return it->second;
+    };
+    for (const auto& tier : tiers)
+    {
+        std::map<uint32_t, double> loadUp;
+        std::map<uint32_t, double> loadDown;
+        for (std::size_t i : tier)
+        {
+            loadUp[flows[i].decl.src] += double(flows[i].remaining);
+            loadDown[flows[i].decl.dst] += double(flows[i].remaining);
+        }
+        double gamma = 0;
+        bool blocked = false;
+        for (const auto& [p, load] : loadUp)
+        {
+            double a = availUp(p);
+            if (load > 0 && a <= 0)
+            {
+                blocked = true;
+                break;
+            }
+            gamma = std::max(gamma, load / a);
+        }
+        for (const auto& [p, load] : loadDown)
+        {
+            double a = availDown(p);
+            if (load > 0 && a <= 0)
+            {
+                blocked = true;
+                break;
+            }
+            gamma = std::max(gamma, load / a);
+        }
+        if (blocked || !(gamma > 0))
+        {
+            continue; // no allocation: the tier only gets what strict priority leaves
+        }
+        for (std::size_t i : tier)
+        {
+            const auto& f = flows[i];
+            double r = double(f.remaining) / gamma;
+            availUp(f.decl.src) = std::max(0.0, availUp(f.decl.src) - r);
+            availDown(f.decl.dst) = std::max(0.0, availDown(f.decl.dst) - r);
+            caps[i] = r >= state.PathCapacity(f.decl) * (1 - 1e-12) ? 0.0 : r;
+        }
+    }
+    return caps;
+}
+
+} // namespace ns3
