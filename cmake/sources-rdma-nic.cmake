@@ -17,6 +17,7 @@ list(APPEND MLNET_HEADERS
 )
 list(APPEND MLNET_TEST_SOURCES
   ${MLNET_ROOT}/test/rdma/rdma-transport-test.cc
+  ${MLNET_ROOT}/test/rdma/queue-pair-control-test.cc
   ${MLNET_ROOT}/test/rdma/roce-header-test.cc
   ${MLNET_ROOT}/test/fabric/pcap-test.cc
   ${MLNET_ROOT}/test/common/rdma-scenario.cc

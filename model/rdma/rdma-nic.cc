@@ -142,6 +142,7 @@ RdmaNic::Connect(Ptr<RdmaNic> remote, uint8_t cls, const ObjectFactory* cc)
     qp->m_qpn = m_qps.size();
     qp->m_peer = remote->m_dev->GetIpv4Address();
     qp->m_class = cls;
+    qp->m_nextClass = cls;
     qp->m_mtu = m_mtu;
     qp->m_maxInflight = m_maxInflight;
     // RoCEv2 uses the UDP source port for ECMP entropy: derive it from both ends' QP numbers.
@@ -303,12 +304,13 @@ RdmaNic::BuildData(RdmaQueuePair& qp)
     // Pace on the wire time at the current rate: the port's own wire time at line rate (no
     // gap between back-to-back packets), scaled up when the QP is rate-limited.
     Time wire = m_dev->TxTime(p->GetSize());
-    qp.m_nextAvail = qp.m_cc.rate >= qp.m_cc.lineRate
-                         ? now + wire
-                         : now
-                               + TimeStep(uint64_t(double(wire.GetTimeStep()) * qp.m_cc.lineRate
-                                                       / std::max(qp.m_cc.rate, 1e3)
-                                                   + 0.5));
+    const double pace = qp.PacingRate();
+    qp.m_nextAvail
+        = pace >= qp.m_cc.lineRate
+              ? now + wire
+              : now
+                    + TimeStep(uint64_t(
+                        double(wire.GetTimeStep()) * qp.m_cc.lineRate / std::max(pace, 1e3) + 0.5));
     ArmRto(qp);
     return p;
 }
@@ -529,6 +531,7 @@ RdmaNic::ReceiveAck(RdmaQueuePair& qp, uint64_t psn, bool nak)
         NS_LOG_DEBUG("qp " << qp.m_qpn << " NAK, go back to " << psn);
         qp.m_sndNxt = std::max(psn, qp.m_sndUna);
     }
+    qp.MaybeApplyClass();
     Kick();
 }
 

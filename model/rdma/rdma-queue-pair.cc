@@ -7,6 +7,7 @@
 #include "ns3/simulator.h"
 #include "rdma-nic.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace ns3
@@ -22,6 +23,11 @@ RdmaQueuePair::GetTypeId()
         = TypeId("ns3::RdmaQueuePair")
               .SetParent<Object>()
               .SetGroupName("Mlnet")
+              .AddAttribute("MaxRate",
+                            "Cap on the pacing rate, whatever congestion control allows (wire "
+                            "bit/s, headers included; 0 = no cap)",
+                            DataRateValue(DataRate(0)),
+                            MakeDataRateAccessor(&RdmaQueuePair::m_maxRate), MakeDataRateChecker())
               .AddTraceSource("Rate", "Current sending rate Rc changed (bit/s)",
                               MakeTraceSourceAccessor(&RdmaQueuePair::m_rateTrace),
                               "ns3::RdmaQueuePair::RateTracedCallback")
@@ -85,7 +91,82 @@ RdmaQueuePair::CanSend() const
     {
         return false;
     }
+    if (m_classFence && m_sndNxt >= m_fencePsn)
+    {
+        return false;
+    }
     return m_maxInflight == 0 || (m_sndNxt - m_sndUna) * m_mtu < m_maxInflight;
+}
+
+void
+RdmaQueuePair::SetPriorityClass(uint8_t cls)
+{
+    if (cls > 7)
+    {
+        throw std::invalid_argument("RdmaQueuePair::SetPriorityClass: class " + std::to_string(cls)
+                                    + " is out of range [0, 7]");
+    }
+    m_nextClass = cls;
+    if (cls == m_class)
+    {
+        m_classFence = false;
+        return;
+    }
+    if (m_sndUna >= m_highSent)
+    {
+        m_classFence = false;
+        m_class = cls;
+        if (m_nic)
+        {
+            m_nic->m_classesInUse |= uint8_t(1u << cls);
+            m_nic->Kick();
+        }
+        return;
+    }
+    m_classFence = true;
+    m_fencePsn = m_highSent;
+    NS_LOG_DEBUG("qp " << m_qpn << " class " << unsigned(m_class) << " -> " << unsigned(cls)
+                       << " after psn " << m_fencePsn);
+}
+
+bool
+RdmaQueuePair::IsClassChangePending() const
+{
+    return m_classFence;
+}
+
+void
+RdmaQueuePair::MaybeApplyClass()
+{
+    if (m_classFence && m_sndUna >= m_fencePsn)
+    {
+        m_classFence = false;
+        m_class = m_nextClass;
+        m_nic->m_classesInUse |= uint8_t(1u << m_class);
+    }
+}
+
+void
+RdmaQueuePair::SetMaxRate(DataRate cap)
+{
+    m_maxRate = cap;
+    if (m_nic)
+    {
+        m_nic->Kick();
+    }
+}
+
+DataRate
+RdmaQueuePair::GetMaxRate() const
+{
+    return m_maxRate;
+}
+
+double
+RdmaQueuePair::PacingRate() const
+{
+    const double cap = double(m_maxRate.GetBitRate());
+    return cap > 0 ? std::min(m_cc.rate, cap) : m_cc.rate;
 }
 
 uint32_t

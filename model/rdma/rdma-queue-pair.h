@@ -5,6 +5,7 @@
 #define MLNET_RDMA_QUEUE_PAIR_H
 
 #include "ns3/callback.h"
+#include "ns3/data-rate.h"
 #include "ns3/event-id.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/nstime.h"
@@ -62,6 +63,31 @@ class RdmaQueuePair : public Object
     uint32_t GetQpn() const;          //!< \return local QP number
     Ipv4Address GetPeer() const;      //!< \return peer host address
     uint8_t GetPriorityClass() const; //!< \return priority class of data packets
+
+    /**
+     * Change the priority class of the data packets at run time (e.g. a flow scheduler's
+     * decision). Packets sent from now on carry the new class. If packets are unacknowledged,
+     * new packets are held until they are all acknowledged, so that packets of the new class
+     * cannot overtake those of the old one in the fabric (the receiver accepts packets only in
+     * order: an overtaking packet would cost a NAK and a go-back-N resend); the change costs this
+     * queue pair the time its outstanding packets need to be acknowledged (one round trip plus
+     * the queueing they meet).
+     * \param cls the class, in [0, 7]
+     * \throws std::invalid_argument for a class out of range
+     */
+    void SetPriorityClass(uint8_t cls);
+    /// \return true while a class change waits for the outstanding packets
+    bool IsClassChangePending() const;
+
+    /**
+     * Cap the pacing rate, independently of congestion control: packets leave at
+     * min(congestion-control rate, cap). The cap is a wire rate (bit/s of whole frames, like
+     * the congestion-control rates); DataRate(0) removes it. Same as the MaxRate attribute.
+     * \param cap the cap (0 = none)
+     */
+    void SetMaxRate(DataRate cap);
+    /// \return the rate cap (0 = none)
+    DataRate GetMaxRate() const;
     /// \return the congestion-control state (rates in bit/s)
     const RdmaCcState& GetCcState() const;
     Ptr<RdmaCongestionOps> GetCongestionOps() const; //!< \return the algorithm
@@ -89,8 +115,13 @@ class RdmaQueuePair : public Object
         CompletionCallback cb;
     };
 
-    /// \return true if a packet may be sent now ignoring pacing (data unsent, window open)
+    /// \return true if a packet may be sent now ignoring pacing (data unsent, window open, no
+    /// class change waiting)
     bool CanSend() const;
+    /// Complete a waiting class change once everything before the fence is acknowledged.
+    void MaybeApplyClass();
+    /// \return the pacing rate: min(congestion-control rate, cap) in bit/s
+    double PacingRate() const;
     /// Payload bytes of packet psn, and whether it starts/ends its message.
     uint32_t PayloadOf(uint64_t psn, bool& first, bool& last) const;
     void UpdateRateTraces();
@@ -101,6 +132,10 @@ class RdmaQueuePair : public Object
     Ipv4Address m_peer;
     uint16_t m_srcPort{0};
     uint8_t m_class{3};
+    uint8_t m_nextClass{3};   //!< class waiting for the outstanding packets (see SetPriorityClass)
+    bool m_classFence{false}; //!< a class change waits until m_sndUna reaches m_fencePsn
+    uint64_t m_fencePsn{0};   //!< PSN up to which packets must be acknowledged first
+    DataRate m_maxRate{0};    //!< pacing cap (0 = none)
     uint32_t m_mtu{1000};
     uint64_t m_maxInflight{0};
 
