@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# Flow-scheduling policies (model/scheduling/): pure objects, no simulator inside.
+# Flow-scheduling policies (model/scheduling/): pure objects, no simulator inside; and the
+# piece that applies their decisions to RDMA queue pairs (model/rdma/rdma-flow-scheduler).
 set(_dir ${MLNET_ROOT}/model/scheduling)
 list(APPEND MLNET_SOURCES
   ${_dir}/flow-declaration.cc
@@ -13,6 +14,7 @@ list(APPEND MLNET_SOURCES
   ${_dir}/flow-policy-factory.cc
   ${_dir}/compute-dag.cc
   ${_dir}/fluid-flow-model.cc
+  ${MLNET_ROOT}/model/rdma/rdma-flow-scheduler.cc
 )
 list(APPEND MLNET_HEADERS
   ${_dir}/flow-declaration.h
@@ -26,9 +28,11 @@ list(APPEND MLNET_HEADERS
   ${_dir}/flow-policy-factory.h
   ${_dir}/compute-dag.h
   ${_dir}/fluid-flow-model.h
+  ${MLNET_ROOT}/model/rdma/rdma-flow-scheduler.h
 )
 list(APPEND MLNET_TEST_SOURCES
   ${MLNET_ROOT}/test/scheduling/flow-policy-test.cc
   ${MLNET_ROOT}/test/scheduling/echelon-policy-test.cc
   ${MLNET_ROOT}/test/scheduling/compute-dag-test.cc
+  ${MLNET_ROOT}/test/rdma/flow-scheduler-sim-test.cc
 )

@@ -28,6 +28,8 @@ namespace
 const uint32_t kIcrcBytes = 4;
 const uint32_t kIpUdpBytes = 28;
 const uint32_t kBthBytes = 12;
+/// Packets of lateness a rate-limited queue pair may catch up on (token-bucket depth).
+const int64_t kPacingBurst = 4;
 } // namespace
 
 TypeId
@@ -302,15 +304,23 @@ RdmaNic::BuildData(RdmaQueuePair& qp)
     qp.m_ops->OnSent(qp.m_cc, payload, now);
     qp.UpdateRateTraces();
     // Pace on the wire time at the current rate: the port's own wire time at line rate (no
-    // gap between back-to-back packets), scaled up when the QP is rate-limited.
+    // gap between back-to-back packets), scaled up when the QP is rate-limited. A rate-limited
+    // QP that got the port late (another QP's packet was on the wire at its slot) keeps its
+    // schedule when it is less than kPacingBurst intervals late, as a token bucket of that many
+    // packets would: otherwise every collision would lower its rate below the limit.
     Time wire = m_dev->TxTime(p->GetSize());
     const double pace = qp.PacingRate();
-    qp.m_nextAvail
-        = pace >= qp.m_cc.lineRate
-              ? now + wire
-              : now
-                    + TimeStep(uint64_t(
-                        double(wire.GetTimeStep()) * qp.m_cc.lineRate / std::max(pace, 1e3) + 0.5));
+    if (pace >= qp.m_cc.lineRate)
+    {
+        qp.m_nextAvail = now + wire;
+    }
+    else
+    {
+        Time interval = TimeStep(
+            uint64_t(double(wire.GetTimeStep()) * qp.m_cc.lineRate / std::max(pace, 1e3) + 0.5));
+        bool onSchedule = qp.m_nextAvail <= now && now - qp.m_nextAvail < interval * kPacingBurst;
+        qp.m_nextAvail = (onSchedule ? qp.m_nextAvail : now) + interval;
+    }
     ArmRto(qp);
     return p;
 }

@@ -160,6 +160,17 @@ FlowSchedulingState::GetNGroups() const
 }
 
 void
+FlowSchedulingState::ForgetGroup(uint64_t id)
+{
+    if (FindGroup(id).live != 0)
+    {
+        GroupError(id, "has " + std::to_string(FindGroup(id).live)
+                           + " live flows (only a group without live flows can be forgotten)");
+    }
+    m_groups.erase(id);
+}
+
+void
 FlowSchedulingState::AddFlow(const FlowDeclaration& d, double now)
 {
     if (!(now >= 0) || !std::isfinite(now))

@@ -70,6 +70,11 @@ class FlowSchedulingState
     uint32_t GetGroupLive(uint64_t id) const;
     /// \return number of known groups
     std::size_t GetNGroups() const;
+    /**
+     * Forget a group and its history (e.g. once its records are written).
+     * \param id a known group without live flows
+     */
+    void ForgetGroup(uint64_t id);
 
     /**
      * Add a live flow released now (validated: unique id, known group and ports, bytes >= 1,
