@@ -35,4 +35,5 @@ list(APPEND MLNET_TEST_SOURCES
   ${MLNET_ROOT}/test/scheduling/echelon-policy-test.cc
   ${MLNET_ROOT}/test/scheduling/compute-dag-test.cc
   ${MLNET_ROOT}/test/rdma/flow-scheduler-sim-test.cc
+  ${MLNET_ROOT}/test/workload/scheduled-jobs-sim-test.cc
 )

@@ -8,6 +8,7 @@
 #include "ns3/fabric-net-device.h"
 #include "ns3/fifo-tensor-order.h"
 #include "ns3/log.h"
+#include "ns3/rdma-flow-scheduler.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 #include "rdma-message-dispatcher.h"
@@ -276,6 +277,8 @@ DataParallelJob::BackwardStart()
     {
         total += Seconds(lt.backwardSeconds);
     }
+    m_syncIteration = GetIterationsDone();
+    m_nextForward = Simulator::Now() + total;
     for (uint32_t t = 0; t < m_tensors.size(); ++t)
     {
         Simulator::Schedule(Seconds(m_tensors[t].producedAt), &DataParallelJob::Produce, this, t);
@@ -434,6 +437,10 @@ DataParallelJob::Launch(uint32_t k)
         m_sliceWait[k] = m_workers.size();
         for (uint32_t w = 0; w < m_workers.size(); ++w)
         {
+            if (PostScheduled(k, true, w, s))
+            {
+                continue;
+            }
             Ptr<RdmaQueuePair> qp = Qp(m_workers[w], m_servers[s], cls, true, w, s);
             m_qpFifo[PeekPointer(qp)].push_back(k);
             Time posted = Simulator::Now();
@@ -501,6 +508,10 @@ DataParallelJob::OnPush(uint32_t w, uint32_t s, uint32_t k)
     m_sliceWait[k] = m_workers.size();
     for (uint32_t v = 0; v < m_workers.size(); ++v)
     {
+        if (PostScheduled(k, false, v, s))
+        {
+            continue;
+        }
         Ptr<RdmaQueuePair> qp = Qp(m_servers[s], m_workers[v], cls, false, v, s);
         m_qpFifo[PeekPointer(qp)].push_back(k);
         Time posted = Simulator::Now();
@@ -510,6 +521,50 @@ DataParallelJob::OnPush(uint32_t w, uint32_t s, uint32_t k)
                                     RecordMessage(m_workers.size() + s, v, b, cls, posted);
                                 }));
     }
+}
+
+bool
+DataParallelJob::PostScheduled(uint32_t k, bool push, uint32_t w, uint32_t s)
+{
+    Ptr<RdmaNic> src = push ? m_workers[w] : m_servers[s];
+    Ptr<RdmaNic> dst = push ? m_servers[s] : m_workers[w];
+    Ptr<RdmaFlowScheduler> fs = RdmaFlowScheduler::Find(src);
+    if (!fs)
+    {
+        return false;
+    }
+    const uint32_t t = m_plan[k].tensorId;
+    FlowGroupSpec g;
+    g.id = RdmaFlowScheduler::MakeGroupId(m_jobId, m_syncIteration, push ? 0 : 1);
+    g.job = m_jobId;
+    g.arrangement = FlowArrangement::Offsets; // A(k) = forward time before the consumer
+    g.expectedFlows = m_plan.size() * m_workers.size();
+    fs->DeclareGroup(g);
+    FlowDeclaration d;
+    d.job = m_jobId;
+    d.group = g.id;
+    d.index = t;
+    d.bytes = m_plan[k].size * m_bytesPerParam;
+    d.offset = m_tensors[t].consumedAt;
+    d.deadline = m_nextForward.GetSeconds() + m_tensors[t].consumedAt;
+    d.priority = t; // tensors are numbered in the order the forward pass consumes them
+    const uint8_t cls = TrafficClass(m_plan[k].priorityClass);
+    const Time posted = Simulator::Now();
+    const uint32_t srcRank = push ? w : m_workers.size() + s;
+    const uint32_t dstRank = push ? m_workers.size() + s : w;
+    const uint64_t bytes = d.bytes;
+    fs->Post(src, dst, d,
+             RdmaFlowScheduler::MessageCallback(
+                 [this, push, w, s, k]()
+                 {
+                     push ? OnPush(w, s, k) : OnPull(w, s, k);
+                 }),
+             RdmaFlowScheduler::MessageCallback(
+                 [this, srcRank, dstRank, bytes, cls, posted]()
+                 {
+                     RecordMessage(srcRank, dstRank, bytes, cls, posted);
+                 }));
+    return true;
 }
 
 void

@@ -35,6 +35,10 @@ namespace ns3
  * aggregator modes launch one slice at a time). Iteration k ends when its backward ends (the
  * last one: when every slice is synchronised too), so compute = forward + backward and
  * exposed communication = the forward stalls (plus the final synchronisation).
+ *
+ * Parameter-server mode with a RdmaFlowScheduler on the sending NIC: each push and pull is
+ * posted through the scheduler with its declaration (see PostScheduled) instead of on the
+ * job's own queue pairs.
  */
 class DataParallelJob : public TrainingJob
 {
@@ -102,6 +106,15 @@ class DataParallelJob : public TrainingJob
                           uint32_t s);
     void OnPush(uint32_t w, uint32_t s, uint32_t k);
     void OnPull(uint32_t w, uint32_t s, uint32_t k);
+    /**
+     * Post a PS message through the flow scheduler of its sending NIC, if there is one,
+     * declaring it (group = this iteration's pushes or pulls, arrangement offset and deadline
+     * from the consuming layer's forward start, priority = consumption order).
+     * \param k slice \param push push (worker -> server) or pull
+     * \param w worker \param s server
+     * \return false if the sending NIC has no flow scheduler (nothing posted)
+     */
+    bool PostScheduled(uint32_t k, bool push, uint32_t w, uint32_t s);
 
     DnnModel m_model;
     std::vector<LayerTiming> m_timing;
@@ -141,6 +154,8 @@ class DataParallelJob : public TrainingJob
     uint64_t m_pushBytes{0};
     uint64_t m_pullBytes{0};
     Time m_compute;
+    uint64_t m_syncIteration{0}; //!< iteration whose gradients are being synchronised
+    Time m_nextForward;          //!< when the next forward pass would start (for deadlines)
     std::map<RdmaQueuePair*, std::deque<uint32_t>> m_qpFifo;
     std::map<std::tuple<uint32_t, uint32_t, uint8_t, bool>, Ptr<RdmaQueuePair>> m_qps;
 };

@@ -7,6 +7,7 @@
 #include "ns3/enum.h"
 #include "ns3/fabric-net-device.h"
 #include "ns3/log.h"
+#include "ns3/rdma-flow-scheduler.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 #include "rdma-message-dispatcher.h"
@@ -176,6 +177,17 @@ PipelineParallelJob::Prepare()
 {
     PipelineSchedule sched = GetSchedule(); // validates
     m_ops = sched.GetAllOps();
+    m_ideal.assign(m_stages.size(), std::vector<std::pair<double, double>>(m_microBatches));
+    const auto ideal = sched.Execute(m_forward.GetSeconds(), m_backward.GetSeconds());
+    for (uint32_t s = 0; s < ideal.size(); ++s)
+    {
+        for (const auto& t : ideal[s])
+        {
+            (t.op.type == PipelineOp::FORWARD ? m_ideal[s][t.op.microBatch].first
+                                              : m_ideal[s][t.op.microBatch].second)
+                = t.start;
+        }
+    }
     const uint32_t S = m_stages.size();
     const uint32_t links = S - 1;
     m_fwdQp.assign(links, nullptr);
@@ -222,6 +234,8 @@ PipelineParallelJob::DoStartIteration()
     m_busy.assign(S, false);
     m_busyTime.assign(S, Time(0));
     m_timings.assign(S, {});
+    m_fwdSent.assign(S, 0);
+    m_bwdSent.assign(S, 0);
     m_stagesDone = 0;
     for (uint32_t s = 0; s < S; ++s)
     {
@@ -300,6 +314,10 @@ PipelineParallelJob::OpDone(uint32_t s)
 void
 PipelineParallelJob::Post(uint32_t link, bool forward, uint32_t microBatch)
 {
+    if (PostScheduled(link, forward, microBatch))
+    {
+        return;
+    }
     Pending p{microBatch, Simulator::Now()};
     Ptr<RdmaQueuePair> qp = forward ? m_fwdQp[link] : m_bwdQp[link];
     (forward ? m_fwdRx : m_bwdRx)[link].push_back(p);
@@ -318,6 +336,12 @@ PipelineParallelJob::OnReceived(uint32_t link, bool forward)
     NS_ASSERT_MSG(!q.empty(), "PipelineParallelJob: unexpected message on link " << link);
     const uint32_t mb = q.front().microBatch;
     q.pop_front();
+    Deliver(link, forward, mb);
+}
+
+void
+PipelineParallelJob::Deliver(uint32_t link, bool forward, uint32_t mb)
+{
     if (forward)
     {
         m_actReady[link + 1][mb] = true;
@@ -328,6 +352,50 @@ PipelineParallelJob::OnReceived(uint32_t link, bool forward)
         m_gradReady[link][mb] = true;
         TryRun(link);
     }
+}
+
+bool
+PipelineParallelJob::PostScheduled(uint32_t link, bool forward, uint32_t microBatch)
+{
+    Ptr<RdmaNic> src = m_stages[forward ? link : link + 1];
+    Ptr<RdmaNic> dst = m_stages[forward ? link + 1 : link];
+    Ptr<RdmaFlowScheduler> fs = RdmaFlowScheduler::Find(src);
+    if (!fs)
+    {
+        return false;
+    }
+    FlowGroupSpec g;
+    g.id = RdmaFlowScheduler::MakeGroupId(m_jobId, GetIterationsDone(),
+                                          2 * link + (forward ? 0 : 1));
+    g.job = m_jobId;
+    g.arrangement = FlowArrangement::Pipeline;
+    g.stageTime = (forward ? m_forward : m_backward).GetSeconds(); // receiver's op time
+    g.expectedFlows = m_microBatches;
+    fs->DeclareGroup(g);
+    uint32_t& sent = (forward ? m_fwdSent : m_bwdSent)[link];
+    FlowDeclaration d;
+    d.job = m_jobId;
+    d.group = g.id;
+    d.index = sent++;
+    d.bytes = m_activationBytes;
+    d.priority = d.index;
+    const auto& ideal = m_ideal[forward ? link + 1 : link][microBatch];
+    d.deadline = GetIterationStart().GetSeconds() + (forward ? ideal.first : ideal.second);
+    const uint32_t srcStage = forward ? link : link + 1;
+    const uint32_t dstStage = forward ? link + 1 : link;
+    const Time posted = Simulator::Now();
+    fs->Post(src, dst, d,
+             RdmaFlowScheduler::MessageCallback(
+                 [this, link, forward, microBatch]()
+                 {
+                     Deliver(link, forward, microBatch);
+                 }),
+             RdmaFlowScheduler::MessageCallback(
+                 [this, srcStage, dstStage, posted]()
+                 {
+                     RecordMessage(srcStage, dstStage, m_activationBytes, m_class, posted);
+                 }));
+    return true;
 }
 
 void

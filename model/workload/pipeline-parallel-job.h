@@ -42,6 +42,11 @@ namespace ns3
  * bubble plus the communication waits seen by that stage. (The sum over stages would exceed
  * the iteration time.)
  *
+ * With a RdmaFlowScheduler on a stage's NIC, its messages are posted through the scheduler,
+ * declared as an EchelonFlow per link, direction and iteration (Pipeline arrangement with the
+ * receiving stage's op time, index = order of sending, deadline = the consuming op's start in
+ * the ideal schedule).
+ *
  * Attribute ranges are checked by Validate() (called by the first iteration), which throws
  * std::invalid_argument naming the parameter and its range.
  */
@@ -104,7 +109,11 @@ class PipelineParallelJob : public TrainingJob
     void OpDone(uint32_t stage);
     void Post(uint32_t link, bool forward, uint32_t microBatch);
     void OnReceived(uint32_t link, bool forward);
+    /// The message of micro-batch mb on a link arrived: mark its input ready, run the stage.
+    void Deliver(uint32_t link, bool forward, uint32_t mb);
     void OnAcked(uint32_t link, bool forward);
+    /// \return false if the sender has no flow scheduler; else post the message through it
+    bool PostScheduled(uint32_t link, bool forward, uint32_t microBatch);
 
     std::vector<Ptr<RdmaNic>> m_stages;
     ScheduleType m_scheduleType{GPIPE};
@@ -128,8 +137,11 @@ class PipelineParallelJob : public TrainingJob
     std::vector<bool> m_busy;                   //!< per stage: an op runs
     std::vector<Time> m_busyTime;               //!< per stage: compute in this iteration
     uint32_t m_stagesDone{0};
-    std::vector<std::vector<PipelineOpTiming>> m_timings;     //!< current iteration
-    std::vector<std::vector<PipelineOpTiming>> m_lastTimings; //!< last finished iteration
+    std::vector<std::vector<PipelineOpTiming>> m_timings;        //!< current iteration
+    std::vector<std::vector<PipelineOpTiming>> m_lastTimings;    //!< last finished iteration
+    std::vector<std::vector<std::pair<double, double>>> m_ideal; //!< [stage][mb] ideal F, B start
+    std::vector<uint32_t> m_fwdSent; //!< link s: scheduled activations sent this iteration
+    std::vector<uint32_t> m_bwdSent; //!< link s: scheduled gradients sent this iteration
 };
 
 } // namespace ns3
