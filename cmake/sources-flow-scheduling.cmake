@@ -15,6 +15,7 @@ list(APPEND MLNET_SOURCES
   ${_dir}/compute-dag.cc
   ${_dir}/fluid-flow-model.cc
   ${MLNET_ROOT}/model/rdma/rdma-flow-scheduler.cc
+  ${MLNET_ROOT}/model/workload/iteration-dag.cc
 )
 list(APPEND MLNET_HEADERS
   ${_dir}/flow-declaration.h
@@ -29,6 +30,7 @@ list(APPEND MLNET_HEADERS
   ${_dir}/compute-dag.h
   ${_dir}/fluid-flow-model.h
   ${MLNET_ROOT}/model/rdma/rdma-flow-scheduler.h
+  ${MLNET_ROOT}/model/workload/iteration-dag.h
 )
 list(APPEND MLNET_TEST_SOURCES
   ${MLNET_ROOT}/test/scheduling/flow-policy-test.cc
@@ -36,4 +38,5 @@ list(APPEND MLNET_TEST_SOURCES
   ${MLNET_ROOT}/test/scheduling/compute-dag-test.cc
   ${MLNET_ROOT}/test/rdma/flow-scheduler-sim-test.cc
   ${MLNET_ROOT}/test/workload/scheduled-jobs-sim-test.cc
+  ${MLNET_ROOT}/test/workload/slim-models-test.cc
 )

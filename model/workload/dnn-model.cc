@@ -308,6 +308,20 @@ class CnnBuilder
     {
     }
 
+    /// BatchNorm layers from now on: with scale (gamma and beta) or beta only (TF-slim's
+    /// default for Inception).
+    void SetBnScale(bool scale)
+    {
+        m_bnScale = scale;
+    }
+
+    /// depthwise conv (no bias) + BatchNorm, as MobileNet-v2's
+    void DepthwiseBn(const std::string& n, uint32_t k, uint32_t s, uint32_t p)
+    {
+        Add(LayerSpec::DepthwiseConv2d(n, m_c, k, s, p, false, m_h, m_w));
+        Bn(n + ".bn");
+    }
+
     void Conv(const std::string& n, uint32_t out, uint32_t k, uint32_t s, uint32_t p, bool bias)
     {
         Add(LayerSpec::Conv2d(n, m_c, out, k, s, p, bias, m_h, m_w));
@@ -335,7 +349,12 @@ class CnnBuilder
 
     void Bn(const std::string& n)
     {
-        Add(LayerSpec::BatchNorm2d(n, m_c, m_h, m_w));
+        LayerSpec bn = LayerSpec::BatchNorm2d(n, m_c, m_h, m_w);
+        if (!m_bnScale)
+        {
+            bn.parameters = m_c; // beta only
+        }
+        Add(bn);
     }
 
     void Pool(const std::string& n, uint32_t k, uint32_t s, uint32_t p, bool ceil = false)
@@ -393,6 +412,7 @@ class CnnBuilder
     uint32_t m_c;
     uint32_t m_h;
     uint32_t m_w;
+    bool m_bnScale{true};
 };
 
 DnnModel
@@ -458,6 +478,76 @@ ResNet(const std::string& name, const std::vector<uint32_t>& blocks)
     }
     b.AdaptivePool("avgpool", 1, 1);
     b.Fc("fc", 1000);
+    return m;
+}
+
+/// TF-slim ResNet v2 (pre-activation); units per block, stride in each block's last unit but
+/// the last block's.
+DnnModel
+ResNetV2(const std::string& name, const std::vector<uint32_t>& blocks)
+{
+    DnnModel m(name);
+    CnnBuilder b(m, 3, 224, 224);
+    b.Conv("conv1", 64, 7, 2, 3, true); // no BatchNorm on the root of v2
+    b.Pool("pool1", 3, 2, 1);
+    const uint32_t widths[] = {64, 128, 256, 512};
+    for (std::size_t stage = 0; stage < blocks.size(); ++stage)
+    {
+        const uint32_t width = widths[stage];
+        const uint32_t depth = width * 4;
+        for (uint32_t i = 0; i < blocks[stage]; ++i)
+        {
+            const std::string p
+                = "block" + std::to_string(stage + 1) + ".unit_" + std::to_string(i + 1) + ".";
+            const uint32_t stride = (i + 1 == blocks[stage] && stage + 1 < blocks.size()) ? 2 : 1;
+            const uint32_t inC = b.C();
+            const uint32_t inH = b.H();
+            const uint32_t inW = b.W();
+            b.Bn(p + "preact");
+            if (inC != depth)
+            {
+                b.Conv(p + "shortcut", depth, 1, stride, 0, true);
+                b.SetShape(inC, inH, inW);
+            }
+            b.ConvBn(p + "conv1", width, 1, 1, 0);
+            b.ConvBn(p + "conv2", width, 3, stride, 1);
+            b.Conv(p + "conv3", depth, 1, 1, 0, true);
+        }
+    }
+    b.Bn("postnorm");
+    b.AdaptivePool("pool5", 1, 1);
+    b.Fc("logits", 1000);
+    return m;
+}
+
+/// torchvision / Keras MobileNet-v2, width 1.0.
+DnnModel
+MobileNetV2Model()
+{
+    DnnModel m("mobilenet_v2");
+    CnnBuilder b(m, 3, 224, 224);
+    b.ConvBn("features.0", 32, 3, 2, 1);
+    // expansion t, output channels c, repeats n, first stride s
+    const uint32_t settings[7][4] = {{1, 16, 1, 1}, {6, 24, 2, 2},  {6, 32, 3, 2}, {6, 64, 4, 2},
+                                     {6, 96, 3, 1}, {6, 160, 3, 2}, {6, 320, 1, 1}};
+    uint32_t index = 1;
+    for (const auto& st : settings)
+    {
+        for (uint32_t i = 0; i < st[2]; ++i, ++index)
+        {
+            const std::string p = "features." + std::to_string(index) + ".";
+            const uint32_t hidden = b.C() * st[0];
+            if (st[0] != 1)
+            {
+                b.ConvBn(p + "expand", hidden, 1, 1, 0);
+            }
+            b.DepthwiseBn(p + "depthwise", 3, i == 0 ? st[3] : 1, 1);
+            b.ConvBn(p + "project", st[1], 1, 1, 0);
+        }
+    }
+    b.ConvBn("features.18", 1280, 1, 1, 0);
+    b.AdaptivePool("avgpool", 1, 1);
+    b.Fc("classifier", 1000);
     return m;
 }
 
@@ -597,6 +687,33 @@ RequireTransformer(uint64_t v, uint64_t min, const std::string& what)
     }
 }
 
+DnnModel
+GoogLeNetModel(const std::string& name, bool bnScale)
+{
+    DnnModel m(name);
+    CnnBuilder b(m, 3, 224, 224);
+    b.SetBnScale(bnScale);
+    b.ConvBn("conv1", 64, 7, 2, 3);
+    b.Pool("maxpool1", 3, 2, 0, true);
+    b.ConvBn("conv2", 64, 1, 1, 0);
+    b.ConvBn("conv3", 192, 3, 1, 1);
+    b.Pool("maxpool2", 3, 2, 0, true);
+    GoogLeNetInception(b, "inception3a", 64, 96, 128, 16, 32, 32);
+    GoogLeNetInception(b, "inception3b", 128, 128, 192, 32, 96, 64);
+    b.Pool("maxpool3", 3, 2, 0, true);
+    GoogLeNetInception(b, "inception4a", 192, 96, 208, 16, 48, 64);
+    GoogLeNetInception(b, "inception4b", 160, 112, 224, 24, 64, 64);
+    GoogLeNetInception(b, "inception4c", 128, 128, 256, 24, 64, 64);
+    GoogLeNetInception(b, "inception4d", 112, 144, 288, 32, 64, 64);
+    GoogLeNetInception(b, "inception4e", 256, 160, 320, 32, 128, 128);
+    b.Pool("maxpool4", 2, 2, 0, true);
+    GoogLeNetInception(b, "inception5a", 256, 160, 320, 32, 128, 128);
+    GoogLeNetInception(b, "inception5b", 384, 192, 384, 48, 128, 128);
+    b.AdaptivePool("avgpool", 1, 1);
+    b.Fc("fc", 1000);
+    return m;
+}
+
 } // namespace
 
 DnnModel
@@ -676,27 +793,52 @@ ModelZoo::InceptionV3()
 DnnModel
 ModelZoo::GoogLeNet()
 {
-    DnnModel m("googlenet");
-    CnnBuilder b(m, 3, 224, 224);
-    b.ConvBn("conv1", 64, 7, 2, 3);
-    b.Pool("maxpool1", 3, 2, 0, true);
-    b.ConvBn("conv2", 64, 1, 1, 0);
-    b.ConvBn("conv3", 192, 3, 1, 1);
-    b.Pool("maxpool2", 3, 2, 0, true);
-    GoogLeNetInception(b, "inception3a", 64, 96, 128, 16, 32, 32);
-    GoogLeNetInception(b, "inception3b", 128, 128, 192, 32, 96, 64);
-    b.Pool("maxpool3", 3, 2, 0, true);
-    GoogLeNetInception(b, "inception4a", 192, 96, 208, 16, 48, 64);
-    GoogLeNetInception(b, "inception4b", 160, 112, 224, 24, 64, 64);
-    GoogLeNetInception(b, "inception4c", 128, 128, 256, 24, 64, 64);
-    GoogLeNetInception(b, "inception4d", 112, 144, 288, 32, 64, 64);
-    GoogLeNetInception(b, "inception4e", 256, 160, 320, 32, 128, 128);
-    b.Pool("maxpool4", 2, 2, 0, true);
-    GoogLeNetInception(b, "inception5a", 256, 160, 320, 32, 128, 128);
-    GoogLeNetInception(b, "inception5b", 384, 192, 384, 48, 128, 128);
-    b.AdaptivePool("avgpool", 1, 1);
-    b.Fc("fc", 1000);
+    return GoogLeNetModel("googlenet", true);
+}
+
+DnnModel
+ModelZoo::InceptionV1()
+{
+    return GoogLeNetModel("inception_v1", false);
+}
+
+DnnModel
+ModelZoo::CifarNet()
+{
+    DnnModel m("cifarnet");
+    CnnBuilder b(m, 3, 32, 32);
+    b.Conv("conv1", 64, 5, 1, 2, true);
+    b.Pool("pool1", 3, 2, 1);
+    b.Conv("conv2", 64, 5, 1, 2, true);
+    b.Pool("pool2", 3, 2, 1);
+    b.Fc("fc3", 384);
+    b.Fc("fc4", 192);
+    b.Fc("logits", 10);
     return m;
+}
+
+DnnModel
+ModelZoo::MobileNetV2()
+{
+    return MobileNetV2Model();
+}
+
+DnnModel
+ModelZoo::ResNetV1_200()
+{
+    return ResNet("resnet_v1_200", {3, 24, 36, 3});
+}
+
+DnnModel
+ModelZoo::ResNetV2_101()
+{
+    return ResNetV2("resnet_v2_101", {3, 4, 23, 3});
+}
+
+DnnModel
+ModelZoo::ResNetV2_152()
+{
+    return ResNetV2("resnet_v2_152", {3, 8, 36, 3});
 }
 
 DnnModel
@@ -760,8 +902,10 @@ ModelZoo::TransformerParameterCount(uint32_t layers, uint32_t hidden, uint32_t h
 std::vector<std::string>
 ModelZoo::Names()
 {
-    return {"vgg16",     "vgg19", "alexnet",     "resnet50",   "resnet152", "inception_v3",
-            "googlenet", "gpt2",  "gpt2-medium", "gpt2-large", "gpt2-xl"};
+    return {"vgg16",         "vgg19",        "alexnet",      "resnet50",     "resnet152",
+            "inception_v3",  "googlenet",    "gpt2",         "gpt2-medium",  "gpt2-large",
+            "gpt2-xl",       "cifarnet",     "mobilenet_v2", "inception_v1", "resnet_v1_200",
+            "resnet_v2_101", "resnet_v2_152"};
 }
 
 DnnModel
@@ -804,6 +948,30 @@ ModelZoo::Get(const std::string& name)
     if (name == "googlenet")
     {
         return GoogLeNet();
+    }
+    if (name == "cifarnet")
+    {
+        return CifarNet();
+    }
+    if (name == "mobilenet_v2")
+    {
+        return MobileNetV2();
+    }
+    if (name == "inception_v1")
+    {
+        return InceptionV1();
+    }
+    if (name == "resnet_v1_200")
+    {
+        return ResNetV1_200();
+    }
+    if (name == "resnet_v2_101")
+    {
+        return ResNetV2_101();
+    }
+    if (name == "resnet_v2_152")
+    {
+        return ResNetV2_152();
     }
     if (name == "gpt2")
     {

@@ -115,6 +115,19 @@ struct TransformerConfig
  *    kernels, kept for weight compatibility, and BatchNorm after every convolution);
  *  - gpt2 / gpt2-medium / gpt2-large / gpt2-xl: see TransformerConfig (124,439,808 /
  *    354,823,168 / 774,030,080 / 1,557,611,200).
+ *
+ * The TF-slim models of the CadentFlow / TicTac evaluations (tensorflow/models research/slim
+ * nets, 1000 classes; CifarNet 10 classes, 32x32 input), trainable parameters as in the slim
+ * model table:
+ *  - cifarnet 1,756,426;
+ *  - mobilenet_v2 3,504,872 (width 1.0; Keras/torchvision count the same, 3,538,984 with the
+ *    BatchNorm moving statistics);
+ *  - inception_v1 6,617,624: GoogLeNet with slim's BatchNorm without scale (beta only); slim's
+ *    test counts 5,607,184 for the base up to Mixed_5c with the moving statistics;
+ *  - resnet_v1_200 64,673,832 (bottleneck v1, blocks 3-24-36-3);
+ *  - resnet_v2_101 44,577,896 and resnet_v2_152 60,236,904 (pre-activation: BatchNorm before
+ *    each unit, biases on the shortcut projections and on each unit's last convolution; Keras'
+ *    ResNet101V2 / ResNet152V2 count 44,675,560 / 60,380,648 with the moving statistics).
  */
 class ModelZoo
 {
@@ -133,6 +146,18 @@ class ModelZoo
     static DnnModel InceptionV3();
     /// \return GoogLeNet without auxiliary classifiers
     static DnnModel GoogLeNet();
+    /// \return CifarNet (TF-slim, 10 classes, 32x32 input)
+    static DnnModel CifarNet();
+    /// \return MobileNet-v2 (width 1.0)
+    static DnnModel MobileNetV2();
+    /// \return Inception-v1 as in TF-slim (GoogLeNet, BatchNorm without scale)
+    static DnnModel InceptionV1();
+    /// \return ResNet-v1-200
+    static DnnModel ResNetV1_200();
+    /// \return ResNet-v2-101 (pre-activation)
+    static DnnModel ResNetV2_101();
+    /// \return ResNet-v2-152 (pre-activation)
+    static DnnModel ResNetV2_152();
     /// \param cfg the transformer shape (validated) \return a GPT-style transformer
     static DnnModel Transformer(const TransformerConfig& cfg);
     /// \return GPT-2 small

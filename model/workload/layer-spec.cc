@@ -116,6 +116,29 @@ LayerSpec::Conv2dRect(const std::string& name, uint32_t in, uint32_t out, uint32
 }
 
 LayerSpec
+LayerSpec::DepthwiseConv2d(const std::string& name, uint32_t channels, uint32_t k, uint32_t stride,
+                           uint32_t pad, bool bias, uint32_t inH, uint32_t inW)
+{
+    RequireAtLeast(channels, 1, "channels", name);
+    RequireAtLeast(k, 1, "kernel size", name);
+    RequireAtLeast(stride, 1, "stride", name);
+    RequireAtLeast(inH, 1, "inH", name);
+    RequireAtLeast(inW, 1, "inW", name);
+    LayerSpec l;
+    l.name = name;
+    l.kind = LayerKind::Conv;
+    l.outChannels = channels;
+    l.outHeight = ConvOutputSize(inH, k, stride, pad);
+    l.outWidth = ConvOutputSize(inW, k, stride, pad);
+    const uint64_t weights = static_cast<uint64_t>(channels) * k * k;
+    l.parameters = weights + (bias ? channels : 0);
+    l.outputElements = static_cast<uint64_t>(channels) * l.outHeight * l.outWidth;
+    l.forwardMacs = static_cast<double>(weights) * l.outHeight * l.outWidth;
+    l.forwardFlops = 2.0 * l.forwardMacs + (bias ? static_cast<double>(l.outputElements) : 0.0);
+    return l;
+}
+
+LayerSpec
 LayerSpec::Linear(const std::string& name, uint32_t in, uint32_t out, bool bias, uint32_t tokens)
 {
     RequireAtLeast(in, 1, "in", name);

@@ -97,6 +97,23 @@ struct LayerSpec
                                 uint32_t padW, bool bias, uint32_t inH, uint32_t inW);
 
     /**
+     * \brief Depthwise 2-D convolution (groups = channels, one k x k filter per channel), as in
+     * MobileNet's separable convolutions.
+     * \param name layer name
+     * \param channels input = output channels (>= 1)
+     * \param k kernel size (>= 1)
+     * \param stride stride (>= 1)
+     * \param pad zero padding on each side
+     * \param bias whether the layer has a bias vector
+     * \param inH input height (>= 1)
+     * \param inW input width (>= 1)
+     * \return the layer; params = channels x k x k (+ channels)
+     */
+    static LayerSpec DepthwiseConv2d(const std::string& name, uint32_t channels, uint32_t k,
+                                     uint32_t stride, uint32_t pad, bool bias, uint32_t inH,
+                                     uint32_t inW);
+
+    /**
      * \brief Fully connected layer applied to `tokens` vectors per sample.
      * \param name layer name
      * \param in input features (>= 1)
