@@ -96,6 +96,55 @@ FabricHelper::GetHostDevice(Ptr<Node> node)
     return nullptr;
 }
 
+bool
+FabricHelper::IsInline(Ptr<Node> node)
+{
+    if (node->GetObject<FabricSwitch>())
+    {
+        return false;
+    }
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < node->GetNDevices(); ++i)
+    {
+        Ptr<FabricNetDevice> d = DynamicCast<FabricNetDevice>(node->GetDevice(i));
+        if (d)
+        {
+            if (d->GetIpv4Address() != Ipv4Address())
+            {
+                return false;
+            }
+            ++n;
+        }
+    }
+    return n == 2;
+}
+
+Ptr<FabricNetDevice>
+FabricHelper::GetFarPeer(Ptr<FabricNetDevice> dev)
+{
+    Ptr<FabricNetDevice> peer = dev->GetPeer();
+    // Bounded walk: a chain of in-line devices cannot be longer than the node count.
+    for (uint32_t hops = 0; peer && hops <= NodeList::GetNNodes(); ++hops)
+    {
+        Ptr<Node> n = peer->GetNode();
+        if (!IsInline(n))
+        {
+            return peer;
+        }
+        Ptr<FabricNetDevice> other;
+        for (uint32_t i = 0; i < n->GetNDevices() && !other; ++i)
+        {
+            Ptr<FabricNetDevice> d = DynamicCast<FabricNetDevice>(n->GetDevice(i));
+            if (d && d != peer)
+            {
+                other = d;
+            }
+        }
+        peer = other ? other->GetPeer() : nullptr;
+    }
+    return nullptr;
+}
+
 void
 FabricHelper::AssignHostAddresses(const NodeContainer& hosts, Ipv4Address base)
 {
@@ -149,7 +198,7 @@ FabricHelper::PopulateRoutes()
         for (uint32_t d = 0; d < node->GetNDevices(); ++d)
         {
             Ptr<FabricNetDevice> dev = DynamicCast<FabricNetDevice>(node->GetDevice(d));
-            Ptr<FabricNetDevice> peer = dev ? dev->GetPeer() : nullptr;
+            Ptr<FabricNetDevice> peer = dev && !IsInline(node) ? GetFarPeer(dev) : nullptr;
             if (peer && i < peer->GetNode()->GetId())
             {
                 boost::add_edge(i, peer->GetNode()->GetId(), g);
@@ -185,7 +234,7 @@ FabricHelper::PopulateRoutes()
             std::vector<uint32_t> ports;
             for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
             {
-                Ptr<FabricNetDevice> peer = sw->GetPort(p)->GetPeer();
+                Ptr<FabricNetDevice> peer = GetFarPeer(sw->GetPort(p));
                 if (peer && dist[peer->GetNode()->GetId()] + 1 == dist[s])
                 {
                     // Only transit through switches (a host never forwards), or deliver.

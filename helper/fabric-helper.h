@@ -96,6 +96,20 @@ class FabricHelper : public PcapHelperForDevice
     /// \return the first FabricNetDevice of a node (null if none)
     static Ptr<FabricNetDevice> GetHostDevice(Ptr<Node> node);
 
+    /**
+     * \return true if a node is an in-line device spliced into a link (a bump in the wire, e.g.
+     * an aggregation device): not a switch, exactly two FabricNetDevices, no host address.
+     * Routing sees through such nodes.
+     */
+    static bool IsInline(Ptr<Node> node);
+
+    /**
+     * The device at the far end of a link, seen through in-line devices.
+     * \param dev a device
+     * \return the first device beyond dev's link that is not on an in-line node (null if none)
+     */
+    static Ptr<FabricNetDevice> GetFarPeer(Ptr<FabricNetDevice> dev);
+
   private:
     void EnablePcapInternal(std::string prefix, Ptr<NetDevice> nd, bool promiscuous,
                             bool explicitFilename) override;

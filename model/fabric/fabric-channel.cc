@@ -42,6 +42,21 @@ FabricChannel::Attach(Ptr<FabricNetDevice> dev)
 }
 
 void
+FabricChannel::Detach(Ptr<FabricNetDevice> dev)
+{
+    for (uint32_t i = 0; i < m_nDevices; ++i)
+    {
+        if (m_dev[i] == dev)
+        {
+            m_dev[i] = m_dev[m_nDevices - 1];
+            m_dev[--m_nDevices] = nullptr;
+            return;
+        }
+    }
+    throw std::invalid_argument("FabricChannel::Detach: device not attached to this link");
+}
+
+void
 FabricChannel::Transmit(Ptr<Packet> p, uint16_t etherType, Ptr<FabricNetDevice> src, Time txTime)
 {
     Ptr<FabricNetDevice> dst = (src == m_dev[0]) ? m_dev[1] : m_dev[0];

@@ -33,6 +33,13 @@ class FabricChannel : public Channel
     void Attach(Ptr<FabricNetDevice> dev);
 
     /**
+     * Detach a device (to splice an in-line device into the link before the simulation runs).
+     * \param dev the device
+     * \throws std::invalid_argument if dev is not attached
+     */
+    void Detach(Ptr<FabricNetDevice> dev);
+
+    /**
      * Carry a frame to the other end.
      * \param p the frame payload
      * \param etherType its EtherType

@@ -350,6 +350,38 @@ FabricSwitch::ReceiveFromPort(uint32_t in, Ptr<FabricNetDevice> dev, Ptr<Packet>
         m_dropTrace(p, in, 0, "NotIpv4");
         return true;
     }
+    if (key.dst == m_localAddr && !m_local.IsNull())
+    {
+        m_local(in, p);
+        return true;
+    }
+    Forward(in, key, p);
+    return true;
+}
+
+void
+FabricSwitch::SetLocalHandler(Ipv4Address addr, LocalCallback cb)
+{
+    m_localAddr = addr.Get();
+    m_local = cb;
+}
+
+void
+FabricSwitch::Inject(Ptr<Packet> p, uint32_t in)
+{
+    EnsureConfigured();
+    FlowKey key;
+    if (in >= m_ports.size() || !key.Parse(*p))
+    {
+        m_dropTrace(p, in, 0, "NotIpv4");
+        return;
+    }
+    Forward(in, key, p);
+}
+
+void
+FabricSwitch::Forward(uint32_t in, const FlowKey& key, Ptr<Packet> p)
+{
     uint8_t cls = key.dscp & 0x7;
     int out = SelectEgress(key);
     uint32_t size = p->GetSize();
@@ -358,7 +390,7 @@ FabricSwitch::ReceiveFromPort(uint32_t in, Ptr<FabricNetDevice> dev, Ptr<Packet>
         m_ports[in].stats.drops++;
         m_ports[in].stats.dropBytes += size;
         m_dropTrace(p, in, cls, "NoRoute");
-        return true;
+        return;
     }
     SharedBufferMmu::Verdict v = m_mmu.Admit(in, uint32_t(out), cls, size);
     if (!SharedBufferMmu::Admitted(v))
@@ -367,7 +399,7 @@ FabricSwitch::ReceiveFromPort(uint32_t in, Ptr<FabricNetDevice> dev, Ptr<Packet>
         m_ports[in].stats.dropBytes += size;
         m_dropTrace(p, in, cls, SharedBufferMmu::ReasonName(v));
         NS_LOG_DEBUG("drop at port " << in << ": " << SharedBufferMmu::ReasonName(v));
-        return true;
+        return;
     }
     m_mmu.Enqueue(in, uint32_t(out), cls, size, v);
     if (!m_ports[in].pausing[cls] && m_mmu.NeedPause(in, cls))
@@ -388,7 +420,7 @@ FabricSwitch::ReceiveFromPort(uint32_t in, Ptr<FabricNetDevice> dev, Ptr<Packet>
     }
     op.stats.maxQueueBytes = std::max(op.stats.maxQueueBytes, m_mmu.EgressPortBytes(out));
     op.dev->Enqueue(p, cls, in);
-    return true;
+    return;
 }
 
 void
@@ -463,6 +495,7 @@ FabricSwitch::DoDispose()
     }
     m_ports.clear();
     m_rng = nullptr;
+    m_local = LocalCallback();
     Object::DoDispose();
 }
 

@@ -88,6 +88,21 @@ class FabricSwitch : public Object
      */
     int SelectEgress(const FlowKey& key);
 
+    /// In-switch processor: (ingress port, packet) for packets addressed to the switch itself.
+    typedef Callback<void, uint32_t, Ptr<Packet>> LocalCallback;
+    /**
+     * Deliver packets addressed to `addr` to an in-switch processor (e.g. an aggregation
+     * pipeline) instead of forwarding them.
+     * \param addr the switch's own address \param cb the processor
+     */
+    void SetLocalHandler(Ipv4Address addr, LocalCallback cb);
+    /**
+     * Forward a packet generated inside the switch as if it had arrived on port inPort (buffer
+     * accounting, PFC and ECN as for any packet from that port).
+     * \param p the IPv4 packet \param inPort the port it is charged to
+     */
+    void Inject(Ptr<Packet> p, uint32_t inPort);
+
     /// \return the ECMP hash seed in use (drawn from the switch's random stream unless set)
     uint32_t GetEcmpSeed();
 
@@ -124,6 +139,7 @@ class FabricSwitch : public Object
 
   private:
     bool ReceiveFromPort(uint32_t inPort, Ptr<FabricNetDevice> dev, Ptr<Packet> p);
+    void Forward(uint32_t inPort, const FlowKey& key, Ptr<Packet> p);
     void EnsureConfigured();
     void OnDequeue(uint32_t outPort, Ptr<const Packet> p, uint8_t cls, uint32_t inPort);
     void Configure();
@@ -178,6 +194,8 @@ class FabricSwitch : public Object
     uint32_t m_seedInUse{0};
 
     Ptr<UniformRandomVariable> m_rng;
+    uint32_t m_localAddr{0};
+    LocalCallback m_local;
 
     TracedCallback<Ptr<const Packet>, uint32_t, uint8_t, const std::string&> m_dropTrace;
     TracedCallback<uint32_t, uint8_t> m_ecnTrace;

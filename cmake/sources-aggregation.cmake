@@ -1,0 +1,39 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# In-network aggregation (model/aggregation/): PANAMA's bump-in-the-wire device, in-switch
+# aggregation (SwitchML, ideal), the workers' transport and congestion control, the helper.
+set(_dir ${MLNET_ROOT}/model/aggregation)
+list(APPEND MLNET_SOURCES
+  ${_dir}/aggregation-header.cc
+  ${_dir}/aggregation-stack-header.cc
+  ${_dir}/aggregation-values.cc
+  ${_dir}/aggregation-timing-model.cc
+  ${_dir}/aggregation-context.cc
+  ${_dir}/aggregation-engine.cc
+  ${_dir}/aggregation-device.cc
+  ${_dir}/switch-aggregator.cc
+  ${_dir}/aggregation-congestion-ops.cc
+  ${_dir}/aggregation-worker.cc
+  ${_dir}/aggregation-endpoint.cc
+  ${_dir}/in-network-aggregator.cc
+  ${MLNET_ROOT}/helper/aggregation-helper.cc
+)
+list(APPEND MLNET_HEADERS
+  ${_dir}/aggregation-header.h
+  ${_dir}/aggregation-stack-header.h
+  ${_dir}/aggregation-values.h
+  ${_dir}/aggregation-timing-model.h
+  ${_dir}/aggregation-context.h
+  ${_dir}/aggregation-engine.h
+  ${_dir}/aggregation-device.h
+  ${_dir}/switch-aggregator.h
+  ${_dir}/aggregation-congestion-ops.h
+  ${_dir}/aggregation-worker.h
+  ${_dir}/aggregation-endpoint.h
+  ${_dir}/in-network-aggregator.h
+  ${MLNET_ROOT}/helper/aggregation-helper.h
+)
+list(APPEND MLNET_TEST_SOURCES
+  ${MLNET_ROOT}/test/aggregation/aggregation-unit-test.cc
+  ${MLNET_ROOT}/test/aggregation/aggregation-sim-test.cc
+  ${MLNET_ROOT}/test/common/aggregation-scenario.cc
+)

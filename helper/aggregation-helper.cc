@@ -1,0 +1,970 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "aggregation-helper.h"
+
+#include "fabric-helper.h"
+#include "ns3/aggregation-endpoint.h"
+#include "ns3/enum.h"
+#include "ns3/fabric-channel.h"
+#include "ns3/log.h"
+#include "ns3/node-list.h"
+#include "ns3/pointer.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <deque>
+#include <limits>
+#include <map>
+#include <set>
+#include <stdexcept>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("AggregationHelper");
+
+namespace
+{
+const uint32_t kInf = std::numeric_limits<uint32_t>::max();
+
+/// One end of a switch-to-switch link as seen from a switch port.
+struct LinkEnd
+{
+    uint32_t port{0};                //!< port of the switch
+    uint32_t peer{kInf};             //!< switch index at the far end (kInf: a host)
+    uint32_t peerPort{0};            //!< port of the far switch on this link
+    Ptr<AggregationDevice> nearBump; //!< device at this switch's end of the link
+};
+
+/// The switch graph of the simulation, seen through in-line devices.
+struct FabricGraph
+{
+    std::vector<Ptr<Node>> switches;
+    std::map<uint32_t, uint32_t> indexOf; //!< node id -> switch index
+    std::vector<std::vector<LinkEnd>> ports;
+    std::vector<bool> hasHost;
+
+    FabricGraph()
+    {
+        for (uint32_t i = 0; i < NodeList::GetNNodes(); ++i)
+        {
+            Ptr<Node> n = NodeList::GetNode(i);
+            if (n->GetObject<FabricSwitch>())
+            {
+                indexOf[n->GetId()] = switches.size();
+                switches.push_back(n);
+            }
+        }
+        ports.resize(switches.size());
+        hasHost.assign(switches.size(), false);
+        for (uint32_t s = 0; s < switches.size(); ++s)
+        {
+            Ptr<FabricSwitch> sw = switches[s]->GetObject<FabricSwitch>();
+            for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
+            {
+                LinkEnd e;
+                e.port = p;
+                Ptr<FabricNetDevice> dev = sw->GetPort(p);
+                Ptr<FabricNetDevice> adj = dev->GetPeer();
+                if (adj)
+                {
+                    Ptr<AggregationDevice> b = adj->GetNode()->GetObject<AggregationDevice>();
+                    if (b && b->GetSwitchPort() == adj)
+                    {
+                        e.nearBump = b;
+                    }
+                }
+                Ptr<FabricNetDevice> far = FabricHelper::GetFarPeer(dev);
+                if (far)
+                {
+                    auto it = indexOf.find(far->GetNode()->GetId());
+                    if (it != indexOf.end())
+                    {
+                        e.peer = it->second;
+                        Ptr<FabricSwitch> fs = far->GetNode()->GetObject<FabricSwitch>();
+                        for (uint32_t q = 0; q < fs->GetNPorts(); ++q)
+                        {
+                            if (fs->GetPort(q) == far)
+                            {
+                                e.peerPort = q;
+                            }
+                        }
+                    }
+                    else
+                    {
+                        hasHost[s] = true;
+                    }
+                }
+                ports[s].push_back(e);
+            }
+        }
+    }
+
+    /// Multi-source BFS over switches. \return hop distance of every switch
+    std::vector<uint32_t> Distances(const std::vector<uint32_t>& sources) const
+    {
+        std::vector<uint32_t> d(switches.size(), kInf);
+        std::deque<uint32_t> q;
+        for (uint32_t s : sources)
+        {
+            d[s] = 0;
+            q.push_back(s);
+        }
+        while (!q.empty())
+        {
+            uint32_t u = q.front();
+            q.pop_front();
+            for (const LinkEnd& e : ports[u])
+            {
+                if (e.peer != kInf && d[e.peer] == kInf)
+                {
+                    d[e.peer] = d[u] + 1;
+                    q.push_back(e.peer);
+                }
+            }
+        }
+        return d;
+    }
+
+    /// \return the switch index a host hangs from, and its port there
+    std::pair<uint32_t, uint32_t> EdgeOf(Ptr<Node> host) const
+    {
+        Ptr<FabricNetDevice> dev = FabricHelper::GetHostDevice(host);
+        Ptr<FabricNetDevice> far = dev ? FabricHelper::GetFarPeer(dev) : nullptr;
+        if (!far || !indexOf.count(far->GetNode()->GetId()))
+        {
+            throw std::invalid_argument("AggregationHelper: node " + std::to_string(host->GetId())
+                                        + " is not a host attached to a switch");
+        }
+        uint32_t s = indexOf.at(far->GetNode()->GetId());
+        Ptr<FabricSwitch> sw = switches[s]->GetObject<FabricSwitch>();
+        for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
+        {
+            if (sw->GetPort(p) == far)
+            {
+                return {s, p};
+            }
+        }
+        return {s, 0};
+    }
+};
+
+/// Install routes to one aggregation address.
+void
+RouteTo(const FabricGraph& g, Ipv4Address addr, const std::vector<uint32_t>& sources,
+        const std::vector<std::pair<uint32_t, uint32_t>>& direct)
+{
+    std::vector<uint32_t> d = g.Distances(sources);
+    std::set<uint32_t> fixed;
+    for (const auto& sp : direct)
+    {
+        g.switches[sp.first]->GetObject<FabricSwitch>()->SetRoute(addr, {sp.second});
+        fixed.insert(sp.first);
+    }
+    for (uint32_t s = 0; s < g.switches.size(); ++s)
+    {
+        if (fixed.count(s) || d[s] == kInf || d[s] == 0)
+        {
+            continue;
+        }
+        std::vector<uint32_t> next;
+        for (const LinkEnd& e : g.ports[s])
+        {
+            if (e.peer != kInf && d[e.peer] + 1 == d[s])
+            {
+                next.push_back(e.port);
+            }
+        }
+        if (!next.empty())
+        {
+            g.switches[s]->GetObject<FabricSwitch>()->SetRoute(addr, next);
+        }
+    }
+}
+
+/// An aggregation point in a tree under construction.
+struct Point
+{
+    Ptr<AggregationEngine> engine;
+    bool bump{false};
+    bool root{false};
+    uint32_t rootPort{0};               //!< root bump: its port on the root switch
+    int parent{-1};                     //!< index in the point list (-1: root)
+    std::vector<int> childPoints;       //!< child points
+    std::vector<uint32_t> childWorkers; //!< child workers (rank)
+    std::vector<int> order;             //!< children in order: >= 0 point, < 0 worker -(rank+1)
+    uint32_t workers{0};                //!< workers below
+    std::set<uint32_t> entryPorts;      //!< root: ports of the root switch its workers enter by
+    bool removed{false};
+};
+} // namespace
+
+AggregationHelper::AggregationHelper()
+    : m_latency(NanoSeconds(250))
+{
+    m_deviceFactory.SetTypeId("ns3::AggregationDevice");
+    m_engineFactory.SetTypeId("ns3::AggregationEngine");
+    m_timingFactory.SetTypeId("ns3::AdderTreeTimingModel");
+    m_workerFactory.SetTypeId("ns3::AggregationWorker");
+    m_ccFactory.SetTypeId("ns3::AggregationDctcp");
+    m_rpFactory.SetTypeId("ns3::Dcqcn");
+}
+
+void
+AggregationHelper::SetDeviceAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_deviceFactory.Set(name, value);
+}
+
+void
+AggregationHelper::SetEngineAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_engineFactory.Set(name, value);
+}
+
+void
+AggregationHelper::SetTimingModel(const std::string& typeId)
+{
+    TypeId tid;
+    if (!TypeId::LookupByNameFailSafe(typeId, &tid)
+        || !tid.IsChildOf(AggregationTimingModel::GetTypeId()))
+    {
+        throw std::invalid_argument("AggregationHelper: unknown timing model \"" + typeId
+                                    + "\" (ns3::AdderTreeTimingModel, ns3::LineRateTimingModel)");
+    }
+    m_timingFactory = ObjectFactory();
+    m_timingFactory.SetTypeId(tid);
+    m_timingSet = true;
+}
+
+void
+AggregationHelper::SetTimingAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_timingFactory.Set(name, value);
+}
+
+void
+AggregationHelper::SetLatency(Time latency)
+{
+    if (latency < Time(0))
+    {
+        throw std::invalid_argument("AggregationHelper: device latency must be >= 0");
+    }
+    m_latency = latency;
+}
+
+void
+AggregationHelper::SetWorkerAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_workerFactory.Set(name, value);
+}
+
+void
+AggregationHelper::SetCongestionControl(const std::string& typeId)
+{
+    TypeId tid;
+    if (!TypeId::LookupByNameFailSafe(typeId, &tid)
+        || !tid.IsChildOf(AggregationCongestionOps::GetTypeId()))
+    {
+        throw std::invalid_argument(
+            "AggregationHelper: unknown congestion control \"" + typeId
+            + "\" (ns3::AggregationDctcp, ns3::AggregationDcqcn, ns3::AggregationFixedWindow)");
+    }
+    m_ccFactory = ObjectFactory();
+    m_ccFactory.SetTypeId(tid);
+}
+
+void
+AggregationHelper::SetCcAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_ccFactory.Set(name, value);
+}
+
+void
+AggregationHelper::SetReactionPoint(const ObjectFactory& rp)
+{
+    m_rpFactory = rp;
+    m_rpSet = true;
+}
+
+void
+AggregationHelper::SetRoots(const NodeContainer& roots)
+{
+    m_roots = roots;
+}
+
+void
+AggregationHelper::SetMaxSlots(uint32_t slots)
+{
+    if (slots == 0)
+    {
+        throw std::invalid_argument("AggregationHelper: MaxSlots must be >= 1");
+    }
+    m_maxSlots = slots;
+}
+
+Ipv4Address
+AggregationHelper::AddressOf(Ptr<Node> node)
+{
+    return Ipv4Address(Ipv4Address("172.16.0.0").Get() + node->GetId() + 1);
+}
+
+Ptr<AggregationEngine>
+AggregationHelper::MakeEngine(bool inSwitch) const
+{
+    Ptr<AggregationEngine> e = m_engineFactory.Create<AggregationEngine>();
+    Ptr<AggregationTimingModel> t;
+    if (inSwitch && !m_timingSet)
+    {
+        t = CreateObject<LineRateTimingModel>();
+    }
+    else
+    {
+        t = m_timingFactory.Create<AggregationTimingModel>();
+    }
+    e->SetAttribute("TimingModel", PointerValue(t));
+    return e;
+}
+
+Ptr<AggregationDevice>
+AggregationHelper::InsertDevice(Ptr<Node> sw, uint32_t port)
+{
+    Ptr<FabricSwitch> fs = sw->GetObject<FabricSwitch>();
+    if (!fs)
+    {
+        throw std::invalid_argument("AggregationHelper: node " + std::to_string(sw->GetId())
+                                    + " is not a switch");
+    }
+    if (port >= fs->GetNPorts())
+    {
+        throw std::invalid_argument("AggregationHelper: port " + std::to_string(port)
+                                    + " out of range [0, " + std::to_string(fs->GetNPorts())
+                                    + ") on switch " + std::to_string(sw->GetId()));
+    }
+    Ptr<FabricNetDevice> dx = fs->GetPort(port);
+    Ptr<FabricNetDevice> dy = dx->GetPeer();
+    Ptr<FabricChannel> ch = DynamicCast<FabricChannel>(dx->GetChannel());
+    if (!dy || !ch)
+    {
+        throw std::invalid_argument("AggregationHelper: switch " + std::to_string(sw->GetId())
+                                    + " port " + std::to_string(port) + " is not connected");
+    }
+    Ptr<AggregationDevice> near = dy->GetNode()->GetObject<AggregationDevice>();
+    if (near && near->GetSwitchPort() == dy)
+    {
+        throw std::invalid_argument("AggregationHelper: switch " + std::to_string(sw->GetId())
+                                    + " port " + std::to_string(port) + " has a device already");
+    }
+    Ptr<Node> node = CreateObject<Node>();
+    ObjectFactory devFactory;
+    devFactory.SetTypeId("ns3::FabricNetDevice");
+    Ptr<FabricNetDevice> b1 = devFactory.Create<FabricNetDevice>();
+    Ptr<FabricNetDevice> b2 = devFactory.Create<FabricNetDevice>();
+    for (const char* a : {"Mtu", "FrameOverhead"})
+    {
+        UintegerValue v;
+        dx->GetAttribute(a, v);
+        b1->SetAttribute(a, v);
+        b2->SetAttribute(a, v);
+    }
+    b1->SetAttribute("DataRate", DataRateValue(dx->GetDataRate()));
+    b2->SetAttribute("DataRate", DataRateValue(dy->GetDataRate()));
+    b1->SetAttribute("HostQueueLimit", UintegerValue(0));
+    b2->SetAttribute("HostQueueLimit", UintegerValue(0));
+    node->AddDevice(b1);
+    node->AddDevice(b2);
+    // Splice: switch port -- short link (the device latency) -- b1 | b2 -- original link -- far.
+    ch->Detach(dx);
+    b2->Attach(ch);
+    Ptr<FabricChannel> inner = CreateObject<FabricChannel>();
+    inner->SetAttribute("Delay", TimeValue(m_latency));
+    dx->Attach(inner);
+    b1->Attach(inner);
+    Ptr<AggregationDevice> dev = m_deviceFactory.Create<AggregationDevice>();
+    dev->SetAttribute("Engine", PointerValue(MakeEngine(false)));
+    node->AggregateObject(dev);
+    dev->SetPorts(b1, b2);
+    dev->GetEngine()->SetAddress(AddressOf(node));
+    dev->GetEngine()->SetName("aggregation device on switch " + std::to_string(sw->GetId())
+                              + " port " + std::to_string(port));
+    dev->Validate();
+    return dev;
+}
+
+std::vector<Ptr<AggregationDevice>>
+AggregationHelper::InstallDevices(const NodeContainer& switches)
+{
+    std::vector<Ptr<AggregationDevice>> out;
+    for (auto it = switches.Begin(); it != switches.End(); ++it)
+    {
+        Ptr<FabricSwitch> fs = (*it)->GetObject<FabricSwitch>();
+        if (!fs)
+        {
+            throw std::invalid_argument("AggregationHelper: node " + std::to_string((*it)->GetId())
+                                        + " is not a switch");
+        }
+        for (uint32_t p = 0; p < fs->GetNPorts(); ++p)
+        {
+            Ptr<FabricNetDevice> far = FabricHelper::GetFarPeer(fs->GetPort(p));
+            if (far && far->GetNode()->GetObject<FabricSwitch>())
+            {
+                out.push_back(InsertDevice(*it, p));
+            }
+        }
+    }
+    PopulateRoutes();
+    return out;
+}
+
+std::vector<Ptr<SwitchAggregator>>
+AggregationHelper::InstallInSwitch(const NodeContainer& switches)
+{
+    std::vector<Ptr<SwitchAggregator>> out;
+    for (auto it = switches.Begin(); it != switches.End(); ++it)
+    {
+        Ptr<FabricSwitch> fs = (*it)->GetObject<FabricSwitch>();
+        if (!fs)
+        {
+            throw std::invalid_argument("AggregationHelper: node " + std::to_string((*it)->GetId())
+                                        + " is not a switch");
+        }
+        if ((*it)->GetObject<SwitchAggregator>())
+        {
+            throw std::invalid_argument("AggregationHelper: switch "
+                                        + std::to_string((*it)->GetId())
+                                        + " has an aggregator already");
+        }
+        Ptr<SwitchAggregator> sa = CreateObject<SwitchAggregator>();
+        sa->SetAttribute("Engine", PointerValue(MakeEngine(true)));
+        (*it)->AggregateObject(sa);
+        sa->Attach(fs, AddressOf(*it));
+        sa->GetEngine()->SetName("aggregator of switch " + std::to_string((*it)->GetId()));
+        out.push_back(sa);
+    }
+    PopulateRoutes();
+    return out;
+}
+
+std::vector<Ptr<AggregationDevice>>
+AggregationHelper::GetDevices()
+{
+    std::vector<Ptr<AggregationDevice>> out;
+    for (uint32_t i = 0; i < NodeList::GetNNodes(); ++i)
+    {
+        if (Ptr<AggregationDevice> d = NodeList::GetNode(i)->GetObject<AggregationDevice>())
+        {
+            out.push_back(d);
+        }
+    }
+    return out;
+}
+
+void
+AggregationHelper::PopulateRoutes()
+{
+    FabricGraph g;
+    for (uint32_t s = 0; s < g.switches.size(); ++s)
+    {
+        if (Ptr<SwitchAggregator> sa = g.switches[s]->GetObject<SwitchAggregator>())
+        {
+            RouteTo(g, sa->GetEngine()->GetAddress(), {s}, {});
+        }
+        for (const LinkEnd& e : g.ports[s])
+        {
+            if (!e.nearBump)
+            {
+                continue;
+            }
+            Ipv4Address a = e.nearBump->GetEngine()->GetAddress();
+            std::vector<uint32_t> sources{s};
+            std::vector<std::pair<uint32_t, uint32_t>> direct{{s, e.port}};
+            if (e.peer != kInf)
+            {
+                sources.push_back(e.peer);
+                direct.emplace_back(e.peer, e.peerPort);
+            }
+            RouteTo(g, a, sources, direct);
+        }
+    }
+}
+
+Ptr<InNetworkAggregator>
+AggregationHelper::InstallJob(const NodeContainer& workers, uint16_t jobId, uint32_t nTrees,
+                              uint32_t slots)
+{
+    if (workers.GetN() == 0)
+    {
+        throw std::invalid_argument("AggregationHelper::InstallJob: workers must be >= 1");
+    }
+    if (workers.GetN() > 65535)
+    {
+        throw std::invalid_argument("AggregationHelper::InstallJob: workers must be <= 65535");
+    }
+    if (nTrees < 1 || nTrees > 1024)
+    {
+        throw std::invalid_argument("AggregationHelper::InstallJob: trees = "
+                                    + std::to_string(nTrees) + " is out of range [1, 1024]");
+    }
+    FabricGraph g;
+    const uint32_t W = workers.GetN();
+    std::vector<std::pair<uint32_t, uint32_t>> edge(W);
+    for (uint32_t w = 0; w < W; ++w)
+    {
+        edge[w] = g.EdgeOf(workers.Get(w));
+    }
+    // Candidate roots: SetRoots, else the switches farthest from the hosts.
+    std::vector<uint32_t> cands;
+    if (m_roots.GetN() > 0)
+    {
+        for (auto it = m_roots.Begin(); it != m_roots.End(); ++it)
+        {
+            auto f = g.indexOf.find((*it)->GetId());
+            if (f == g.indexOf.end())
+            {
+                throw std::invalid_argument("AggregationHelper: root node "
+                                            + std::to_string((*it)->GetId()) + " is not a switch");
+            }
+            cands.push_back(f->second);
+        }
+    }
+    else
+    {
+        std::vector<uint32_t> edges;
+        for (uint32_t s = 0; s < g.switches.size(); ++s)
+        {
+            if (g.hasHost[s])
+            {
+                edges.push_back(s);
+            }
+        }
+        std::vector<uint32_t> d = g.Distances(edges);
+        uint32_t top = 0;
+        for (uint32_t s = 0; s < d.size(); ++s)
+        {
+            if (d[s] != kInf)
+            {
+                top = std::max(top, d[s]);
+            }
+        }
+        for (uint32_t s = 0; s < d.size(); ++s)
+        {
+            if (d[s] == top)
+            {
+                cands.push_back(s);
+            }
+        }
+    }
+    if (cands.empty())
+    {
+        throw std::invalid_argument("AggregationHelper: no switch to root a tree at");
+    }
+    // Upward path of every worker towards a root: hops (switch, port).
+    auto pathTo = [&g, &edge, W](uint32_t root)
+    {
+        std::vector<uint32_t> d = g.Distances({root});
+        std::vector<std::vector<std::pair<uint32_t, uint32_t>>> paths(W);
+        for (uint32_t w = 0; w < W; ++w)
+        {
+            uint32_t cur = edge[w].first;
+            if (d[cur] == kInf)
+            {
+                throw std::invalid_argument("AggregationHelper: worker " + std::to_string(w)
+                                            + " cannot reach the tree root");
+            }
+            while (cur != root)
+            {
+                for (const LinkEnd& e : g.ports[cur])
+                {
+                    if (e.peer != kInf && d[e.peer] + 1 == d[cur])
+                    {
+                        paths[w].emplace_back(cur, e.port);
+                        cur = e.peer;
+                        break;
+                    }
+                }
+            }
+        }
+        return paths;
+    };
+    // Choose the roots: greedily, the candidate whose first uplinks carry fewest trees so far.
+    std::vector<uint32_t> roots;
+    std::map<std::pair<uint32_t, uint32_t>, uint32_t> uplinkLoad;
+    std::map<uint32_t, uint32_t> rootLoad;
+    std::map<uint32_t, std::vector<std::vector<std::pair<uint32_t, uint32_t>>>> pathCache;
+    for (uint32_t t = 0; t < nTrees; ++t)
+    {
+        int best = -1;
+        std::tuple<uint32_t, uint32_t> bestCost{kInf, kInf};
+        for (uint32_t k = 0; k < cands.size(); ++k)
+        {
+            uint32_t c = cands[(k + jobId) % cands.size()];
+            if (!pathCache.count(c))
+            {
+                pathCache[c] = pathTo(c);
+            }
+            uint32_t load = 0;
+            for (const auto& p : pathCache[c])
+            {
+                if (!p.empty())
+                {
+                    load = std::max(load, uplinkLoad[p.front()]);
+                }
+            }
+            std::tuple<uint32_t, uint32_t> cost{load, rootLoad[c]};
+            if (cost < bestCost)
+            {
+                bestCost = cost;
+                best = int(c);
+            }
+        }
+        uint32_t r = uint32_t(best);
+        roots.push_back(r);
+        rootLoad[r]++;
+        std::set<std::pair<uint32_t, uint32_t>> used;
+        for (const auto& p : pathCache[r])
+        {
+            if (!p.empty())
+            {
+                used.insert(p.front());
+            }
+        }
+        for (const auto& u : used)
+        {
+            uplinkLoad[u]++;
+        }
+    }
+    // Build every tree.
+    struct TreeBuild
+    {
+        uint32_t root{0};
+        std::vector<Point> points;
+        std::map<AggregationEngine*, int> index;
+        std::vector<int> workerParent; //!< point of each worker
+        std::vector<uint32_t> entryOf; //!< port of the root switch each worker enters by
+        int rootPoint{-1};
+    };
+    std::vector<TreeBuild> builds(nTrees);
+    for (uint32_t t = 0; t < nTrees; ++t)
+    {
+        TreeBuild& b = builds[t];
+        b.root = roots[t];
+        const auto& paths = pathCache[b.root];
+        auto pointOf = [&b](Ptr<AggregationEngine> e, bool bump)
+        {
+            auto it = b.index.find(PeekPointer(e));
+            if (it != b.index.end())
+            {
+                return it->second;
+            }
+            Point p;
+            p.engine = e;
+            p.bump = bump;
+            b.points.push_back(p);
+            b.index[PeekPointer(e)] = int(b.points.size()) - 1;
+            return int(b.points.size()) - 1;
+        };
+        // The root point.
+        Ptr<Node> rootNode = g.switches[b.root];
+        std::set<uint32_t> entry; // ports of the root switch the workers enter by
+        for (uint32_t w = 0; w < W; ++w)
+        {
+            if (!paths[w].empty())
+            {
+                const auto& last = paths[w].back();
+                for (const LinkEnd& e : g.ports[last.first])
+                {
+                    if (e.port == last.second)
+                    {
+                        entry.insert(e.peerPort);
+                    }
+                }
+            }
+        }
+        if (Ptr<SwitchAggregator> sa = rootNode->GetObject<SwitchAggregator>())
+        {
+            b.rootPoint = pointOf(sa->GetEngine(), false);
+        }
+        else
+        {
+            std::vector<const LinkEnd*> pref;
+            std::vector<const LinkEnd*> any;
+            for (const LinkEnd& e : g.ports[b.root])
+            {
+                if (e.nearBump)
+                {
+                    any.push_back(&e);
+                    if (entry.count(e.port))
+                    {
+                        pref.push_back(&e);
+                    }
+                }
+            }
+            const auto& pick = pref.empty() ? any : pref;
+            if (pick.empty())
+            {
+                throw std::invalid_argument(
+                    "AggregationHelper: tree root switch " + std::to_string(rootNode->GetId())
+                    + " has no aggregation device or aggregator (install devices on the root "
+                      "switches)");
+            }
+            const LinkEnd* e = pick[(jobId + t) % pick.size()];
+            b.rootPoint = pointOf(e->nearBump->GetEngine(), true);
+            b.points[b.rootPoint].rootPort = e->port;
+        }
+        b.points[b.rootPoint].root = true;
+        // Chains: aggregation points on each worker's way up.
+        b.workerParent.assign(W, -1);
+        std::vector<uint32_t>& entryOf = b.entryOf;
+        entryOf.assign(W, kInf);
+        for (uint32_t w = 0; w < W; ++w)
+        {
+            std::vector<int> chain;
+            for (const auto& hop : paths[w])
+            {
+                Ptr<Node> x = g.switches[hop.first];
+                int pt = -1;
+                if (Ptr<SwitchAggregator> sa = x->GetObject<SwitchAggregator>())
+                {
+                    pt = pointOf(sa->GetEngine(), false);
+                }
+                else
+                {
+                    const LinkEnd& e = g.ports[hop.first][hop.second];
+                    if (e.nearBump)
+                    {
+                        pt = pointOf(e.nearBump->GetEngine(), true);
+                    }
+                }
+                if (pt >= 0 && pt != b.rootPoint && (chain.empty() || chain.back() != pt))
+                {
+                    chain.push_back(pt);
+                }
+            }
+            chain.push_back(b.rootPoint);
+            if (!paths[w].empty())
+            {
+                const auto& last = paths[w].back();
+                entryOf[w] = g.ports[last.first][last.second].peerPort;
+            }
+            b.workerParent[w] = chain.front();
+            for (std::size_t i = 0; i + 1 < chain.size(); ++i)
+            {
+                Point& p = b.points[chain[i]];
+                if (p.parent >= 0 && p.parent != chain[i + 1])
+                {
+                    throw std::invalid_argument("AggregationHelper: the paths of job "
+                                                + std::to_string(jobId)
+                                                + " do not form a tree (a point has two parents)");
+                }
+                p.parent = chain[i + 1];
+            }
+            for (int pt : chain)
+            {
+                b.points[pt].workers++;
+                if (entryOf[w] != kInf)
+                {
+                    b.points[pt].entryPorts.insert(entryOf[w]);
+                }
+            }
+        }
+        // Skip points left with a single child (they would only add a hop).
+        bool changed = true;
+        while (changed)
+        {
+            changed = false;
+            for (auto& p : b.points)
+            {
+                p.childPoints.clear();
+                p.childWorkers.clear();
+                p.order.clear();
+            }
+            for (uint32_t w = 0; w < W; ++w)
+            {
+                b.points[b.workerParent[w]].childWorkers.push_back(w);
+                b.points[b.workerParent[w]].order.push_back(-int(w) - 1);
+            }
+            for (int i = 0; i < int(b.points.size()); ++i)
+            {
+                if (!b.points[i].removed && b.points[i].parent >= 0)
+                {
+                    b.points[b.points[i].parent].childPoints.push_back(i);
+                    b.points[b.points[i].parent].order.push_back(i);
+                }
+            }
+            for (int i = 0; i < int(b.points.size()); ++i)
+            {
+                Point& p = b.points[i];
+                if (p.removed || p.root || p.order.size() != 1)
+                {
+                    continue;
+                }
+                int only = p.order.front();
+                if (only < 0)
+                {
+                    b.workerParent[-only - 1] = p.parent;
+                }
+                else
+                {
+                    b.points[only].parent = p.parent;
+                }
+                p.removed = true;
+                changed = true;
+                break;
+            }
+        }
+    }
+    // Slot pools: the largest every point of the tree allows.
+    Ptr<AggregationWorker> proto = m_workerFactory.Create<AggregationWorker>();
+    UintegerValue ce;
+    proto->GetAttribute("ChunkElements", ce);
+    EnumValue et;
+    proto->GetAttribute("ElementType", et);
+    uint32_t chunkElements = ce.Get();
+    AggElementType type = AggElementType(et.Get());
+    uint32_t chunkBytes = chunkElements * AggElementBytes(type);
+    std::map<AggregationEngine*, uint32_t> treesAt;
+    for (const TreeBuild& b : builds)
+    {
+        for (const Point& p : b.points)
+        {
+            if (!p.removed)
+            {
+                treesAt[PeekPointer(p.engine)]++;
+            }
+        }
+    }
+    std::vector<uint32_t> treeSlots(nTrees);
+    for (uint32_t t = 0; t < nTrees; ++t)
+    {
+        uint32_t s = slots == 0 ? m_maxSlots : slots;
+        for (const Point& p : builds[t].points)
+        {
+            if (p.removed)
+            {
+                continue;
+            }
+            uint32_t allowed = p.engine->MaxSlots(treesAt[PeekPointer(p.engine)], chunkBytes);
+            if (slots == 0)
+            {
+                s = std::min(s, allowed);
+            }
+            if (s == 0)
+            {
+                throw std::invalid_argument(
+                    p.engine->GetName()
+                    + ": BufferBytesPerJob cannot hold one slot for each of "
+                      "the "
+                    + std::to_string(treesAt[PeekPointer(p.engine)]) + " trees of job "
+                    + std::to_string(jobId) + " through it (" + std::to_string(chunkBytes)
+                    + " B chunks, 2 versions)");
+            }
+        }
+        treeSlots[t] = s;
+    }
+    // Install the trees on their points.
+    std::vector<AggregationTreeInfo> infos;
+    std::vector<std::vector<AggWorkerTree>> bindings(W);
+    for (uint32_t t = 0; t < nTrees; ++t)
+    {
+        TreeBuild& b = builds[t];
+        AggregationTreeInfo info;
+        info.treeId = uint16_t(t);
+        info.rootSwitch = g.switches[b.root]->GetId();
+        info.root = b.points[b.rootPoint].engine->GetAddress();
+        info.slots = treeSlots[t];
+        for (int i = 0; i < int(b.points.size()); ++i)
+        {
+            Point& p = b.points[i];
+            if (p.removed)
+            {
+                continue;
+            }
+            info.points++;
+            AggTreeConfig cfg;
+            cfg.spec.jobId = jobId;
+            cfg.spec.treeId = uint16_t(t);
+            cfg.spec.fanIn = uint16_t(p.order.size());
+            cfg.spec.slots = treeSlots[t];
+            cfg.spec.root = p.root;
+            cfg.spec.subtreeWorkers = uint16_t(p.workers);
+            cfg.spec.jobWorkers = uint16_t(W);
+            cfg.spec.elementType = type;
+            cfg.chunkElements = chunkElements;
+            if (!p.root)
+            {
+                Point& parent = b.points[p.parent];
+                cfg.parent = parent.engine->GetAddress();
+                cfg.parentOnLinkSide = true; // a device below the root sends up its link
+                auto pos = std::find(parent.order.begin(), parent.order.end(), i);
+                cfg.indexAtParent = uint16_t(pos - parent.order.begin());
+            }
+            for (int c : p.order)
+            {
+                bool link = false;
+                if (c < 0)
+                {
+                    uint32_t w = uint32_t(-c - 1);
+                    cfg.children.push_back(
+                        FabricHelper::GetHostDevice(workers.Get(w))->GetIpv4Address());
+                    link = p.root && p.bump && b.entryOf[w] == p.rootPort;
+                }
+                else
+                {
+                    cfg.children.push_back(b.points[c].engine->GetAddress());
+                    link = p.root && p.bump && b.points[c].entryPorts.count(p.rootPort);
+                }
+                cfg.childrenOnLinkSide.push_back(link);
+            }
+            p.engine->AddTree(cfg);
+            uint32_t depth = 1;
+            for (int q = p.parent; q >= 0; q = b.points[q].parent)
+            {
+                ++depth;
+            }
+            info.depth = std::max(info.depth, depth);
+        }
+        for (uint32_t w = 0; w < W; ++w)
+        {
+            AggWorkerTree wt;
+            wt.treeId = uint16_t(t);
+            Point& parent = b.points[b.workerParent[w]];
+            wt.parent = parent.engine->GetAddress();
+            auto pos = std::find(parent.order.begin(), parent.order.end(), -int(w) - 1);
+            wt.indexAtParent = uint16_t(pos - parent.order.begin());
+            wt.slots = treeSlots[t];
+            bindings[w].push_back(wt);
+        }
+        infos.push_back(info);
+    }
+    // Worker transports.
+    ObjectFactory cc = m_ccFactory;
+    std::vector<Ptr<AggregationWorker>> ws;
+    for (uint32_t w = 0; w < W; ++w)
+    {
+        Ptr<Node> n = workers.Get(w);
+        Ptr<AggregationEndpoint> ep = n->GetObject<AggregationEndpoint>();
+        if (!ep)
+        {
+            ep = CreateObject<AggregationEndpoint>();
+            n->AggregateObject(ep);
+            ep->Install(FabricHelper::GetHostDevice(n));
+        }
+        if (ep->GetWorker(jobId))
+        {
+            throw std::invalid_argument("AggregationHelper: host " + std::to_string(n->GetId())
+                                        + " is a worker of job " + std::to_string(jobId)
+                                        + " already");
+        }
+        Ptr<AggregationWorker> aw = m_workerFactory.Create<AggregationWorker>();
+        aw->Setup(FabricHelper::GetHostDevice(n), jobId, bindings[w], cc,
+                  m_rpSet ? &m_rpFactory : nullptr);
+        ep->AddWorker(aw);
+        ws.push_back(aw);
+    }
+    Ptr<InNetworkAggregator> job = CreateObject<InNetworkAggregator>();
+    job->SetJob(jobId, ws, infos);
+    return job;
+}
+
+} // namespace ns3

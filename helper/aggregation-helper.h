@@ -1,0 +1,147 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef MLNET_AGGREGATION_HELPER_H
+#define MLNET_AGGREGATION_HELPER_H
+
+#include "ns3/aggregation-device.h"
+#include "ns3/in-network-aggregator.h"
+#include "ns3/node-container.h"
+#include "ns3/object-factory.h"
+#include "ns3/switch-aggregator.h"
+
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup mlnet
+ * \brief Installs in-network aggregation on a built fabric: bump-in-the-wire devices (PANAMA)
+ * or in-switch aggregators (SwitchML, ideal), the routes to their aggregation addresses, and
+ * jobs with their aggregation trees and worker transports.
+ *
+ * \code
+ * AggregationHelper agg;
+ * agg.SetTimingAttribute("Lanes", UintegerValue(16));
+ * agg.InstallDevices(topo.edge);   // a device on every uplink of every leaf
+ * agg.InstallDevices(topo.core);   // and on every port of every spine (tree roots)
+ * Ptr<InNetworkAggregator> job = agg.InstallJob(workers, 1, 4); // 4 trees, 4 spines
+ * dataParallelJob->SetAggregator(job);
+ * \endcode
+ *
+ * Devices go on switch-to-switch ports, at the switch's end of the link; the switch keeps its
+ * port numbers and routes, and routing sees through the device (FabricHelper::IsInline).
+ * Each device or in-switch aggregator gets an aggregation address 172.16.0.0 + node id + 1,
+ * with routes at every switch.
+ *
+ * Trees: tree t of a job is rooted at a top-tier switch (the switches farthest from the hosts,
+ * or SetRoots), chosen so that the job's trees spread over the uplinks its workers use
+ * (PANAMA's multi-tree load balancing); one tree is single-tree mode. On the way from each
+ * worker up to the root, the aggregation points are the in-switch aggregator of each switch,
+ * or else the device on the egress port towards the root (where the packets of one switch's
+ * subtree converge); at the root switch, its aggregator or one of its devices, preferably on a
+ * port where the job's traffic enters. Points left with a single child are skipped. The slot
+ * pool of a tree is the largest every point's BufferBytesPerJob allows, capped at MaxSlots, or
+ * the number given.
+ */
+class AggregationHelper
+{
+  public:
+    AggregationHelper();
+
+    /// Set an attribute of the AggregationDevices created from now on.
+    void SetDeviceAttribute(const std::string& name, const AttributeValue& value);
+    /// Set an attribute of the AggregationEngines created from now on (BufferBytesPerJob...).
+    void SetEngineAttribute(const std::string& name, const AttributeValue& value);
+    /**
+     * Choose the datapath timing of the points created from now on (default: devices
+     * ns3::AdderTreeTimingModel, in-switch aggregators ns3::LineRateTimingModel).
+     * \param typeId an AggregationTimingModel TypeId name
+     * \throws std::invalid_argument if no such TypeId exists
+     */
+    void SetTimingModel(const std::string& typeId);
+    /// Set an attribute of the timing models (Lanes, ClockFrequency, TreeDepth, ElementType).
+    void SetTimingAttribute(const std::string& name, const AttributeValue& value);
+    /// \param latency pass-through latency of the devices (the delay of their link to the
+    /// switch; default 250 ns)
+    void SetLatency(Time latency);
+    /// Set an attribute of the AggregationWorkers (ChunkElements, ElementType, ...).
+    void SetWorkerAttribute(const std::string& name, const AttributeValue& value);
+    /**
+     * Choose the workers' congestion control.
+     * \param typeId an AggregationCongestionOps TypeId name (ns3::AggregationDctcp default,
+     *        ns3::AggregationDcqcn, ns3::AggregationFixedWindow)
+     * \throws std::invalid_argument if no such TypeId exists
+     */
+    void SetCongestionControl(const std::string& typeId);
+    /// Set an attribute of the congestion-control objects.
+    void SetCcAttribute(const std::string& name, const AttributeValue& value);
+    /// \param rp the reaction point of ns3::AggregationDcqcn (an RdmaCongestionOps factory)
+    void SetReactionPoint(const ObjectFactory& rp);
+    /// \param roots switches trees may be rooted at (default: the top tier)
+    void SetRoots(const NodeContainer& roots);
+    /// \param slots cap of a tree's slot pool when it is derived from the buffers (512)
+    void SetMaxSlots(uint32_t slots);
+
+    /**
+     * Insert a device on every switch-to-switch port of each switch.
+     * \param switches switch nodes
+     * \return the devices
+     * \throws std::invalid_argument for a node that is not a switch, or a port that has one
+     */
+    std::vector<Ptr<AggregationDevice>> InstallDevices(const NodeContainer& switches);
+    /**
+     * Insert one device between a switch port and its link.
+     * \param sw the switch node \param port the port index
+     * \return the device
+     */
+    Ptr<AggregationDevice> InsertDevice(Ptr<Node> sw, uint32_t port);
+    /**
+     * Make switches aggregate (SwitchML-style in-switch aggregators).
+     * \param switches switch nodes
+     * \return the aggregators
+     */
+    std::vector<Ptr<SwitchAggregator>> InstallInSwitch(const NodeContainer& switches);
+
+    /**
+     * Build a job's trees and worker transports.
+     * \param workers worker hosts (rank order), >= 1
+     * \param jobId job id (unique on the points it uses)
+     * \param trees number of trees, >= 1
+     * \param slots slot pool per tree; 0 = the largest the buffers allow (capped at MaxSlots)
+     * \return the job's GradientAggregator
+     * \throws std::invalid_argument if the topology has no aggregation point at a root, a
+     *         point's buffer or job limit does not fit the job (the message names the point), or
+     *         an argument is out of range
+     */
+    Ptr<InNetworkAggregator> InstallJob(const NodeContainer& workers, uint16_t jobId,
+                                        uint32_t trees, uint32_t slots = 0);
+
+    /// Install the routes to every aggregation address at every switch (Install* call it).
+    static void PopulateRoutes();
+    /// \return the address of an aggregation point: 172.16.0.0 + node id + 1
+    static Ipv4Address AddressOf(Ptr<Node> node);
+    /// \return every aggregation device in the simulation
+    static std::vector<Ptr<AggregationDevice>> GetDevices();
+
+  private:
+    Ptr<AggregationEngine> MakeEngine(bool inSwitch) const;
+
+    ObjectFactory m_deviceFactory;
+    ObjectFactory m_engineFactory;
+    ObjectFactory m_timingFactory;
+    bool m_timingSet{false};
+    ObjectFactory m_workerFactory;
+    ObjectFactory m_ccFactory;
+    ObjectFactory m_rpFactory;
+    bool m_rpSet{false};
+    Time m_latency;
+    NodeContainer m_roots;
+    uint32_t m_maxSlots{512};
+};
+
+} // namespace ns3
+
+#endif /* MLNET_AGGREGATION_HELPER_H */

@@ -1,0 +1,357 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "aggregation-device.h"
+
+#include "ns3/boolean.h"
+#include "ns3/log.h"
+#include "ns3/pfc-header.h"
+#include "ns3/pointer.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+
+#include <stdexcept>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("AggregationDevice");
+NS_OBJECT_ENSURE_REGISTERED(AggregationDevice);
+
+namespace
+{
+const uint32_t kFrameOverhead = 38;
+const uint32_t kPauseFrameBytes = 84;
+} // namespace
+
+TypeId
+AggregationDevice::GetTypeId()
+{
+    static TypeId tid
+        = TypeId("ns3::AggregationDevice")
+              .SetParent<Object>()
+              .SetGroupName("Mlnet")
+              .AddConstructor<AggregationDevice>()
+              .AddAttribute("InputBufferBytes",
+                            "Input buffer per side for contributions waiting for the adder "
+                            "datapath (bytes); the device pauses the sender when the waiting "
+                            "bytes pass this minus the PFC headroom of the side",
+                            UintegerValue(1024 * 1024),
+                            MakeUintegerAccessor(&AggregationDevice::m_inputBuffer),
+                            MakeUintegerChecker<uint64_t>(1, uint64_t(1) << 32))
+              .AddAttribute("BackPressure",
+                            "Pause the sender with PFC when the input buffer fills (else drop)",
+                            BooleanValue(true),
+                            MakeBooleanAccessor(&AggregationDevice::m_backPressure),
+                            MakeBooleanChecker())
+              .AddAttribute("PassThroughPauseBytes",
+                            "Pause the sending side in a class when this many bytes of "
+                            "pass-through traffic wait in that class (the far end paused the "
+                            "device); resume at half of it",
+                            UintegerValue(256 * 1024),
+                            MakeUintegerAccessor(&AggregationDevice::m_passPause),
+                            MakeUintegerChecker<uint64_t>(1, uint64_t(1) << 32))
+              .AddAttribute("PauseQuanta",
+                            "Pause time of the device's PAUSE frames (quanta of 512 bit times); "
+                            "refreshed at half of it while needed",
+                            UintegerValue(0xffff),
+                            MakeUintegerAccessor(&AggregationDevice::m_pauseQuanta),
+                            MakeUintegerChecker<uint16_t>(1, 0xffff))
+              .AddAttribute("Engine", "The aggregation engine", PointerValue(),
+                            MakePointerAccessor(&AggregationDevice::m_engine),
+                            MakePointerChecker<AggregationEngine>())
+              .AddTraceSource("InputBytes",
+                              "Bytes waiting for the datapath changed: (side 0 switch / 1 link, "
+                              "bytes)",
+                              MakeTraceSourceAccessor(&AggregationDevice::m_inputTrace),
+                              "ns3::AggregationDevice::InputTracedCallback")
+              .AddTraceSource("Drop", "An aggregation packet was dropped (input buffer full)",
+                              MakeTraceSourceAccessor(&AggregationDevice::m_dropTrace),
+                              "ns3::Packet::TracedCallback");
+    return tid;
+}
+
+AggregationDevice::AggregationDevice()
+{
+    m_engine = CreateObject<AggregationEngine>();
+}
+
+AggregationDevice::~AggregationDevice() = default;
+
+void
+AggregationDevice::DoDispose()
+{
+    for (Side& s : m_sides)
+    {
+        for (EventId& e : s.refresh)
+        {
+            e.Cancel();
+        }
+        s.drain.Cancel();
+        if (s.dev)
+        {
+            s.dev->SetFabricReceiveCallback(FabricNetDevice::FabricReceiveCallback());
+            s.dev->SetDequeueCallback(FabricNetDevice::DequeueCallback());
+        }
+        s.dev = nullptr;
+        s.waiting.clear();
+    }
+    if (m_engine)
+    {
+        m_engine->Dispose();
+    }
+    m_engine = nullptr;
+    Object::DoDispose();
+}
+
+void
+AggregationDevice::SetPorts(Ptr<FabricNetDevice> switchSide, Ptr<FabricNetDevice> linkSide)
+{
+    m_sides[0].dev = switchSide;
+    m_sides[1].dev = linkSide;
+    for (uint8_t i = 0; i < 2; ++i)
+    {
+        m_sides[i].dev->SetFabricReceiveCallback(
+            MakeCallback(&AggregationDevice::Receive, this, i));
+        m_sides[i].dev->SetDequeueCallback(MakeCallback(&AggregationDevice::OnDequeue, this, i));
+    }
+    m_engine->SetEmitCallback(MakeCallback(&AggregationDevice::Emit, this));
+}
+
+Ptr<FabricNetDevice>
+AggregationDevice::GetSwitchPort() const
+{
+    return m_sides[0].dev;
+}
+
+Ptr<FabricNetDevice>
+AggregationDevice::GetLinkPort() const
+{
+    return m_sides[1].dev;
+}
+
+Ptr<AggregationEngine>
+AggregationDevice::GetEngine() const
+{
+    return m_engine;
+}
+
+const AggregationDeviceStats&
+AggregationDevice::GetStats() const
+{
+    return m_stats;
+}
+
+uint64_t
+AggregationDevice::Headroom(const Side& s) const
+{
+    // What arrives after a pause is sent: the round trip of the link plus a frame each way.
+    double bdp = s.dev->GetDataRate().GetBitRate() * s.dev->GetDelay().GetSeconds() / 8.0;
+    return uint64_t(2 * bdp) + 2 * (s.dev->GetMtu() + kFrameOverhead) + kPauseFrameBytes;
+}
+
+void
+AggregationDevice::Validate() const
+{
+    for (const Side& s : m_sides)
+    {
+        if (!s.dev)
+        {
+            throw std::invalid_argument(m_engine->GetName() + ": ports not set");
+        }
+        uint64_t frame = s.dev->GetMtu() + kFrameOverhead;
+        uint64_t room = m_backPressure ? Headroom(s) : 0;
+        if (m_inputBuffer < room + frame)
+        {
+            throw std::invalid_argument(
+                m_engine->GetName() + ": InputBufferBytes = " + std::to_string(m_inputBuffer)
+                + " B is smaller than one packet (" + std::to_string(frame)
+                + " B) plus the PFC headroom of the link (" + std::to_string(room) + " B)");
+        }
+    }
+}
+
+uint64_t
+AggregationDevice::GetInputBytes(uint8_t side)
+{
+    Expire(m_sides[side]);
+    return m_sides[side].bytes;
+}
+
+void
+AggregationDevice::Expire(Side& s)
+{
+    Time now = Simulator::Now();
+    uint64_t before = s.bytes;
+    while (!s.waiting.empty() && s.waiting.front().first <= now)
+    {
+        s.bytes -= s.waiting.front().second;
+        s.waiting.pop_front();
+    }
+    if (s.bytes != before && !m_inputTrace.IsEmpty())
+    {
+        m_inputTrace(uint8_t(&s - &m_sides[0]), s.bytes);
+    }
+}
+
+bool
+AggregationDevice::Receive(uint8_t side, Ptr<FabricNetDevice> dev, Ptr<Packet> p)
+{
+    uint8_t b[24];
+    uint32_t n = p->CopyData(b, sizeof(b));
+    uint32_t dst = n >= 20 ? (uint32_t(b[16]) << 24) | (uint32_t(b[17]) << 16)
+                                 | (uint32_t(b[18]) << 8) | b[19]
+                           : 0;
+    uint8_t cls = n >= 2 ? uint8_t((b[1] >> 2) & 0x7) : 0;
+    AggregationStackHeader h;
+    if (dst != m_engine->GetAddress().Get() || !AggregationStackHeader::Peek(*p, h))
+    {
+        // Pass through, unchanged, in the same class.
+        m_stats.passThrough[side]++;
+        Side& out = m_sides[1 - side];
+        out.dev->Enqueue(p, cls, cls);
+        if (out.dev->GetQueueBytes(cls) > m_passPause && !m_sides[side].passPaused[cls])
+        {
+            m_sides[side].passPaused[cls] = true;
+            Pause(side, cls);
+        }
+        return true;
+    }
+    m_stats.aggregationRx++;
+    Side& s = m_sides[side];
+    Expire(s);
+    uint32_t size = p->GetSize();
+    if (s.bytes + size > m_inputBuffer)
+    {
+        m_stats.drops++;
+        m_dropTrace(p);
+        NS_LOG_DEBUG(m_engine->GetName() << ": input buffer full, drop");
+        return true;
+    }
+    Time now = Simulator::Now();
+    Time leave = m_engine->Receive(p, h, side == 1);
+    if (leave > now)
+    {
+        m_stats.waited++;
+        s.waiting.emplace_back(leave, size);
+        s.bytes += size;
+        m_stats.maxInputBytes = std::max(m_stats.maxInputBytes, s.bytes);
+        if (!m_inputTrace.IsEmpty())
+        {
+            m_inputTrace(side, s.bytes);
+        }
+        if (m_backPressure && !s.inputPaused[cls] && s.bytes + Headroom(s) > m_inputBuffer)
+        {
+            s.inputPaused[cls] = true;
+            Pause(side, cls);
+            CheckDrain(side);
+        }
+    }
+    return true;
+}
+
+void
+AggregationDevice::CheckDrain(uint8_t side)
+{
+    Side& s = m_sides[side];
+    Expire(s);
+    uint64_t frame = s.dev->GetMtu() + kFrameOverhead;
+    uint64_t xoff = m_inputBuffer - std::min(m_inputBuffer, Headroom(s));
+    uint64_t xon = xoff > 2 * frame ? xoff - 2 * frame : 0;
+    bool any = false;
+    for (bool p : s.inputPaused)
+    {
+        any = any || p;
+    }
+    if (!any)
+    {
+        return;
+    }
+    if (s.bytes <= xon)
+    {
+        for (uint8_t c = 0; c < 8; ++c)
+        {
+            if (s.inputPaused[c])
+            {
+                s.inputPaused[c] = false;
+                if (!s.passPaused[c])
+                {
+                    Resume(side, c);
+                }
+            }
+        }
+        return;
+    }
+    // Wake up when enough has left the buffer (the queue is served in order).
+    uint64_t remaining = s.bytes;
+    Time at = Simulator::Now();
+    for (const auto& w : s.waiting)
+    {
+        remaining -= w.second;
+        at = w.first;
+        if (remaining <= xon)
+        {
+            break;
+        }
+    }
+    s.drain.Cancel();
+    s.drain
+        = Simulator::Schedule(at - Simulator::Now(), &AggregationDevice::CheckDrain, this, side);
+}
+
+void
+AggregationDevice::OnDequeue(uint8_t side, Ptr<const Packet> p, uint8_t cls, uint32_t meta)
+{
+    // A packet left side `side`: traffic into it comes from the other side.
+    Side& from = m_sides[1 - side];
+    if (from.passPaused[cls] && m_sides[side].dev->GetQueueBytes(cls) <= m_passPause / 2)
+    {
+        from.passPaused[cls] = false;
+        if (!from.inputPaused[cls])
+        {
+            Resume(uint8_t(1 - side), cls);
+        }
+    }
+}
+
+void
+AggregationDevice::Pause(uint8_t side, uint8_t cls)
+{
+    Side& s = m_sides[side];
+    m_stats.pauses++;
+    s.dev->SendPfc(cls, m_pauseQuanta);
+    Time d = s.dev->GetDataRate().CalculateBytesTxTime(uint64_t(m_pauseQuanta)
+                                                       * PfcHeader::kBitsPerQuantum / 8);
+    s.refresh[cls].Cancel();
+    s.refresh[cls] = Simulator::Schedule(d / 2, &AggregationDevice::Refresh, this, side, cls);
+}
+
+void
+AggregationDevice::Refresh(uint8_t side, uint8_t cls)
+{
+    Side& s = m_sides[side];
+    if (s.inputPaused[cls] || s.passPaused[cls])
+    {
+        Pause(side, cls);
+    }
+}
+
+void
+AggregationDevice::Resume(uint8_t side, uint8_t cls)
+{
+    Side& s = m_sides[side];
+    s.refresh[cls].Cancel();
+    m_stats.resumes++;
+    s.dev->SendPfc(cls, 0);
+}
+
+void
+AggregationDevice::Emit(Ptr<Packet> p, bool linkSide)
+{
+    uint8_t b[2];
+    p->CopyData(b, 2);
+    uint8_t cls = uint8_t((b[1] >> 2) & 0x7);
+    m_sides[linkSide ? 1 : 0].dev->Enqueue(p, cls, cls);
+}
+
+} // namespace ns3

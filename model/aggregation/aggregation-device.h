@@ -1,0 +1,126 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef MLNET_AGGREGATION_DEVICE_H
+#define MLNET_AGGREGATION_DEVICE_H
+
+#include "aggregation-engine.h"
+#include "ns3/event-id.h"
+#include "ns3/fabric-net-device.h"
+#include "ns3/object.h"
+#include "ns3/traced-callback.h"
+
+#include <array>
+#include <deque>
+
+namespace ns3
+{
+
+/**
+ * \ingroup mlnet
+ * \brief Counters of a bump-in-the-wire aggregation device.
+ */
+struct AggregationDeviceStats
+{
+    uint64_t passThrough[2]{0, 0}; //!< packets passed through, from the switch / link side
+    uint64_t aggregationRx{0};     //!< aggregation packets addressed to the device
+    uint64_t waited{0};            //!< aggregation packets that waited for the datapath
+    uint64_t maxInputBytes{0};     //!< largest input-buffer occupancy (either side)
+    uint64_t pauses{0};            //!< PFC pause frames sent (input buffer or pass-through)
+    uint64_t resumes{0};           //!< PFC resume frames sent
+    uint64_t drops{0};             //!< aggregation packets dropped (input buffer full)
+};
+
+/**
+ * \ingroup mlnet
+ * \brief PANAMA's in-network aggregation accelerator as a bump in the wire: a node with two
+ * FabricNetDevices spliced between a switch port and its link (AggregationHelper does it),
+ * holding an AggregationEngine.
+ *
+ * Packets addressed to the device's aggregation address (UDP port AggregationHeader::kUdpPort)
+ * go to the engine; everything else crosses to the other port unchanged, in its class, with
+ * the device's latency (the delay of the short link to the switch). The device is not an IP
+ * hop: routing and ECMP see the switch port as connected to the far end.
+ *
+ * Contributions wait in a per-side input buffer until the adder datapath takes them (the
+ * engine's timing model). When the waiting bytes of a side pass InputBufferBytes minus the
+ * PFC headroom of that side, the device pauses the sender (the switch, or the far end) in the
+ * packet's class, and resumes it when the buffer has drained by two frames; without
+ * BackPressure, packets that do not fit are dropped. Pass-through traffic that cannot leave
+ * (the far end pauses the device) backs up in the device's class queue, and past
+ * PassThroughPauseBytes the device pauses the sending side in that class too, so PFC crosses
+ * the device.
+ */
+class AggregationDevice : public Object
+{
+  public:
+    /// Trace signature of input-buffer occupancy: (side: 0 switch, 1 link, bytes waiting).
+    typedef void (*InputTracedCallback)(uint8_t side, uint64_t bytes);
+
+    static TypeId GetTypeId();
+    AggregationDevice();
+    ~AggregationDevice() override;
+
+    /**
+     * Bind the two ports (done by AggregationHelper).
+     * \param switchSide port connected to the switch
+     * \param linkSide port connected to the far end of the original link
+     */
+    void SetPorts(Ptr<FabricNetDevice> switchSide, Ptr<FabricNetDevice> linkSide);
+    Ptr<FabricNetDevice> GetSwitchPort() const; //!< \return the switch-side port
+    Ptr<FabricNetDevice> GetLinkPort() const;   //!< \return the link-side port
+    Ptr<AggregationEngine> GetEngine() const;   //!< \return the engine
+
+    /**
+     * Check the configuration (done by the helper before the run).
+     * \throws std::invalid_argument if the input buffer minus the PFC headroom of a side cannot
+     *         hold one maximum-size packet
+     */
+    void Validate() const;
+
+    const AggregationDeviceStats& GetStats() const; //!< \return counters
+    /// \return bytes waiting for the datapath now, from a side (0 switch, 1 link)
+    uint64_t GetInputBytes(uint8_t side);
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    struct Side
+    {
+        Ptr<FabricNetDevice> dev;
+        std::deque<std::pair<Time, uint32_t>> waiting; //!< (leaves the buffer at, bytes)
+        uint64_t bytes{0};                             //!< waiting bytes
+        uint64_t xoff{0};                              //!< pause threshold
+        std::array<bool, 8> inputPaused{};             //!< we paused this side (input buffer)
+        std::array<bool, 8> passPaused{};              //!< we paused this side (pass-through)
+        std::array<EventId, 8> refresh;
+        EventId drain;
+    };
+
+    bool Receive(uint8_t side, Ptr<FabricNetDevice> dev, Ptr<Packet> p);
+    void OnDequeue(uint8_t side, Ptr<const Packet> p, uint8_t cls, uint32_t meta);
+    void Emit(Ptr<Packet> p, bool linkSide);
+    void Expire(Side& s);
+    void CheckDrain(uint8_t side);
+    void Pause(uint8_t side, uint8_t cls);
+    void Resume(uint8_t side, uint8_t cls);
+    void Refresh(uint8_t side, uint8_t cls);
+    uint64_t Headroom(const Side& s) const;
+
+    std::array<Side, 2> m_sides;
+    Ptr<AggregationEngine> m_engine;
+    uint32_t m_address{0};
+    uint64_t m_inputBuffer{0};
+    bool m_backPressure{true};
+    uint64_t m_passPause{0};
+    uint16_t m_pauseQuanta{0xffff};
+    AggregationDeviceStats m_stats;
+
+    TracedCallback<uint8_t, uint64_t> m_inputTrace;
+    TracedCallback<Ptr<const Packet>> m_dropTrace;
+};
+
+} // namespace ns3
+
+#endif /* MLNET_AGGREGATION_DEVICE_H */

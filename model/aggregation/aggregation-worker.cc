@@ -1,0 +1,479 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "aggregation-worker.h"
+
+#include "aggregation-values.h"
+#include "ns3/enum.h"
+#include "ns3/integer.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+
+#include <stdexcept>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("AggregationWorker");
+NS_OBJECT_ENSURE_REGISTERED(AggregationWorker);
+
+TypeId
+AggregationWorker::GetTypeId()
+{
+    static TypeId tid
+        = TypeId("ns3::AggregationWorker")
+              .SetParent<Object>()
+              .SetGroupName("Mlnet")
+              .AddConstructor<AggregationWorker>()
+              .AddAttribute(
+                  "ChunkElements", "Elements per aggregation packet (chunk), in [1, 4096]",
+                  UintegerValue(256), MakeUintegerAccessor(&AggregationWorker::m_chunkElements),
+                  MakeUintegerChecker<uint32_t>(1, 4096))
+              .AddAttribute("ElementType", "Element type on the wire",
+                            EnumValue(AggElementType::FP32),
+                            MakeEnumAccessor(&AggregationWorker::m_type),
+                            MakeEnumChecker(AggElementType::FP32, "FP32", AggElementType::FP16,
+                                            "FP16", AggElementType::INT32, "INT32"))
+              .AddAttribute("ScaleExponent",
+                            "INT32 elements: values are sent as round(x * 2^e) (SwitchML's "
+                            "fixed-point conversion), e in [-64, 64]",
+                            IntegerValue(20),
+                            MakeIntegerAccessor(&AggregationWorker::m_scaleExponent),
+                            MakeIntegerChecker<int32_t>(-64, 64))
+              .AddAttribute("RetransmitTimeout",
+                            "Send every chunk of a tree still without result again when the tree "
+                            "got no new result for this long",
+                            TimeValue(MicroSeconds(500)),
+                            MakeTimeAccessor(&AggregationWorker::m_rtoTime),
+                            MakeTimeChecker(NanoSeconds(100)))
+              .AddTraceSource("CongestionWindow",
+                              "Window or rate of a tree changed: (tree, window in chunks, bit/s)",
+                              MakeTraceSourceAccessor(&AggregationWorker::m_ccTrace),
+                              "ns3::AggregationWorker::CcTracedCallback")
+              .AddTraceSource("PostDone",
+                              "A post completed: (id, elements, time posted, time done)",
+                              MakeTraceSourceAccessor(&AggregationWorker::m_postTrace),
+                              "ns3::AggregationWorker::PostTracedCallback");
+    return tid;
+}
+
+AggregationWorker::AggregationWorker() = default;
+AggregationWorker::~AggregationWorker() = default;
+
+void
+AggregationWorker::DoDispose()
+{
+    m_wake.Cancel();
+    for (Tree& t : m_trees)
+    {
+        t.rto.Cancel();
+        t.ops = nullptr;
+    }
+    m_trees.clear();
+    m_posts.clear();
+    m_dev = nullptr;
+    Object::DoDispose();
+}
+
+void
+AggregationWorker::Setup(Ptr<FabricNetDevice> dev, uint16_t jobId,
+                         const std::vector<AggWorkerTree>& trees, const ObjectFactory& cc,
+                         const ObjectFactory* rp)
+{
+    if (trees.empty())
+    {
+        throw std::invalid_argument("AggregationWorker: a job needs at least one tree");
+    }
+    m_dev = dev;
+    m_jobId = jobId;
+    m_trees.clear();
+    m_treeIndex.clear();
+    for (const AggWorkerTree& c : trees)
+    {
+        if (c.slots == 0)
+        {
+            throw std::invalid_argument("AggregationWorker: tree " + std::to_string(c.treeId)
+                                        + " has no slot");
+        }
+        Tree t;
+        t.cfg = c;
+        t.cc.maxWindow = c.slots;
+        t.cc.lineRate = double(dev->GetDataRate().GetBitRate());
+        t.cc.rate = t.cc.lineRate;
+        t.ops = cc.Create<AggregationCongestionOps>();
+        if (Ptr<AggregationDcqcn> d = DynamicCast<AggregationDcqcn>(t.ops); d && rp)
+        {
+            d->SetReactionPoint(*rp);
+        }
+        t.ops->Init(t.cc, Simulator::Now());
+        uint32_t e = (dev->GetIpv4Address().Get() * 2654435761u) ^ (uint32_t(jobId) * 40503u)
+                     ^ (uint32_t(c.treeId) * 2246822519u);
+        t.sport = uint16_t(49152 + (e >> 18) % 16384);
+        m_treeIndex[c.treeId] = m_trees.size();
+        m_trees.push_back(std::move(t));
+    }
+}
+
+uint16_t
+AggregationWorker::GetJobId() const
+{
+    return m_jobId;
+}
+
+Ptr<FabricNetDevice>
+AggregationWorker::GetDevice() const
+{
+    return m_dev;
+}
+
+const AggregationWorkerStats&
+AggregationWorker::GetStats() const
+{
+    return m_stats;
+}
+
+uint32_t
+AggregationWorker::GetNTrees() const
+{
+    return m_trees.size();
+}
+
+const AggregationCcState&
+AggregationWorker::GetCcState(uint32_t i) const
+{
+    return m_trees.at(i).cc;
+}
+
+Ptr<AggregationCongestionOps>
+AggregationWorker::GetCongestionOps(uint32_t i) const
+{
+    return m_trees.at(i).ops;
+}
+
+bool
+AggregationWorker::IsBusy() const
+{
+    return !m_posts.empty();
+}
+
+std::vector<uint64_t>
+AggregationWorker::GetBytesPerTree() const
+{
+    std::vector<uint64_t> b;
+    for (const Tree& t : m_trees)
+    {
+        b.push_back(t.bytes);
+    }
+    return b;
+}
+
+uint64_t
+AggregationWorker::Post(uint64_t elements, uint8_t cls, DoneCallback cb)
+{
+    return DoPost(elements, cls, cb, nullptr);
+}
+
+uint64_t
+AggregationWorker::PostValues(const std::vector<float>& values, uint8_t cls, DoneCallback cb)
+{
+    return DoPost(values.size(), cls, cb, &values);
+}
+
+uint64_t
+AggregationWorker::DoPost(uint64_t elements, uint8_t cls, DoneCallback cb,
+                          const std::vector<float>* v)
+{
+    if (elements == 0)
+    {
+        throw std::invalid_argument("AggregationWorker::Post: elements must be >= 1");
+    }
+    if (cls > 7)
+    {
+        throw std::invalid_argument("AggregationWorker::Post: priority class " + std::to_string(cls)
+                                    + " out of range [0, 7]");
+    }
+    if (!m_dev)
+    {
+        throw std::invalid_argument("AggregationWorker::Post: worker not set up");
+    }
+    uint64_t id = m_nextPost++;
+    PostRec& rec = m_posts[id];
+    rec.elements = elements;
+    rec.posted = Simulator::Now();
+    rec.cb = cb;
+    if (v)
+    {
+        rec.hasValues = true;
+        rec.values = AggregationValues::FromFloats(*v, m_type, m_scaleExponent);
+        rec.result.assign(elements, 0);
+    }
+    for (uint64_t off = 0; off < elements; off += m_chunkElements)
+    {
+        Tree& t = m_trees[m_chunkCounter++ % m_trees.size()];
+        Chunk c;
+        c.post = id;
+        c.offset = off;
+        c.elements = uint16_t(std::min<uint64_t>(m_chunkElements, elements - off));
+        c.cls = cls;
+        t.chunks.push_back(c);
+        t.nextSeq++;
+        rec.remaining++;
+    }
+    TrySend();
+    return id;
+}
+
+void
+AggregationWorker::TraceCc(Tree& t)
+{
+    if (t.cc.cwnd != t.lastCwnd || t.cc.rate != t.lastRate)
+    {
+        t.lastCwnd = t.cc.cwnd;
+        t.lastRate = t.cc.rate;
+        m_ccTrace(t.cfg.treeId, t.cc.cwnd, t.cc.rate);
+    }
+}
+
+void
+AggregationWorker::TrySend()
+{
+    if (m_trees.empty())
+    {
+        return;
+    }
+    Time now = Simulator::Now();
+    Time earliest = Time::Max();
+    const uint32_t n = m_trees.size();
+    bool progress = true;
+    while (progress)
+    {
+        progress = false;
+        for (uint32_t k = 0; k < n; ++k)
+        {
+            uint32_t idx = (m_rr + k) % n;
+            Tree& t = m_trees[idx];
+            while (!t.retx.empty()
+                   && (t.retx.front() < t.una || t.chunks[t.retx.front() - t.una].received))
+            {
+                if (t.retx.front() >= t.una)
+                {
+                    t.chunks[t.retx.front() - t.una].queuedRetx = false;
+                }
+                t.retx.pop_front();
+            }
+            bool fresh = t.nxt < t.nextSeq && t.nxt - t.una < t.cc.Window();
+            if (t.retx.empty() && !fresh)
+            {
+                continue;
+            }
+            t.ops->Advance(t.cc, now);
+            if (t.nextAvail > now)
+            {
+                earliest = std::min(earliest, t.nextAvail);
+                continue;
+            }
+            if (!t.retx.empty())
+            {
+                uint32_t seq = t.retx.front();
+                t.retx.pop_front();
+                t.chunks[seq - t.una].queuedRetx = false;
+                SendChunk(t, seq, true);
+            }
+            else
+            {
+                SendChunk(t, t.nxt++, false);
+            }
+            progress = true;
+            m_rr = (idx + 1) % n;
+        }
+    }
+    if (earliest != Time::Max())
+    {
+        if (!m_wake.IsRunning() || Time(m_wake.GetTs()) > earliest)
+        {
+            m_wake.Cancel();
+            m_wake = Simulator::Schedule(earliest - now, &AggregationWorker::Wake, this);
+        }
+    }
+}
+
+void
+AggregationWorker::Wake()
+{
+    TrySend();
+}
+
+void
+AggregationWorker::SendChunk(Tree& t, uint32_t seq, bool retransmit)
+{
+    Time now = Simulator::Now();
+    const Chunk& c = t.chunks[seq - t.una];
+    AggregationStackHeader h;
+    h.src = m_dev->GetIpv4Address();
+    h.dst = t.cfg.parent;
+    h.dscp = c.cls;
+    h.ecn = 2; // ECT(0)
+    h.sport = t.sport;
+    h.agg.type = AggregationHeader::CONTRIBUTION;
+    h.agg.elementType = uint8_t(m_type);
+    h.agg.scaleExponent = int8_t(m_type == AggElementType::INT32 ? m_scaleExponent : 0);
+    h.agg.jobId = m_jobId;
+    h.agg.treeId = t.cfg.treeId;
+    h.agg.seq = seq;
+    h.agg.sender = t.cfg.indexAtParent;
+    h.agg.fanIn = 1;
+    h.agg.elements = c.elements;
+    if (retransmit)
+    {
+        h.agg.flags |= AggregationHeader::RETRANSMIT;
+    }
+    Ptr<Packet> p;
+    const PostRec& rec = m_posts.at(c.post);
+    if (rec.hasValues)
+    {
+        std::vector<uint32_t> w(rec.values.begin() + c.offset,
+                                rec.values.begin() + c.offset + c.elements);
+        p = AggregationStackHeader::Build(h, &w);
+    }
+    else
+    {
+        p = AggregationStackHeader::Build(h, nullptr);
+    }
+    uint32_t payload = h.agg.PayloadBytes();
+    if (retransmit)
+    {
+        m_stats.retransmitted++;
+    }
+    else
+    {
+        m_stats.chunksSent++;
+        t.bytes += payload;
+    }
+    m_stats.bytesSent += p->GetSize();
+    t.ops->OnSent(t.cc, payload, now);
+    TraceCc(t);
+    if (t.cc.rate < t.cc.lineRate)
+    {
+        Time wire = m_dev->TxTime(p->GetSize());
+        t.nextAvail
+            = now
+              + TimeStep(uint64_t(
+                  double(wire.GetTimeStep()) * t.cc.lineRate / std::max(t.cc.rate, 1e3) + 0.5));
+    }
+    else
+    {
+        t.nextAvail = now;
+    }
+    m_dev->Enqueue(p, c.cls, 0);
+    ArmRto(t);
+}
+
+void
+AggregationWorker::ArmRto(Tree& t)
+{
+    if (!t.rto.IsRunning() && t.una < t.nxt)
+    {
+        t.rto = Simulator::Schedule(m_rtoTime, &AggregationWorker::OnRto, this,
+                                    uint32_t(&t - &m_trees[0]));
+    }
+}
+
+void
+AggregationWorker::OnRto(uint32_t i)
+{
+    Tree& t = m_trees[i];
+    if (t.una >= t.nxt)
+    {
+        return;
+    }
+    m_stats.timeouts++;
+    NS_LOG_DEBUG("job " << m_jobId << " tree " << t.cfg.treeId << " timeout at " << t.una);
+    t.ops->Advance(t.cc, Simulator::Now());
+    t.ops->OnTimeout(t.cc, Simulator::Now());
+    TraceCc(t);
+    for (uint32_t s = t.una; s < t.nxt; ++s)
+    {
+        Chunk& c = t.chunks[s - t.una];
+        if (!c.received && !c.queuedRetx)
+        {
+            c.queuedRetx = true;
+            t.retx.push_back(s);
+        }
+    }
+    ArmRto(t);
+    TrySend();
+}
+
+void
+AggregationWorker::Receive(Ptr<const Packet> p, const AggregationStackHeader& h)
+{
+    auto it = m_treeIndex.find(h.agg.treeId);
+    if (it == m_treeIndex.end())
+    {
+        return;
+    }
+    Tree& t = m_trees[it->second];
+    uint32_t seq = h.agg.seq;
+    if (seq < t.una || seq >= t.nxt || t.chunks[seq - t.una].received)
+    {
+        m_stats.duplicates++;
+        return;
+    }
+    Time now = Simulator::Now();
+    Chunk& c = t.chunks[seq - t.una];
+    c.received = true;
+    bool marked = h.ecn == 3 || h.agg.GetEcnOr();
+    m_stats.results++;
+    if (marked)
+    {
+        m_stats.markedResults++;
+    }
+    t.ops->Advance(t.cc, now);
+    t.ops->OnResult(t.cc, marked, now);
+    TraceCc(t);
+    auto pit = m_posts.find(c.post);
+    if (pit != m_posts.end())
+    {
+        PostRec& rec = pit->second;
+        if (rec.hasValues)
+        {
+            std::vector<uint32_t> w = AggregationStackHeader::ReadValues(*p, h);
+            for (uint32_t k = 0; k < w.size() && k < c.elements; ++k)
+            {
+                rec.result[c.offset + k] = w[k];
+            }
+        }
+        if (--rec.remaining == 0)
+        {
+            uint64_t id = pit->first;
+            PostRec done = std::move(rec);
+            m_posts.erase(pit);
+            std::vector<float> sum;
+            if (done.hasValues)
+            {
+                sum = AggregationValues::ToFloats(done.result, m_type, m_scaleExponent);
+            }
+            m_postTrace(id, done.elements, done.posted, now);
+            if (!done.cb.IsNull())
+            {
+                done.cb(id, sum);
+            }
+        }
+    }
+    bool progress = false;
+    while (!t.chunks.empty() && t.chunks.front().received && t.una < t.nxt)
+    {
+        t.chunks.pop_front();
+        t.una++;
+        progress = true;
+    }
+    if (progress)
+    {
+        t.rto.Cancel();
+        ArmRto(t);
+    }
+    TrySend();
+}
+
+} // namespace ns3

@@ -1,0 +1,325 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+// In-network aggregation in small simulations: sums by value, loss recovery, back-pressure,
+// pass-through, striping, congestion control.
+
+#include "common/aggregation-scenario.h"
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <map>
+#include <set>
+#include <sstream>
+
+using namespace ns3;
+using namespace mlnettest;
+
+TEST_CASE("aggregation: every worker gets the exact FP32 sum (2 jobs, 2 trees, PFC on)",
+          "[aggregation]")
+{
+    AggLeafSpine s(2, 2, 4);
+    s.Install("bump");
+    Ptr<InNetworkAggregator> j1 = s.agg.InstallJob(s.Hosts({0, 1, 4, 5}), 1, 2);
+    Ptr<InNetworkAggregator> j2 = s.agg.InstallJob(s.Hosts({2, 3, 6, 7}), 2, 2);
+    std::vector<std::vector<float>> r1, r2;
+    const uint32_t n = 40000;
+    std::vector<float> e1 = PostValues(j1, n, 1, r1);
+    std::vector<float> e2 = PostValues(j2, n, 2, r2);
+    Simulator::Stop(MilliSeconds(5));
+    Simulator::Run();
+    for (const auto& r : r1)
+    {
+        REQUIRE(r == e1);
+    }
+    for (const auto& r : r2)
+    {
+        REQUIRE(r == e2);
+    }
+    REQUIRE(s.SwitchDrops() == 0);
+    Simulator::Destroy();
+}
+
+TEST_CASE("aggregation: sums survive loss through retransmission (PFC off, small buffers)",
+          "[aggregation]")
+{
+    AggLeafSpine s(2, 2, 4, false, 300 * 1024);
+    s.Install("bump");
+    // One tree: the four workers of a leaf share one uplink, 4:1 oversubscribed.
+    Ptr<InNetworkAggregator> j = s.agg.InstallJob(s.Hosts({0, 1, 2, 3, 4, 5, 6, 7}), 1, 1);
+    std::vector<std::vector<float>> r;
+    std::vector<float> e = PostValues(j, 100000, 3, r);
+    Simulator::Stop(MilliSeconds(30));
+    Simulator::Run();
+    uint64_t retx = 0;
+    for (const auto& w : j->GetWorkers())
+    {
+        retx += w->GetStats().retransmitted;
+    }
+    INFO("switch drops " << s.SwitchDrops() << ", retransmissions " << retx);
+    REQUIRE(s.SwitchDrops() > 0);
+    REQUIRE(retx > 0);
+    for (const auto& x : r)
+    {
+        REQUIRE(x == e);
+    }
+    Simulator::Destroy();
+}
+
+TEST_CASE("aggregation: a slow datapath back-pressures with PFC instead of dropping",
+          "[aggregation]")
+{
+    AggLeafSpine s(2, 2, 4);
+    // 4 lanes at 100 MHz: 1.6 GB/s of FP32, an eighth of a 100 Gb/s port.
+    s.agg.SetTimingAttribute("Lanes", UintegerValue(4));
+    s.agg.SetTimingAttribute("ClockFrequency", DoubleValue(100e6));
+    s.agg.SetDeviceAttribute("InputBufferBytes", UintegerValue(128 * 1024));
+    s.Install("bump");
+    Ptr<InNetworkAggregator> j = s.agg.InstallJob(s.Hosts({0, 1, 2, 3, 4, 5, 6, 7}), 1, 2);
+    std::vector<std::vector<float>> r;
+    std::vector<float> e = PostValues(j, 60000, 4, r);
+    Simulator::Stop(MilliSeconds(20));
+    Simulator::Run();
+    uint64_t pauses = 0;
+    uint64_t drops = 0;
+    uint64_t maxBytes = 0;
+    for (auto d : AggregationHelper::GetDevices())
+    {
+        pauses += d->GetStats().pauses;
+        drops += d->GetStats().drops;
+        maxBytes = std::max(maxBytes, d->GetStats().maxInputBytes);
+    }
+    INFO("device pauses " << pauses << ", largest input buffer " << maxBytes);
+    REQUIRE(pauses > 0);
+    REQUIRE(drops == 0);
+    REQUIRE(maxBytes <= 128 * 1024);
+    REQUIRE(s.SwitchDrops() == 0);
+    for (const auto& x : r)
+    {
+        REQUIRE(x == e);
+    }
+    Simulator::Destroy();
+}
+
+TEST_CASE("aggregation: other packets cross a device byte for byte", "[aggregation]")
+{
+    AggLeafSpine s(2, 1, 1);
+    s.Install("bump");
+    std::vector<Ptr<AggregationDevice>> devs = AggregationHelper::GetDevices();
+    REQUIRE(devs.size() == 4); // both ends of both leaf-spine links
+    RdmaHelper rdma;
+    std::vector<Ptr<RdmaNic>> nics = rdma.Install(s.topo.hosts);
+    std::map<Ptr<AggregationDevice>, std::vector<std::vector<uint8_t>>> in, out;
+    auto bytes = [](Ptr<const Packet> p)
+    {
+        std::vector<uint8_t> b(p->GetSize());
+        p->CopyData(b.data(), b.size());
+        return b;
+    };
+    for (auto d : devs)
+    {
+        for (int side = 0; side < 2; ++side)
+        {
+            Ptr<FabricNetDevice> port = side ? d->GetLinkPort() : d->GetSwitchPort();
+            port->TraceConnectWithoutContext("MacRx", Callback<void, Ptr<const Packet>>(
+                                                          [&in, d, bytes](Ptr<const Packet> p)
+                                                          {
+                                                              in[d].push_back(bytes(p));
+                                                          }));
+            port->TraceConnectWithoutContext("PhyTxBegin", Callback<void, Ptr<const Packet>>(
+                                                               [&out, d, bytes](Ptr<const Packet> p)
+                                                               {
+                                                                   out[d].push_back(bytes(p));
+                                                               }));
+        }
+    }
+    Ptr<RdmaQueuePair> qp = nics[0]->Connect(nics[1]);
+    bool done = false;
+    qp->PostSend(2000000, RdmaQueuePair::CompletionCallback(
+                              [&done](uint64_t, uint64_t)
+                              {
+                                  done = true;
+                              }));
+    Simulator::Stop(MilliSeconds(2));
+    Simulator::Run();
+    REQUIRE(done);
+    for (auto d : devs)
+    {
+        REQUIRE(in[d].size() > 100);
+        std::sort(in[d].begin(), in[d].end());
+        std::sort(out[d].begin(), out[d].end());
+        REQUIRE(in[d] == out[d]);
+        REQUIRE(d->GetStats().aggregationRx == 0);
+    }
+    Simulator::Destroy();
+}
+
+TEST_CASE("aggregation: striping over trees spreads bytes evenly over their spines",
+          "[aggregation]")
+{
+    for (uint32_t trees : {1u, 4u})
+    {
+        AggLeafSpine s(4, 4, 2);
+        s.Install("bump");
+        Ptr<InNetworkAggregator> j = s.agg.InstallJob(s.Hosts({0, 1, 2, 3, 4, 5, 6, 7}), 1, trees);
+        std::set<uint32_t> roots;
+        for (const auto& t : j->GetTrees())
+        {
+            roots.insert(t.rootSwitch);
+        }
+        REQUIRE(roots.size() == trees);
+        bool done = false;
+        j->Aggregate(0, 2 * 1024 * 1024, 3,
+                     Callback<void>(
+                         [&done]()
+                         {
+                             done = true;
+                         }));
+        Simulator::Stop(MilliSeconds(10));
+        Simulator::Run();
+        REQUIRE(done);
+        std::vector<double> perSpine;
+        for (uint32_t k = 0; k < s.topo.core.GetN(); ++k)
+        {
+            Ptr<FabricSwitch> sw = s.topo.core.Get(k)->GetObject<FabricSwitch>();
+            uint64_t b = 0;
+            for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
+            {
+                b += sw->GetPortStats(p).txBytes;
+            }
+            perSpine.push_back(double(b));
+        }
+        double mx = *std::max_element(perSpine.begin(), perSpine.end());
+        double mn = *std::min_element(perSpine.begin(), perSpine.end());
+        INFO("trees " << trees << ": spine bytes " << perSpine[0] << " " << perSpine[1] << " "
+                      << perSpine[2] << " " << perSpine[3]);
+        if (trees == 4)
+        {
+            REQUIRE(mn >= 0.9 * mx);
+        }
+        else
+        {
+            REQUIRE(mn < 0.01 * mx); // single tree: one spine carries everything
+        }
+        Simulator::Destroy();
+    }
+}
+
+TEST_CASE("aggregation: bad set-ups are rejected with a clear error", "[aggregation]")
+{
+    {
+        AggLeafSpine s(2, 2, 2);
+        s.agg.SetDeviceAttribute("InputBufferBytes", UintegerValue(1000));
+        REQUIRE_THROWS_WITH(s.Install("bump"), Catch::Contains("smaller than one packet"));
+        Simulator::Destroy();
+    }
+    {
+        // Two jobs through one leaf uplink device that can hold one job.
+        AggLeafSpine s(2, 1, 4);
+        s.agg.SetEngineAttribute("MaxJobs", UintegerValue(1));
+        s.Install("bump");
+        s.agg.InstallJob(s.Hosts({0, 1, 4, 5}), 1, 1);
+        REQUIRE_THROWS_WITH(s.agg.InstallJob(s.Hosts({2, 3, 6, 7}), 2, 1),
+                            Catch::Contains("MaxJobs = 1"));
+        REQUIRE_THROWS_WITH(s.agg.InstallJob(s.Hosts({2, 3}), 3, 0),
+                            Catch::Contains("trees = 0 is out of range"));
+        Simulator::Destroy();
+    }
+    {
+        AggLeafSpine s(2, 2, 2);
+        s.agg.InstallDevices(s.topo.edge); // no devices on the spines: no tree root
+        REQUIRE_THROWS_WITH(s.agg.InstallJob(s.Hosts({0, 2}), 1, 1),
+                            Catch::Contains("has no aggregation device"));
+        Simulator::Destroy();
+    }
+}
+
+TEST_CASE("aggregation: in-switch INT32 aggregation is within its quantisation bound",
+          "[aggregation]")
+{
+    AggLeafSpine s(2, 2, 3);
+    s.agg.SetWorkerAttribute("ElementType", EnumValue(AggElementType::INT32));
+    s.agg.SetWorkerAttribute("ScaleExponent", IntegerValue(16));
+    s.agg.SetCongestionControl("ns3::AggregationFixedWindow");
+    s.Install("switch");
+    Ptr<InNetworkAggregator> j = s.agg.InstallJob(s.Hosts({0, 1, 2, 3, 4, 5}), 1, 2, 64);
+    const uint32_t n = 20000;
+    std::vector<std::vector<float>> exact(6);
+    std::vector<double> sum(n, 0.0);
+    std::vector<std::vector<float>> r(6);
+    for (uint32_t w = 0; w < 6; ++w)
+    {
+        std::vector<float> g(n);
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            g[i] = float(std::sin(0.001 * i * (w + 1)) * 0.37); // not exactly representable
+            sum[i] += g[i];
+        }
+        j->GetWorkers()[w]->PostValues(g, 3,
+                                       AggregationWorker::DoneCallback(
+                                           [&r, w](uint64_t, const std::vector<float>& x)
+                                           {
+                                               r[w] = x;
+                                           }));
+    }
+    Simulator::Stop(MilliSeconds(5));
+    Simulator::Run();
+    const double bound = 6 * 0.5 / 65536.0; // half a step per worker
+    for (uint32_t w = 0; w < 6; ++w)
+    {
+        REQUIRE(r[w].size() == n);
+        double worst = 0;
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            worst = std::max(worst, std::fabs(double(r[w][i]) - sum[i]));
+        }
+        INFO("worst error " << worst << ", bound " << bound);
+        REQUIRE(worst <= bound + 1e-6);
+    }
+    Simulator::Destroy();
+}
+
+TEST_CASE("aggregation: a data-parallel job trains faster through in-network aggregation than "
+          "by ring all-reduce",
+          "[aggregation]")
+{
+    // 1 M parameters: 4 MB of FP32 gradients per iteration and worker.
+    std::istringstream csv("name,parameters,forward_us,backward_us\n"
+                           "conv1,300000,30,60\n"
+                           "conv2,600000,30,60\n"
+                           "fc,100000,15,30\n");
+    const DnnModel model = DnnModel::FromCsv(csv, "small");
+    Time mean[2];
+    for (int mode = 0; mode < 2; ++mode)
+    {
+        AggLeafSpine s(2, 2, 2);
+        s.Install("bump");
+        RdmaHelper rdma;
+        std::vector<Ptr<RdmaNic>> nics = rdma.Install(s.topo.hosts);
+        Ptr<DataParallelJob> job = CreateObject<DataParallelJob>();
+        job->SetAttribute("Iterations", UintegerValue(3));
+        job->SetModel(model, GpuProfile::V100());
+        job->SetWorkers(nics);
+        Ptr<InNetworkAggregator> agg;
+        if (mode == 0)
+        {
+            agg = s.agg.InstallJob(s.topo.hosts, 1, 2);
+            job->SetAttribute("Mode", EnumValue(DataParallelJob::AGGREGATOR));
+            job->SetAggregator(agg);
+        }
+        job->Start();
+        Simulator::Stop(Seconds(1));
+        Simulator::Run();
+        REQUIRE(job->GetIterationsDone() == 3);
+        mean[mode] = job->GetMeanIterationTime(1);
+        if (mode == 0)
+        {
+            REQUIRE(agg->GetSlicesDone() == 3 * job->GetPlan().size());
+        }
+        Simulator::Destroy();
+    }
+    INFO("in-network " << mean[0].GetMicroSeconds() << " us, ring " << mean[1].GetMicroSeconds()
+                       << " us");
+    REQUIRE(mean[0] < mean[1]);
+}
