@@ -207,7 +207,7 @@ AggregationHelper::AggregationHelper()
     m_engineFactory.SetTypeId("ns3::AggregationEngine");
     m_timingFactory.SetTypeId("ns3::AdderTreeTimingModel");
     m_workerFactory.SetTypeId("ns3::AggregationWorker");
-    m_ccFactory.SetTypeId("ns3::AggregationDctcp");
+    m_ccFactory.SetTypeId("ns3::AggregationDcqcn");
     m_rpFactory.SetTypeId("ns3::Dcqcn");
 }
 

@@ -71,8 +71,10 @@ class AggregationHelper
     void SetWorkerAttribute(const std::string& name, const AttributeValue& value);
     /**
      * Choose the workers' congestion control.
-     * \param typeId an AggregationCongestionOps TypeId name (ns3::AggregationDctcp default,
-     *        ns3::AggregationDcqcn, ns3::AggregationFixedWindow)
+     * \param typeId an AggregationCongestionOps TypeId name: ns3::AggregationDcqcn (default:
+     *        reacts like the fabric's RDMA flows, so they share links fairly),
+     *        ns3::AggregationDctcp (PANAMA's DCTCP-style window), ns3::AggregationFixedWindow
+     *        (none: SwitchML's self-clocked pool)
      * \throws std::invalid_argument if no such TypeId exists
      */
     void SetCongestionControl(const std::string& typeId);

@@ -9,9 +9,11 @@ namespace mlnettest
 {
 
 AggLeafSpine::AggLeafSpine(uint32_t leaves, uint32_t spines, uint32_t hostsPerLeaf, bool pfc,
-                           uint64_t buffer)
+                           uint64_t buffer, const std::string& rate)
 {
     FabricTopologyHelper th;
+    th.SetHostLinkRate(DataRate(rate));
+    th.SetFabricLinkRate(DataRate(rate));
     th.Fabric().SetSwitchAttribute("PfcEnabled", BooleanValue(pfc));
     th.Fabric().SetSwitchAttribute("BufferSize", UintegerValue(buffer));
     topo = th.BuildLeafSpine(leaves, spines, hostsPerLeaf);

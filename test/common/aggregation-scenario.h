@@ -23,12 +23,12 @@ struct AggLeafSpine
 
     /**
      * \param leaves leaves \param spines spines \param hostsPerLeaf hosts per leaf
-     * \param pfc PFC on \param buffer switch buffer (bytes)
-     * \param devices "bump" (devices on leaves and spines), "switch" (in-switch aggregators)
+     * \param pfc PFC on \param buffer switch buffer (bytes) \param rate every link's rate
      */
     AggLeafSpine(uint32_t leaves, uint32_t spines, uint32_t hostsPerLeaf, bool pfc = true,
-                 uint64_t buffer = 32u * 1024 * 1024);
-    /// Install the aggregation points (after configuring `agg`).
+                 uint64_t buffer = 32u * 1024 * 1024, const std::string& rate = "100Gbps");
+    /// Install the aggregation points (after configuring `agg`): "bump" = devices on every
+    /// leaf uplink and every spine port, "switch" = in-switch aggregators on every switch.
     void Install(const std::string& kind = "bump");
     /// \return hosts with the given indices
     ns3::NodeContainer Hosts(const std::vector<uint32_t>& idx) const;
