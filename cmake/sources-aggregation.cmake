@@ -16,6 +16,7 @@ list(APPEND MLNET_SOURCES
   ${_dir}/aggregation-endpoint.cc
   ${_dir}/in-network-aggregator.cc
   ${MLNET_ROOT}/helper/aggregation-helper.cc
+  ${MLNET_ROOT}/helper/scenario-aggregation.cc
 )
 list(APPEND MLNET_HEADERS
   ${_dir}/aggregation-header.h
@@ -35,5 +36,6 @@ list(APPEND MLNET_HEADERS
 list(APPEND MLNET_TEST_SOURCES
   ${MLNET_ROOT}/test/aggregation/aggregation-unit-test.cc
   ${MLNET_ROOT}/test/aggregation/aggregation-sim-test.cc
+  ${MLNET_ROOT}/test/aggregation/aggregation-scenario-test.cc
   ${MLNET_ROOT}/test/common/aggregation-scenario.cc
 )

@@ -19,11 +19,13 @@ list(APPEND MLNET_SOURCES
   ${MLNET_ROOT}/helper/scenario-runner.cc
   ${MLNET_ROOT}/helper/scenario-rdma.cc
   ${MLNET_ROOT}/helper/scenario-jobs.cc
+  ${MLNET_ROOT}/helper/scenario-extension.cc
 )
 list(APPEND MLNET_HEADERS
   ${MLNET_ROOT}/helper/scenario.h
   ${MLNET_ROOT}/helper/scenario-traffic.h
   ${MLNET_ROOT}/helper/scenario-runner.h
+  ${MLNET_ROOT}/helper/scenario-extension.h
 )
 list(APPEND MLNET_TEST_SOURCES
   ${MLNET_ROOT}/test/helper/scenario-test.cc

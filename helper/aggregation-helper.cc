@@ -393,23 +393,45 @@ AggregationHelper::InsertDevice(Ptr<Node> sw, uint32_t port)
 }
 
 std::vector<Ptr<AggregationDevice>>
-AggregationHelper::InstallDevices(const NodeContainer& switches)
+AggregationHelper::InstallDevices(const NodeContainer& switches, const std::string& ports)
 {
+    if (ports != "all" && ports != "up")
+    {
+        throw std::invalid_argument("AggregationHelper::InstallDevices: ports = \"" + ports
+                                    + "\" must be \"all\" or \"up\"");
+    }
+    // Tiers: hop distance from the nearest switch with hosts.
+    FabricGraph g;
+    std::vector<uint32_t> edges;
+    for (uint32_t s = 0; s < g.switches.size(); ++s)
+    {
+        if (g.hasHost[s])
+        {
+            edges.push_back(s);
+        }
+    }
+    std::vector<uint32_t> tier = g.Distances(edges);
     std::vector<Ptr<AggregationDevice>> out;
     for (auto it = switches.Begin(); it != switches.End(); ++it)
     {
-        Ptr<FabricSwitch> fs = (*it)->GetObject<FabricSwitch>();
-        if (!fs)
+        auto f = g.indexOf.find((*it)->GetId());
+        if (f == g.indexOf.end())
         {
             throw std::invalid_argument("AggregationHelper: node " + std::to_string((*it)->GetId())
                                         + " is not a switch");
         }
-        for (uint32_t p = 0; p < fs->GetNPorts(); ++p)
+        const uint32_t s = f->second;
+        bool hasUp = false;
+        for (const LinkEnd& e : g.ports[s])
         {
-            Ptr<FabricNetDevice> far = FabricHelper::GetFarPeer(fs->GetPort(p));
-            if (far && far->GetNode()->GetObject<FabricSwitch>())
+            hasUp = hasUp || (e.peer != kInf && tier[e.peer] > tier[s]);
+        }
+        for (const LinkEnd& e : g.ports[s])
+        {
+            bool want = e.peer != kInf && (ports == "all" || !hasUp || tier[e.peer] > tier[s]);
+            if (want)
             {
-                out.push_back(InsertDevice(*it, p));
+                out.push_back(InsertDevice(*it, e.port));
             }
         }
     }

@@ -88,12 +88,16 @@ class AggregationHelper
     void SetMaxSlots(uint32_t slots);
 
     /**
-     * Insert a device on every switch-to-switch port of each switch.
+     * Insert a device on switch-to-switch ports of each switch.
      * \param switches switch nodes
+     * \param ports "all": every port towards another switch; "up": the ports towards the tier
+     *        above (every switch port of the top tier), which is where trees aggregate
      * \return the devices
-     * \throws std::invalid_argument for a node that is not a switch, or a port that has one
+     * \throws std::invalid_argument for a node that is not a switch, a port that has one, or
+     *         another `ports` value
      */
-    std::vector<Ptr<AggregationDevice>> InstallDevices(const NodeContainer& switches);
+    std::vector<Ptr<AggregationDevice>> InstallDevices(const NodeContainer& switches,
+                                                       const std::string& ports = "all");
     /**
      * Insert one device between a switch port and its link.
      * \param sw the switch node \param port the port index

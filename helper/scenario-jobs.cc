@@ -24,6 +24,7 @@
 #include "ns3/tensor-parallel-job.h"
 #include "ns3/uinteger.h"
 #include "rdma-helper.h"
+#include "scenario-extension.h"
 #include "scenario-traffic.h"
 
 #include <nlohmann/json.hpp>
@@ -130,13 +131,19 @@ class DataParallelSpec : public TrafficSpec
     std::string gpu;
     uint32_t batch{32};
     std::string policy;
+    GradientAggregatorRegistry::Factory aggregator; //!< modes of other parts (e.g. "ina")
 
     void Install(TrafficContext& ctx) const override
     {
         Ptr<DataParallelJob> job = CreateObject<DataParallelJob>();
         job->SetModel(ModelZoo::Get(model), GpuProfile::Get(gpu));
-        job->SetAttribute("Mode",
-                          StringValue(servers.empty() ? "RingAllReduce" : "ParameterServer"));
+        job->SetAttribute("Mode", StringValue(aggregator ? "Aggregator"
+                                                         : (servers.empty() ? "RingAllReduce"
+                                                                            : "ParameterServer")));
+        if (aggregator)
+        {
+            job->SetAggregator(aggregator(ctx, params.hosts));
+        }
         job->SetAttribute("BatchSize", UintegerValue(batch));
         job->SetWorkers(Nics(ctx.Topology(), params.hosts, params.cc));
         if (!servers.empty())
@@ -153,8 +160,17 @@ ParseDataParallel(ScenarioObject& in, const ScenarioConfig& cfg)
 {
     auto s = std::make_shared<DataParallelSpec>();
     s->params = ParseJobParams(in, cfg, 1);
-    std::string mode = in.Choice("mode", {"ring", "ps"}, std::string("ring"));
-    if (mode == "ps")
+    std::vector<std::string> modes{"ring", "ps"};
+    for (const std::string& m : GradientAggregatorRegistry::Modes())
+    {
+        modes.push_back(m);
+    }
+    std::string mode = in.Choice("mode", modes, std::string("ring"));
+    if (const GradientAggregatorRegistry::ParseFunction* f = GradientAggregatorRegistry::Find(mode))
+    {
+        s->aggregator = (*f)(in, cfg);
+    }
+    else if (mode == "ps")
     {
         s->servers = ParseHosts(in, "servers", cfg, 1);
         for (uint32_t h : s->servers)

@@ -234,7 +234,8 @@ ScenarioRunner::CollectPorts() const
         {
             const SwitchPortStats& st = sw->GetPortStats(p);
             Ptr<FabricNetDevice> dev = sw->GetPort(p);
-            Ptr<FabricNetDevice> peer = dev->GetPeer();
+            // The far end of the link, seen through in-line devices (aggregation bumps).
+            Ptr<FabricNetDevice> peer = FabricHelper::GetFarPeer(dev);
             PortStatsRecord r;
             r.node = m_names.at(node->GetId());
             r.port = p;
@@ -267,6 +268,10 @@ ScenarioRunner::Run()
     m_rng->SetStream(kTrafficStream);
 
     Build();
+    for (const auto& spec : m_cfg.sections)
+    {
+        spec->Install(*this);
+    }
     for (const auto& spec : m_cfg.traffic)
     {
         spec->Install(*this);

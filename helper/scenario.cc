@@ -11,6 +11,7 @@
 #include "ns3/log.h"
 #include "ns3/type-id.h"
 #include "ns3/uinteger.h"
+#include "scenario-extension.h"
 #include "scenario-traffic.h"
 
 #include <algorithm>
@@ -638,6 +639,16 @@ Scenario::Parse(const nlohmann::json& j)
         cfg.output.flows = out.Bool("flows", true);
         cfg.output.ports = out.Bool("ports", true);
         out.Finish();
+    }
+    // Sections of other parts (e.g. "aggregation"), then the traffic that may use them.
+    for (const std::string& key : ScenarioSectionRegistry::Keys())
+    {
+        if (root.Has(key))
+        {
+            ScenarioObject section = root.Object(key);
+            cfg.sections.push_back((*ScenarioSectionRegistry::Find(key))(section, cfg));
+            section.Finish();
+        }
     }
     // Traffic last: its entries validate host indices and times against what precedes.
     const nlohmann::json& traffic = root.Array("traffic");

@@ -205,6 +205,8 @@ struct ScenarioConfig
     TopologyConfig topology;                                 //!< the topology
     FabricConfig fabric;                                     //!< switch and port attributes
     std::vector<std::shared_ptr<const TrafficSpec>> traffic; //!< parsed traffic entries
+    /// sections of other parts (ScenarioSectionRegistry), installed before the traffic
+    std::vector<std::shared_ptr<const TrafficSpec>> sections;
     Time duration{MilliSeconds(1)}; //!< traffic period: sources stop at this time
     Time drain{MilliSeconds(10)};   //!< longest extra time to let in-flight packets arrive
     uint32_t seed{1};               //!< RngRun

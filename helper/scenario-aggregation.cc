@@ -1,0 +1,193 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+// Scenario keys of in-network aggregation (doc/aggregation.rst, "Usage"):
+//
+//  "aggregation": {"placement": "devices" | "switches", "tiers": ["edge", "agg", "core"],
+//                  "ports": "up" | "all", "timing": "adder-tree" | "line-rate",
+//                  "lanes": 16, "clockMHz": 300, "treeDepth": 12, "elementType": "fp32",
+//                  "bufferPerJob": "2MiB", "maxJobs": 16, "inputBuffer": "1MiB",
+//                  "backPressure": true, "latency": "250ns", "maxSlots": 512}
+//  traffic: {"type": "data-parallel-job", "mode": "ina", "trees": 4, "slots": 0,
+//            "aggregationCc": "dcqcn" | "dctcp" | "none", "chunkElements": 256,
+//            "elementType": "fp32" | "fp16" | "int32", "scaleExponent": 20, ...}
+
+#include "aggregation-helper.h"
+#include "ns3/boolean.h"
+#include "ns3/double.h"
+#include "ns3/enum.h"
+#include "ns3/integer.h"
+#include "ns3/log.h"
+#include "ns3/uinteger.h"
+#include "scenario-extension.h"
+
+#include <map>
+#include <nlohmann/json.hpp>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("ScenarioAggregation");
+
+namespace
+{
+
+const std::map<std::string, AggElementType> kTypes = {{"fp32", AggElementType::FP32},
+                                                      {"fp16", AggElementType::FP16},
+                                                      {"int32", AggElementType::INT32}};
+
+/// The "aggregation" section: where the aggregation points are and their hardware.
+class AggregationSection : public TrafficSpec
+{
+  public:
+    bool devices{true};
+    std::vector<std::string> tiers;
+    bool upOnly{true};
+    bool lineRate{false};
+    uint32_t lanes{16};
+    double clock{300e6};
+    uint32_t depth{12};
+    AggElementType type{AggElementType::FP32};
+    uint64_t bufferPerJob{2u * 1024 * 1024};
+    uint32_t maxJobs{16};
+    uint64_t inputBuffer{1024 * 1024};
+    bool backPressure{true};
+    Time latency{NanoSeconds(250)};
+    uint32_t maxSlots{512};
+
+    void Install(TrafficContext& ctx) const override
+    {
+        const FabricTopology& t = ctx.Topology();
+        AggregationHelper agg;
+        agg.SetEngineAttribute("BufferBytesPerJob", UintegerValue(bufferPerJob));
+        agg.SetEngineAttribute("MaxJobs", UintegerValue(maxJobs));
+        if (lineRate)
+        {
+            agg.SetTimingModel("ns3::LineRateTimingModel");
+            agg.SetTimingAttribute("ElementType", EnumValue(type));
+        }
+        else
+        {
+            agg.SetTimingModel("ns3::AdderTreeTimingModel");
+            agg.SetTimingAttribute("Lanes", UintegerValue(lanes));
+            agg.SetTimingAttribute("ClockFrequency", DoubleValue(clock));
+            agg.SetTimingAttribute("TreeDepth", UintegerValue(depth));
+            agg.SetTimingAttribute("ElementType", EnumValue(type));
+        }
+        agg.SetDeviceAttribute("InputBufferBytes", UintegerValue(inputBuffer));
+        agg.SetDeviceAttribute("BackPressure", BooleanValue(backPressure));
+        agg.SetLatency(latency);
+        for (const std::string& tier : tiers)
+        {
+            const NodeContainer& c = tier == "edge" ? t.edge : (tier == "agg" ? t.agg : t.core);
+            if (devices)
+            {
+                agg.InstallDevices(c, upOnly ? "up" : "all");
+            }
+            else
+            {
+                agg.InstallInSwitch(c);
+            }
+        }
+    }
+};
+
+std::shared_ptr<const TrafficSpec>
+ParseSection(ScenarioObject& in, const ScenarioConfig& cfg)
+{
+    auto s = std::make_shared<AggregationSection>();
+    s->devices
+        = in.Choice("placement", {"devices", "switches"}, std::string("devices")) == "devices";
+    const nlohmann::json& tiers = in.Array("tiers");
+    const bool fatTree = cfg.topology.type == "fat-tree";
+    std::vector<std::string> accepted{"edge", "core"};
+    if (fatTree)
+    {
+        accepted.insert(accepted.begin() + 1, "agg");
+    }
+    for (const auto& v : tiers)
+    {
+        if (!v.is_string()
+            || std::find(accepted.begin(), accepted.end(), v.get<std::string>()) == accepted.end())
+        {
+            ScenarioObject::Fail(in.PathOf("tiers"), v,
+                                 fatTree ? "must list tiers among \"edge\", \"agg\", \"core\""
+                                         : "must list tiers among \"edge\", \"core\"");
+        }
+        s->tiers.push_back(v.get<std::string>());
+    }
+    if (s->tiers.empty())
+    {
+        s->tiers = accepted; // every tier
+    }
+    s->upOnly = in.Choice("ports", {"up", "all"}, std::string("up")) == "up";
+    std::string timing = in.Choice("timing", {"adder-tree", "line-rate"},
+                                   std::string(s->devices ? "adder-tree" : "line-rate"));
+    s->lineRate = timing == "line-rate";
+    s->lanes = static_cast<uint32_t>(in.Uint("lanes", 1, 65536, 16));
+    s->clock = in.Double("clockMHz", 1, 10000, 300) * 1e6;
+    s->depth = static_cast<uint32_t>(in.Uint("treeDepth", 0, 4096, 12));
+    s->type = kTypes.at(in.Choice("elementType", {"fp32", "fp16", "int32"}, std::string("fp32")));
+    s->bufferPerJob = in.Bytes("bufferPerJob", 1, uint64_t(1) << 36, 2u * 1024 * 1024);
+    s->maxJobs = static_cast<uint32_t>(in.Uint("maxJobs", 1, 4096, 16));
+    s->inputBuffer = in.Bytes("inputBuffer", 1, uint64_t(1) << 32, 1024 * 1024);
+    s->backPressure = in.Bool("backPressure", true);
+    s->latency = in.Duration("latency", Time(0), MilliSeconds(1), std::string("250ns"));
+    s->maxSlots = static_cast<uint32_t>(in.Uint("maxSlots", 1, 65536, 512));
+    return s;
+}
+
+ScenarioSectionRegistry::Registrar g_section("aggregation", &ParseSection);
+
+/// Mode "ina" of data-parallel jobs: in-network aggregation over the "aggregation" section.
+GradientAggregatorRegistry::Factory
+ParseInaMode(ScenarioObject& in, const ScenarioConfig& cfg)
+{
+    std::shared_ptr<const AggregationSection> section;
+    for (const auto& s : cfg.sections)
+    {
+        if (auto a = std::dynamic_pointer_cast<const AggregationSection>(s))
+        {
+            section = a;
+        }
+    }
+    if (!section)
+    {
+        in.Fail("mode", "\"ina\" needs an \"aggregation\" section (where the aggregation points "
+                        "are)");
+    }
+    uint32_t trees = static_cast<uint32_t>(in.Uint("trees", 1, 1024, 1));
+    uint32_t slots = static_cast<uint32_t>(in.Uint("slots", 0, 65536, 0));
+    static const std::map<std::string, std::string> kCc = {{"dcqcn", "ns3::AggregationDcqcn"},
+                                                           {"dctcp", "ns3::AggregationDctcp"},
+                                                           {"none", "ns3::AggregationFixedWindow"}};
+    std::string cc
+        = kCc.at(in.Choice("aggregationCc", {"dcqcn", "dctcp", "none"}, std::string("dcqcn")));
+    uint32_t chunk = static_cast<uint32_t>(in.Uint("chunkElements", 1, 4096, 256));
+    AggElementType type
+        = kTypes.at(in.Choice("elementType", {"fp32", "fp16", "int32"}, std::string("fp32")));
+    int32_t scale = static_cast<int32_t>(in.Uint("scaleExponent", 0, 64, 20));
+    uint32_t maxSlots = section->maxSlots;
+    return [=](TrafficContext& ctx, const std::vector<uint32_t>& hosts) -> Ptr<GradientAggregator>
+    {
+        AggregationHelper agg;
+        agg.SetMaxSlots(maxSlots);
+        agg.SetCongestionControl(cc);
+        agg.SetWorkerAttribute("ChunkElements", UintegerValue(chunk));
+        agg.SetWorkerAttribute("ElementType", EnumValue(type));
+        agg.SetWorkerAttribute("ScaleExponent", IntegerValue(scale));
+        NodeContainer nodes;
+        for (uint32_t h : hosts)
+        {
+            nodes.Add(ctx.Topology().hosts.Get(h));
+        }
+        uint16_t jobId = uint16_t(ctx.NewFlowId() & 0xffff);
+        return agg.InstallJob(nodes, jobId, trees, slots);
+    };
+}
+
+GradientAggregatorRegistry::Registrar g_ina("ina", &ParseInaMode);
+
+} // namespace
+
+} // namespace ns3

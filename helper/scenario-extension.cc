@@ -1,0 +1,85 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "scenario-extension.h"
+
+#include <map>
+#include <stdexcept>
+
+namespace ns3
+{
+
+namespace
+{
+std::map<std::string, ScenarioSectionRegistry::ParseFunction>&
+Sections()
+{
+    static std::map<std::string, ScenarioSectionRegistry::ParseFunction> m;
+    return m;
+}
+
+std::map<std::string, GradientAggregatorRegistry::ParseFunction>&
+ModeMap()
+{
+    static std::map<std::string, GradientAggregatorRegistry::ParseFunction> m;
+    return m;
+}
+
+template<class M>
+std::vector<std::string>
+KeysOf(const M& m)
+{
+    std::vector<std::string> k;
+    for (const auto& kv : m)
+    {
+        k.push_back(kv.first);
+    }
+    return k;
+}
+} // namespace
+
+void
+ScenarioSectionRegistry::Register(const std::string& key, ParseFunction parse)
+{
+    if (!Sections().emplace(key, std::move(parse)).second)
+    {
+        throw std::logic_error("ScenarioSectionRegistry: \"" + key + "\" registered twice");
+    }
+}
+
+std::vector<std::string>
+ScenarioSectionRegistry::Keys()
+{
+    return KeysOf(Sections());
+}
+
+const ScenarioSectionRegistry::ParseFunction*
+ScenarioSectionRegistry::Find(const std::string& key)
+{
+    auto it = Sections().find(key);
+    return it == Sections().end() ? nullptr : &it->second;
+}
+
+void
+GradientAggregatorRegistry::Register(const std::string& mode, ParseFunction parse)
+{
+    if (!ModeMap().emplace(mode, std::move(parse)).second)
+    {
+        throw std::logic_error("GradientAggregatorRegistry: \"" + mode + "\" registered twice");
+    }
+}
+
+std::vector<std::string>
+GradientAggregatorRegistry::Modes()
+{
+    return KeysOf(ModeMap());
+}
+
+const GradientAggregatorRegistry::ParseFunction*
+GradientAggregatorRegistry::Find(const std::string& mode)
+{
+    auto it = ModeMap().find(mode);
+    return it == ModeMap().end() ? nullptr : &it->second;
+}
+
+} // namespace ns3

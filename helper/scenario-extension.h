@@ -1,0 +1,102 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef MLNET_SCENARIO_EXTENSION_H
+#define MLNET_SCENARIO_EXTENSION_H
+
+#include "ns3/ptr.h"
+#include "scenario-traffic.h"
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+class GradientAggregator;
+
+/**
+ * \ingroup mlnet
+ * \brief Top-level scenario sections brought by other parts (e.g. "aggregation": the
+ * in-network aggregation devices), keyed by their name.
+ *
+ * A section is parsed after "topology", "fabric" and "output" and before "traffic"; it yields
+ * a TrafficSpec whose Install() runs after the topology is built and before the traffic
+ * entries are installed (so it can change the network they use). The parser reads the
+ * section through a ScenarioObject and calls its Finish() afterwards.
+ */
+class ScenarioSectionRegistry
+{
+  public:
+    /// Validates one section.
+    typedef std::function<std::shared_ptr<const TrafficSpec>(ScenarioObject& section,
+                                                             const ScenarioConfig& cfg)>
+        ParseFunction;
+
+    /**
+     * Add a section.
+     * \param key the top-level key \param parse its parse function
+     * \throw std::logic_error if the key is already registered
+     */
+    static void Register(const std::string& key, ParseFunction parse);
+    /// \return the registered keys, sorted
+    static std::vector<std::string> Keys();
+    /// \return the parse function of a key (null if none)
+    static const ParseFunction* Find(const std::string& key);
+
+    /// Registers a section when constructed (use as a namespace-scope static).
+    struct Registrar
+    {
+        /// \param key the top-level key \param parse its parse function
+        Registrar(const std::string& key, ParseFunction parse)
+        {
+            Register(key, std::move(parse));
+        }
+    };
+};
+
+/**
+ * \ingroup mlnet
+ * \brief Extra "mode" values of "data-parallel-job" entries whose gradients go through a
+ * GradientAggregator brought by another part (e.g. "ina": in-network aggregation).
+ *
+ * The parse function reads the mode's own keys of the entry and returns a factory that builds
+ * the job's aggregator when the entry is installed.
+ */
+class GradientAggregatorRegistry
+{
+  public:
+    /// Builds a job's aggregator: (the run, the job's worker host indices) -> aggregator.
+    typedef std::function<Ptr<GradientAggregator>(TrafficContext& ctx,
+                                                  const std::vector<uint32_t>& hosts)>
+        Factory;
+    /// Validates the mode's keys of an entry (hosts, model, ... are read by the job parser).
+    typedef std::function<Factory(ScenarioObject& entry, const ScenarioConfig& cfg)> ParseFunction;
+
+    /**
+     * Add a mode.
+     * \param mode the "mode" value \param parse its parse function
+     * \throw std::logic_error if the mode is already registered
+     */
+    static void Register(const std::string& mode, ParseFunction parse);
+    /// \return the registered modes, sorted
+    static std::vector<std::string> Modes();
+    /// \return the parse function of a mode (null if none)
+    static const ParseFunction* Find(const std::string& mode);
+
+    /// Registers a mode when constructed (use as a namespace-scope static).
+    struct Registrar
+    {
+        /// \param mode the "mode" value \param parse its parse function
+        Registrar(const std::string& mode, ParseFunction parse)
+        {
+            Register(mode, std::move(parse));
+        }
+    };
+};
+
+} // namespace ns3
+
+#endif /* MLNET_SCENARIO_EXTENSION_H */
