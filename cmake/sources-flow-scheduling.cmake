@@ -16,6 +16,9 @@ list(APPEND MLNET_SOURCES
   ${_dir}/fluid-flow-model.cc
   ${MLNET_ROOT}/model/rdma/rdma-flow-scheduler.cc
   ${MLNET_ROOT}/model/workload/iteration-dag.cc
+  ${MLNET_ROOT}/model/stats/sample-summary.cc
+  ${MLNET_ROOT}/model/stats/scheduled-flow-stats.cc
+  ${MLNET_ROOT}/helper/flow-scheduler-helper.cc
 )
 list(APPEND MLNET_HEADERS
   ${_dir}/flow-declaration.h
@@ -31,6 +34,9 @@ list(APPEND MLNET_HEADERS
   ${_dir}/fluid-flow-model.h
   ${MLNET_ROOT}/model/rdma/rdma-flow-scheduler.h
   ${MLNET_ROOT}/model/workload/iteration-dag.h
+  ${MLNET_ROOT}/model/stats/sample-summary.h
+  ${MLNET_ROOT}/model/stats/scheduled-flow-stats.h
+  ${MLNET_ROOT}/helper/flow-scheduler-helper.h
 )
 list(APPEND MLNET_TEST_SOURCES
   ${MLNET_ROOT}/test/scheduling/flow-policy-test.cc
@@ -40,3 +46,5 @@ list(APPEND MLNET_TEST_SOURCES
   ${MLNET_ROOT}/test/workload/scheduled-jobs-sim-test.cc
   ${MLNET_ROOT}/test/workload/slim-models-test.cc
 )
+list(APPEND MLNET_EXAMPLES cadentflow-ps)
+list(APPEND MLNET_EXAMPLES echelon-pipeline)

@@ -11,6 +11,7 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <stdexcept>
 
@@ -135,6 +136,24 @@ RdmaFlowScheduler::MakeGroupId(uint32_t job, uint64_t iteration, uint32_t phase)
                                     + " are out of range (job < 2^20, phase < 2^24)");
     }
     return (uint64_t(job) << 44) | ((iteration & 0xFFFFF) << 24) | phase;
+}
+
+uint32_t
+RdmaFlowScheduler::GroupJob(uint64_t group)
+{
+    return uint32_t(group >> 44);
+}
+
+uint32_t
+RdmaFlowScheduler::GroupIteration(uint64_t group)
+{
+    return uint32_t((group >> 24) & 0xFFFFF);
+}
+
+uint32_t
+RdmaFlowScheduler::GroupPhase(uint64_t group)
+{
+    return uint32_t(group & 0xFFFFFF);
 }
 
 void
@@ -383,20 +402,29 @@ void
 RdmaFlowScheduler::ApplyOne(Message& m, const FlowDecision& d, Time computed)
 {
     const uint8_t cls = ClassOf(d.level);
-    const double cap = d.rateCap > 0 ? d.rateCap * 8 * m_wirePerPayload[m.decl.src] : 0.0;
     m.record.level = d.level;
     m.record.priorityClass = cls;
     m_applied++;
-    m_decisionTrace(m.decl.id, d.level, cls, cap, computed);
+    m_decisionTrace(m.decl.id, d.level, cls, d.rateCap, computed);
+    // queue-pair cap: a wire rate; 0 = none; a paused flow gets the slowest pace there is
+    double cap = 0;
+    if (std::isfinite(d.rateCap))
+    {
+        cap = std::max(d.rateCap * 8 * m_wirePerPayload[m.decl.src], 1.0);
+    }
     if (!m.qp)
     {
-        Start(m, cls, cap);
+        if (d.rateCap > 0)
+        {
+            Start(m, cls, cap); // a paused message waits for a decision that lets it go
+        }
         return;
     }
     if (cls != m.cls)
     {
         m.qp->SetPriorityClass(cls);
         m.cls = cls;
+        m_classChanges++;
     }
     if (cap != m.capBps)
     {
@@ -536,6 +564,12 @@ uint64_t
 RdmaFlowScheduler::GetEvaluations() const
 {
     return m_evaluations;
+}
+
+uint64_t
+RdmaFlowScheduler::GetClassChanges() const
+{
+    return m_classChanges;
 }
 
 uint32_t

@@ -54,7 +54,8 @@ struct ScheduledFlowRecord
  * order, with their goodput capacities), asks the policy for decisions whenever a message
  * arrives or completes, and applies them: level l becomes the priority class TopClass - l of
  * the message's queue pair (NIC strict priority and the fabric's strict-priority queues), a rate
- * cap becomes the queue pair's MaxRate (converted from payload to wire rate). Each live message
+ * cap becomes the queue pair's MaxRate (converted from payload to wire rate; a paused flow
+ * that has not started waits, one that has started is slowed to a standstill). Each live message
  * has a queue pair of its own, taken from a per-peer pool, so decisions apply per message.
  *
  * Modes:
@@ -81,8 +82,8 @@ class RdmaFlowScheduler : public Object
 
     /// Called when a posted message was received / acknowledged.
     typedef Callback<void> MessageCallback;
-    /// Trace of an applied decision: (flow id, level, class, rate cap in wire bit/s (0 = none),
-    /// time the decision was computed).
+    /// Trace of an applied decision: (flow id, level, class, rate cap in payload bytes/s
+    /// (infinity = none, 0 = paused), time the decision was computed).
     typedef void (*DecisionTracedCallback)(uint64_t id, uint32_t level, uint8_t cls, double rateCap,
                                            Time computed);
     /// Trace of a finished flow.
@@ -137,6 +138,8 @@ class RdmaFlowScheduler : public Object
     uint64_t GetAppliedDecisions() const;
     /// \return policy evaluations so far
     uint64_t GetEvaluations() const;
+    /// \return class changes applied to messages already on a queue pair
+    uint64_t GetClassChanges() const;
     /// \return queue pairs created for scheduled messages
     uint32_t GetQueuePairs() const;
     /**
@@ -152,6 +155,12 @@ class RdmaFlowScheduler : public Object
      * \return the id
      */
     static uint64_t MakeGroupId(uint32_t job, uint64_t iteration, uint32_t phase);
+    /// \param group an id from MakeGroupId \return its job
+    static uint32_t GroupJob(uint64_t group);
+    /// \param group an id from MakeGroupId \return its iteration (modulo 2^20)
+    static uint32_t GroupIteration(uint64_t group);
+    /// \param group an id from MakeGroupId \return its phase
+    static uint32_t GroupPhase(uint64_t group);
 
   protected:
     void DoDispose() override;
@@ -217,6 +226,7 @@ class RdmaFlowScheduler : public Object
     uint64_t m_posted{0};
     uint64_t m_applied{0};
     uint64_t m_evaluations{0};
+    uint64_t m_classChanges{0};
     uint32_t m_qps{0};
     std::vector<double> m_wirePerPayload; //!< per port: wire bytes per payload byte
     Ptr<EchelonFlowPolicy> m_reference;   //!< Echelon ideal finish times for the records

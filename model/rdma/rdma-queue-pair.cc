@@ -149,7 +149,13 @@ RdmaQueuePair::MaybeApplyClass()
 void
 RdmaQueuePair::SetMaxRate(DataRate cap)
 {
+    const double before = PacingRate();
     m_maxRate = cap;
+    if (PacingRate() > before && m_nic)
+    {
+        // the next packet was timed for the lower rate: re-time it
+        m_nextAvail = std::min(m_nextAvail, Simulator::Now());
+    }
     if (m_nic)
     {
         m_nic->Kick();

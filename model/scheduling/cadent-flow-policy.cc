@@ -5,6 +5,8 @@
 
 #include "ns3/enum.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <limits>
 
 namespace ns3
@@ -62,13 +64,47 @@ CadentFlowPolicy::DoDecide(const FlowSchedulingState& state, double) const
         keys.push_back(m_objective == PRIORITY ? double(f.decl.priority) / f.decl.weight
                                                : f.decl.deadline);
     }
-    std::vector<uint32_t> ranks = DenseRanks(keys);
+    const std::vector<uint32_t> ranks = DenseRanks(keys);
     std::vector<FlowDecision> d(flows.size());
     for (std::size_t i = 0; i < flows.size(); ++i)
     {
         d[i].id = flows[i].decl.id;
         d[i].rank = ranks[i];
         d[i].idealFinish = flows[i].decl.deadline;
+    }
+    if (m_objective == PRIORITY)
+    {
+        // levels: stable from the group's priority range when declared, else by rank
+        uint32_t nRanks = 0;
+        for (uint32_t r : ranks)
+        {
+            nRanks = std::max(nRanks, r + 1);
+        }
+        for (std::size_t i = 0; i < flows.size(); ++i)
+        {
+            const FlowGroupSpec& g = state.GetGroup(flows[i].decl.group);
+            const uint32_t value
+                = static_cast<uint32_t>(std::min<double>(keys[i], double(UINT32_MAX)));
+            d[i].level
+                = g.priorities > 0 ? LevelOf(value, g.priorities) : LevelOf(ranks[i], nRanks);
+        }
+        return d;
+    }
+    // deadline: earliest deadline first, enforced by rates
+    uint32_t nRanks = 0;
+    for (uint32_t r : ranks)
+    {
+        nRanks = std::max(nRanks, r + 1);
+    }
+    std::vector<std::vector<std::size_t>> tiers(nRanks);
+    for (std::size_t i = 0; i < flows.size(); ++i)
+    {
+        tiers[ranks[i]].push_back(i);
+    }
+    const std::vector<double> caps = SequentialRates(state, tiers);
+    for (std::size_t i = 0; i < flows.size(); ++i)
+    {
+        d[i].rateCap = caps[i];
     }
     return d;
 }

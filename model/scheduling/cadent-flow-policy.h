@@ -16,13 +16,15 @@ namespace ns3
  * deadline, weight) and the objective says how to use them. Two objectives:
  *  - Priority: minimise completion time subject to the priorities. Flows are ranked by
  *    priority / weight, where the application sets the priority from its DAG (the order in
- *    which the next forward pass consumes the parameters; see ComputeDag::ConsumptionOrder).
+ *    which the next forward pass consumes the parameters; see ComputeDag::ConsumptionOrder),
+ *    and get strict-priority levels: LevelOf(priority / weight, the group's declared
+ *    priorities), stable while flows come and go (dense ranks if the group declares none).
  *  - Deadline: minimise max_i (end_i - deadline_i). Flows are served earliest deadline first
- *    (EDD, optimal for the maximum lateness on one bottleneck: Jackson's rule); the application
- *    sets deadlines from per-op compute times (ComputeDag::IdealSchedule). Flows without a
- *    deadline come last.
- * No rate caps: the decisions are priorities only. Each sender can apply either objective to
- * its own flows, so the decentralised mode is allowed.
+ *    (EDD, optimal for the maximum lateness on one bottleneck: Jackson's rule), through rates
+ *    (FlowSchedulingPolicy::SequentialRates); the application sets deadlines from per-op
+ *    compute times (ComputeDag::IdealSchedule). Flows without a deadline come last.
+ * Each sender can apply either objective to its own flows, so the decentralised mode is
+ * allowed.
  */
 class CadentFlowPolicy : public FlowSchedulingPolicy
 {

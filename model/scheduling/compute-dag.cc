@@ -210,10 +210,32 @@ ComputeDag::IdealSchedule(double bytesPerSecond) const
                                     + std::to_string(bytesPerSecond)
                                     + " is out of range (must be finite and > 0)");
     }
+    return IdealSchedule(std::vector<std::vector<LinkUse>>(m_tensors.size(), {{0, 1.0}}),
+                         {bytesPerSecond});
+}
+
+DagSchedule
+ComputeDag::IdealSchedule(const std::vector<std::vector<LinkUse>>& links,
+                          const std::vector<double>& linkBytesPerSecond) const
+{
+    const uint32_t nt = m_tensors.size();
+    if (links.size() != nt)
+    {
+        throw std::invalid_argument("IdealSchedule: " + std::to_string(links.size())
+                                    + " link lists for " + std::to_string(nt)
+                                    + " tensors (must be one per tensor)");
+    }
+    for (double r : linkBytesPerSecond)
+    {
+        if (!(r > 0) || !std::isfinite(r))
+        {
+            throw std::invalid_argument("IdealSchedule: a link rate = " + std::to_string(r)
+                                        + " B/s is out of range (must be finite and > 0)");
+        }
+    }
     DagSchedule s;
     s.order = ExecutionOrder();
     const std::vector<uint32_t> rank = ConsumptionOrder();
-    const uint32_t nt = m_tensors.size();
     const double inf = std::numeric_limits<double>::infinity();
     std::vector<bool> read(nt, false);
     for (const auto& op : m_ops)
@@ -229,16 +251,36 @@ ComputeDag::IdealSchedule(double bytesPerSecond) const
         byRank[rank[t]] = t;
     }
     s.arrival.assign(nt, inf);
-    double cum = 0;
+    std::vector<double> busy(linkBytesPerSecond.size(), 0.0); // seconds of transfer per link
     for (uint32_t t : byRank)
     {
-        if (read[t])
+        if (!read[t])
         {
-            cum += double(m_tensors[t].bytes);
-            s.arrival[t] = cum / bytesPerSecond;
+            continue;
         }
+        if (links[t].empty())
+        {
+            throw std::invalid_argument("IdealSchedule: tensor '" + m_tensors[t].name
+                                        + "' is read but crosses no link");
+        }
+        double at = 0;
+        for (const auto& [link, mult] : links[t])
+        {
+            if (link >= busy.size() || !(mult > 0))
+            {
+                throw std::invalid_argument("IdealSchedule: tensor '" + m_tensors[t].name
+                                            + "': link " + std::to_string(link)
+                                            + " is unknown or its multiplier is not > 0");
+            }
+            busy[link] += double(m_tensors[t].bytes) * mult / linkBytesPerSecond[link];
+            at = std::max(at, busy[link]);
+        }
+        s.arrival[t] = at;
     }
-    s.minCct = cum / bytesPerSecond;
+    for (double b : busy)
+    {
+        s.minCct = std::max(s.minCct, b);
+    }
     const uint32_t n = m_ops.size();
     s.opStart.assign(n, 0);
     s.opEnd.assign(n, 0);

@@ -106,6 +106,21 @@ class ComputeDag
      */
     DagSchedule IdealSchedule(double bytesPerSecond) const;
 
+    /// A tensor's use of one link: (link id, bytes on the link per byte of the tensor).
+    typedef std::pair<uint32_t, double> LinkUse;
+    /**
+     * \brief The ideal iteration when the tensors cross several links: each link carries its
+     * tensors in consumption order at full rate, and a tensor arrives when the last of its links
+     * has carried it (e.g. a parameter-server pull: the server's uplink carries each of its
+     * tensors once per worker, multiplier W, and the worker's downlink every tensor once).
+     * minCct is the busiest link's total time; deadlines as in IdealSchedule(double).
+     * \param links per tensor, the links it crosses (tensors no op reads may have none)
+     * \param linkBytesPerSecond rate of each link (> 0)
+     * \return the schedule
+     */
+    DagSchedule IdealSchedule(const std::vector<std::vector<LinkUse>>& links,
+                              const std::vector<double>& linkBytesPerSecond) const;
+
   private:
     std::vector<DagOp> m_ops;
     std::vector<DagTensor> m_tensors;

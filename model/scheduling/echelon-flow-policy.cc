@@ -182,7 +182,7 @@ EchelonFlowPolicy::DoDecide(const FlowSchedulingState& state, double) const
         }
         tiers.push_back(std::move(idx));
     }
-    std::vector<double> caps = MaddRates(state, tiers);
+    std::vector<double> caps = SequentialRates(state, tiers);
     for (std::size_t i = 0; i < flows.size(); ++i)
     {
         d[i].rateCap = caps[i];

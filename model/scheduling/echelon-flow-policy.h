@@ -28,7 +28,9 @@ namespace ns3
  *  - Order across EchelonFlows: earliest ideal finish time first (EDD, which minimises the
  *    maximum lateness on one bottleneck, Jackson's rule); flows with the same D_i in one group
  *    form a tier, and each tier gets its own rank (equal D_i: lower group id first).
- *  - Rates inside a tier: MADD (finish together), from the capacity earlier tiers left.
+ *  - Rates inside a tier: MADD (finish together), from the capacity earlier tiers left; the
+ *    order is enforced by rates (FlowSchedulingPolicy::SequentialRates: backfill, then pause),
+ *    every flow on level 0.
  *  - Self-correction (CorrectEstimates): a pipeline's stage time is re-estimated from the
  *    observed releases, t = (r_last - r_first) / (i_last - i_first), as soon as two micro-batches
  *    were released, so a wrong declared estimate is replaced by what the job actually does; the

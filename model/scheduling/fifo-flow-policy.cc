@@ -3,6 +3,8 @@
  */
 #include "fifo-flow-policy.h"
 
+#include <algorithm>
+
 namespace ns3
 {
 
@@ -34,12 +36,24 @@ FifoFlowPolicy::DoDecide(const FlowSchedulingState& state, double) const
     {
         keys.push_back(f.release);
     }
-    std::vector<uint32_t> ranks = DenseRanks(keys);
+    const std::vector<uint32_t> ranks = DenseRanks(keys);
+    uint32_t nRanks = 0;
+    for (uint32_t r : ranks)
+    {
+        nRanks = std::max(nRanks, r + 1);
+    }
+    std::vector<std::vector<std::size_t>> tiers(nRanks);
+    for (std::size_t i = 0; i < flows.size(); ++i)
+    {
+        tiers[ranks[i]].push_back(i);
+    }
+    const std::vector<double> caps = SequentialRates(state, tiers);
     std::vector<FlowDecision> d(flows.size());
     for (std::size_t i = 0; i < flows.size(); ++i)
     {
         d[i].id = flows[i].decl.id;
         d[i].rank = ranks[i];
+        d[i].rateCap = caps[i];
     }
     return d;
 }

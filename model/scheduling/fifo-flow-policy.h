@@ -12,7 +12,8 @@ namespace ns3
 /**
  * \ingroup mlnet
  * \brief First in, first out across the network: flows are ranked by release time (flows
- * released at the same instant share a rank), no rate caps. The strawman of Echelon's "would
+ * released at the same instant share a rank and MADD rates) and served in that order through
+ * rates (FlowSchedulingPolicy::SequentialRates). The strawman of Echelon's "would
  * FIFO work?" discussion: it keeps a pipeline's micro-batches in order but knows nothing of
  * when each flow is needed.
  */

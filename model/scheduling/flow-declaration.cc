@@ -25,7 +25,7 @@ bool
 FlowGroupSpec::operator==(const FlowGroupSpec& o) const
 {
     return id == o.id && job == o.job && arrangement == o.arrangement && stageTime == o.stageTime
-           && weight == o.weight && expectedFlows == o.expectedFlows;
+           && weight == o.weight && expectedFlows == o.expectedFlows && priorities == o.priorities;
 }
 
 } // namespace ns3

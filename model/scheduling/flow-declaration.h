@@ -40,6 +40,8 @@ struct FlowGroupSpec
     double weight{1.0};  //!< group weight (> 0)
     uint32_t expectedFlows{0}; //!< flows the group will have (0 = unknown); the scheduler
                                //!< forgets a group once that many have been added and finished
+    uint32_t priorities{0};    //!< distinct priority values its flows use, 0..priorities-1 (0 =
+                               //!< unknown): lets priority policies map values to levels stably
 
     /// \param o other \return true if every field is equal
     bool operator==(const FlowGroupSpec& o) const;
@@ -71,16 +73,19 @@ struct FlowDeclaration
  * \ingroup mlnet
  * \brief A policy's decision for one live flow.
  *
- * rank orders the flows (0 = served first; equal ranks share); level is the rank mapped onto
- * the priority levels the enforcement has (0 = most urgent); rateCap limits the flow's rate in
- * payload bytes/s (0 = no cap: the flow takes what strict priority and fair sharing leave).
+ * rank orders the flows (0 = served first; equal ranks share). Two ways to enforce it:
+ *  - level: a priority level (0 = most urgent) that the enforcement maps to a strict-priority
+ *    class (NIC and switches);
+ *  - rateCap: an upper bound on the flow's rate in payload bytes/s. Infinity = no cap (the flow
+ *    takes what strict priority and fair sharing leave), 0 = paused (a flow the order does not
+ *    reach yet, as Varys pauses the coflows it does not schedule).
  */
 struct FlowDecision
 {
-    uint64_t id{0};    //!< flow id
-    uint32_t rank{0};  //!< order, 0 = first
-    uint32_t level{0}; //!< priority level, 0 = most urgent
-    double rateCap{0}; //!< payload bytes/s, 0 = none
+    uint64_t id{0};                                          //!< flow id
+    uint32_t rank{0};                                        //!< order, 0 = first
+    uint32_t level{0};                                       //!< priority level, 0 = most urgent
+    double rateCap{std::numeric_limits<double>::infinity()}; //!< payload bytes/s (inf = none)
     double idealFinish{std::numeric_limits<double>::infinity()}; //!< target finish time (s)
 };
 

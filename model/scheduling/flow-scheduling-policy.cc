@@ -70,18 +70,15 @@ FlowSchedulingPolicy::Decide(const FlowSchedulingState& state, double now) const
         throw std::invalid_argument("Decide: now = " + std::to_string(now)
                                     + " s is out of range (must be >= 0 s)");
     }
-    std::vector<FlowDecision> d = DoDecide(state, now);
-    uint32_t distinct = 0;
-    for (const auto& x : d)
-    {
-        distinct = std::max(distinct, x.rank + 1);
-    }
-    for (auto& x : d)
-    {
-        x.level = static_cast<uint32_t>(static_cast<uint64_t>(x.rank) * m_levels
-                                        / std::max<uint32_t>(distinct, 1));
-    }
-    return d;
+    return DoDecide(state, now);
+}
+
+uint32_t
+FlowSchedulingPolicy::LevelOf(uint32_t value, uint32_t range) const
+{
+    range = std::max<uint32_t>(range, 1);
+    value = std::min(value, range - 1);
+    return static_cast<uint32_t>(static_cast<uint64_t>(value) * m_levels / range);
 }
 
 std::vector<uint32_t>
@@ -101,11 +98,11 @@ FlowSchedulingPolicy::DenseRanks(const std::vector<double>& keys)
 }
 
 std::vector<double>
-FlowSchedulingPolicy::MaddRates(const FlowSchedulingState& state,
-                                const std::vector<std::vector<std::size_t>>& tiers)
+FlowSchedulingPolicy::SequentialRates(const FlowSchedulingState& state,
+                                      const std::vector<std::vector<std::size_t>>& tiers)
 {
     const auto& flows = state.GetFlows();
-    std::vector<double> caps(flows.size(), 0.0);
+    std::vector<double> rate(flows.size(), 0.0);
     std::map<uint32_t, double> up;
     std::map<uint32_t, double> down;
     auto availUp = [&](uint32_t p) -> double&
@@ -126,6 +123,7 @@ FlowSchedulingPolicy::MaddRates(const FlowSchedulingState& state,
         }
         return it->second;
     };
+    // MADD, tier by tier
     for (const auto& tier : tiers)
     {
         std::map<uint32_t, double> loadUp;
@@ -139,38 +137,52 @@ FlowSchedulingPolicy::MaddRates(const FlowSchedulingState& state,
         bool blocked = false;
         for (const auto& [p, load] : loadUp)
         {
-            double a = availUp(p);
-            if (load > 0 && a <= 0)
-            {
-                blocked = true;
-                break;
-            }
-            gamma = std::max(gamma, load / a);
+            const double a = availUp(p);
+            blocked = blocked || (load > 0 && a <= 0);
+            gamma = a > 0 ? std::max(gamma, load / a) : gamma;
         }
         for (const auto& [p, load] : loadDown)
         {
-            double a = availDown(p);
-            if (load > 0 && a <= 0)
-            {
-                blocked = true;
-                break;
-            }
-            gamma = std::max(gamma, load / a);
+            const double a = availDown(p);
+            blocked = blocked || (load > 0 && a <= 0);
+            gamma = a > 0 ? std::max(gamma, load / a) : gamma;
         }
         if (blocked || !(gamma > 0))
         {
-            continue; // no allocation: the tier only gets what strict priority leaves
+            continue;
         }
         for (std::size_t i : tier)
         {
             const auto& f = flows[i];
-            double r = double(f.remaining) / gamma;
+            const double r = double(f.remaining) / gamma;
+            rate[i] = r;
             availUp(f.decl.src) = std::max(0.0, availUp(f.decl.src) - r);
             availDown(f.decl.dst) = std::max(0.0, availDown(f.decl.dst) - r);
-            caps[i] = r >= state.PathCapacity(f.decl) * (1 - 1e-12) ? 0.0 : r;
         }
     }
-    return caps;
+    // backfill what is left, in the same order
+    for (const auto& tier : tiers)
+    {
+        for (std::size_t i : tier)
+        {
+            const auto& f = flows[i];
+            const double extra = std::min(availUp(f.decl.src), availDown(f.decl.dst));
+            if (extra > 0)
+            {
+                rate[i] += extra;
+                availUp(f.decl.src) -= extra;
+                availDown(f.decl.dst) -= extra;
+            }
+        }
+    }
+    for (std::size_t i = 0; i < flows.size(); ++i)
+    {
+        if (rate[i] >= state.PathCapacity(flows[i].decl) * (1 - 1e-12))
+        {
+            rate[i] = std::numeric_limits<double>::infinity();
+        }
+    }
+    return rate;
 }
 
 } // namespace ns3

@@ -24,10 +24,14 @@ namespace ns3
  * drives the packet-level RdmaFlowScheduler (priority classes and queue-pair rate caps) and the
  * flow-level FluidFlowModel.
  *
- * A subclass ranks the flows (0 = first; equal ranks share) and may cap their rates; the base
- * maps ranks onto the PriorityLevels levels proportionally: with R distinct ranks, rank r gets
- * level floor(r x L / R), so the order of levels follows the order of ranks and the most urgent
- * flows get the highest level.
+ * A subclass ranks the flows (0 = first; equal ranks share) and enforces the order with levels,
+ * with rate caps, or both. Ordering policies that re-rank flows as others come and go (FIFO,
+ * MADD, Echelon, CadentFlow's deadline objective) enforce their order with rates
+ * (SequentialRates: each tier in order gets MADD rates from the capacity the earlier tiers left,
+ * the rest is backfilled in the same order, flows left without capacity are paused), as Varys
+ * does: a priority class that changed with every arrival would cost each running message a
+ * class change (RdmaQueuePair::SetPriorityClass waits for its packets in flight). Policies with
+ * static per-flow priorities (CadentFlow's priority objective) use levels (LevelOf).
  */
 class FlowSchedulingPolicy : public Object
 {
@@ -60,8 +64,7 @@ class FlowSchedulingPolicy : public Object
 
   protected:
     /**
-     * \brief The policy: fill id, rank, rateCap and idealFinish of each decision (level is
-     * filled in by Decide() from the ranks).
+     * \brief The policy: fill id, rank, level, rateCap and idealFinish of each decision.
      * \param state the state \param now current time
      * \return one decision per flow of state.GetFlows(), in the same order
      */
@@ -76,18 +79,26 @@ class FlowSchedulingPolicy : public Object
     static std::vector<uint32_t> DenseRanks(const std::vector<double>& keys);
 
     /**
-     * \brief MADD (Varys, Chowdhury et al., SIGCOMM 2014) over ordered tiers: each tier in turn
-     * gets, from the capacity the earlier tiers left, rates proportional to its flows' remaining
-     * bytes so that they all finish together at the tier's bottleneck time
-     * Gamma = max over ports of (tier bytes on the port / capacity left). A tier that meets a
-     * port with no capacity left gets no allocation. A rate that reaches the flow's path
-     * capacity is no constraint and is reported as 0 (no cap).
+     * \brief Rates for an order of tiers, as Varys (Chowdhury et al., SIGCOMM 2014) allocates
+     * its coflows: each tier in turn gets MADD rates from the capacity the earlier tiers left,
+     * proportional to its flows' remaining bytes so that they all finish together at the tier's
+     * bottleneck time Gamma = max over ports of (tier bytes on the port / capacity left); a tier
+     * that meets a port with no capacity left gets nothing. Then the capacity still unused is
+     * backfilled flow by flow in tier order (work conservation). A flow without capacity gets
+     * 0 (paused); a rate that reaches the flow's path capacity is no constraint (infinity).
      * \param state the state
-     * \param tiers indices into state.GetFlows(), most urgent tier first
-     * \return rate cap per flow of state.GetFlows() (payload bytes/s, 0 = no cap)
+     * \param tiers indices into state.GetFlows(), most urgent tier first (every flow once)
+     * \return rate cap per flow of state.GetFlows() (payload bytes/s)
      */
-    static std::vector<double> MaddRates(const FlowSchedulingState& state,
-                                         const std::vector<std::vector<std::size_t>>& tiers);
+    static std::vector<double> SequentialRates(const FlowSchedulingState& state,
+                                               const std::vector<std::vector<std::size_t>>& tiers);
+    /**
+     * \brief Stable level of a priority value: floor(value x L / range) for a known range
+     * (0..range-1), the most urgent values on level 0.
+     * \param value priority value \param range number of values (>= 1)
+     * \return the level, < PriorityLevels
+     */
+    uint32_t LevelOf(uint32_t value, uint32_t range) const;
 
   private:
     uint32_t m_levels; //!< priority levels

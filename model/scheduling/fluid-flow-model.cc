@@ -67,9 +67,17 @@ FluidFlowModel::Allocate(const FlowSchedulingState& state,
         byLevel[decisions[i].level].push_back(i);
     }
     const double eps = 1e-12;
-    for (auto& [level, active] : byLevel)
+    for (auto& [level, members] : byLevel)
     {
-        // progressive filling
+        // progressive filling over the flows that are not paused
+        std::vector<std::size_t> active;
+        for (std::size_t i : members)
+        {
+            if (decisions[i].rateCap > 0)
+            {
+                active.push_back(i);
+            }
+        }
         while (!active.empty())
         {
             std::map<uint32_t, uint32_t> nUp;
@@ -90,10 +98,7 @@ FluidFlowModel::Allocate(const FlowSchedulingState& state,
             }
             for (std::size_t i : active)
             {
-                if (decisions[i].rateCap > 0)
-                {
-                    inc = std::min(inc, decisions[i].rateCap - rate[i]);
-                }
+                inc = std::min(inc, decisions[i].rateCap - rate[i]); // infinite if uncapped
             }
             inc = std::max(inc, 0.0);
             for (std::size_t i : active)
@@ -106,7 +111,7 @@ FluidFlowModel::Allocate(const FlowSchedulingState& state,
             for (std::size_t i : active)
             {
                 const double cap = decisions[i].rateCap;
-                bool capped = cap > 0 && rate[i] >= cap * (1 - 1e-12);
+                bool capped = std::isfinite(cap) && rate[i] >= cap * (1 - 1e-12);
                 bool full = up[flows[i].decl.src] <= eps * state.Up(flows[i].decl.src)
                             || down[flows[i].decl.dst] <= eps * state.Down(flows[i].decl.dst);
                 if (!capped && !full)

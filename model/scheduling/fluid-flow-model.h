@@ -32,9 +32,9 @@ struct FluidFlowResult
  *
  * At every release and completion the policy decides again (a centralised scheduler with no
  * control delay); rates are then allocated by strict priority between levels (level 0 first)
- * and max-min fair sharing within a level, each flow limited by its rate cap and by what the
- * higher levels left on its uplink and downlink. Between events rates are constant, so finish
- * times are exact.
+ * and max-min fair sharing within a level, each flow limited by its rate cap (0 = paused) and
+ * by what the higher levels left on its uplink and downlink. Between events rates are constant, so
+ * finish times are exact.
  */
 class FluidFlowModel
 {

@@ -109,7 +109,7 @@ MaddCoflowPolicy::DoDecide(const FlowSchedulingState& state, double now) const
             d[i].idealFinish = now + gammas[g];
         }
     }
-    std::vector<double> caps = MaddRates(state, tiers);
+    std::vector<double> caps = SequentialRates(state, tiers);
     for (std::size_t i = 0; i < flows.size(); ++i)
     {
         d[i].rateCap = caps[i];

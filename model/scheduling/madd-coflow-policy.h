@@ -15,9 +15,9 @@ namespace ns3
  * a coflow; coflows are served smallest effective bottleneck first (SEBF: Gamma = max over ports
  * of the coflow's remaining bytes on the port / port capacity), and inside a coflow MADD gives
  * each flow rate = remaining bytes / Gamma so that all its flows finish together; the next
- * coflow gets MADD rates from the capacity left (see FlowSchedulingPolicy::MaddRates). Flows of
- * a coflow that gets no allocation are not capped and take what strict priority leaves (Varys'
- * work conservation).
+ * coflow gets MADD rates from the capacity left, unused capacity is backfilled in SEBF order and
+ * coflows left without capacity are paused (FlowSchedulingPolicy::SequentialRates). Enforced by
+ * rates only (level 0 for every flow), as Varys rate-limits its senders.
  *
  * The ideal finish time reported is now + Gamma (the coflow alone). Needs the global view of
  * every coflow, so it has no decentralised mode.

@@ -539,6 +539,7 @@ DataParallelJob::PostScheduled(uint32_t k, bool push, uint32_t w, uint32_t s)
     g.job = m_jobId;
     g.arrangement = FlowArrangement::Offsets; // A(k) = forward time before the consumer
     g.expectedFlows = m_plan.size() * m_workers.size();
+    g.priorities = m_tensors.size();
     fs->DeclareGroup(g);
     FlowDeclaration d;
     d.job = m_jobId;

@@ -371,6 +371,7 @@ PipelineParallelJob::PostScheduled(uint32_t link, bool forward, uint32_t microBa
     g.arrangement = FlowArrangement::Pipeline;
     g.stageTime = (forward ? m_forward : m_backward).GetSeconds(); // receiver's op time
     g.expectedFlows = m_microBatches;
+    g.priorities = m_microBatches;
     fs->DeclareGroup(g);
     uint32_t& sent = (forward ? m_fwdSent : m_bwdSent)[link];
     FlowDeclaration d;

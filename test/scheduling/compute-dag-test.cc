@@ -79,6 +79,31 @@ TEST_CASE("compute-dag: slack in compute raises the deadlines of later tensors",
     CHECK(s.FlexibilityRatio() == Approx(2.5));
 }
 
+TEST_CASE("compute-dag: tensors crossing several links arrive when their busiest link is done",
+          "[flow-scheduling]")
+{
+    // Two 1000-byte tensors pulled by 2 workers from two servers: each server uplink (links 1,
+    // 2) carries its tensor twice (2 s at 1000 B/s), the worker downlink (link 0) both once.
+    // Both arrive at 2 s; op1 (0.5 s) 2-2.5, op2 (0.5 s) 2.5-3: deadlines 2 and 2.5 s,
+    // min CCT 2 s: ratio 1.25.
+    ComputeDag g;
+    uint32_t a = g.AddTensor("a", 1000);
+    uint32_t b = g.AddTensor("b", 1000);
+    uint32_t o1 = g.AddOp("op1", 0.5, {}, {a});
+    g.AddOp("op2", 0.5, {o1}, {b});
+    DagSchedule s
+        = g.IdealSchedule({{{0, 1.0}, {1, 2.0}}, {{0, 1.0}, {2, 2.0}}}, {1000, 1000, 1000});
+    CHECK(s.arrival[a] == Approx(2.0));
+    CHECK(s.arrival[b] == Approx(2.0));
+    CHECK(s.minCct == Approx(2.0));
+    CHECK(s.makespan == Approx(3.0));
+    CHECK(s.deadline[b] == Approx(2.5));
+    CHECK(s.FlexibilityRatio() == Approx(1.25));
+    CHECK_THROWS_WITH(g.IdealSchedule({{{0, 1.0}}}, {1000}), Catch::Contains("one per tensor"));
+    CHECK_THROWS_WITH(g.IdealSchedule({{{5, 1.0}}, {{0, 1.0}}}, {1000}),
+                      Catch::Contains("link 5 is unknown"));
+}
+
 TEST_CASE("compute-dag: execution and consumption orders follow the dependencies",
           "[flow-scheduling]")
 {

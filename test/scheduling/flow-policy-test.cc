@@ -9,6 +9,7 @@
 #include "ns3/madd-coflow-policy.h"
 
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <limits>
 #include <stdexcept>
 
@@ -220,7 +221,7 @@ TEST_CASE("flow-scheduling: fair sharing gives one level and no caps", "[flow-sc
     {
         CHECK(x.level == 0);
         CHECK(x.rank == 0);
-        CHECK(x.rateCap == 0);
+        CHECK(std::isinf(x.rateCap));
     }
     // and the fluid model shares the common downlink max-min fairly: 0.5 GB/s each
     auto rates = FluidFlowModel::Allocate(s, d);
@@ -228,7 +229,7 @@ TEST_CASE("flow-scheduling: fair sharing gives one level and no caps", "[flow-sc
     CHECK(rates[1] == Approx(0.5 * GB));
 }
 
-TEST_CASE("flow-scheduling: FIFO ranks by release and maps ranks onto levels proportionally",
+TEST_CASE("flow-scheduling: FIFO ranks by release and serves the ranks in order through rates",
           "[flow-scheduling]")
 {
     FlowSchedulingState s = Ports(4);
@@ -243,14 +244,16 @@ TEST_CASE("flow-scheduling: FIFO ranks by release and maps ranks onto levels pro
     CHECK(Of(d, 12).rank == 0); // same release: same rank
     CHECK(Of(d, 10).rank == 1);
     CHECK(Of(d, 13).rank == 2);
-    // 3 distinct ranks on 7 levels: floor(r x 7 / 3) = 0, 2, 4
-    CHECK(Of(d, 11).level == 0);
-    CHECK(Of(d, 10).level == 2);
-    CHECK(Of(d, 13).level == 4);
-    p->SetPriorityLevels(2); // floor(r x 2 / 3) = 0, 0, 1
-    d = p->Decide(s, 3.0);
-    CHECK(Of(d, 10).level == 0);
-    CHECK(Of(d, 13).level == 1);
+    // rank 0 shares downlink 1 (MADD: 0.5 GB/s each); rank 1 needs downlink 1 too: paused;
+    // rank 2 (0->2) has its whole path: no cap
+    CHECK(Of(d, 11).rateCap == Approx(0.5 * GB));
+    CHECK(Of(d, 12).rateCap == Approx(0.5 * GB));
+    CHECK(Of(d, 10).rateCap == 0);
+    CHECK(std::isinf(Of(d, 13).rateCap));
+    for (const auto& x : d)
+    {
+        CHECK(x.level == 0);
+    }
     CHECK_THROWS_AS(p->SetPriorityLevels(9), std::invalid_argument);
 }
 
@@ -277,7 +280,7 @@ TEST_CASE("flow-scheduling: MADD orders coflows by bottleneck and sizes rates to
     CHECK(Of(d, 1).rank == 1);
     CHECK(Of(d, 2).rank == 1);
     // B alone on its path at 1 GB/s = the path capacity: no cap
-    CHECK(Of(d, 3).rateCap == 0);
+    CHECK(std::isinf(Of(d, 3).rateCap));
     // A from what B left (downlink 1: 1 GB/s left; uplink 0: 1 GB/s): Gamma' = 4 ms,
     // rates 1 MB / 4 ms = 0.25 GB/s and 3 MB / 4 ms = 0.75 GB/s
     CHECK(Of(d, 1).rateCap == Approx(0.25 * GB));
@@ -349,9 +352,14 @@ TEST_CASE("flow-scheduling: CadentFlow ranks by priority/weight or by deadline",
     CHECK(Of(d, 4).rank == 1);
     CHECK(Of(d, 1).rank == 2);
     CHECK(Of(d, 3).rank == 2);
+    // no priority range declared: levels from the 3 ranks, floor(r x 7 / 3) = 0, 2, 4
+    CHECK(Of(d, 2).level == 0);
+    CHECK(Of(d, 4).level == 2);
+    CHECK(Of(d, 1).level == 4);
+    CHECK(Of(d, 3).level == 4);
     for (const auto& x : d)
     {
-        CHECK(x.rateCap == 0);
+        CHECK(std::isinf(x.rateCap));
     }
     p->SetObjective(CadentFlowPolicy::DEADLINE);
     CHECK(p->GetName() == "cadentflow-deadline");
@@ -361,7 +369,41 @@ TEST_CASE("flow-scheduling: CadentFlow ranks by priority/weight or by deadline",
     CHECK(Of(d, 2).rank == 2); // 0.5 s
     CHECK(Of(d, 3).rank == 3); // no deadline: last
     CHECK(Of(d, 1).idealFinish == Approx(0.3));
+    // EDD through rates: 2->0 (0.1 s) and 0->1 (0.3 s) get their paths; 0->2 (0.5 s) needs the
+    // taken uplink 0 and 2->1 (none) the taken uplink 2: paused
+    CHECK(std::isinf(Of(d, 4).rateCap));
+    CHECK(std::isinf(Of(d, 1).rateCap));
+    CHECK(Of(d, 2).rateCap == 0);
+    CHECK(Of(d, 3).rateCap == 0);
     CHECK(p->SupportsDecentralised());
+}
+
+TEST_CASE("flow-scheduling: CadentFlow maps a declared priority range onto levels stably",
+          "[flow-scheduling]")
+{
+    FlowSchedulingState s = Ports(2);
+    FlowGroupSpec g = Group(1);
+    g.priorities = 10; // values 0..9 on 7 levels: floor(v x 7 / 10)
+    s.DeclareGroup(g);
+    const uint32_t values[] = {0, 1, 2, 5, 9};
+    for (uint32_t i = 0; i < 5; ++i)
+    {
+        FlowDeclaration f = Flow(i, 1, 0, 1, MB);
+        f.priority = values[i];
+        s.AddFlow(f, 0);
+    }
+    Ptr<CadentFlowPolicy> p = CreateObject<CadentFlowPolicy>();
+    auto d = p->Decide(s, 0);
+    CHECK(Of(d, 0).level == 0);
+    CHECK(Of(d, 1).level == 0);
+    CHECK(Of(d, 2).level == 1);
+    CHECK(Of(d, 3).level == 3);
+    CHECK(Of(d, 4).level == 6);
+    // a flow finishing does not move the others' levels
+    s.CompleteFlow(0);
+    d = p->Decide(s, 0);
+    CHECK(Of(d, 2).level == 1);
+    CHECK(Of(d, 4).level == 6);
 }
 
 TEST_CASE("flow-scheduling: CadentFlow's deadline order minimises the maximum lateness on one "
