@@ -19,6 +19,7 @@ list(APPEND MLNET_SOURCES
   ${MLNET_ROOT}/model/stats/sample-summary.cc
   ${MLNET_ROOT}/model/stats/scheduled-flow-stats.cc
   ${MLNET_ROOT}/helper/flow-scheduler-helper.cc
+  ${MLNET_ROOT}/helper/scenario-flow-scheduler.cc
 )
 list(APPEND MLNET_HEADERS
   ${_dir}/flow-declaration.h
@@ -45,6 +46,7 @@ list(APPEND MLNET_TEST_SOURCES
   ${MLNET_ROOT}/test/rdma/flow-scheduler-sim-test.cc
   ${MLNET_ROOT}/test/workload/scheduled-jobs-sim-test.cc
   ${MLNET_ROOT}/test/workload/slim-models-test.cc
+  ${MLNET_ROOT}/test/helper/scenario-flow-scheduler-test.cc
 )
 list(APPEND MLNET_EXAMPLES cadentflow-ps)
 list(APPEND MLNET_EXAMPLES echelon-pipeline)

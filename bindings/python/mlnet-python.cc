@@ -995,6 +995,7 @@ CloseLive()
 PYBIND11_MODULE(mlnet, m)
 {
     m.doc() = "mlnet: packet-level simulation of ML-cluster networks (ns-3), Python interface";
+    mlnetpy::RegisterFlowScheduling(m);
 
     m.def(
         "parse_rate",

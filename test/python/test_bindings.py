@@ -318,3 +318,81 @@ class TestInterpreterSurvives(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class TestFlowScheduling(unittest.TestCase):
+    GB = 1e9
+    MB = 1e6
+
+    def _coflows(self):
+        # coflow 1: 0->1 1 MB, 0->2 3 MB (bottleneck uplink 0: 4 ms); coflow 2: 3->1 1 MB
+        ports = [self.GB, (self.GB, 2 * self.GB), self.GB, self.GB]
+        groups = [{"id": 1}, {"id": 2}]
+        flows = [{"id": 1, "group": 1, "src": 0, "dst": 1, "bytes": self.MB},
+                 {"id": 2, "group": 1, "src": 0, "dst": 2, "bytes": 3 * self.MB},
+                 {"id": 3, "group": 2, "src": 3, "dst": 1, "bytes": self.MB}]
+        return ports, groups, flows
+
+    def test_policies(self):
+        self.assertEqual(set(mlnet.flow_policies()),
+                         {"fair", "fifo", "madd", "echelon", "cadentflow-priority",
+                          "cadentflow-deadline"})
+
+    def test_madd_decisions_and_fluid_run(self):
+        ports, groups, flows = self._coflows()
+        d = {x["id"]: x for x in mlnet.flow_decide("madd", ports, groups, flows)}
+        self.assertEqual(d[3]["rank"], 0)  # smallest bottleneck first
+        self.assertEqual(d[3]["rate_cap"], float("inf"))
+        self.assertAlmostEqual(d[1]["rate_cap"], 0.25 * self.GB)
+        self.assertAlmostEqual(d[2]["rate_cap"], 0.75 * self.GB)
+        r = {x["id"]: x for x in mlnet.fluid_run("madd", ports, groups, flows)}
+        self.assertAlmostEqual(r[1]["finish"], 4e-3)
+        self.assertAlmostEqual(r[2]["finish"], 4e-3)
+        self.assertAlmostEqual(r[3]["finish"], 1e-3)
+        fair = {x["id"]: x for x in mlnet.fluid_run("fair", ports, groups, flows)}
+        self.assertAlmostEqual(fair[1]["finish"], 2e-3)
+
+    def test_echelon_pipeline_reference(self):
+        # micro-batches of 1 MB (1 ms) every 2 ms: ideal finish 1, 3, 5, 7 ms
+        flows = [{"id": i, "group": 1, "index": i, "src": 0, "dst": 1, "bytes": self.MB,
+                  "release": 2e-3 * i} for i in range(4)]
+        groups = [{"id": 1, "arrangement": "pipeline", "stage_time": 2e-3}]
+        d = mlnet.flow_decide("echelon", [self.GB, self.GB], groups, flows, now=6e-3)
+        self.assertEqual([x["rank"] for x in d], [0, 1, 2, 3])
+        for i, x in enumerate(d):
+            self.assertAlmostEqual(x["ideal_finish"], 1e-3 + 2e-3 * i)
+
+    def test_flexibility_ratio_grows_with_compute(self):
+        small = mlnet.cct_flexibility("resnet_v2_101", batch=32, workers=8, servers=8)
+        large = mlnet.cct_flexibility("resnet_v2_101", batch=256, workers=8, servers=8)
+        self.assertGreaterEqual(small["ratio"], 1.0)
+        self.assertGreater(large["ratio"], 2 * small["ratio"])
+        self.assertAlmostEqual(large["min_cct"], small["min_cct"])
+
+    def test_bad_input_raises(self):
+        ports, groups, flows = self._coflows()
+        with self.assertRaises(ValueError):
+            mlnet.flow_decide("sjf", ports, groups, flows)
+        with self.assertRaises(ValueError):
+            mlnet.flow_decide("madd", ports, [{"id": 1, "colour": "red"}], flows)
+        with self.assertRaises(ValueError):
+            mlnet.flow_decide("madd", ports, groups, [dict(flows[0], deadline=-1.0)])
+        with self.assertRaises(ValueError):
+            mlnet.flow_decide("madd", ports, groups, [dict(flows[0], group=42)])
+        with self.assertRaises(ValueError):
+            mlnet.cct_flexibility("resnet_v2_101", rate="fast")
+
+    def test_scenario_with_scheduler(self):
+        def run(delay):
+            return mlnet.run_scenario({
+                "topology": {"type": "leaf-spine", "leaves": 1, "spines": 1, "hostsPerLeaf": 4},
+                "scheduler": {"policy": "echelon", "controlDelay": delay},
+                "traffic": [{"type": "pipeline-job", "hosts": [0, 1, 2, 3],
+                             "schedule": "gpipe", "microBatches": 4, "forward": "50us",
+                             "backward": "100us", "activationBytes": 100000,
+                             "iterations": 1}],
+                "duration": "10us", "drain": "1s"})["iterations"]
+        fast = run("0us")
+        slow = run("100us")
+        self.assertEqual(len(fast), 1)
+        self.assertGreaterEqual(slow[0]["durationNs"] - fast[0]["durationNs"], 600000)
