@@ -11,8 +11,7 @@
 // Published: up to 25% lower iteration time than max-min fairness; coflow scheduling can be
 // slower than fair sharing; where the gain is low, the flexibility ratio is high.
 
-#include "ns3/core-module.h"
-#include "ns3/mlnet-module.h"
+#include "flow-scheduling-examples.h"
 
 #include <fstream>
 #include <iomanip>
@@ -22,25 +21,11 @@
 #include <stdexcept>
 
 using namespace ns3;
+using mlnetexamples::BuildSwitchCluster;
+using mlnetexamples::SplitList;
 
 namespace
 {
-
-std::vector<std::string>
-Split(const std::string& s)
-{
-    std::vector<std::string> v;
-    std::stringstream ss(s);
-    std::string item;
-    while (std::getline(ss, item, ','))
-    {
-        if (!item.empty())
-        {
-            v.push_back(item);
-        }
-    }
-    return v;
-}
 
 /// Settings shared by every run.
 struct PsConfig
@@ -51,8 +36,6 @@ struct PsConfig
     uint32_t batch{32};
     uint32_t iterations{10};
     uint32_t warmup{2};
-    uint32_t mtu{4096};
-    uint32_t ackInterval{16};
     Time controlDelay{0};
     std::string mode{"centralised"};
     std::string cc{"ns3::DcqcnVendor"};
@@ -64,17 +47,7 @@ std::vector<double>
 RunOne(const DnnModel& model, const std::string& policy, const PsConfig& c, uint32_t run)
 {
     RngSeedManager::SetRun(run);
-    FabricTopologyHelper th;
-    std::ostringstream r;
-    r << c.rate << "Gbps";
-    th.SetHostLinkRate(DataRate(r.str()));
-    th.SetFabricLinkRate(DataRate(r.str()));
-    FabricTopology topo = th.BuildLeafSpine(1, 1, 2 * c.workers);
-    RdmaHelper rdma;
-    rdma.SetCongestionControl(c.cc);
-    rdma.SetNicAttribute("Mtu", UintegerValue(c.mtu));
-    rdma.SetNicAttribute("AckInterval", UintegerValue(c.ackInterval));
-    std::vector<Ptr<RdmaNic>> nics = rdma.Install(topo.hosts);
+    std::vector<Ptr<RdmaNic>> nics = BuildSwitchCluster(2 * c.workers, c.rate, c.cc);
     if (policy != "none")
     {
         FlowSchedulerHelper fs;
@@ -144,8 +117,6 @@ main(int argc, char* argv[])
                  "and the last one)",
                  c.iterations);
     cmd.AddValue("warmup", "Warm-up iterations left out of the statistics", c.warmup);
-    cmd.AddValue("mtu", "RDMA payload bytes per packet (64..4096)", c.mtu);
-    cmd.AddValue("ackInterval", "RDMA ACK coalescing (packets per ACK)", c.ackInterval);
     cmd.AddValue("controlDelay", "Centralised scheduler's control delay", c.controlDelay);
     cmd.AddValue("mode", "Scheduler mode: centralised or decentralised", c.mode);
     cmd.AddValue("cc",
@@ -173,7 +144,7 @@ main(int argc, char* argv[])
             throw std::invalid_argument("--mode = " + c.mode
                                         + ": must be centralised or decentralised");
         }
-        std::vector<std::string> pol = Split(policies);
+        std::vector<std::string> pol = SplitList(policies);
         if (pol.empty())
         {
             throw std::invalid_argument("--policies is empty");
@@ -196,7 +167,7 @@ main(int argc, char* argv[])
             out << "model,policy,workers,run,iteration,seconds,flexibility\n";
         }
         // goodput of a worker's downlink: what its pulls get at best
-        const double goodput = c.rate * 1e9 / 8 * c.mtu / (c.mtu + 82.0);
+        const double goodput = c.rate * 1e9 / 8 * 4096 / (4096 + 82.0);
         const GpuProfile gpu = GpuProfile::Get(c.gpu);
         std::cout << c.workers << " workers + " << c.workers << " parameter servers, " << c.rate
                   << " Gbit/s, " << c.gpu << " batch " << c.batch << ", " << c.iterations
@@ -207,7 +178,7 @@ main(int argc, char* argv[])
                                 + " us"
                           : "")
                   << "\n";
-        for (const auto& name : Split(models))
+        for (const auto& name : SplitList(models))
         {
             DnnModel m = ModelZoo::Get(name);
             // the pull phase as the forward pass sees it: tensor t comes from server t mod W

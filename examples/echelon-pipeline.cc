@@ -11,8 +11,7 @@
 // minus Echelon ideal finish time), mean, p50 and p99 over the iterations after warm-up;
 // --csv writes every iteration.
 
-#include "ns3/core-module.h"
-#include "ns3/mlnet-module.h"
+#include "flow-scheduling-examples.h"
 
 #include <fstream>
 #include <iomanip>
@@ -21,6 +20,8 @@
 #include <stdexcept>
 
 using namespace ns3;
+using mlnetexamples::BuildSwitchCluster;
+using mlnetexamples::SplitList;
 
 namespace
 {
@@ -56,17 +57,7 @@ RunOne(const std::string& policy, const PipeConfig& c, uint32_t run)
 {
     RngSeedManager::SetRun(run);
     const uint32_t hosts = c.pipelines * c.stages + c.psWorkers;
-    FabricTopologyHelper th;
-    std::ostringstream r;
-    r << c.rate << "Gbps";
-    th.SetHostLinkRate(DataRate(r.str()));
-    th.SetFabricLinkRate(DataRate(r.str()));
-    FabricTopology topo = th.BuildLeafSpine(1, 1, hosts);
-    RdmaHelper rdma;
-    rdma.SetCongestionControl(c.cc);
-    rdma.SetNicAttribute("Mtu", UintegerValue(4096));
-    rdma.SetNicAttribute("AckInterval", UintegerValue(16));
-    std::vector<Ptr<RdmaNic>> nics = rdma.Install(topo.hosts);
+    std::vector<Ptr<RdmaNic>> nics = BuildSwitchCluster(hosts, c.rate, c.cc);
     FlowSchedulerHelper fs;
     fs.SetPolicy(policy);
     fs.SetSchedulerAttribute("ControlDelay", TimeValue(c.controlDelay));
@@ -140,22 +131,6 @@ RunOne(const std::string& policy, const PipeConfig& c, uint32_t run)
     return out;
 }
 
-std::vector<std::string>
-Split(const std::string& s)
-{
-    std::vector<std::string> v;
-    std::stringstream ss(s);
-    std::string item;
-    while (std::getline(ss, item, ','))
-    {
-        if (!item.empty())
-        {
-            v.push_back(item);
-        }
-    }
-    return v;
-}
-
 } // namespace
 
 int
@@ -203,7 +178,7 @@ main(int argc, char* argv[])
         {
             throw std::invalid_argument("--warmup must be shorter than --duration");
         }
-        std::vector<std::string> pol = Split(policies);
+        std::vector<std::string> pol = SplitList(policies);
         for (const auto& p : pol)
         {
             CreateFlowSchedulingPolicy(p);

@@ -210,25 +210,39 @@ MakePolicy(const std::string& name, uint32_t levels, bool correct)
     return p;
 }
 
+/// Set the ports and declare the groups of a FlowSchedulingState or FluidFlowModel; return the
+/// flows, read and validated.
+template<typename Target>
+std::vector<PyFlow>
+Load(Target& target, const py::sequence& ports, const py::sequence& groups,
+     const py::sequence& flows)
+{
+    for (uint32_t i = 0; i < py::len(ports); ++i)
+    {
+        auto [up, down] = PortCapacity(ports[i], i);
+        target.SetPort(i, up, down);
+    }
+    for (uint32_t i = 0; i < py::len(groups); ++i)
+    {
+        target.DeclareGroup(ReadGroup(groups[i], i));
+    }
+    std::vector<PyFlow> out;
+    for (uint32_t i = 0; i < py::len(flows); ++i)
+    {
+        out.push_back(ReadFlow(flows[i], i));
+    }
+    return out;
+}
+
 py::list
 Decide(const std::string& policy, const py::sequence& ports, const py::sequence& groups,
        const py::sequence& flows, const py::object& now, uint32_t levels, bool correct)
 {
     Ptr<FlowSchedulingPolicy> p = MakePolicy(policy, levels, correct);
     FlowSchedulingState s;
-    for (uint32_t i = 0; i < py::len(ports); ++i)
-    {
-        auto [up, down] = PortCapacity(ports[i], i);
-        s.SetPort(i, up, down);
-    }
-    for (uint32_t i = 0; i < py::len(groups); ++i)
-    {
-        s.DeclareGroup(ReadGroup(groups[i], i));
-    }
     double latest = 0;
-    for (uint32_t i = 0; i < py::len(flows); ++i)
+    for (const PyFlow& f : Load(s, ports, groups, flows))
     {
-        PyFlow f = ReadFlow(flows[i], i);
         s.AddFlow(f.decl, f.release);
         s.SetRemaining(f.decl.id, f.remaining);
         latest = std::max(latest, f.release);
@@ -253,18 +267,8 @@ FluidRun(const std::string& policy, const py::sequence& ports, const py::sequenc
          const py::sequence& flows, uint32_t levels, bool correct)
 {
     FluidFlowModel m(MakePolicy(policy, levels, correct));
-    for (uint32_t i = 0; i < py::len(ports); ++i)
+    for (const PyFlow& f : Load(m, ports, groups, flows))
     {
-        auto [up, down] = PortCapacity(ports[i], i);
-        m.SetPort(i, up, down);
-    }
-    for (uint32_t i = 0; i < py::len(groups); ++i)
-    {
-        m.DeclareGroup(ReadGroup(groups[i], i));
-    }
-    for (uint32_t i = 0; i < py::len(flows); ++i)
-    {
-        PyFlow f = ReadFlow(flows[i], i);
         m.AddFlow(f.decl, f.release);
     }
     std::vector<FluidFlowResult> r;

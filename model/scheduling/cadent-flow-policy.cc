@@ -75,11 +75,7 @@ CadentFlowPolicy::DoDecide(const FlowSchedulingState& state, double) const
     if (m_objective == PRIORITY)
     {
         // levels: stable from the group's priority range when declared, else by rank
-        uint32_t nRanks = 0;
-        for (uint32_t r : ranks)
-        {
-            nRanks = std::max(nRanks, r + 1);
-        }
+        const uint32_t nRanks = static_cast<uint32_t>(TiersOf(ranks).size());
         for (std::size_t i = 0; i < flows.size(); ++i)
         {
             const FlowGroupSpec& g = state.GetGroup(flows[i].decl.group);
@@ -91,17 +87,7 @@ CadentFlowPolicy::DoDecide(const FlowSchedulingState& state, double) const
         return d;
     }
     // deadline: earliest deadline first, enforced by rates
-    uint32_t nRanks = 0;
-    for (uint32_t r : ranks)
-    {
-        nRanks = std::max(nRanks, r + 1);
-    }
-    std::vector<std::vector<std::size_t>> tiers(nRanks);
-    for (std::size_t i = 0; i < flows.size(); ++i)
-    {
-        tiers[ranks[i]].push_back(i);
-    }
-    const std::vector<double> caps = SequentialRates(state, tiers);
+    const std::vector<double> caps = SequentialRates(state, TiersOf(ranks));
     for (std::size_t i = 0; i < flows.size(); ++i)
     {
         d[i].rateCap = caps[i];

@@ -37,17 +37,7 @@ FifoFlowPolicy::DoDecide(const FlowSchedulingState& state, double) const
         keys.push_back(f.release);
     }
     const std::vector<uint32_t> ranks = DenseRanks(keys);
-    uint32_t nRanks = 0;
-    for (uint32_t r : ranks)
-    {
-        nRanks = std::max(nRanks, r + 1);
-    }
-    std::vector<std::vector<std::size_t>> tiers(nRanks);
-    for (std::size_t i = 0; i < flows.size(); ++i)
-    {
-        tiers[ranks[i]].push_back(i);
-    }
-    const std::vector<double> caps = SequentialRates(state, tiers);
+    const std::vector<double> caps = SequentialRates(state, TiersOf(ranks));
     std::vector<FlowDecision> d(flows.size());
     for (std::size_t i = 0; i < flows.size(); ++i)
     {

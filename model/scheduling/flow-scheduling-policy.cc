@@ -97,6 +97,22 @@ FlowSchedulingPolicy::DenseRanks(const std::vector<double>& keys)
     return ranks;
 }
 
+std::vector<std::vector<std::size_t>>
+FlowSchedulingPolicy::TiersOf(const std::vector<uint32_t>& ranks)
+{
+    uint32_t n = 0;
+    for (uint32_t r : ranks)
+    {
+        n = std::max(n, r + 1);
+    }
+    std::vector<std::vector<std::size_t>> tiers(n);
+    for (std::size_t i = 0; i < ranks.size(); ++i)
+    {
+        tiers[ranks[i]].push_back(i);
+    }
+    return tiers;
+}
+
 std::vector<double>
 FlowSchedulingPolicy::SequentialRates(const FlowSchedulingState& state,
                                       const std::vector<std::vector<std::size_t>>& tiers)

@@ -77,6 +77,11 @@ class FlowSchedulingPolicy : public Object
      * \return ranks from 0
      */
     static std::vector<uint32_t> DenseRanks(const std::vector<double>& keys);
+    /**
+     * \param ranks one rank per flow (dense, from 0)
+     * \return the flow indices of each rank, rank 0 first: the tiers for SequentialRates
+     */
+    static std::vector<std::vector<std::size_t>> TiersOf(const std::vector<uint32_t>& ranks);
 
     /**
      * \brief Rates for an order of tiers, as Varys (Chowdhury et al., SIGCOMM 2014) allocates

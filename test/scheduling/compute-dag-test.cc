@@ -1,30 +1,17 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  */
+#include "common/flow-test-builders.h"
 #include "ns3/compute-dag.h"
 
 #include <catch2/catch.hpp>
 #include <stdexcept>
 
 using namespace ns3;
+using mlnettest::ErrorOf;
 
 namespace
 {
-
-template<typename F>
-std::string
-ErrorOf(F f)
-{
-    try
-    {
-        f();
-    }
-    catch (const std::invalid_argument& e)
-    {
-        return e.what();
-    }
-    return "";
-}
 
 /// The three-op example: tensors of 0.5, 0.25 and 0.25 s at the link rate (1 s in all), read by
 /// three chained ops of 0.5 s each.

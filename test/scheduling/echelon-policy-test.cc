@@ -1,6 +1,7 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  */
+#include "common/flow-test-builders.h"
 #include "ns3/boolean.h"
 #include "ns3/echelon-flow-policy.h"
 #include "ns3/fluid-flow-model.h"
@@ -13,46 +14,12 @@
 
 using namespace ns3;
 
+using namespace mlnettest;
+
 namespace
 {
 
-const double GB = 1e9;
-const double MB = 1e6;
 const double ms = 1e-3;
-
-FlowDeclaration
-Flow(uint64_t id, uint64_t group, uint32_t src, uint32_t dst, double bytes, uint32_t index = 0)
-{
-    FlowDeclaration d;
-    d.id = id;
-    d.group = group;
-    d.src = src;
-    d.dst = dst;
-    d.bytes = static_cast<uint64_t>(bytes);
-    d.index = index;
-    return d;
-}
-
-FlowGroupSpec
-Group(uint64_t id, FlowArrangement a, double stage = 0)
-{
-    FlowGroupSpec g;
-    g.id = id;
-    g.arrangement = a;
-    g.stageTime = stage;
-    return g;
-}
-
-FlowSchedulingState
-Ports(uint32_t n)
-{
-    FlowSchedulingState s;
-    for (uint32_t p = 0; p < n; ++p)
-    {
-        s.SetPort(p, GB, GB);
-    }
-    return s;
-}
 
 /// Ideal finish times of every flow of a group (in history order).
 std::vector<double>

@@ -1,6 +1,7 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  */
+#include "common/flow-test-builders.h"
 #include "ns3/cadent-flow-policy.h"
 #include "ns3/fair-sharing-flow-policy.h"
 #include "ns3/fifo-flow-policy.h"
@@ -15,45 +16,10 @@
 
 using namespace ns3;
 
+using namespace mlnettest;
+
 namespace
 {
-
-const double GB = 1e9; // 1 GB/s
-const double MB = 1e6;
-
-/// Ports 0..n-1 at 1 GB/s up and down.
-FlowSchedulingState
-Ports(uint32_t n)
-{
-    FlowSchedulingState s;
-    for (uint32_t p = 0; p < n; ++p)
-    {
-        s.SetPort(p, GB, GB);
-    }
-    return s;
-}
-
-FlowDeclaration
-Flow(uint64_t id, uint64_t group, uint32_t src, uint32_t dst, double bytes)
-{
-    FlowDeclaration d;
-    d.id = id;
-    d.group = group;
-    d.src = src;
-    d.dst = dst;
-    d.bytes = static_cast<uint64_t>(bytes);
-    return d;
-}
-
-FlowGroupSpec
-Group(uint64_t id, FlowArrangement a = FlowArrangement::Coflow, double stage = 0)
-{
-    FlowGroupSpec g;
-    g.id = id;
-    g.arrangement = a;
-    g.stageTime = stage;
-    return g;
-}
 
 /// Decision of flow `id` in a decision list.
 const FlowDecision&
@@ -67,22 +33,6 @@ Of(const std::vector<FlowDecision>& d, uint64_t id)
         }
     }
     throw std::logic_error("no decision for flow " + std::to_string(id));
-}
-
-/// Message of the exception thrown by f (empty if none).
-template<typename F>
-std::string
-ErrorOf(F f)
-{
-    try
-    {
-        f();
-    }
-    catch (const std::invalid_argument& e)
-    {
-        return e.what();
-    }
-    return "";
 }
 
 } // namespace
