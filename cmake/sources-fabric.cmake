@@ -8,6 +8,7 @@ list(APPEND MLNET_SOURCES
   ${_dir}/flow-key.cc
   ${_dir}/pfc-header.cc
   ${_dir}/shared-buffer-mmu.cc
+  ${_dir}/tx-time-accumulator.cc
 )
 list(APPEND MLNET_HEADERS
   ${_dir}/fabric-channel.h
@@ -16,11 +17,13 @@ list(APPEND MLNET_HEADERS
   ${_dir}/flow-key.h
   ${_dir}/pfc-header.h
   ${_dir}/shared-buffer-mmu.h
+  ${_dir}/tx-time-accumulator.h
 )
 list(APPEND MLNET_TEST_SOURCES
   ${MLNET_ROOT}/test/fabric/ecmp-test.cc
   ${MLNET_ROOT}/test/fabric/ecn-marking-test.cc
   ${MLNET_ROOT}/test/fabric/fat-tree-test.cc
+  ${MLNET_ROOT}/test/fabric/line-rate-test.cc
   ${MLNET_ROOT}/test/fabric/internet-interop-test.cc
   ${MLNET_ROOT}/test/fabric/mmu-test.cc
   ${MLNET_ROOT}/test/fabric/pfc-incast-test.cc

@@ -131,19 +131,16 @@ FabricNetDevice::Attach(Ptr<FabricChannel> ch)
     ch->Attach(this);
 }
 
+uint64_t
+FabricNetDevice::WireBits(uint32_t bytes) const
+{
+    return 8 * uint64_t(std::max<uint32_t>(bytes, PfcHeader::kFrameBytes) + m_frameOverhead);
+}
+
 Time
 FabricNetDevice::TxTime(uint32_t bytes) const
 {
-    // Most frames have one of a few sizes: remember the last conversion (the DataRate -> Time
-    // conversion is int64x64 arithmetic, a visible share of the per-hop cost otherwise).
-    if (bytes != m_txTimeBytes || m_rate.GetBitRate() != m_txTimeRate)
-    {
-        uint32_t wire = std::max<uint32_t>(bytes, PfcHeader::kFrameBytes) + m_frameOverhead;
-        m_txTimeBytes = bytes;
-        m_txTimeRate = m_rate.GetBitRate();
-        m_txTimeValue = m_rate.CalculateBytesTxTime(wire);
-    }
-    return m_txTimeValue;
+    return m_txClock.Peek(WireBits(bytes), m_rate.GetBitRate());
 }
 
 void
@@ -304,7 +301,9 @@ void
 FabricNetDevice::StartFrame(Ptr<Packet> p, uint16_t etherType)
 {
     m_txBusy = true;
-    Time txTime = TxTime(p->GetSize());
+    // Exact serialisation: the sub-step remainder of each frame is carried into the next, so
+    // back-to-back frames leave at the nominal line rate whatever the time resolution.
+    Time txTime = m_txClock.Next(WireBits(p->GetSize()), m_rate.GetBitRate());
     if (!m_phyTxBeginTrace.IsEmpty())
     {
         m_phyTxBeginTrace(p);

@@ -13,6 +13,7 @@
 #include "ns3/nstime.h"
 #include "ns3/packet.h"
 #include "ns3/traced-callback.h"
+#include "tx-time-accumulator.h"
 
 #include <array>
 #include <cstdint>
@@ -120,8 +121,21 @@ class FabricNetDevice : public NetDevice
     {
         return !m_txBusy;
     }
-    /// \return wire time of a frame carrying `bytes` of IPv4 datagram
+    /**
+     * Wire time of one frame carrying `bytes` of IPv4 datagram (frame overhead included),
+     * rounded down to the time resolution. The transmitter itself carries the sub-step
+     * remainder from frame to frame (TxTimeAccumulator), so back-to-back frames take exactly
+     * the nominal line rate; this value is a lower bound of each frame's time on the wire.
+     * \param bytes the datagram size
+     * \return the wire time
+     */
     Time TxTime(uint32_t bytes) const;
+    /**
+     * \param bytes the datagram size
+     * \return bits one frame carrying `bytes` of IPv4 datagram occupies on the wire (minimum
+     *         frame size and FrameOverhead included)
+     */
+    uint64_t WireBits(uint32_t bytes) const;
     /// \return the peer device on the channel (null if not attached)
     Ptr<FabricNetDevice> GetPeer() const;
 
@@ -197,9 +211,7 @@ class FabricNetDevice : public NetDevice
     uint32_t m_dwrrQuantum{1600};
     uint64_t m_hostQueueLimit{0};
     uint8_t m_dwrrNext{0};
-    mutable uint32_t m_txTimeBytes{0}; //!< memo of TxTime(): frame size
-    mutable uint64_t m_txTimeRate{0};  //!< memo of TxTime(): rate
-    mutable Time m_txTimeValue;        //!< memo of TxTime(): result
+    TxTimeAccumulator m_txClock; //!< exact frame times (remainder carried between frames)
 
     std::array<ClassQueue, kNumClasses> m_queues;
     std::deque<Ptr<Packet>> m_ctrlQueue;

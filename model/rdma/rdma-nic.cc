@@ -15,6 +15,7 @@
 #include "roce-header.h"
 #include "roce-v2-header.h"
 
+#include <cmath>
 #include <stdexcept>
 
 namespace ns3
@@ -308,16 +309,16 @@ RdmaNic::BuildData(RdmaQueuePair& qp)
     // QP that got the port late (another QP's packet was on the wire at its slot) keeps its
     // schedule when it is less than kPacingBurst intervals late, as a token bucket of that many
     // packets would: otherwise every collision would lower its rate below the limit.
-    Time wire = m_dev->TxTime(p->GetSize());
     const double pace = qp.PacingRate();
     if (pace >= qp.m_cc.lineRate)
     {
-        qp.m_nextAvail = now + wire;
+        qp.m_nextAvail = now + m_dev->TxTime(p->GetSize()); // a lower bound of the port's time
     }
     else
     {
-        Time interval = TimeStep(
-            uint64_t(double(wire.GetTimeStep()) * qp.m_cc.lineRate / std::max(pace, 1e3) + 0.5));
+        // Exact pacing: the sub-step remainder is carried from packet to packet.
+        Time interval = qp.m_paceClock.Next(m_dev->WireBits(p->GetSize()),
+                                            uint64_t(std::llround(std::max(pace, 1e3))));
         bool onSchedule = qp.m_nextAvail <= now && now - qp.m_nextAvail < interval * kPacingBurst;
         qp.m_nextAvail = (onSchedule ? qp.m_nextAvail : now) + interval;
     }

@@ -11,6 +11,7 @@
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/traced-callback.h"
+#include "ns3/tx-time-accumulator.h"
 #include "rdma-congestion-ops.h"
 
 #include <cstdint>
@@ -151,6 +152,7 @@ class RdmaQueuePair : public Object
     uint64_t m_timeouts{0};
     uint64_t m_cnps{0};
     Time m_nextAvail;
+    TxTimeAccumulator m_paceClock; //!< exact pacing intervals below the line rate
     EventId m_rto;
 
     RdmaCcState m_cc;

@@ -110,7 +110,11 @@ ConstantRateFlow::StartApplication()
         throw std::invalid_argument("ConstantRateFlow: node " + std::to_string(GetNode()->GetId())
                                     + " has no FabricNetDevice");
     }
-    m_interval = m_rate.CalculateBytesTxTime(m_payload + 8 + 20);
+    if (m_rate.GetBitRate() == 0)
+    {
+        throw std::invalid_argument("ConstantRateFlow: DataRate must be > 0 bit/s");
+    }
+    m_clock.Reset();
     SendNext();
 }
 
@@ -158,7 +162,9 @@ ConstantRateFlow::SendNext()
     m_dev->Send(p, m_dev->GetBroadcast(), FabricNetDevice::kEtherTypeIpv4);
     m_seq++;
     m_bytesSent += ipBytes;
-    m_event = Simulator::Schedule(m_interval, &ConstantRateFlow::SendNext, this);
+    // Exact rate: the sub-step remainder of each interval is carried into the next.
+    m_event = Simulator::Schedule(m_clock.Next(8 * uint64_t(ipBytes), m_rate.GetBitRate()),
+                                  &ConstantRateFlow::SendNext, this);
 }
 
 } // namespace ns3

@@ -9,6 +9,7 @@
 #include "ns3/event-id.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/traced-callback.h"
+#include "ns3/tx-time-accumulator.h"
 
 namespace ns3
 {
@@ -61,7 +62,7 @@ class ConstantRateFlow : public Application
     uint32_t m_backlogLimit{0};
     uint64_t m_seq{0};
     uint64_t m_bytesSent{0};
-    Time m_interval; //!< time between packets at DataRate
+    TxTimeAccumulator m_clock; //!< exact intervals between packets at DataRate
     EventId m_event;
     TracedCallback<Ptr<const Packet>> m_txTrace;
 };

@@ -1,0 +1,58 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "tx-time-accumulator.h"
+
+#include <stdexcept>
+
+namespace ns3
+{
+
+const TxTimeAccumulator::Split&
+TxTimeAccumulator::Miss(uint64_t bits, uint64_t rateBps) const
+{
+    if (rateBps == 0)
+    {
+        throw std::invalid_argument("TxTimeAccumulator: rate must be > 0 bit/s");
+    }
+    // Time steps per second at the current resolution (1e9 for ns, 1e12 for ps): the exact
+    // duration is bits x stepsPerSecond / rate steps. 128-bit so that no resolution overflows.
+    const auto stepsPerSecond = static_cast<unsigned __int128>(Seconds(1).GetTimeStep());
+    const unsigned __int128 num = static_cast<unsigned __int128>(bits) * stepsPerSecond;
+    Split& s = m_memo[m_oldest];
+    m_oldest ^= 1;
+    s.bits = bits;
+    s.rate = rateBps;
+    s.steps = static_cast<uint64_t>(num / rateBps);
+    s.rem = static_cast<uint64_t>(num % rateBps);
+    return s;
+}
+
+void
+TxTimeAccumulator::Rescale(uint64_t rateBps)
+{
+    m_carry = m_carryRate == 0 ? 0
+                               : static_cast<uint64_t>(static_cast<unsigned __int128>(m_carry)
+                                                       * rateBps / m_carryRate);
+    m_carryRate = rateBps;
+}
+
+Time
+TxTimeAccumulator::Peek(uint64_t bits, uint64_t rateBps) const
+{
+    return TimeStep(Lookup(bits, rateBps).steps);
+}
+
+void
+TxTimeAccumulator::Reset()
+{
+    m_carry = 0;
+}
+
+uint64_t
+TxTimeAccumulator::GetCarry() const
+{
+    return m_carry;
+}
+
+} // namespace ns3
