@@ -26,6 +26,7 @@ main(int argc, char* argv[])
     std::string name;
 
     std::string transport = "udp"; // the mainline baseline sends the same UDP traffic
+    std::string devices = "none";
     CommandLine cmd(__FILE__);
     cmd.AddValue("k", "Fat-tree arity (k^3/4 hosts)", k);
     cmd.AddValue("pattern", "Traffic: permutation or shuffle", pattern);
@@ -36,6 +37,11 @@ main(int argc, char* argv[])
     cmd.AddValue("transport", "mlnet traffic: rdma (DCQCN queue pairs) or udp (constant rate)",
                  transport);
     cmd.AddValue("scheduler", "ns-3 scheduler type", scheduler);
+    cmd.AddValue("devices",
+                 "In-network aggregation devices spliced into the links: none, or bump (on every "
+                 "edge and aggregation uplink and every core port, as PANAMA places them); the "
+                 "traffic does not aggregate, it only crosses them",
+                 devices);
     cmd.AddValue("name", "Benchmark name in the JSON line (default fattree<k>-<pattern>)", name);
     cmd.Parse(argc, argv);
     if (name.empty())
@@ -50,6 +56,18 @@ main(int argc, char* argv[])
     topo.SetFabricLinkRate(DataRate(rate));
     topo.SetLinkDelay(MicroSeconds(1));
     FabricTopology t = topo.BuildFatTree(k);
+    if (devices == "bump")
+    {
+        AggregationHelper agg;
+        agg.InstallDevices(t.edge, "up");
+        agg.InstallDevices(t.agg, "up");
+        agg.InstallDevices(t.core, "all");
+    }
+    else if (devices != "none")
+    {
+        std::cerr << "mlnet-bench-fattree: error: --devices must be none or bump" << std::endl;
+        return 2;
+    }
     double topoWall = build.Seconds();
     double topoRss = CurrentRssMb();
 
@@ -86,6 +104,14 @@ main(int argc, char* argv[])
         rx += ReceivedBytes(t.hosts.Get(i));
     }
     MlnetSwitchTotals sw = SumSwitchStats(t);
+    // Frames sent by the aggregation devices (their pass-through): the rest are the hops the
+    // same traffic makes without devices.
+    uint64_t deviceHops = 0;
+    std::vector<Ptr<AggregationDevice>> devs = AggregationHelper::GetDevices();
+    for (const auto& d : devs)
+    {
+        deviceHops += d->GetStats().passThrough[0] + d->GetStats().passThrough[1];
+    }
     StandardLine(name, "mlnet", s)
         .Add("scheduler", scheduler)
         .Add("transport", transport)
@@ -103,6 +129,12 @@ main(int argc, char* argv[])
         .Add("drops", sw.drops)
         .Add("ecn_marks", sw.ecnMarks)
         .Add("pfc_pauses", sw.pauses)
+        .Add("devices", devices)
+        .Add("aggregation_devices", uint32_t(devs.size()))
+        .Add("device_hops", deviceHops)
+        .Add("fabric_hops", s.packetHops - deviceHops)
+        .Add("wall_ns_per_fabric_hop",
+             s.packetHops > deviceHops ? s.runWallS * 1e9 / double(s.packetHops - deviceHops) : 0.0)
         .Print();
     Simulator::Destroy();
     return 0;

@@ -39,3 +39,4 @@ list(APPEND MLNET_TEST_SOURCES
   ${MLNET_ROOT}/test/aggregation/aggregation-scenario-test.cc
   ${MLNET_ROOT}/test/common/aggregation-scenario.cc
 )
+list(APPEND MLNET_EXAMPLES ina-line-rate)

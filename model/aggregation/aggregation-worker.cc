@@ -208,18 +208,22 @@ AggregationWorker::DoPost(uint64_t elements, uint8_t cls, DoneCallback cb,
         rec.values = AggregationValues::FromFloats(*v, m_type, m_scaleExponent);
         rec.result.assign(elements, 0);
     }
-    for (uint64_t off = 0; off < elements; off += m_chunkElements)
+    // Chunks are made when sent (a post may be gigabytes): chunk g of the worker's global
+    // sequence goes on tree g mod T as that tree's chunk g div T.
+    const uint64_t n = (elements + m_chunkElements - 1) / m_chunkElements;
+    rec.remaining = n;
+    rec.firstChunk = m_chunkCounter;
+    rec.cls = cls;
+    m_postAt[m_chunkCounter] = id;
+    const uint64_t T = m_trees.size();
+    for (uint64_t t = 0; t < T; ++t)
     {
-        Tree& t = m_trees[m_chunkCounter++ % m_trees.size()];
-        Chunk c;
-        c.post = id;
-        c.offset = off;
-        c.elements = uint16_t(std::min<uint64_t>(m_chunkElements, elements - off));
-        c.cls = cls;
-        t.chunks.push_back(c);
-        t.nextSeq++;
-        rec.remaining++;
+        // chunks g in [first, first + n) with g mod T == t
+        uint64_t before = (m_chunkCounter + T - 1 - t) / T;
+        uint64_t after = (m_chunkCounter + n + T - 1 - t) / T;
+        m_trees[t].nextSeq += uint32_t(after - before);
     }
+    m_chunkCounter += n;
     TrySend();
     return id;
 }
@@ -282,6 +286,16 @@ AggregationWorker::TrySend()
             }
             else
             {
+                // Materialise the tree's next chunk from its post.
+                uint64_t g = uint64_t(t.nxt) * n + idx;
+                auto pit = std::prev(m_postAt.upper_bound(g));
+                const PostRec& rec = m_posts.at(pit->second);
+                Chunk c;
+                c.post = pit->second;
+                c.offset = (g - rec.firstChunk) * m_chunkElements;
+                c.elements = uint16_t(std::min<uint64_t>(m_chunkElements, rec.elements - c.offset));
+                c.cls = rec.cls;
+                t.chunks.push_back(c);
                 SendChunk(t, t.nxt++, false);
             }
             progress = true;
@@ -449,6 +463,7 @@ AggregationWorker::Receive(Ptr<const Packet> p, const AggregationStackHeader& h)
             uint64_t id = pit->first;
             PostRec done = std::move(rec);
             m_posts.erase(pit);
+            m_postAt.erase(done.firstChunk);
             std::vector<float> sum;
             if (done.hasValues)
             {

@@ -131,10 +131,10 @@ class AggregationWorker : public Object
     struct Tree
     {
         AggWorkerTree cfg;
-        uint32_t nextSeq{0};       //!< next sequence number to assign
+        uint32_t nextSeq{0};       //!< chunks assigned to the tree so far (posts seen)
         uint32_t una{0};           //!< oldest sequence number without result
         uint32_t nxt{0};           //!< next sequence number to send the first time
-        std::deque<Chunk> chunks;  //!< chunks una .. nextSeq - 1
+        std::deque<Chunk> chunks;  //!< chunks una .. nxt - 1 (in flight or answered)
         std::deque<uint32_t> retx; //!< sequence numbers to send again
         AggregationCcState cc;
         Ptr<AggregationCongestionOps> ops;
@@ -149,6 +149,8 @@ class AggregationWorker : public Object
     {
         uint64_t elements{0};
         uint64_t remaining{0};
+        uint64_t firstChunk{0};       //!< global index of its first chunk
+        uint8_t cls{0};               //!< priority class
         std::vector<uint32_t> values; //!< this worker's words (values mode)
         std::vector<uint32_t> result; //!< the sum's words
         bool hasValues{false};
@@ -170,7 +172,8 @@ class AggregationWorker : public Object
     std::map<uint16_t, uint32_t> m_treeIndex;
     std::map<uint64_t, PostRec> m_posts;
     uint64_t m_nextPost{0};
-    uint64_t m_chunkCounter{0};
+    uint64_t m_chunkCounter{0};            //!< global chunks posted (chunk g is on tree g mod T)
+    std::map<uint64_t, uint64_t> m_postAt; //!< global index of a post's first chunk -> post
     uint32_t m_rr{0};
     EventId m_wake;
     AggregationWorkerStats m_stats;
