@@ -40,3 +40,4 @@ list(APPEND MLNET_TEST_SOURCES
   ${MLNET_ROOT}/test/common/aggregation-scenario.cc
 )
 list(APPEND MLNET_EXAMPLES ina-line-rate)
+list(APPEND MLNET_EXAMPLES panama-shared-cluster)

@@ -13,6 +13,7 @@ list(APPEND MLNET_HEADERS
   ${_dir}/roce-v2-header.h
   ${_dir}/rdma-queue-pair.h
   ${_dir}/rdma-nic.h
+  ${_dir}/rdma-nic-source.h
   ${MLNET_ROOT}/helper/rdma-helper.h
 )
 list(APPEND MLNET_TEST_SOURCES

@@ -7,6 +7,7 @@
 #include "ns3/enum.h"
 #include "ns3/integer.h"
 #include "ns3/log.h"
+#include "ns3/node.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
@@ -65,6 +66,11 @@ void
 AggregationWorker::DoDispose()
 {
     m_wake.Cancel();
+    if (m_nic)
+    {
+        m_nic->RemoveSource(this);
+        m_nic = nullptr;
+    }
     for (Tree& t : m_trees)
     {
         t.rto.Cancel();
@@ -81,6 +87,21 @@ AggregationWorker::Setup(Ptr<FabricNetDevice> dev, uint16_t jobId,
                          const std::vector<AggWorkerTree>& trees, const ObjectFactory& cc,
                          const ObjectFactory* rp)
 {
+    if (m_nic)
+    {
+        m_nic->RemoveSource(this);
+        m_nic = nullptr;
+    }
+    // Served by the host's RDMA NIC when it has one (fair with its queue pairs), else queued
+    // on the port directly.
+    if (Ptr<RdmaNic> nic = dev->GetNode()->GetObject<RdmaNic>())
+    {
+        if (nic->GetDevice() == dev)
+        {
+            m_nic = nic;
+            m_nic->AddSource(this);
+        }
+    }
     if (trees.empty())
     {
         throw std::invalid_argument("AggregationWorker: a job needs at least one tree");
@@ -239,6 +260,106 @@ AggregationWorker::TraceCc(Tree& t)
     }
 }
 
+int
+AggregationWorker::PickTree(Time now, Time& earliest)
+{
+    const uint32_t n = m_trees.size();
+    for (uint32_t k = 0; k < n; ++k)
+    {
+        uint32_t idx = (m_rr + k) % n;
+        Tree& t = m_trees[idx];
+        while (!t.retx.empty()
+               && (t.retx.front() < t.una || t.chunks[t.retx.front() - t.una].received))
+        {
+            if (t.retx.front() >= t.una)
+            {
+                t.chunks[t.retx.front() - t.una].queuedRetx = false;
+            }
+            t.retx.pop_front();
+        }
+        bool fresh = t.nxt < t.nextSeq && t.nxt - t.una < t.cc.Window();
+        if (t.retx.empty() && !fresh)
+        {
+            continue;
+        }
+        t.ops->Advance(t.cc, now);
+        if (t.nextAvail > now)
+        {
+            earliest = std::min(earliest, t.nextAvail);
+            continue;
+        }
+        return int(idx);
+    }
+    return -1;
+}
+
+uint8_t
+AggregationWorker::NextClass(uint32_t idx) const
+{
+    const Tree& t = m_trees[idx];
+    if (!t.retx.empty())
+    {
+        return t.chunks[t.retx.front() - t.una].cls;
+    }
+    uint64_t g = uint64_t(t.nxt) * m_trees.size() + idx;
+    auto pit = std::prev(m_postAt.upper_bound(g));
+    return m_posts.at(pit->second).cls;
+}
+
+Ptr<Packet>
+AggregationWorker::MakeNext(uint32_t idx)
+{
+    Tree& t = m_trees[idx];
+    m_rr = (idx + 1) % m_trees.size();
+    if (!t.retx.empty())
+    {
+        uint32_t seq = t.retx.front();
+        t.retx.pop_front();
+        t.chunks[seq - t.una].queuedRetx = false;
+        return BuildChunk(t, seq, true);
+    }
+    // Materialise the tree's next chunk from its post.
+    uint64_t g = uint64_t(t.nxt) * m_trees.size() + idx;
+    auto pit = std::prev(m_postAt.upper_bound(g));
+    const PostRec& rec = m_posts.at(pit->second);
+    Chunk c;
+    c.post = pit->second;
+    c.offset = (g - rec.firstChunk) * m_chunkElements;
+    c.elements = uint16_t(std::min<uint64_t>(m_chunkElements, rec.elements - c.offset));
+    c.cls = rec.cls;
+    t.chunks.push_back(c);
+    return BuildChunk(t, t.nxt++, false);
+}
+
+Time
+AggregationWorker::GetNextSendTime(uint8_t& cls)
+{
+    Time now = Simulator::Now();
+    Time earliest = Time::Max();
+    int idx = PickTree(now, earliest);
+    if (idx >= 0)
+    {
+        cls = NextClass(uint32_t(idx));
+        return now;
+    }
+    for (uint32_t i = 0; i < m_trees.size(); ++i)
+    {
+        if (m_trees[i].nextAvail == earliest)
+        {
+            cls = NextClass(i);
+        }
+    }
+    return earliest;
+}
+
+Ptr<Packet>
+AggregationWorker::Dequeue()
+{
+    Time earliest = Time::Max();
+    int idx = PickTree(Simulator::Now(), earliest);
+    return idx < 0 ? nullptr : MakeNext(uint32_t(idx));
+}
+
 void
 AggregationWorker::TrySend()
 {
@@ -246,61 +367,20 @@ AggregationWorker::TrySend()
     {
         return;
     }
+    if (m_nic)
+    {
+        m_nic->NotifySource(); // the NIC pulls our packets in its rotation
+        return;
+    }
+    // No RDMA NIC on the host: queue on the port directly.
     Time now = Simulator::Now();
     Time earliest = Time::Max();
-    const uint32_t n = m_trees.size();
-    bool progress = true;
-    while (progress)
+    for (int idx = PickTree(now, earliest); idx >= 0; idx = PickTree(now, earliest))
     {
-        progress = false;
-        for (uint32_t k = 0; k < n; ++k)
-        {
-            uint32_t idx = (m_rr + k) % n;
-            Tree& t = m_trees[idx];
-            while (!t.retx.empty()
-                   && (t.retx.front() < t.una || t.chunks[t.retx.front() - t.una].received))
-            {
-                if (t.retx.front() >= t.una)
-                {
-                    t.chunks[t.retx.front() - t.una].queuedRetx = false;
-                }
-                t.retx.pop_front();
-            }
-            bool fresh = t.nxt < t.nextSeq && t.nxt - t.una < t.cc.Window();
-            if (t.retx.empty() && !fresh)
-            {
-                continue;
-            }
-            t.ops->Advance(t.cc, now);
-            if (t.nextAvail > now)
-            {
-                earliest = std::min(earliest, t.nextAvail);
-                continue;
-            }
-            if (!t.retx.empty())
-            {
-                uint32_t seq = t.retx.front();
-                t.retx.pop_front();
-                t.chunks[seq - t.una].queuedRetx = false;
-                SendChunk(t, seq, true);
-            }
-            else
-            {
-                // Materialise the tree's next chunk from its post.
-                uint64_t g = uint64_t(t.nxt) * n + idx;
-                auto pit = std::prev(m_postAt.upper_bound(g));
-                const PostRec& rec = m_posts.at(pit->second);
-                Chunk c;
-                c.post = pit->second;
-                c.offset = (g - rec.firstChunk) * m_chunkElements;
-                c.elements = uint16_t(std::min<uint64_t>(m_chunkElements, rec.elements - c.offset));
-                c.cls = rec.cls;
-                t.chunks.push_back(c);
-                SendChunk(t, t.nxt++, false);
-            }
-            progress = true;
-            m_rr = (idx + 1) % n;
-        }
+        Ptr<Packet> p = MakeNext(uint32_t(idx));
+        uint8_t b[2];
+        p->CopyData(b, 2);
+        m_dev->Enqueue(p, uint8_t((b[1] >> 2) & 0x7), 0);
     }
     if (earliest != Time::Max())
     {
@@ -318,8 +398,8 @@ AggregationWorker::Wake()
     TrySend();
 }
 
-void
-AggregationWorker::SendChunk(Tree& t, uint32_t seq, bool retransmit)
+Ptr<Packet>
+AggregationWorker::BuildChunk(Tree& t, uint32_t seq, bool retransmit)
 {
     Time now = Simulator::Now();
     const Chunk& c = t.chunks[seq - t.una];
@@ -379,8 +459,8 @@ AggregationWorker::SendChunk(Tree& t, uint32_t seq, bool retransmit)
     {
         t.nextAvail = now;
     }
-    m_dev->Enqueue(p, c.cls, 0);
     ArmRto(t);
+    return p;
 }
 
 void

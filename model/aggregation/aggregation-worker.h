@@ -11,6 +11,7 @@
 #include "ns3/fabric-net-device.h"
 #include "ns3/object-factory.h"
 #include "ns3/object.h"
+#include "ns3/rdma-nic.h"
 #include "ns3/traced-callback.h"
 
 #include <deque>
@@ -65,7 +66,7 @@ struct AggregationWorkerStats
  * numbers are what the aggregation points match. Values mode (PostValues) carries real numbers
  * and returns the element-wise sum; size-only (Post) carries virtual payload.
  */
-class AggregationWorker : public Object
+class AggregationWorker : public Object, public RdmaNicSource
 {
   public:
     /// Completion of a post: (post id, sum of every worker's values; empty in size-only mode).
@@ -98,6 +99,10 @@ class AggregationWorker : public Object
     uint64_t Post(uint64_t elements, uint8_t cls, DoneCallback cb);
     /// Aggregate real values; the completion gets the sum. \return the post id
     uint64_t PostValues(const std::vector<float>& values, uint8_t cls, DoneCallback cb);
+
+    // RdmaNicSource: the host's RDMA NIC pulls contributions in its transmit rotation.
+    Time GetNextSendTime(uint8_t& cls) override;
+    Ptr<Packet> Dequeue() override;
 
     /// Handle a result addressed to this worker (called by the host's AggregationEndpoint).
     void Receive(Ptr<const Packet> p, const AggregationStackHeader& h);
@@ -160,13 +165,18 @@ class AggregationWorker : public Object
 
     uint64_t DoPost(uint64_t elements, uint8_t cls, DoneCallback cb, const std::vector<float>* v);
     void TrySend();
-    void SendChunk(Tree& t, uint32_t seq, bool retransmit);
+    /// \return the next tree ready to send (round robin), or -1; earliest: when one will be
+    int PickTree(Time now, Time& earliest);
+    uint8_t NextClass(uint32_t idx) const;
+    Ptr<Packet> MakeNext(uint32_t idx);
+    Ptr<Packet> BuildChunk(Tree& t, uint32_t seq, bool retransmit);
     void ArmRto(Tree& t);
     void OnRto(uint32_t tree);
     void Wake();
     void TraceCc(Tree& t);
 
     Ptr<FabricNetDevice> m_dev;
+    Ptr<RdmaNic> m_nic; //!< the host's NIC, if any: it pulls our packets
     uint16_t m_jobId{0};
     std::vector<Tree> m_trees;
     std::map<uint16_t, uint32_t> m_treeIndex;

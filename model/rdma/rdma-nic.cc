@@ -15,6 +15,7 @@
 #include "roce-header.h"
 #include "roce-v2-header.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -90,6 +91,7 @@ RdmaNic::DoDispose()
         qp->Dispose();
     }
     m_qps.clear();
+    m_sources.clear();
     m_responders.clear();
     if (m_dev)
     {
@@ -225,10 +227,29 @@ RdmaNic::Wake()
     Kick();
 }
 
+void
+RdmaNic::AddSource(RdmaNicSource* src)
+{
+    m_sources.push_back(src);
+}
+
+void
+RdmaNic::RemoveSource(RdmaNicSource* src)
+{
+    m_sources.erase(std::remove(m_sources.begin(), m_sources.end(), src), m_sources.end());
+}
+
+void
+RdmaNic::NotifySource()
+{
+    Kick();
+}
+
 Ptr<Packet>
 RdmaNic::Pull(uint8_t pausedMask)
 {
-    const uint32_t n = m_qps.size();
+    const uint32_t nq = m_qps.size();
+    const uint32_t n = nq + m_sources.size();
     if (n == 0)
     {
         return nullptr;
@@ -239,22 +260,44 @@ RdmaNic::Pull(uint8_t pausedMask)
     Time now = Simulator::Now();
     Time earliest = Time::Max();
     int best = -1;
+    uint8_t bestClass = 0;
     for (uint32_t k = 0; k < n; ++k)
     {
         uint32_t idx = (m_rr + k) % n;
-        RdmaQueuePair& qp = *m_qps[idx];
-        if (((pausedMask >> qp.m_class) & 1u) || !qp.CanSend())
+        uint8_t cls;
+        Time avail;
+        if (idx < nq)
+        {
+            RdmaQueuePair& qp = *m_qps[idx];
+            if (!qp.CanSend())
+            {
+                continue;
+            }
+            cls = qp.m_class;
+            avail = qp.m_nextAvail;
+        }
+        else
+        {
+            avail = m_sources[idx - nq]->GetNextSendTime(cls);
+            if (avail == Time::Max())
+            {
+                continue;
+            }
+            m_classesInUse |= uint8_t(1u << (cls & 7));
+        }
+        if ((pausedMask >> cls) & 1u)
         {
             continue;
         }
-        if (qp.m_nextAvail > now)
+        if (avail > now)
         {
-            earliest = std::min(earliest, qp.m_nextAvail);
+            earliest = std::min(earliest, avail);
             continue;
         }
-        if (best < 0 || qp.m_class > m_qps[best]->m_class)
+        if (best < 0 || cls > bestClass)
         {
             best = int(idx);
+            bestClass = cls;
             if (oneClass)
             {
                 break;
@@ -264,7 +307,7 @@ RdmaNic::Pull(uint8_t pausedMask)
     if (best >= 0)
     {
         m_rr = (uint32_t(best) + 1) % n;
-        return BuildData(*m_qps[best]);
+        return uint32_t(best) < nq ? BuildData(*m_qps[best]) : m_sources[best - nq]->Dequeue();
     }
     if (earliest != Time::Max())
     {

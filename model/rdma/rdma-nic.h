@@ -10,6 +10,7 @@
 #include "ns3/object.h"
 #include "ns3/packet.h"
 #include "ns3/traced-callback.h"
+#include "rdma-nic-source.h"
 #include "rdma-queue-pair.h"
 
 #include <cstdint>
@@ -81,6 +82,16 @@ class RdmaNic : public Object
     /// Called when a message has been received completely.
     void SetReceiveCallback(ReceiveCallback cb);
 
+    /**
+     * Serve another packet source in the transmit scheduler, like a queue pair.
+     * \param src the source (it must call RemoveSource() before it goes away)
+     */
+    void AddSource(RdmaNicSource* src);
+    /// \param src a source added before
+    void RemoveSource(RdmaNicSource* src);
+    /// A source has a packet to send: wake the port if it is idle.
+    void NotifySource();
+
     uint32_t GetNQueuePairs() const;                     //!< \return number of local queue pairs
     Ptr<RdmaQueuePair> GetQueuePair(uint32_t qpn) const; //!< \return local QP by number
     uint64_t GetBytesReceived() const; //!< \return in-order payload bytes accepted
@@ -126,6 +137,7 @@ class RdmaNic : public Object
 
     Ptr<FabricNetDevice> m_dev;
     std::vector<Ptr<RdmaQueuePair>> m_qps; //!< by local QP number
+    std::vector<RdmaNicSource*> m_sources; //!< other packet sources, after the QPs in the rotation
     std::vector<Responder> m_responders;   //!< by local responder QP number
     uint32_t m_rr{0};
     uint8_t m_classesInUse{0}; //!< bit c set: some queue pair sends in class c

@@ -1,0 +1,590 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+// PANAMA's shared-cluster experiment (Gebara et al., MLSys 2021) at packet level: a k-ary
+// fat-tree shared by data-parallel training jobs (models drawn from VGG-16, AlexNet, ResNet-152,
+// Inception-v3, GoogLeNet, ResNet-50; workers placed at random) and non-aggregation traffic
+// (7 KB latency-sensitive flows; long flows of 40 MB and 1.1 GB, half each), with the gradients
+// synchronised by
+//   ring        ring all-reduce over RDMA (DCQCN), Horovod-style tensor fusion
+//   switchml    SwitchML-style in-switch aggregation: INT32, fixed slot pool, no congestion
+//               control, one tree
+//   switchml-lb the same striped over several trees
+//   panama      PANAMA: bump-in-the-wire FPGA devices (edge and aggregation uplinks, core ports),
+//               FP32 adder trees, ECN-OR congestion control, several trees
+//   ideal       in-switch aggregation at infinite speed with PANAMA's congestion control
+// The aggregation load is the fraction of the hosts' link capacity the jobs would use if the
+// network never slowed them: sum over workers of min(1, gradient bits per iteration /
+// (compute time x link rate)) / hosts. Jobs are added until it is reached.
+//
+// Packet level cannot simulate 1024 hosts and full-size gradients: --scale multiplies every
+// model's parameters and compute time (so the compute/communication ratio is kept) and the long
+// flows' sizes; the 7 KB flows keep their size. Steady state: iterations that start after the
+// warm-up are measured; every scheme sees the same jobs, placement and background flows for a
+// seed. Prints a table; --out writes iterations.csv, flows.csv and summary.csv, which
+// contrib-scripts/plot-aggregation.py shared-cluster plots.
+//
+//   ./panama-shared-cluster --k=4 --loads=0.1,0.4,0.8 --seeds=1,2,3 --out=panama-k4
+
+#include "ns3/core-module.h"
+#include "ns3/mlnet-module.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <map>
+#include <numeric>
+#include <sstream>
+
+using namespace ns3;
+
+namespace
+{
+
+const std::vector<std::string> kModels
+    = {"vgg16", "alexnet", "resnet152", "inception_v3", "googlenet", "resnet50"};
+const std::vector<std::string> kSchemes = {"ring", "switchml", "switchml-lb", "panama", "ideal"};
+
+struct Options
+{
+    uint32_t k{4};
+    std::string rate{"100Gbps"};
+    std::string gpu{"a100"};
+    uint32_t batch{32};
+    uint32_t workers{4};
+    double scale{0.01};
+    double shortLoad{0.01};
+    double longLoad{0.1};
+    uint32_t trees{0};
+    uint32_t switchmlSlots{256};
+    uint64_t fusionBytes{64 * 1048576};
+    std::string panamaCc{"dcqcn"};
+    Time duration{MilliSeconds(20)};
+    Time warmup{MilliSeconds(4)};
+};
+
+/// A model scaled down: parameters and per-layer compute times times `scale`.
+DnnModel
+Scaled(const std::string& name, const GpuProfile& gpu, uint32_t batch, double scale)
+{
+    DnnModel m = ModelZoo::Get(name);
+    std::vector<LayerTiming> t = gpu.GetLayerTimings(m, batch);
+    std::ostringstream csv;
+    csv << "name,parameters,forward_us,backward_us\n";
+    for (std::size_t i = 0; i < m.GetNLayers(); ++i)
+    {
+        const LayerSpec& l = m.GetLayer(i);
+        uint64_t p = l.parameters == 0 ? 0 : std::max<uint64_t>(1, uint64_t(l.parameters * scale));
+        csv << "l" << i << "," << p << "," << t[i].forwardSeconds * 1e6 * scale << ","
+            << t[i].backwardSeconds * 1e6 * scale << "\n";
+    }
+    std::istringstream in(csv.str());
+    return DnnModel::FromCsv(in, name);
+}
+
+struct JobPlan
+{
+    std::string model;
+    std::vector<uint32_t> hosts;
+    double load{0}; //!< this job's share of the aggregation load
+};
+
+/// Jobs and placement for a load: deterministic for a seed (RngRun).
+std::vector<JobPlan>
+PlanJobs(const Options& o, double load, uint32_t hosts, double rateBps)
+{
+    Ptr<UniformRandomVariable> u = CreateObject<UniformRandomVariable>();
+    u->SetStream(7);
+    std::vector<uint32_t> free(hosts);
+    std::iota(free.begin(), free.end(), 0);
+    std::vector<JobPlan> jobs;
+    double offered = 0;
+    GpuProfile gpu = GpuProfile::Get(o.gpu);
+    while (offered < load * hosts)
+    {
+        if (free.size() < o.workers)
+        {
+            std::ostringstream os;
+            os << "--loads: " << load << " needs more than the " << hosts << " hosts (reached "
+               << offered / hosts << " with every host a worker); use fewer, a faster --gpu or "
+               << "smaller loads";
+            throw std::invalid_argument(os.str());
+        }
+        JobPlan j;
+        j.model = kModels[u->GetInteger(0, kModels.size() - 1)];
+        for (uint32_t w = 0; w < o.workers; ++w)
+        {
+            uint32_t pick = u->GetInteger(0, free.size() - 1);
+            j.hosts.push_back(free[pick]);
+            free.erase(free.begin() + pick);
+        }
+        DnnModel m = ModelZoo::Get(j.model);
+        double compute = gpu.GetForwardTime(m, o.batch) + gpu.GetBackwardTime(m, o.batch);
+        double perWorker = std::min(1.0, m.GetParameterBytes() * 8.0 / (compute * rateBps));
+        j.load = perWorker * o.workers / hosts;
+        offered += perWorker * o.workers;
+        jobs.push_back(j);
+    }
+    return jobs;
+}
+
+double
+Percentile(std::vector<double> v, double p)
+{
+    if (v.empty())
+    {
+        return 0;
+    }
+    std::sort(v.begin(), v.end());
+    double idx = p * (v.size() - 1);
+    std::size_t lo = std::size_t(idx);
+    std::size_t hi = std::min(lo + 1, v.size() - 1);
+    return v[lo] + (v[hi] - v[lo]) * (idx - lo);
+}
+
+double
+Mean(const std::vector<double>& v)
+{
+    return v.empty() ? 0 : std::accumulate(v.begin(), v.end(), 0.0) / v.size();
+}
+
+struct RunResult
+{
+    std::vector<double> jobMeanIter;        //!< per job: mean steady-state iteration time (s)
+    std::vector<std::vector<double>> iters; //!< per job: steady-state iteration times (s)
+    std::vector<double> shortFct;           //!< s
+    std::vector<double> longFct;            //!< s
+    std::vector<uint64_t> longBytes;
+    uint64_t pauses{0};
+    uint64_t drops{0};
+    double wall{0};
+    uint64_t results{0};
+    uint64_t marked{0};
+    uint64_t timeouts{0};
+    std::vector<std::pair<uint64_t, std::string>> maxQueues; //!< largest egress queues
+};
+
+RunResult
+RunOne(const Options& o, const std::string& scheme, const std::vector<JobPlan>& plan)
+{
+    auto wall0 = std::chrono::steady_clock::now();
+    FabricTopologyHelper th;
+    th.SetHostLinkRate(DataRate(o.rate));
+    th.SetFabricLinkRate(DataRate(o.rate));
+    FabricTopology t = th.BuildFatTree(o.k);
+    RdmaHelper rdma;
+    std::vector<Ptr<RdmaNic>> nics = rdma.Install(t.hosts);
+    const double rateBps = double(DataRate(o.rate).GetBitRate());
+    const uint32_t trees = o.trees ? o.trees : (o.k / 2) * (o.k / 2);
+
+    AggregationHelper agg;
+    agg.SetEngineAttribute("MaxJobs", UintegerValue(256));
+    if (scheme == "panama")
+    {
+        agg.SetCongestionControl(o.panamaCc == "dctcp" ? "ns3::AggregationDctcp"
+                                                       : "ns3::AggregationDcqcn");
+        agg.InstallDevices(t.edge, "up");
+        agg.InstallDevices(t.agg, "up");
+        agg.InstallDevices(t.core, "all");
+    }
+    else if (scheme == "switchml" || scheme == "switchml-lb")
+    {
+        agg.SetCongestionControl("ns3::AggregationFixedWindow");
+        agg.SetWorkerAttribute("ElementType", EnumValue(AggElementType::INT32));
+        agg.SetTimingAttribute("ElementType", EnumValue(AggElementType::INT32));
+        agg.InstallInSwitch(t.switches);
+    }
+    else if (scheme == "ideal")
+    {
+        agg.SetEngineAttribute("BufferBytesPerJob", UintegerValue(uint64_t(1) << 30));
+        agg.InstallInSwitch(t.switches);
+    }
+    GpuProfile gpu = GpuProfile::Get(o.gpu);
+    std::vector<Ptr<DataParallelJob>> jobs;
+    std::vector<Ptr<InNetworkAggregator>> aggs;
+    for (std::size_t j = 0; j < plan.size(); ++j)
+    {
+        Ptr<DataParallelJob> job = CreateObject<DataParallelJob>();
+        job->SetAttribute("JobName", StringValue(plan[j].model));
+        job->SetAttribute("JobId", UintegerValue(j));
+        job->SetAttribute("Iterations", UintegerValue(0));
+        job->SetAttribute("BatchSize", UintegerValue(o.batch));
+        job->SetModel(Scaled(plan[j].model, gpu, o.batch, o.scale), gpu);
+        std::vector<Ptr<RdmaNic>> w;
+        NodeContainer nodes;
+        for (uint32_t h : plan[j].hosts)
+        {
+            w.push_back(nics[h]);
+            nodes.Add(t.hosts.Get(h));
+        }
+        job->SetWorkers(w);
+        if (scheme == "ring")
+        {
+            job->SetAttribute("FusionBytes", UintegerValue(o.fusionBytes));
+        }
+        else
+        {
+            uint32_t treesOf = scheme == "switchml" ? 1 : trees;
+            uint32_t slots = scheme.rfind("switchml", 0) == 0 ? o.switchmlSlots : 0;
+            job->SetAttribute("Mode", EnumValue(DataParallelJob::AGGREGATOR));
+            Ptr<InNetworkAggregator> a = agg.InstallJob(nodes, uint16_t(j), treesOf, slots);
+            aggs.push_back(a);
+            job->SetAggregator(a);
+        }
+        job->Start();
+        jobs.push_back(job);
+    }
+    // Non-aggregation traffic from every host to every other host.
+    std::vector<Ptr<BackgroundTraffic>> bg;
+    const double mb = 1e6;
+    for (int kind = 0; kind < 2; ++kind)
+    {
+        double load = kind == 0 ? o.shortLoad : o.longLoad;
+        if (load <= 0)
+        {
+            bg.push_back(nullptr);
+            continue;
+        }
+        Ptr<BackgroundTraffic> b = CreateObject<BackgroundTraffic>();
+        b->SetAttribute("Load", DoubleValue(load));
+        b->SetAttribute("LinkRate", DataRateValue(DataRate(o.rate)));
+        // The class training traffic uses (DataParallelJob maps the FIFO plan to class 6):
+        // one class for everything, so sharing is decided by congestion control alone.
+        b->SetAttribute("PriorityClass", UintegerValue(6));
+        b->SetHosts(nics, nics);
+        if (kind == 0)
+        {
+            b->SetFlowSizeCdf(FlowSizeCdf({{7000, 0}, {7000, 1}}));
+        }
+        else
+        {
+            double a = 40 * mb * o.scale;
+            double c = 1100 * mb * o.scale;
+            b->SetFlowSizeCdf(FlowSizeCdf({{a, 0}, {a, 0.5}, {c, 0.5}, {c, 1}}));
+        }
+        b->AssignStreams(100 + 10 * kind);
+        b->Start();
+        bg.push_back(b);
+    }
+    Simulator::Stop(o.duration);
+    Simulator::Run();
+
+    RunResult r;
+    for (const auto& a : aggs)
+    {
+        for (const auto& w : a->GetWorkers())
+        {
+            r.results += w->GetStats().results;
+            r.marked += w->GetStats().markedResults;
+            r.timeouts += w->GetStats().timeouts;
+        }
+    }
+    for (const auto& job : jobs)
+    {
+        std::vector<double> it;
+        for (const auto& rec : job->GetIterationRecords())
+        {
+            if (rec.start >= o.warmup)
+            {
+                it.push_back(rec.Duration().GetSeconds());
+            }
+        }
+        r.iters.push_back(it);
+        r.jobMeanIter.push_back(Mean(it));
+    }
+    for (int kind = 0; kind < 2; ++kind)
+    {
+        if (!bg[kind])
+        {
+            continue;
+        }
+        for (const auto& f : bg[kind]->GetFlowRecords())
+        {
+            if (f.posted >= o.warmup)
+            {
+                (kind == 0 ? r.shortFct : r.longFct).push_back(f.Fct().GetSeconds());
+                if (kind == 1)
+                {
+                    r.longBytes.push_back(f.bytes);
+                }
+            }
+        }
+    }
+    for (uint32_t s = 0; s < t.switches.GetN(); ++s)
+    {
+        Ptr<FabricSwitch> sw = t.switches.Get(s)->GetObject<FabricSwitch>();
+        for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
+        {
+            r.pauses += sw->GetPortStats(p).pauseSent;
+            r.drops += sw->GetPortStats(p).drops;
+            std::string tier
+                = s < t.edge.GetN() ? "edge" : (s < t.edge.GetN() + t.agg.GetN() ? "agg" : "core");
+            Ptr<FabricNetDevice> far = FabricHelper::GetFarPeer(sw->GetPort(p));
+            bool toHost = far && !far->GetNode()->GetObject<FabricSwitch>();
+            r.maxQueues.emplace_back(sw->GetPortStats(p).maxQueueBytes,
+                                     tier + std::to_string(s) + "." + std::to_string(p)
+                                         + (toHost ? "->host" : "->sw"));
+        }
+    }
+    Simulator::Destroy();
+    r.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+    return r;
+}
+
+std::vector<double>
+ParseDoubles(const std::string& s, const std::string& name, double lo, double hi)
+{
+    std::vector<double> v;
+    std::stringstream ss(s);
+    std::string item;
+    while (std::getline(ss, item, ','))
+    {
+        size_t used = 0;
+        double x = 0;
+        try
+        {
+            x = std::stod(item, &used);
+        }
+        catch (const std::exception&)
+        {
+            used = 0;
+        }
+        if (used != item.size() || item.empty() || x < lo || x > hi)
+        {
+            std::ostringstream os;
+            os << "--" << name << " = \"" << s << "\": must be a comma-separated list of numbers "
+               << "in [" << lo << ", " << hi << "]";
+            throw std::invalid_argument(os.str());
+        }
+        v.push_back(x);
+    }
+    return v;
+}
+
+std::vector<std::string>
+ParseSchemes(const std::string& s)
+{
+    if (s == "all")
+    {
+        return kSchemes;
+    }
+    std::vector<std::string> v;
+    std::stringstream ss(s);
+    std::string item;
+    while (std::getline(ss, item, ','))
+    {
+        if (std::find(kSchemes.begin(), kSchemes.end(), item) == kSchemes.end())
+        {
+            throw std::invalid_argument("--schemes: \"" + item
+                                        + "\" is not one of ring, switchml, switchml-lb, panama, "
+                                          "ideal, all");
+        }
+        v.push_back(item);
+    }
+    return v;
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    Time::SetResolution(Time::PS);
+    Options o;
+    std::string loads = "0.05,0.2,0.4,0.8";
+    std::string seeds = "1";
+    std::string schemes = "all";
+    std::string out;
+    bool verbose = false;
+    CommandLine cmd(__FILE__);
+    cmd.AddValue("k", "Fat-tree arity: k^3/4 hosts (even, 4..16)", o.k);
+    cmd.AddValue("rate", "Rate of every link", o.rate);
+    cmd.AddValue("gpu", "GPU of the workers (v100, a100, h100)", o.gpu);
+    cmd.AddValue("batch", "Per-worker batch size", o.batch);
+    cmd.AddValue("workers", "Workers per job", o.workers);
+    cmd.AddValue("scale", "Scale of gradients, compute times and long flows, in (0, 1]", o.scale);
+    cmd.AddValue("loads", "Aggregation loads, comma-separated, in (0, 1]", loads);
+    cmd.AddValue("seeds", "Seeds (RngRun), comma-separated", seeds);
+    cmd.AddValue("schemes", "ring, switchml, switchml-lb, panama, ideal (comma-separated) or all",
+                 schemes);
+    cmd.AddValue("short-load", "Load of the 7 KB flows per host, in [0, 1)", o.shortLoad);
+    cmd.AddValue("long-load", "Load of the long flows per host, in [0, 1)", o.longLoad);
+    cmd.AddValue("trees", "Trees per job with load balancing (0 = one per core switch)", o.trees);
+    cmd.AddValue("switchml-slots", "SwitchML slot pool per tree (its window)", o.switchmlSlots);
+    cmd.AddValue("fusion", "Ring all-reduce tensor-fusion buffer (bytes; Horovod's 64 MiB)",
+                 o.fusionBytes);
+    cmd.AddValue("verbose", "Print every job's model and mean iteration time", verbose);
+    cmd.AddValue("panama-cc", "PANAMA's congestion control: dcqcn or dctcp", o.panamaCc);
+    cmd.AddValue("duration", "Simulated time per run", o.duration);
+    cmd.AddValue("warmup", "Iterations and flows starting before this are not measured", o.warmup);
+    cmd.AddValue("out", "Directory for iterations.csv, flows.csv and summary.csv", out);
+    cmd.Parse(argc, argv);
+    try
+    {
+        if (o.k < 4 || o.k > 16 || o.k % 2)
+        {
+            throw std::invalid_argument("--k = " + std::to_string(o.k)
+                                        + ": must be even, in [4, 16]");
+        }
+        if (o.workers < 2 || o.workers > o.k * o.k * o.k / 4)
+        {
+            throw std::invalid_argument("--workers = " + std::to_string(o.workers)
+                                        + ": must be in [2, hosts]");
+        }
+        if (!(o.scale > 0 && o.scale <= 1))
+        {
+            throw std::invalid_argument("--scale must be in (0, 1]");
+        }
+        if (!(o.shortLoad >= 0 && o.shortLoad < 1) || !(o.longLoad >= 0 && o.longLoad < 1))
+        {
+            throw std::invalid_argument("--short-load and --long-load must be in [0, 1)");
+        }
+        if (o.panamaCc != "dcqcn" && o.panamaCc != "dctcp")
+        {
+            throw std::invalid_argument("--panama-cc must be dcqcn or dctcp");
+        }
+        if (o.warmup >= o.duration)
+        {
+            throw std::invalid_argument("--warmup must be shorter than --duration");
+        }
+        GpuProfile::Get(o.gpu);
+        std::vector<double> loadList = ParseDoubles(loads, "loads", 1e-6, 1);
+        std::vector<double> seedList = ParseDoubles(seeds, "seeds", 1, 1e9);
+        std::vector<std::string> schemeList = ParseSchemes(schemes);
+        const uint32_t hosts = o.k * o.k * o.k / 4;
+        const double rateBps = double(DataRate(o.rate).GetBitRate());
+
+        std::ofstream itCsv;
+        std::ofstream flowCsv;
+        std::ofstream sumCsv;
+        if (!out.empty())
+        {
+            std::filesystem::create_directories(out);
+            itCsv.open(out + "/iterations.csv");
+            flowCsv.open(out + "/flows.csv");
+            sumCsv.open(out + "/summary.csv");
+            if (!itCsv || !flowCsv || !sumCsv)
+            {
+                throw std::invalid_argument("--out: cannot write into " + out);
+            }
+            itCsv << "k,load,seed,scheme,job,model,workers,iteration,duration_s\n";
+            flowCsv << "k,load,seed,scheme,kind,bytes,fct_s\n";
+            sumCsv << "k,load,achieved_load,seed,scheme,jobs,mean_iter_s,p50_iter_s,p99_iter_s,"
+                      "speedup_vs_ring,"
+                      "short_flows,short_mean_fct_s,short_p99_fct_s,long_mean_fct_s,pfc_pauses,"
+                      "drops,wall_s\n";
+        }
+        std::cout << "k=" << o.k << " (" << hosts << " hosts, " << o.rate << "), " << o.workers
+                  << " workers per job, " << o.gpu << ", scale " << o.scale << ", short load "
+                  << o.shortLoad << ", long load " << o.longLoad << "\n";
+        std::cout << std::left << std::setw(6) << "load" << std::setw(9) << "achieved"
+                  << std::setw(5) << "seed" << std::setw(13) << "scheme" << std::right
+                  << std::setw(5) << "jobs" << std::setw(11) << "iter ms" << std::setw(9)
+                  << "vs ring" << std::setw(11) << "short us" << std::setw(11) << "p99 us"
+                  << std::setw(11) << "long ms" << std::setw(8) << "pauses" << std::setw(8)
+                  << "wall s\n";
+        for (double load : loadList)
+        {
+            for (double seedD : seedList)
+            {
+                uint32_t seed = uint32_t(seedD);
+                RngSeedManager::SetRun(seed);
+                std::vector<JobPlan> plan = PlanJobs(o, load, hosts, rateBps);
+                double achieved = 0;
+                for (const auto& j : plan)
+                {
+                    achieved += j.load;
+                }
+                std::vector<double> ringMeans;
+                for (const std::string& scheme : schemeList)
+                {
+                    RngSeedManager::SetRun(seed);
+                    RunResult r = RunOne(o, scheme, plan);
+                    if (scheme == "ring")
+                    {
+                        ringMeans = r.jobMeanIter;
+                    }
+                    // Speedup: mean over jobs of ring / scheme iteration time (same job).
+                    double speed = 0;
+                    uint32_t nSpeed = 0;
+                    std::vector<double> pooled;
+                    for (std::size_t j = 0; j < r.iters.size(); ++j)
+                    {
+                        pooled.insert(pooled.end(), r.iters[j].begin(), r.iters[j].end());
+                        if (!ringMeans.empty() && r.jobMeanIter[j] > 0 && ringMeans[j] > 0)
+                        {
+                            speed += ringMeans[j] / r.jobMeanIter[j];
+                            ++nSpeed;
+                        }
+                    }
+                    double meanIter = Mean(r.jobMeanIter);
+                    double speedup = nSpeed ? speed / nSpeed : 0;
+                    std::cout << std::left << std::setw(6) << load << std::setw(9)
+                              << std::setprecision(3) << achieved << std::setw(5) << seed
+                              << std::setw(13) << scheme << std::right << std::fixed << std::setw(5)
+                              << plan.size() << std::setprecision(3) << std::setw(11)
+                              << meanIter * 1e3 << std::setprecision(2) << std::setw(9) << speedup
+                              << std::setprecision(1) << std::setw(11) << Mean(r.shortFct) * 1e6
+                              << std::setw(11) << Percentile(r.shortFct, 0.99) * 1e6
+                              << std::setprecision(3) << std::setw(11) << Mean(r.longFct) * 1e3
+                              << std::setw(8) << r.pauses << std::setprecision(1) << std::setw(8)
+                              << r.wall << std::defaultfloat << "\n";
+                    if (verbose)
+                    {
+                        std::sort(r.maxQueues.rbegin(), r.maxQueues.rend());
+                        std::cout << "    largest queues:";
+                        for (std::size_t q = 0; q < 8 && q < r.maxQueues.size(); ++q)
+                        {
+                            std::cout << " " << r.maxQueues[q].second << "="
+                                      << r.maxQueues[q].first / 1000 << "KB";
+                        }
+                        std::cout << "\n    results " << r.results << " marked " << r.marked
+                                  << " timeouts " << r.timeouts << "\n";
+                        for (std::size_t j = 0; j < r.iters.size(); ++j)
+                        {
+                            std::cout << "    job " << j << " " << plan[j].model << " load "
+                                      << plan[j].load << " iterations " << r.iters[j].size()
+                                      << " mean " << r.jobMeanIter[j] * 1e3 << " ms\n";
+                        }
+                    }
+                    if (itCsv)
+                    {
+                        for (std::size_t j = 0; j < r.iters.size(); ++j)
+                        {
+                            for (std::size_t i = 0; i < r.iters[j].size(); ++i)
+                            {
+                                itCsv << o.k << "," << load << "," << seed << "," << scheme << ","
+                                      << j << "," << plan[j].model << "," << o.workers << "," << i
+                                      << "," << r.iters[j][i] << "\n";
+                            }
+                        }
+                        for (double f : r.shortFct)
+                        {
+                            flowCsv << o.k << "," << load << "," << seed << "," << scheme
+                                    << ",short,7000," << f << "\n";
+                        }
+                        for (std::size_t i = 0; i < r.longFct.size(); ++i)
+                        {
+                            flowCsv << o.k << "," << load << "," << seed << "," << scheme
+                                    << ",long," << r.longBytes[i] << "," << r.longFct[i] << "\n";
+                        }
+                        sumCsv << o.k << "," << load << "," << achieved << "," << seed << ","
+                               << scheme << "," << plan.size() << "," << meanIter << ","
+                               << Percentile(pooled, 0.5) << "," << Percentile(pooled, 0.99) << ","
+                               << speedup << "," << r.shortFct.size() << "," << Mean(r.shortFct)
+                               << "," << Percentile(r.shortFct, 0.99) << "," << Mean(r.longFct)
+                               << "," << r.pauses << "," << r.drops << "," << r.wall << "\n";
+                    }
+                }
+            }
+        }
+    }
+    catch (const std::invalid_argument& e)
+    {
+        std::cerr << "panama-shared-cluster: error: " << e.what() << std::endl;
+        return 2;
+    }
+    return 0;
+}
