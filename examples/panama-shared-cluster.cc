@@ -530,7 +530,7 @@ main(int argc, char* argv[])
                               << std::setw(11) << Percentile(r.shortFct, 0.99) * 1e6
                               << std::setprecision(3) << std::setw(11) << Mean(r.longFct) * 1e3
                               << std::setw(8) << r.pauses << std::setprecision(1) << std::setw(8)
-                              << r.wall << std::defaultfloat << "\n";
+                              << r.wall << std::defaultfloat << std::endl;
                     if (verbose)
                     {
                         std::sort(r.maxQueues.rbegin(), r.maxQueues.rend());
@@ -575,7 +575,7 @@ main(int argc, char* argv[])
                                << Percentile(pooled, 0.5) << "," << Percentile(pooled, 0.99) << ","
                                << speedup << "," << r.shortFct.size() << "," << Mean(r.shortFct)
                                << "," << Percentile(r.shortFct, 0.99) << "," << Mean(r.longFct)
-                               << "," << r.pauses << "," << r.drops << "," << r.wall << "\n";
+                               << "," << r.pauses << "," << r.drops << "," << r.wall << std::endl;
                     }
                 }
             }

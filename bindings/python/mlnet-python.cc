@@ -996,6 +996,7 @@ PYBIND11_MODULE(mlnet, m)
 {
     m.doc() = "mlnet: packet-level simulation of ML-cluster networks (ns-3), Python interface";
     mlnetpy::RegisterFlowScheduling(m);
+    mlnetpy::RegisterAggregation(m);
 
     m.def(
         "parse_rate",

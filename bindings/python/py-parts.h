@@ -16,6 +16,9 @@ namespace mlnetpy
 /// Flow schedulers: flow_policies, flow_decide, fluid_run, cct_flexibility.
 void RegisterFlowScheduling(pybind11::module_& m);
 
+/// In-network aggregation: AdderTree, aggregate() (py-aggregation.cc).
+void RegisterAggregation(pybind11::module_& m);
+
 } // namespace mlnetpy
 
 #endif /* MLNET_PY_PARTS_H */

@@ -66,7 +66,9 @@ struct AggregationWorkerStats
  * numbers are what the aggregation points match. Values mode (PostValues) carries real numbers
  * and returns the element-wise sum; size-only (Post) carries virtual payload.
  */
-class AggregationWorker : public Object, public RdmaNicSource
+class AggregationWorker
+    : public Object
+    , public RdmaNicSource
 {
   public:
     /// Completion of a post: (post id, sum of every worker's values; empty in size-only mode).

@@ -433,3 +433,36 @@ TEST_CASE("aggregation: pcap traces show the aggregation header of contributions
     REQUIRE(results == 4);
     std::remove(file.c_str());
 }
+
+TEST_CASE("aggregation: a host's NIC serves its aggregation worker and its queue pairs in turn",
+          "[aggregation]")
+{
+    // Host 0 is a worker (no congestion control: it would take the whole link) and sends an
+    // RDMA flow to host 3: its NIC alternates between them.
+    AggLeafSpine s(2, 1, 2, true, 32u << 20, "10Gbps");
+    s.agg.SetCongestionControl("ns3::AggregationFixedWindow");
+    s.Install("bump");
+    RdmaHelper rdma;
+    std::vector<Ptr<RdmaNic>> nics = rdma.Install(s.topo.hosts);
+    Ptr<InNetworkAggregator> j = s.agg.InstallJob(s.Hosts({0, 2}), 1, 1);
+    Ptr<RdmaQueuePair> qp = nics[0]->Connect(nics[3]);
+    qp->PostSend(1000000000ull);
+    j->Aggregate(0, 1000000000ull, 3, Callback<void>());
+    uint64_t rdma0 = 0;
+    uint64_t agg0 = 0;
+    Ptr<AggregationWorker> w0 = j->GetWorkers()[0];
+    Simulator::Schedule(MilliSeconds(1),
+                        [&]()
+                        {
+                            rdma0 = nics[3]->GetBytesReceived();
+                            agg0 = w0->GetStats().chunksSent;
+                        });
+    Simulator::Stop(MilliSeconds(5));
+    Simulator::Run();
+    double rdmaRate = (nics[3]->GetBytesReceived() - rdma0) * 8 / 4e-3;
+    double aggRate = (w0->GetStats().chunksSent - agg0) * 1024.0 * 8 / 4e-3;
+    INFO("RDMA " << rdmaRate / 1e9 << " Gb/s, aggregation " << aggRate / 1e9 << " Gb/s");
+    REQUIRE(rdmaRate == Approx(aggRate).epsilon(0.05));
+    REQUIRE(rdmaRate + aggRate > 0.85 * 10e9);
+    Simulator::Destroy();
+}
