@@ -14,6 +14,7 @@ list(APPEND MLNET_HEADERS
   ${_dir}/rdma-queue-pair.h
   ${_dir}/rdma-nic.h
   ${_dir}/rdma-nic-source.h
+  ${_dir}/rdma-receive-stats.h
   ${MLNET_ROOT}/helper/rdma-helper.h
 )
 list(APPEND MLNET_TEST_SOURCES

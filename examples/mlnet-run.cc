@@ -78,6 +78,10 @@ Main(int argc, char* argv[])
     }
     const ScenarioResult result = runner.Run();
     const std::vector<std::string> files = ScenarioRunner::WriteResults(result, cfg, dir);
+    for (const std::string& w : result.summary.warnings)
+    {
+        std::cerr << "mlnet-run: warning: " << w << std::endl;
+    }
     if (!quiet)
     {
         StatsWriter::WriteSummaryTable(std::cout, result.summary);

@@ -88,18 +88,45 @@ ConnectQp(const FabricTopology& topo, uint32_t src, uint32_t dst, const RdmaPara
     return NicOf(topo, src)->Connect(NicOf(topo, dst), p.priority, &cc);
 }
 
-/// Post one message of `bytes` at p.start and register the flow's record.
+/// The flow record of a queue pair from its own counters: the requester's (what it put on the
+/// wire, its completion) and the responder's at the destination NIC (what arrived there).
+FlowStatsRecord
+RdmaFlowRecord(const FlowStatsRecord& base, Ptr<RdmaQueuePair> qp, Ptr<RdmaNic> dstNic)
+{
+    FlowStatsRecord r = base;
+    r.srcPort = qp->GetUdpSourcePort();
+    r.txBytes = qp->GetTxBytes();
+    r.txPackets = qp->GetTxPackets();
+    r.retransmitted = qp->GetRetransmittedPackets();
+    const RdmaReceiveStats& rx = dstNic->GetReceiveStats(qp->GetPeerQpn());
+    r.rxBytes = rx.bytes;
+    r.rxPackets = rx.packets;
+    r.ceMarked = rx.ceMarked;
+    r.reordered = rx.outOfOrder;
+    r.deliveredBytes = rx.deliveredBytes;
+    if (rx.packets > 0)
+    {
+        r.firstRxNs = rx.firstArrival.GetNanoSeconds();
+        r.lastRxNs = rx.lastArrival.GetNanoSeconds();
+    }
+    return r;
+}
+
+/// Post one message of `bytes` at p.start and register the flow's record and its activity
+/// (busy until the message is posted and completed).
 void
 InstallRdmaFlow(TrafficContext& ctx, const std::string& type, uint32_t src, uint32_t dst,
                 uint64_t bytes, const RdmaParams& p)
 {
     const FabricTopology& topo = ctx.Topology();
     Ptr<RdmaQueuePair> qp = ConnectQp(topo, src, dst, p);
+    Ptr<RdmaNic> dstNic = NicOf(topo, dst);
     auto done = std::make_shared<Time>(Time(-1));
-    auto first = std::make_shared<Time>(Time(-1));
+    auto posted = std::make_shared<bool>(false);
     Simulator::Schedule(p.start,
-                        [qp, bytes, done]()
+                        [qp, bytes, done, posted]()
                         {
+                            *posted = true;
                             qp->PostSend(bytes, RdmaQueuePair::CompletionCallback(
                                                     [done](uint64_t, uint64_t)
                                                     {
@@ -116,20 +143,18 @@ InstallRdmaFlow(TrafficContext& ctx, const std::string& type, uint32_t src, uint
     base.targetBytes = bytes;
     base.startNs = p.start.GetNanoSeconds();
     ctx.AddFlow(
-        [base, qp, done]()
+        [base, qp, dstNic, done]()
         {
-            FlowStatsRecord r = base;
-            r.srcPort = 0;
-            // The application's view: bytes handed to the transport once the message is posted,
-            // bytes delivered once it is acknowledged (RDMA completes whole messages).
-            r.txBytes = qp->GetBytesPosted();
-            r.rxBytes = qp->GetBytesAcked();
-            if (*done >= Time(0))
-            {
-                r.firstRxNs = base.startNs;
-                r.lastRxNs = done->GetNanoSeconds();
-            }
+            FlowStatsRecord r = RdmaFlowRecord(base, qp, dstNic);
+            // Completion as verbs report it: the sender's completion, when the last byte is
+            // acknowledged (the FCT of RDMA simulators such as HPCC's).
+            r.completedNs = *done >= Time(0) ? done->GetNanoSeconds() : -1;
             return r;
+        });
+    ctx.AddActivity(
+        [qp, posted]()
+        {
+            return !*posted || qp->IsBusy();
         });
 }
 
@@ -226,18 +251,13 @@ class PeriodicJobSpec : public TrafficSpec
         base.offeredBps = topo.HostDevice(src)->GetDataRate().GetBitRate();
         base.targetBytes = bytes * iterations;
         base.startNs = params.start.GetNanoSeconds();
+        Ptr<RdmaNic> dstNic = NicOf(topo, dst);
         ctx.AddFlow(
-            [base, qp, job]()
+            [base, qp, dstNic, job]()
             {
-                FlowStatsRecord r = base;
-                r.txBytes = qp->GetBytesPosted();
-                r.rxBytes = qp->GetBytesAcked();
+                FlowStatsRecord r = RdmaFlowRecord(base, qp, dstNic);
                 JobRecord jr = job->GetJobRecord();
-                if (jr.finished)
-                {
-                    r.firstRxNs = jr.start.GetNanoSeconds();
-                    r.lastRxNs = jr.end.GetNanoSeconds();
-                }
+                r.completedNs = jr.finished ? jr.end.GetNanoSeconds() : -1;
                 return r;
             });
         ctx.AddIterations(

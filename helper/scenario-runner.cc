@@ -6,6 +6,7 @@
 #include "ns3/fabric-switch.h"
 #include "ns3/flow-sink.h"
 #include "ns3/log.h"
+#include "ns3/node-list.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
@@ -17,6 +18,7 @@
 #include <functional>
 #include <iomanip>
 #include <memory>
+#include <sstream>
 #include <stdexcept>
 
 namespace ns3
@@ -158,19 +160,78 @@ ScenarioRunner::Build()
 }
 
 void
-ScenarioRunner::CheckDrained()
+ScenarioRunner::CollectDevices()
 {
-    RunSummary s;
-    s.Aggregate(CollectFlows(), CollectPorts());
-    bool busy = s.BytesInFlight() > 0;
+    m_devices.clear();
+    for (auto it = NodeList::Begin(); it != NodeList::End(); ++it)
+    {
+        for (uint32_t i = 0; i < (*it)->GetNDevices(); ++i)
+        {
+            if (Ptr<FabricNetDevice> dev = DynamicCast<FabricNetDevice>((*it)->GetDevice(i)))
+            {
+                m_devices.push_back(dev);
+            }
+        }
+    }
+}
+
+uint64_t
+ScenarioRunner::BytesInNetwork() const
+{
+    // Frames on the links (sent but not yet received) and packets in the ports' queues.
+    uint64_t queued = 0;
+    uint64_t txFrames = 0;
+    uint64_t rxFrames = 0;
+    bool empty = true;
+    for (const Ptr<FabricNetDevice>& dev : m_devices)
+    {
+        txFrames += dev->GetTxFrames();
+        rxFrames += dev->GetRxFrames();
+        empty = empty && dev->IsEmpty();
+        for (uint8_t c = 0; c < FabricNetDevice::kNumClasses; ++c)
+        {
+            queued += dev->GetQueueBytes(c);
+        }
+    }
+    // A frame on the wire or in propagation is not in a queue: count it as one byte at least.
+    return queued + (txFrames - rxFrames) + (empty ? 0 : 1);
+}
+
+uint32_t
+ScenarioRunner::BusyActivities() const
+{
+    uint32_t n = 0;
     for (const auto& activity : m_activities)
     {
-        busy = busy || activity();
+        n += activity() ? 1 : 0;
     }
-    if (!busy || Simulator::Now() >= m_cfg.duration + m_cfg.drain)
+    return n;
+}
+
+void
+ScenarioRunner::CheckDrained()
+{
+    // Drained when every flow and job is finished by its own transport's state (every posted
+    // RDMA message completed, every job's iterations done) and nothing is left in the network.
+    const uint32_t busy = BusyActivities();
+    const uint64_t inNetwork = BytesInNetwork();
+    if (busy == 0 && inNetwork == 0)
     {
-        NS_LOG_INFO("traffic drained at " << Simulator::Now().As(Time::US) << ", in flight "
-                                          << s.BytesInFlight());
+        NS_LOG_INFO("traffic drained at " << Simulator::Now().As(Time::US));
+        Simulator::Stop();
+        return;
+    }
+    if (Simulator::Now() >= m_cfg.duration + m_cfg.drain)
+    {
+        std::ostringstream w;
+        w << "drain limit reached: the run stopped at " << Simulator::Now().As(Time::US)
+          << " (duration + drain) with " << busy << " of " << m_activities.size()
+          << " flows/jobs unfinished and " << inNetwork
+          << " bytes still in the network; results are cut off (raise \"drain\" to let them "
+             "finish)";
+        NS_LOG_WARN(w.str());
+        m_drained = false;
+        m_warnings.push_back(w.str());
         Simulator::Stop();
         return;
     }
@@ -276,6 +337,9 @@ ScenarioRunner::Run()
     {
         spec->Install(*this);
     }
+    CollectDevices();
+    m_drained = true;
+    m_warnings.clear();
 
     Simulator::Schedule(m_cfg.duration, &ScenarioRunner::CheckDrained, this);
     Simulator::Stop(m_cfg.duration + m_cfg.drain + kDrainCheck);
@@ -310,10 +374,17 @@ ScenarioRunner::Run()
     s.trafficSeconds = m_cfg.duration.GetSeconds();
     s.wallSeconds = wall;
     s.events = Simulator::GetEventCount() - events0;
+    for (const Ptr<FabricNetDevice>& dev : m_devices)
+    {
+        s.packetHops += dev->GetTxPackets();
+    }
+    s.drained = m_drained;
+    s.warnings = m_warnings;
 
     m_collectors.clear();
     m_iterationCollectors.clear();
     m_activities.clear();
+    m_devices.clear();
     m_sinks.clear();
     m_rng = nullptr;
     m_topo = FabricTopology();

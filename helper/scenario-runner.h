@@ -38,9 +38,11 @@ struct ScenarioResult
  * \brief Runs a validated scenario: builds the topology with FabricTopologyHelper, applies the
  * fabric attributes, installs every traffic entry, runs the simulation and collects records.
  *
- * Sources stop at the scenario's duration; the simulation then continues until every byte sent
- * has been received or dropped (checked every 10 us), or for at most the scenario's drain time,
- * so bytes sent = received + dropped + in flight with nothing in flight in the usual case.
+ * Sources stop at the scenario's duration; the simulation then continues (checked every 10 us)
+ * until every flow and job is finished by its own transport's state (every posted RDMA message
+ * completed, every job's iterations done; see TrafficContext::AddActivity) and the network is
+ * empty (no frame queued in any port or on any link), or for at most the scenario's drain time:
+ * then the summary says drained = false and carries a warning.
  *
  * \code
  * ScenarioRunner runner(Scenario::Load("scenario.json"));
@@ -95,6 +97,11 @@ class ScenarioRunner : private TrafficContext
 
     void Build();
     void CheckDrained();
+    void CollectDevices();
+    /// \return bytes queued in ports plus one per frame on a link (0 = network empty)
+    uint64_t BytesInNetwork() const;
+    /// \return number of registered activities that are still busy
+    uint32_t BusyActivities() const;
     Time ProgressInterval() const;
     void ReportProgress();
     std::vector<FlowStatsRecord> CollectFlows() const;
@@ -107,6 +114,9 @@ class ScenarioRunner : private TrafficContext
     std::vector<FlowCollector> m_collectors;
     std::vector<IterationCollector> m_iterationCollectors;
     std::vector<std::function<bool()>> m_activities;
+    std::vector<Ptr<FabricNetDevice>> m_devices; //!< every fabric port of the run
+    bool m_drained{true};
+    std::vector<std::string> m_warnings;
     Ptr<UniformRandomVariable> m_rng;
     uint32_t m_nextFlowId{0};
     bool m_progress{false};

@@ -110,6 +110,11 @@ InstallConstantFlow(TrafficContext& ctx, const std::string& type, uint32_t src, 
                 r.reordered = it->second.reordered;
                 r.firstRxNs = it->second.first.GetNanoSeconds();
                 r.lastRxNs = it->second.last.GetNanoSeconds();
+                r.deliveredBytes = r.rxBytes; // UDP: every arrival is delivered
+                if (r.targetBytes > 0 && r.rxBytes >= r.targetBytes)
+                {
+                    r.completedNs = r.lastRxNs;
+                }
             }
             return r;
         });

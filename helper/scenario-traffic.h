@@ -65,9 +65,11 @@ class TrafficContext
      */
     virtual void AddIterations(IterationCollector collect) = 0;
     /**
-     * Register an activity that keeps the run going after the traffic period while it is
-     * busy (e.g. a training job between iterations, when no byte is in flight); the run still
-     * ends at duration + drain.
+     * Register the transport state of a flow or job: the run continues after the traffic
+     * period while it is busy (an RDMA flow until its message is posted and completed, a
+     * training job until its last iteration ends, also between iterations when no byte is in
+     * flight) and ends when none is busy and the network is empty, or at duration + drain
+     * (then with a warning in the summary).
      * \param busy returns true while the activity is not finished
      */
     virtual void AddActivity(std::function<bool()> busy) = 0;

@@ -188,6 +188,23 @@ FabricNetDevice::TriggerTransmit()
     }
 }
 
+bool
+FabricNetDevice::IsEmpty() const
+{
+    if (m_txBusy || !m_ctrlQueue.empty())
+    {
+        return false;
+    }
+    for (const ClassQueue& q : m_queues)
+    {
+        if (!q.q.empty())
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
 uint8_t
 FabricNetDevice::GetPausedMask() const
 {
@@ -304,6 +321,8 @@ FabricNetDevice::StartFrame(Ptr<Packet> p, uint16_t etherType)
     // Exact serialisation: the sub-step remainder of each frame is carried into the next, so
     // back-to-back frames leave at the nominal line rate whatever the time resolution.
     Time txTime = m_txClock.Next(WireBits(p->GetSize()), m_rate.GetBitRate());
+    m_txFrames++;
+    m_txPackets += etherType == kEtherTypeIpv4 ? 1 : 0;
     if (!m_phyTxBeginTrace.IsEmpty())
     {
         m_phyTxBeginTrace(p);
@@ -326,6 +345,7 @@ FabricNetDevice::TransmitComplete()
 void
 FabricNetDevice::Receive(Ptr<Packet> p, uint16_t etherType)
 {
+    m_rxFrames++;
     if (!m_phyRxEndTrace.IsEmpty())
     {
         m_phyRxEndTrace(p);

@@ -121,6 +121,23 @@ class FabricNetDevice : public NetDevice
     {
         return !m_txBusy;
     }
+    /// \return true if nothing is queued (any class, PFC frames) and the transmitter is idle
+    bool IsEmpty() const;
+    /// \return IPv4 frames (data packets) that started transmission on this port
+    uint64_t GetTxPackets() const
+    {
+        return m_txPackets;
+    }
+    /// \return frames of any kind (IPv4 and PFC) that started transmission on this port
+    uint64_t GetTxFrames() const
+    {
+        return m_txFrames;
+    }
+    /// \return frames of any kind received completely on this port
+    uint64_t GetRxFrames() const
+    {
+        return m_rxFrames;
+    }
     /**
      * Wire time of one frame carrying `bytes` of IPv4 datagram (frame overhead included),
      * rounded down to the time resolution. The transmitter itself carries the sub-step
@@ -219,6 +236,9 @@ class FabricNetDevice : public NetDevice
     Time m_pauseHorizon; //!< no class is paused at or after this time
     EventId m_pauseExpiry;
     bool m_txBusy{false};
+    uint64_t m_txPackets{0}; //!< IPv4 frames transmitted
+    uint64_t m_txFrames{0};  //!< all frames transmitted
+    uint64_t m_rxFrames{0};  //!< all frames received
 
     FabricReceiveCallback m_fabricRx;
     DequeueCallback m_dequeueCb;

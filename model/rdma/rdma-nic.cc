@@ -201,6 +201,36 @@ RdmaNic::GetNaksSent() const
     return m_naksSent;
 }
 
+uint64_t
+RdmaNic::GetControlPacketsSent() const
+{
+    return m_controlSent;
+}
+
+uint64_t
+RdmaNic::GetCeReceived() const
+{
+    return m_ceReceived;
+}
+
+uint32_t
+RdmaNic::GetNResponders() const
+{
+    return m_responders.size();
+}
+
+const RdmaReceiveStats&
+RdmaNic::GetReceiveStats(uint32_t responderQpn) const
+{
+    if (responderQpn >= m_responders.size())
+    {
+        throw std::invalid_argument("RdmaNic::GetReceiveStats: responder QP "
+                                    + std::to_string(responderQpn) + " out of range [0, "
+                                    + std::to_string(m_responders.size()) + ")");
+    }
+    return m_responders[responderQpn].stats;
+}
+
 void
 RdmaNic::Kick()
 {
@@ -334,6 +364,8 @@ RdmaNic::BuildData(RdmaQueuePair& qp)
     bth.m_psn = uint32_t(psn & 0xffffff);
     bth.m_ackRequest = last;
     Ptr<Packet> p = MakePacket(bth, payload, qp.m_peer, qp.m_srcPort, qp.m_class, true);
+    qp.m_txPackets++;
+    qp.m_txBytes += p->GetSize();
     if (psn < qp.m_highSent)
     {
         qp.m_retx++;
@@ -398,6 +430,7 @@ RdmaNic::SendControl(Ipv4Address dst, uint16_t sport, uint32_t dstQp, uint8_t op
     h.m_syndrome = syndrome;
     h.m_msn = msn;
     Ptr<Packet> p = MakePacket(h, 0, dst, sport, m_ctrlClass, false);
+    m_controlSent++;
     m_dev->Enqueue(p, m_ctrlClass, 0);
 }
 
@@ -465,7 +498,7 @@ RdmaNic::Receive(Ptr<FabricNetDevice> dev, Ptr<Packet> p)
             return true;
         }
         uint32_t payload = p->GetSize() - kIpUdpBytes - kBthBytes - kIcrcBytes;
-        ReceiveData(m_responders[destQp], bth, payload, key.ecn == 3);
+        ReceiveData(m_responders[destQp], bth, payload, p->GetSize(), key.ecn == 3);
         return true;
     }
     if (destQp >= m_qps.size())
@@ -487,12 +520,31 @@ RdmaNic::Receive(Ptr<FabricNetDevice> dev, Ptr<Packet> p)
 }
 
 void
-RdmaNic::ReceiveData(Responder& r, const uint8_t* bth, uint32_t payload, bool ce)
+RdmaNic::ReceiveData(Responder& r, const uint8_t* bth, uint32_t payload, uint32_t ipBytes, bool ce)
 {
     Time now = Simulator::Now();
     uint8_t opcode = bth[0];
     uint32_t psn24 = (uint32_t(bth[9]) << 16) | (uint32_t(bth[10]) << 8) | bth[11];
     uint64_t psn = ExpandPsn(psn24, r.epsn);
+    // Every arrival counts, whether the transport accepts it or not.
+    RdmaReceiveStats& st = r.stats;
+    if (st.packets == 0)
+    {
+        st.firstArrival = now;
+    }
+    else if (psn + 1 < r.highSeen)
+    {
+        st.outOfOrder++;
+    }
+    r.highSeen = std::max(r.highSeen, psn + 1);
+    st.packets++;
+    st.bytes += ipBytes;
+    st.lastArrival = now;
+    if (ce)
+    {
+        st.ceMarked++;
+        m_ceReceived++;
+    }
     if (ce && (!r.cnpSent || now - r.lastCnp >= m_cnpInterval))
     {
         r.cnpSent = true;
@@ -508,10 +560,13 @@ RdmaNic::ReceiveData(Responder& r, const uint8_t* bth, uint32_t payload, bool ce
         r.nakPending = false;
         r.msgBytes += payload;
         m_bytesRx += payload;
+        st.deliveredBytes += payload;
+        st.lastDelivery = now;
         r.unacked++;
         if (last)
         {
             r.msn++;
+            st.messages++;
             uint64_t bytes = r.msgBytes;
             r.msgBytes = 0;
             m_msgRxTrace(r.peer, r.peerQpn, bytes);
@@ -528,6 +583,7 @@ RdmaNic::ReceiveData(Responder& r, const uint8_t* bth, uint32_t payload, bool ce
     }
     else if (psn > r.epsn)
     {
+        st.outOfSequence++;
         if (!r.nakPending)
         {
             r.nakPending = true;
@@ -538,6 +594,7 @@ RdmaNic::ReceiveData(Responder& r, const uint8_t* bth, uint32_t payload, bool ce
     }
     else if (r.epsn > 0)
     {
+        st.duplicates++;
         // Duplicate (a go-back-N resend of what we have): acknowledge again.
         SendControl(r.peer, r.srcPort, r.peerQpn, RoceHeader::ACK, r.epsn - 1, 0, r.msn);
     }

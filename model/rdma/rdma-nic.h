@@ -12,6 +12,7 @@
 #include "ns3/traced-callback.h"
 #include "rdma-nic-source.h"
 #include "rdma-queue-pair.h"
+#include "rdma-receive-stats.h"
 
 #include <cstdint>
 #include <unordered_map>
@@ -97,6 +98,20 @@ class RdmaNic : public Object
     uint64_t GetBytesReceived() const; //!< \return in-order payload bytes accepted
     uint64_t GetCnpsSent() const;      //!< \return CNPs sent
     uint64_t GetNaksSent() const;      //!< \return NAKs sent
+    /// \return control packets (ACKs, NAKs, CNPs) this NIC put on its port
+    uint64_t GetControlPacketsSent() const;
+    /// \return CE-marked data packets received (what the notification point reacts to)
+    uint64_t GetCeReceived() const;
+    /// \return number of responder (receiving) contexts: one per remote queue pair
+    uint32_t GetNResponders() const;
+    /**
+     * What the responder side of a queue pair received.
+     * \param responderQpn the responder context's number (the requester's
+     *        RdmaQueuePair::GetPeerQpn())
+     * \return its counters
+     * \throws std::invalid_argument if there is no such responder
+     */
+    const RdmaReceiveStats& GetReceiveStats(uint32_t responderQpn) const;
 
   protected:
     void DoDispose() override;
@@ -116,11 +131,13 @@ class RdmaNic : public Object
         bool nakPending{false}; //!< a NAK for epsn was sent
         Time lastCnp{Time(-1)};
         bool cnpSent{false};
+        uint64_t highSeen{0};   //!< one past the highest PSN that arrived
+        RdmaReceiveStats stats; //!< arrivals, marks, deliveries
     };
 
     Ptr<Packet> Pull(uint8_t pausedMask);
     bool Receive(Ptr<FabricNetDevice> dev, Ptr<Packet> p);
-    void ReceiveData(Responder& r, const uint8_t* bth, uint32_t payload, bool ce);
+    void ReceiveData(Responder& r, const uint8_t* bth, uint32_t payload, uint32_t ipBytes, bool ce);
     void ReceiveAck(RdmaQueuePair& qp, uint64_t psn, bool nak);
     void ReceiveCnp(RdmaQueuePair& qp);
     Ptr<Packet> BuildData(RdmaQueuePair& qp);
@@ -155,6 +172,8 @@ class RdmaNic : public Object
     uint64_t m_bytesRx{0};
     uint64_t m_cnpsSent{0};
     uint64_t m_naksSent{0};
+    uint64_t m_controlSent{0};
+    uint64_t m_ceReceived{0};
 
     TracedCallback<uint32_t> m_cnpTxTrace;
     TracedCallback<Ipv4Address, uint32_t, uint64_t> m_msgRxTrace;

@@ -267,6 +267,30 @@ RdmaQueuePair::GetCnpsReceived() const
     return m_cnps;
 }
 
+uint64_t
+RdmaQueuePair::GetTxPackets() const
+{
+    return m_txPackets;
+}
+
+uint64_t
+RdmaQueuePair::GetTxBytes() const
+{
+    return m_txBytes;
+}
+
+uint16_t
+RdmaQueuePair::GetUdpSourcePort() const
+{
+    return m_srcPort;
+}
+
+uint32_t
+RdmaQueuePair::GetPeerQpn() const
+{
+    return m_peerQpn;
+}
+
 bool
 RdmaQueuePair::IsBusy() const
 {

@@ -97,6 +97,14 @@ class RdmaQueuePair : public Object
     uint64_t GetRetransmittedPackets() const;        //!< \return packets sent again (go-back-N)
     uint64_t GetTimeouts() const;                    //!< \return retransmission timeouts
     uint64_t GetCnpsReceived() const;                //!< \return CNPs received
+    /// \return data packets put on the wire (retransmissions included)
+    uint64_t GetTxPackets() const;
+    /// \return IPv4 bytes of the data packets put on the wire (retransmissions included)
+    uint64_t GetTxBytes() const;
+    /// \return the UDP source port of the data packets (RoCEv2 ECMP entropy)
+    uint16_t GetUdpSourcePort() const;
+    /// \return the responder context's number at the peer NIC (RdmaNic::GetReceiveStats)
+    uint32_t GetPeerQpn() const;
     /// \return true while posted data is not yet fully acknowledged
     bool IsBusy() const;
 
@@ -149,6 +157,8 @@ class RdmaQueuePair : public Object
     uint64_t m_bytesPosted{0};
     uint64_t m_bytesAcked{0};
     uint64_t m_retx{0};
+    uint64_t m_txPackets{0}; //!< data packets put on the wire
+    uint64_t m_txBytes{0};   //!< IPv4 bytes of those
     uint64_t m_timeouts{0};
     uint64_t m_cnps{0};
     Time m_nextAvail;

@@ -13,23 +13,24 @@ NS_LOG_COMPONENT_DEFINE("FlowStatsRecord");
 bool
 FlowStatsRecord::Completed() const
 {
-    return targetBytes > 0 && rxBytes >= targetBytes;
+    return completedNs >= 0;
 }
 
 int64_t
 FlowStatsRecord::FctNs() const
 {
-    return Completed() ? lastRxNs - startNs : -1;
+    return Completed() ? completedNs - startNs : -1;
 }
 
 double
 FlowStatsRecord::GoodputBps() const
 {
-    if (rxBytes == 0 || lastRxNs <= startNs)
+    if (deliveredBytes == 0 || lastRxNs <= startNs)
     {
         return 0.0;
     }
-    return static_cast<double>(rxBytes) * 8.0 * 1e9 / static_cast<double>(lastRxNs - startNs);
+    return static_cast<double>(deliveredBytes) * 8.0 * 1e9
+           / static_cast<double>(lastRxNs - startNs);
 }
 
 } // namespace ns3

@@ -13,16 +13,10 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("RunSummary");
 
-uint64_t
-RunSummary::PacketHops() const
-{
-    return packetsSent + packetsForwarded;
-}
-
 double
 RunSummary::PacketHopsPerWallSecond() const
 {
-    return wallSeconds > 0 ? static_cast<double>(PacketHops()) / wallSeconds : 0.0;
+    return wallSeconds > 0 ? static_cast<double>(packetHops) / wallSeconds : 0.0;
 }
 
 double
@@ -57,7 +51,8 @@ RunSummary::Aggregate(const std::vector<FlowStatsRecord>& flowRecords,
 
     flows = static_cast<uint32_t>(flowRecords.size());
     flowsCompleted = 0;
-    bytesSent = bytesReceived = packetsSent = packetsReceived = ceReceived = reordered = 0;
+    bytesSent = bytesReceived = bytesDelivered = packetsSent = packetsReceived = 0;
+    retransmitted = ceReceived = reordered = 0;
     double gMin = std::numeric_limits<double>::infinity();
     double gMax = 0.0;
     double gSum = 0.0;
@@ -66,6 +61,8 @@ RunSummary::Aggregate(const std::vector<FlowStatsRecord>& flowRecords,
         flowsCompleted += f.Completed() ? 1 : 0;
         bytesSent += f.txBytes;
         bytesReceived += f.rxBytes;
+        bytesDelivered += f.deliveredBytes;
+        retransmitted += f.retransmitted;
         packetsSent += f.txPackets;
         packetsReceived += f.rxPackets;
         ceReceived += f.ceMarked;

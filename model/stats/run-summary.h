@@ -35,6 +35,13 @@ struct RunSummary
     double trafficSeconds{0};   //!< configured traffic period (duration)
     double wallSeconds{0};      //!< wall-clock time of Simulator::Run
     uint64_t events{0};         //!< events executed by the simulator
+    /// data frames (IPv4 packets) transmitted on links by every port, hosts' and switches':
+    /// the unit of the packet-level speed target (PFC frames excluded)
+    uint64_t packetHops{0};
+    /// true if the run ended because every flow and job finished and the network was empty;
+    /// false if the drain limit (duration + drain) stopped it
+    bool drained{true};
+    std::vector<std::string> warnings; //!< problems a reader of the results must know about
 
     // fabric totals (from the port records)
     uint64_t packetsForwarded{0}; //!< packets switches sent out of their ports
@@ -48,31 +55,33 @@ struct RunSummary
     // traffic totals (from the flow records)
     uint32_t flows{0};           //!< number of flows
     uint32_t flowsCompleted{0};  //!< flows with a byte target that delivered all of it
-    uint64_t bytesSent{0};       //!< bytes handed to source NICs
-    uint64_t bytesReceived{0};   //!< bytes delivered to destinations
-    uint64_t packetsSent{0};     //!< packets handed to source NICs
-    uint64_t packetsReceived{0}; //!< packets delivered to destinations
-    uint64_t ceReceived{0};      //!< delivered packets carrying CE
-    uint64_t reordered{0};       //!< delivered packets that arrived out of order
+    uint64_t bytesSent{0};       //!< IPv4 bytes of flows' data packets put on the wire
+    uint64_t bytesReceived{0};   //!< IPv4 bytes of flows' data packets arrived at destinations
+    uint64_t bytesDelivered{0};  //!< bytes delivered in order to receiving applications
+    uint64_t packetsSent{0};     //!< flows' data packets put on the wire (resends included)
+    uint64_t packetsReceived{0}; //!< flows' data packets arrived at destinations
+    uint64_t retransmitted{0};   //!< flows' data packets sent again
+    uint64_t ceReceived{0};      //!< arrived data packets carrying CE
+    uint64_t reordered{0};       //!< arrived data packets that were out of order
     double goodputMinBps{0};     //!< smallest per-flow goodput
     double goodputMeanBps{0};    //!< mean per-flow goodput
     double goodputMaxBps{0};     //!< largest per-flow goodput
 
-    /**
-     * Packet-hops: data frames transmitted on links (sent by hosts + forwarded by switches),
-     * the unit of the packet-level speed target.
-     * \return packet-hops
-     */
-    uint64_t PacketHops() const;
     /// \return packet-hops per wall-clock second (0 if the wall time is 0)
     double PacketHopsPerWallSecond() const;
     /// \return events per wall-clock second (0 if the wall time is 0)
     double EventsPerWallSecond() const;
-    /// \return bytes sent but neither received nor dropped (still in flight at the end)
+    /**
+     * Bytes sent but neither received nor dropped: flows' data bytes still in the network at
+     * the end. Drops count every dropped packet, so in lossy runs where a transport's control
+     * packets (RDMA ACK/NAK/CNP) or jobs' packets are dropped it is that much too low.
+     * \return bytesSent - bytesReceived - bytesDropped
+     */
     int64_t BytesInFlight() const;
 
     /**
-     * Fill the fabric and traffic totals from the records (the run fields are left alone).
+     * Fill the fabric and traffic totals from the records (the run fields, packetHops, drained
+     * and warnings are left alone).
      * \param flows flow records \param ports switch port records
      */
     void Aggregate(const std::vector<FlowStatsRecord>& flows,

@@ -96,7 +96,8 @@ void
 StatsWriter::WriteFlowsCsv(std::ostream& os, const std::vector<FlowStatsRecord>& flows)
 {
     os << "id,type,src,dst,srcPort,priority,offeredBps,targetBytes,startNs,txBytes,txPackets,"
-          "rxBytes,rxPackets,ceMarked,reordered,firstRxNs,lastRxNs,completed,fctNs,goodputBps\n";
+          "rxBytes,rxPackets,ceMarked,reordered,firstRxNs,lastRxNs,completed,fctNs,goodputBps,"
+          "deliveredBytes,retransmitted,completedNs\n";
     for (const FlowStatsRecord& f : flows)
     {
         os << f.id << ',' << CsvField(f.type) << ',' << f.src << ',' << f.dst << ',' << f.srcPort
@@ -104,7 +105,8 @@ StatsWriter::WriteFlowsCsv(std::ostream& os, const std::vector<FlowStatsRecord>&
            << f.targetBytes << ',' << f.startNs << ',' << f.txBytes << ',' << f.txPackets << ','
            << f.rxBytes << ',' << f.rxPackets << ',' << f.ceMarked << ',' << f.reordered << ','
            << f.firstRxNs << ',' << f.lastRxNs << ',' << (f.Completed() ? 1 : 0) << ',' << f.FctNs()
-           << ',' << f.GoodputBps() << '\n';
+           << ',' << f.GoodputBps() << ',' << f.deliveredBytes << ',' << f.retransmitted << ','
+           << f.completedNs << '\n';
     }
 }
 
@@ -152,17 +154,19 @@ StatsWriter::WriteSummaryJson(std::ostream& os, const RunSummary& s,
     j["events"] = s.events;
     j["eventsPerWallSecond"] = s.EventsPerWallSecond();
     j["packetsForwarded"] = s.packetsForwarded;
-    j["packetHops"] = s.PacketHops();
+    j["packetHops"] = s.packetHops;
     j["packetHopsPerWallSecond"] = s.PacketHopsPerWallSecond();
     j["flows"] = s.flows;
     j["flowsCompleted"] = s.flowsCompleted;
     j["bytesSent"] = s.bytesSent;
     j["bytesReceived"] = s.bytesReceived;
+    j["bytesDelivered"] = s.bytesDelivered;
     j["bytesDropped"] = s.bytesDropped;
     j["bytesInFlight"] = s.BytesInFlight();
     j["packetsSent"] = s.packetsSent;
     j["packetsReceived"] = s.packetsReceived;
     j["packetsDropped"] = s.packetsDropped;
+    j["retransmitted"] = s.retransmitted;
     j["pfcPauses"] = s.pfcPauses;
     j["pfcResumes"] = s.pfcResumes;
     j["ecnMarks"] = s.ecnMarks;
@@ -172,6 +176,8 @@ StatsWriter::WriteSummaryJson(std::ostream& os, const RunSummary& s,
     j["goodputMinBps"] = s.goodputMinBps;
     j["goodputMeanBps"] = s.goodputMeanBps;
     j["goodputMaxBps"] = s.goodputMaxBps;
+    j["drained"] = s.drained;
+    j["warnings"] = s.warnings;
     if (!scenarioJson.empty())
     {
         j["config"] = nlohmann::ordered_json::parse(scenarioJson);
@@ -191,22 +197,28 @@ StatsWriter::WriteSummaryTable(std::ostream& os, const RunSummary& s)
         {"wall time", Duration(s.wallSeconds)},
         {"events", Grouped(s.events) + " (" + Si(s.EventsPerWallSecond(), "") + "/s)"},
         {"packets forwarded", Grouped(s.packetsForwarded)},
-        {"packet-hops", Grouped(s.PacketHops())},
+        {"packet-hops", Grouped(s.packetHops)},
         {"packet-hops / wall s", Si(s.PacketHopsPerWallSecond(), "")},
         {"flows (completed)",
          std::to_string(s.flows) + " (" + std::to_string(s.flowsCompleted) + ")"},
         {"bytes sent", Bytes(s.bytesSent)},
         {"bytes received", Bytes(s.bytesReceived)},
+        {"bytes delivered", Bytes(s.bytesDelivered)},
         {"bytes dropped", Bytes(s.bytesDropped) + ", " + Grouped(s.packetsDropped) + " packets"},
         {"bytes in flight", std::to_string(s.BytesInFlight()) + " B"},
         {"PFC pauses (resumes)", Grouped(s.pfcPauses) + " (" + Grouped(s.pfcResumes) + ")"},
         {"ECN marks (CE rcvd)", Grouped(s.ecnMarks) + " (" + Grouped(s.ceReceived) + ")"},
         {"max switch queue", Bytes(s.maxQueueBytes)},
         {"reordered packets", Grouped(s.reordered)},
+        {"retransmitted packets", Grouped(s.retransmitted)},
         {"goodput per flow min", Si(s.goodputMinBps, "b/s")},
         {"goodput per flow mean", Si(s.goodputMeanBps, "b/s")},
         {"goodput per flow max", Si(s.goodputMaxBps, "b/s")},
     };
+    for (const std::string& w : s.warnings)
+    {
+        rows.emplace_back("WARNING", w);
+    }
     size_t width = 0;
     for (const auto& r : rows)
     {

@@ -30,8 +30,16 @@ TEST_CASE("helper: an rdma flow in a scenario completes at the transport's goodp
     REQUIRE(r.flows.size() == 1);
     const FlowStatsRecord& f = r.flows[0];
     REQUIRE(f.type == "rdma");
-    REQUIRE(f.txBytes == 10000000);
-    REQUIRE(f.rxBytes == 10000000);
+    // 10,000 packets of 1000 payload bytes + 44 bytes of IPv4/UDP/BTH/ICRC, nothing resent.
+    REQUIRE(f.deliveredBytes == 10000000);
+    REQUIRE(f.txPackets == 10000);
+    REQUIRE(f.txBytes == 10000 * 1044);
+    REQUIRE(f.rxPackets == 10000);
+    REQUIRE(f.rxBytes == f.txBytes);
+    REQUIRE(f.retransmitted == 0);
+    REQUIRE(f.srcPort >= 49152);
+    REQUIRE(f.firstRxNs > 0);
+    REQUIRE(f.lastRxNs < f.completedNs); // the ACK of the last packet completes the message
     REQUIRE(f.Completed());
     double goodput = f.GoodputBps();
     INFO("goodput " << goodput / 1e9 << " Gb/s");
@@ -58,7 +66,8 @@ TEST_CASE("helper: periodic jobs in a scenario produce iteration records", "[hel
     }
     for (const FlowStatsRecord& f : r.flows)
     {
-        REQUIRE(f.rxBytes == 5000000);
+        REQUIRE(f.deliveredBytes == 5000000);
+        REQUIRE(f.rxPackets == 5000);
     }
     std::ostringstream os;
     StatsWriter::WriteIterationsCsv(os, r.iterations);
@@ -91,4 +100,198 @@ TEST_CASE("helper: bad rdma entries give one-line errors", "[helper]")
                        "1ms"))
               .rfind("scenario: traffic[0].iterations: missing", 0)
           == 0);
+}
+
+namespace
+{
+/// What every port put on the wire and what hosts received, seen through the devices' trace
+/// sources (independently of the counters the runner reads).
+struct WireProbe
+{
+    uint64_t ipv4Frames{0};        //!< IPv4 frames transmitted by any port
+    uint64_t hostIpv4Frames{0};    //!< IPv4 frames transmitted by host ports
+    uint64_t hostDataPackets{0};   //!< RoCE data packets transmitted by host ports
+    uint64_t hostDataBytes{0};     //!< their IPv4 bytes
+    uint64_t hostCeDataPackets{0}; //!< RoCE data packets carrying CE received by host ports
+
+    static bool IsRoceData(Ptr<const Packet> p, FlowKey& key)
+    {
+        uint8_t b[29];
+        if (!key.Parse(*p) || key.dport != RoceHeader::kUdpPort || p->CopyData(b, 29) < 29)
+        {
+            return false;
+        }
+        return b[28] <= RoceHeader::WRITE_ONLY; // BTH opcode after IPv4 (20) + UDP (8)
+    }
+    void OnSwitchTx(Ptr<const Packet> p)
+    {
+        FlowKey key;
+        ipv4Frames += key.Parse(*p) ? 1 : 0;
+    }
+    void OnHostTx(Ptr<const Packet> p)
+    {
+        FlowKey key;
+        if (!key.Parse(*p))
+        {
+            return;
+        }
+        ipv4Frames++;
+        hostIpv4Frames++;
+        if (IsRoceData(p, key))
+        {
+            hostDataPackets++;
+            hostDataBytes += p->GetSize();
+        }
+    }
+    void OnHostRx(Ptr<const Packet> p)
+    {
+        FlowKey key;
+        hostCeDataPackets += IsRoceData(p, key) && key.ecn == 3 ? 1 : 0;
+    }
+};
+
+WireProbe g_probe;
+
+/// Traffic type "test-wire-probe": connects g_probe to every port of the topology.
+class WireProbeSpec : public TrafficSpec
+{
+  public:
+    void Install(TrafficContext& ctx) const override
+    {
+        g_probe = WireProbe();
+        const FabricTopology& t = ctx.Topology();
+        for (uint32_t h = 0; h < t.hosts.GetN(); ++h)
+        {
+            Ptr<FabricNetDevice> dev = t.HostDevice(h);
+            dev->TraceConnectWithoutContext("PhyTxBegin",
+                                            MakeCallback(&WireProbe::OnHostTx, &g_probe));
+            dev->TraceConnectWithoutContext("MacRx", MakeCallback(&WireProbe::OnHostRx, &g_probe));
+        }
+        for (uint32_t s = 0; s < t.switches.GetN(); ++s)
+        {
+            Ptr<FabricSwitch> sw = t.switches.Get(s)->GetObject<FabricSwitch>();
+            for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
+            {
+                sw->GetPort(p)->TraceConnectWithoutContext(
+                    "PhyTxBegin", MakeCallback(&WireProbe::OnSwitchTx, &g_probe));
+            }
+        }
+    }
+};
+
+TrafficRegistry::Registrar g_wireProbe("test-wire-probe",
+                                       [](ScenarioObject&, const ScenarioConfig&)
+                                       {
+                                           return std::make_shared<WireProbeSpec>();
+                                       });
+
+/// 8 RDMA senders into host 8 on a dumbbell (plus the probe), PFC and ECN on.
+std::string
+Incast(const std::string& fabric, const std::string& bytes, const std::string& duration,
+       const std::string& drain)
+{
+    std::string traffic = R"([{"type": "test-wire-probe"})";
+    for (int i = 0; i < 8; ++i)
+    {
+        traffic += R"(, {"type": "rdma", "src": )" + std::to_string(i) + R"(, "dst": 8, "bytes": ")"
+                   + bytes + R"("})";
+    }
+    return R"({"topology": {"type": "dumbbell", "left": 8, "right": 1}, "fabric": )" + fabric
+           + R"(, "traffic": )" + traffic + R"(], "duration": ")" + duration + R"(", "drain": ")"
+           + drain + R"("})";
+}
+} // namespace
+
+TEST_CASE("helper: RDMA flow records and the summary come from real counters (incast)", "[helper]")
+{
+    ScenarioResult r = mlnettest::RunScenarioText(
+        Incast(R"({"kmin": "20KB", "kmax": "200KB"})", "2MB", "100us", "20ms"));
+    const RunSummary& s = r.summary;
+    REQUIRE(r.flows.size() == 8);
+    REQUIRE(s.drained);
+    REQUIRE(s.flowsCompleted == 8);
+    uint64_t txPackets = 0;
+    uint64_t txBytes = 0;
+    uint64_t ce = 0;
+    for (const FlowStatsRecord& f : r.flows)
+    {
+        CHECK(f.deliveredBytes == 2000000);
+        CHECK(f.txPackets == 2000 + f.retransmitted);
+        CHECK(f.rxPackets == f.txPackets); // lossless: everything sent arrived
+        CHECK(f.rxBytes == f.txBytes);
+        CHECK(f.firstRxNs > f.startNs);
+        CHECK(f.lastRxNs >= f.firstRxNs);
+        CHECK(f.srcPort != 0);
+        txPackets += f.txPackets;
+        txBytes += f.txBytes;
+        ce += f.ceMarked;
+    }
+    // Bytes sent = bytes the NICs put on the wire (not the posted size).
+    CHECK(s.bytesSent == txBytes);
+    CHECK(s.bytesSent == g_probe.hostDataBytes);
+    CHECK(s.packetsSent == g_probe.hostDataPackets);
+    CHECK(s.packetsSent == txPackets);
+    // CE: what the flows' receivers saw = what arrived at the hosts = what the one congested
+    // switch port marked (lossless, so every marked packet arrives).
+    INFO("ECN marks " << s.ecnMarks << ", CE received " << s.ceReceived);
+    CHECK(s.ecnMarks > 100);
+    CHECK(s.ceReceived == ce);
+    CHECK(s.ceReceived == g_probe.hostCeDataPackets);
+    CHECK(s.ceReceived == s.ecnMarks);
+    // Packet-hops: every port's IPv4 transmissions, hosts' (data, ACKs, CNPs) included.
+    CHECK(s.packetHops == g_probe.ipv4Frames);
+    CHECK(s.packetHops == s.packetsForwarded + g_probe.hostIpv4Frames);
+    CHECK(g_probe.hostIpv4Frames > s.packetsSent); // ACKs and CNPs are host transmissions too
+    CHECK(s.BytesInFlight() == 0);
+}
+
+TEST_CASE("helper: runs drain on the transports' state, and a cut-off run says so", "[helper]")
+{
+    SECTION("without PFC, lost packets are resent and the run waits for every message")
+    {
+        // The case of issue 8: 3 x 1 MB into one port, lossy, 256 KiB buffer, 500 us of traffic.
+        ScenarioResult r = mlnettest::RunScenarioText(
+            R"({"topology": {"type": "dumbbell", "left": 3, "right": 1},
+                "fabric": {"pfc": false, "bufferSize": "256KiB"},
+                "traffic": [{"type": "rdma", "src": 0, "dst": 3, "bytes": "1MB"},
+                            {"type": "rdma", "src": 1, "dst": 3, "bytes": "1MB"},
+                            {"type": "rdma", "src": 2, "dst": 3, "bytes": "1MB"}],
+                "duration": "500us"})");
+        const RunSummary& s = r.summary;
+        INFO("stopped at " << s.simulatedSeconds * 1e3 << " ms");
+        CHECK(s.drained);
+        CHECK(s.warnings.empty());
+        CHECK(s.flowsCompleted == 3);
+        CHECK(s.bytesDropped > 0);
+        CHECK(s.retransmitted > 0);
+        CHECK(s.bytesDelivered == 3000000);
+        CHECK(s.BytesInFlight() == 0);
+        CHECK(s.simulatedSeconds > 1e-3); // the last flow needs go-back-N rounds past 0.5 ms
+        for (const FlowStatsRecord& f : r.flows)
+        {
+            CHECK(f.txPackets == f.rxPackets + (f.txBytes - f.rxBytes) / 1044);
+            CHECK(s.simulatedSeconds * 1e9 >= double(f.completedNs));
+        }
+    }
+    SECTION("a message that cannot finish stops at the drain limit with a warning")
+    {
+        ScenarioResult r = mlnettest::RunScenarioText(
+            R"({"topology": {"type": "dumbbell", "left": 1, "right": 1},
+                "traffic": [{"type": "rdma", "src": 0, "dst": 1, "bytes": "1000000GB"}],
+                "duration": "100us", "drain": "100us"})");
+        const RunSummary& s = r.summary;
+        REQUIRE(r.flows.size() == 1);
+        CHECK_FALSE(s.drained);
+        REQUIRE(s.warnings.size() == 1);
+        CHECK(s.warnings[0].find("drain limit reached") == 0);
+        CHECK(s.simulatedSeconds == Approx(200e-6).margin(11e-6));
+        CHECK_FALSE(r.flows[0].Completed());
+        // Bytes sent are what went on the wire in 200 us at 100 Gb/s, not the posted 1 PB.
+        const double wire = 100e9 * 200e-6 / 8 * 1044 / 1082;
+        CHECK(double(s.bytesSent) == Approx(wire).epsilon(0.01));
+        std::ostringstream js;
+        StatsWriter::WriteSummaryJson(js, s, "");
+        CHECK(js.str().find("\"drained\": false") != std::string::npos);
+        CHECK(js.str().find("drain limit reached") != std::string::npos);
+    }
 }
