@@ -22,7 +22,7 @@ PACKAGES=(
   cmake g++ make
   libns3-dev ns3 libgsl-dev libsqlite3-dev libxml2-dev python3-dev
   catch2 pybind11-dev python3-pybind11 libboost-dev libeigen3-dev nlohmann-json3-dev
-  python3-numpy python3-matplotlib libbenchmark-dev
+  python3-numpy python3-matplotlib libbenchmark-dev python3-distributed
 )
 BUILD_DIR=${MLNET_BUILD_DIR:-build}
 JOBS=${MLNET_JOBS:-2}

@@ -1,0 +1,381 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Tests of the campaign runner (contrib-scripts/campaign.py and mlnet_campaign).
+
+CTest runs them with MLNET_RUN naming the built mlnet-run and PYTHONPATH the built module;
+by hand: MLNET_RUN=build/mlnet-run PYTHONPATH=build/python /usr/bin/python3 -m unittest \
+test/python/campaign/test_campaign.py. Every campaign here is a few runs of a 3-host dumbbell (about
+0.1 s each).
+"""
+
+import contextlib
+import copy
+import importlib.util
+import io
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
+SCRIPTS = os.path.join(ROOT, "contrib-scripts")
+CAMPAIGN_PY = os.path.join(SCRIPTS, "campaign.py")
+sys.path.insert(0, SCRIPTS)
+
+from mlnet_campaign import executors, tables  # noqa: E402
+from mlnet_campaign.spec import Campaign, CampaignError, load_campaign  # noqa: E402
+from mlnet_campaign.store import Store  # noqa: E402
+
+_spec = importlib.util.spec_from_file_location("campaign", CAMPAIGN_PY)
+campaign = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(campaign)
+
+MLNET_RUN = os.environ.get("MLNET_RUN", os.path.join(ROOT, "build", "mlnet-run"))
+HAVE_MLNET_RUN = os.access(MLNET_RUN, os.X_OK)
+CODE = "test-code"
+
+SCENARIO = {
+    "topology": {"type": "dumbbell", "left": 2, "right": 1, "hostLinkRate": "10Gbps",
+                 "fabricLinkRate": "10Gbps"},
+    "traffic": [
+        {"type": "rdma", "src": 0, "dst": 2, "bytes": "200KB"},
+        {"type": "rdma", "src": 1, "dst": 2, "bytes": "200KB", "start": "10us"},
+        {"type": "periodic-job", "src": 0, "dst": 2, "compute": "50us", "bytes": "50KB",
+         "iterations": 3},
+    ],
+    "duration": "200us",
+}
+
+SMALL = {
+    "name": "small",
+    "scenario": SCENARIO,
+    "grid": {"traffic.0.bytes": ["100KB", "300KB"],
+             "topology.fabricLinkRate": ["10Gbps", "25Gbps"]},
+    "seeds": [1, 2],
+}
+
+
+class Result:
+    """What a campaign.py command returned and printed."""
+
+    def __init__(self, returncode, stdout, stderr):
+        self.returncode, self.stdout, self.stderr = returncode, stdout, stderr
+
+
+def campaign_cli(*args):
+    """Run a campaign.py command in this process (run: with the test's code id and mlnet-run)."""
+    if args[0] == "run":
+        args = (*args, "--code-id", CODE, "--mlnet-run", MLNET_RUN)
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = campaign.main(list(args))
+    return Result(code, out.getvalue(), err.getvalue())
+
+
+def write_campaign(directory, doc, name="c.json"):
+    path = os.path.join(directory, name)
+    with open(path, "w") as f:
+        json.dump(doc, f)
+    return path
+
+
+def deterministic_tables(store_dir):
+    """Every table of a store without its wall-clock columns, as {name: (columns, rows)}."""
+    out = {}
+    for name, t in tables.read_tables(os.path.join(store_dir, "tables")).items():
+        d = t.without()
+        out[name] = (d.columns, d.rows)
+    return out
+
+
+def statuses(store_dir):
+    """{key: status.json text} of every finished run."""
+    runs = os.path.join(store_dir, "runs")
+    out = {}
+    for key in os.listdir(runs):
+        p = os.path.join(runs, key, "status.json")
+        if os.path.exists(p):
+            with open(p) as f:
+                out[key] = f.read()
+    return out
+
+
+class TestSpec(unittest.TestCase):
+    """Campaign files: expansion, resolution, keys, errors (no simulation)."""
+
+    def test_expansion_order_zip_labels_and_seeds(self):
+        c = Campaign({"scenario": SCENARIO,
+                      "grid": {"topology.hostLinkRate": ["10Gbps", "25Gbps"]},
+                      "zip": [{"@scheme": ["a", "b", "c"], "traffic.0.bytes": [1, 2, 3],
+                               "traffic.1.start": ["0us", "5us", "9us"]}],
+                      "seeds": "3-4"})
+        pts = c.expand(CODE)
+        self.assertEqual(len(pts), 2 * 3 * 2)
+        # seeds innermost, the last axis next: point i = combination i // 2, seed i % 2
+        self.assertEqual([p.seed for p in pts[:4]], [3, 4, 3, 4])
+        self.assertEqual(pts[2].params, {"topology.hostLinkRate": "10Gbps", "@scheme": "b",
+                                         "traffic.0.bytes": 2, "traffic.1.start": "5us"})
+        self.assertEqual(pts[6].params["topology.hostLinkRate"], "25Gbps")
+        doc = pts[2].doc
+        self.assertEqual(doc["traffic"][0]["bytes"], 2)
+        self.assertEqual(doc["traffic"][1]["start"], "5us")
+        self.assertEqual(doc["seed"], 3)
+        self.assertNotIn("scheme", json.dumps(doc))  # labels only label
+        self.assertEqual(SCENARIO["traffic"][0]["bytes"], "200KB")  # base untouched
+        self.assertEqual(c.varying(), ["topology.hostLinkRate", "@scheme", "traffic.0.bytes",
+                                       "traffic.1.start"])
+
+    def test_keys(self):
+        c = Campaign(copy.deepcopy(SMALL))
+        a, b = c.expand(CODE), c.expand("other-code")
+        self.assertEqual(len({p.key for p in a}), 8)  # every point distinct
+        self.assertEqual([p.key for p in a], [p.key for p in c.expand(CODE)])  # stable
+        self.assertTrue(all(x.key != y.key for x, y in zip(a, b)))  # code id is part of it
+        # the normalised campaign expands to the same points
+        again = Campaign(c.to_dict())
+        self.assertEqual([p.key for p in again.expand(CODE)], [p.key for p in a])
+
+    def test_program_campaign(self):
+        c = Campaign({"program": "dcqcn-convergence", "args": {"flows": 4, "pfc": True},
+                      "outputs": {"csv": "rates.csv"}, "grid": {"flows": [2, 4]},
+                      "seeds": 2})
+        pts = c.expand(CODE)
+        self.assertEqual(pts[1].doc, {"flows": 2, "pfc": True, "RngRun": 2})
+        cmd = executors.execute.build_command(
+            {"kind": "program", "program": "dcqcn-convergence", "doc": pts[1].doc,
+             "outputs": c.outputs}, "/r", {"mlnet-run": "/b/mlnet-run", "bin_dir": "/b"})
+        self.assertEqual(cmd, ["/b/dcqcn-convergence", "--flows=2", "--pfc=true", "--RngRun=2",
+                               "--csv=/r/out/rates.csv"])
+
+    def test_errors_name_the_key(self):
+        bad = [
+            ({"scenario": SCENARIO, "grid": {"traffic.7.bytes": [1]}}, "traffic.7"),
+            ({"scenario": SCENARIO, "zip": [{"a": [1, 2], "b": [1]}]}, "same length"),
+            ({"scenario": SCENARIO, "grid": {"seed": [1, 2]}}, "seeds"),
+            ({"scenario": SCENARIO, "seeds": [0]}, "seeds"),
+            ({"scenario": SCENARIO, "grid": {"a": []}}, "grid.a"),
+            ({"scenario": SCENARIO, "colour": 1}, "colour"),
+            ({"scenario": SCENARIO, "program": "x"}, "exactly one"),
+            ({"scenario": SCENARIO, "grid": {"duration.x": [1]}}, "duration"),
+        ]
+        for doc, needle in bad:
+            with self.assertRaises(CampaignError, msg=needle) as cm:
+                Campaign(doc).expand(CODE)
+            self.assertIn(needle, str(cm.exception))
+
+    def test_shipped_campaign_files_load(self):
+        d = os.path.join(SCRIPTS, "campaigns")
+        files = sorted(f for f in os.listdir(d) if f.endswith(".json"))
+        self.assertTrue(files)
+        for f in files:
+            c = load_campaign(os.path.join(d, f))
+            self.assertGreater(len(c.expand(CODE)), 1, f)
+            self.assertEqual(c.name + ".json", f)
+
+
+@unittest.skipUnless(HAVE_MLNET_RUN, "mlnet-run not built")
+class TestPythonEqualsMlnetRun(unittest.TestCase):
+    def test_same_numbers(self):
+        try:
+            import mlnet
+        except ImportError:
+            self.skipTest("the mlnet Python module is not built")
+        if not mlnet.HAVE_SCENARIO:
+            self.skipTest("mlnet built without the scenario runner")
+        doc = dict(SCENARIO, seed=7, name="same")
+        r = mlnet.run_scenario(doc)
+        with tempfile.TemporaryDirectory() as d:
+            path = write_campaign(d, doc, "s.json")
+            subprocess.run([MLNET_RUN, path, "--out=" + d, "--quiet"], check=True)
+            with open(os.path.join(d, "summary.json")) as f:
+                summary = json.load(f)
+            files = {n: tables.Table.read_csv(os.path.join(d, n + ".csv")).rows
+                     for n in ("flows", "ports", "iterations")}
+        wall = re.compile("wall", re.IGNORECASE)
+        compared = 0
+        for k, v in r["summary"].items():
+            if not wall.search(k):
+                self.assertEqual(v, summary[k], k)
+                compared += 1
+        self.assertGreater(compared, 20)
+        self.assertGreater(summary["flowsCompleted"], 0)
+        for name, rows in files.items():
+            self.assertEqual(len(r[name]), len(rows), name)
+            self.assertGreater(len(rows), 0, name)
+            for a, b in zip(r[name], rows):
+                self.assertEqual(a, b, name)
+
+
+@unittest.skipUnless(HAVE_MLNET_RUN, "mlnet-run not built")
+class TestCampaignRuns(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="mlnet-campaign-test-")
+        cls.file = write_campaign(cls.tmp, SMALL, "small.json")
+        cls.local = os.path.join(cls.tmp, "local")
+        p = campaign_cli("run", cls.file, "--store", cls.local, "-j", "2")
+        cls.local_result = p
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def test_local_campaign(self):
+        p = self.local_result
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("8 points, 8 to run, 0 done", p.stderr)
+        self.assertRegex(p.stderr, r"8/8 runs \[#+\] 100%  failed 0  skipped 0 .* ETA 0:00")
+        t = tables.read_tables(os.path.join(self.local, "tables"))
+        self.assertEqual(list(t)[0], "runs")
+        self.assertEqual(set(t), {"runs", "flows", "ports", "iterations"})
+        runs = t["runs"]
+        self.assertEqual(runs.column("point"), list(range(8)))
+        self.assertEqual(runs.column("state"), ["ok"] * 8)
+        self.assertEqual(runs.column("seed"), [1, 2] * 4)
+        self.assertEqual(runs.column("traffic.0.bytes"), ["100KB"] * 4 + ["300KB"] * 4)
+        # the swept value reached the simulation: flow 0 carries 100 KB or 300 KB
+        for r in t["flows"].rows:
+            if r["id"] == 0:
+                self.assertEqual(r["targetBytes"], 100000 if r["traffic.0.bytes"] == "100KB"
+                                 else 300000)
+        self.assertEqual(len(t["flows"]), 8 * 3)
+        self.assertEqual(len(t["iterations"]), 8 * 3)
+        # another seed gives other numbers (ECMP hash seeds, marking), the same seed the same
+        by = {(r["traffic.0.bytes"], r["topology.fabricLinkRate"], r["seed"]): r
+              for r in runs.rows}
+        self.assertEqual(by[("100KB", "10Gbps", 1)]["bytesSent"],
+                         sum(f["txBytes"] for f in t["flows"].rows if f["point"] == 0))
+        # pandas pickles when pandas is present, CSV always
+        tdir = os.path.join(self.local, "tables")
+        if tables.have_pandas():
+            import pandas
+
+            df = pandas.read_pickle(os.path.join(tdir, "flows.pkl"))
+            self.assertEqual(len(df), 24)
+            self.assertEqual(list(df.columns), t["flows"].columns)
+        else:
+            self.assertFalse(os.path.exists(os.path.join(tdir, "flows.pkl")))
+        # a second run skips everything
+        again = campaign_cli("run", self.file, "--store", self.local)
+        self.assertEqual(again.returncode, 0, again.stderr)
+        self.assertIn("8 points, 0 to run, 8 done", again.stderr)
+
+    def test_dask_local_cluster_gives_identical_tables(self):
+        try:
+            import distributed  # noqa: F401
+        except ImportError:
+            self.skipTest("distributed (python3-distributed) is not installed")
+        store = os.path.join(self.tmp, "dask")
+        p = campaign_cli("run", self.file, "--store", store, "--executor", "dask", "-j", "2")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("8 to run", p.stderr)
+        self.assertEqual(deterministic_tables(store), deterministic_tables(self.local))
+        # the raw outputs came back from the workers into the store
+        st = Store(store)
+        for pt in st.points():
+            self.assertTrue(os.path.isfile(os.path.join(st.run_dir(pt["key"]), "out",
+                                                        "flows.csv")))
+
+    def test_interrupted_campaign_resumes(self):
+        store = os.path.join(self.tmp, "resume")
+        cmd = [sys.executable, CAMPAIGN_PY, "run", self.file, "--store", store, "-j", "1",
+               "--code-id", CODE, "--mlnet-run", MLNET_RUN]
+        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                start_new_session=True)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and proc.poll() is None:
+            if os.path.isdir(os.path.join(store, "runs")) and len(statuses(store)) >= 3:
+                break
+            time.sleep(0.005)
+        os.killpg(proc.pid, signal.SIGKILL)  # the harshest interruption: no clean-up at all
+        proc.wait()
+        before = statuses(store)
+        self.assertGreaterEqual(len(before), 3)
+        self.assertLess(len(before), 8, "the campaign finished before it was interrupted")
+        p = campaign_cli("run", self.file, "--store", store, "-j", "2")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn(f"8 points, {8 - len(before)} to run, {len(before)} done", p.stderr)
+        after = statuses(store)
+        self.assertEqual(len(after), 8)
+        for key, text in before.items():
+            self.assertEqual(after[key], text, "a finished point was run again")
+        self.assertEqual(deterministic_tables(store), deterministic_tables(self.local))
+
+    def test_failing_point_is_recorded_and_the_rest_complete(self):
+        doc = copy.deepcopy(SMALL)
+        doc["name"] = "failing"
+        doc["grid"] = {"topology.left": [2, 0]}  # 0 hosts on the left: rejected by mlnet-run
+        path = write_campaign(self.tmp, doc, "failing.json")
+        store = os.path.join(self.tmp, "failing")
+        p = campaign_cli("run", path, "--store", store, "-j", "2")
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertRegex(p.stderr, r"point 2 failed \(exit 2\): mlnet-run: error: scenario: "
+                                   r"topology.left = 0")
+        runs = tables.read_tables(os.path.join(store, "tables"))["runs"]
+        self.assertEqual(runs.column("state"), ["ok", "ok", "failed", "failed"])
+        self.assertEqual(runs.column("exitCode"), [0, 0, 2, 2])
+        self.assertTrue(runs.rows[3]["error"].startswith(
+            "mlnet-run: error: scenario: topology.left = 0: must be"), runs.rows[3]["error"])
+        self.assertEqual(len(tables.read_tables(os.path.join(store, "tables"))["flows"]), 6)
+        st = campaign_cli("status", store)
+        self.assertIn("2 ok, 2 failed, 0 missing", st.stdout)
+        self.assertIn("topology.left = 0", st.stdout)
+        # running again retries only the failed points (with --retries: 2 more attempts each)
+        ok_before = {k: v for k, v in statuses(store).items() if '"ok": true' in v}
+        p = campaign_cli("run", path, "--store", store, "--retries", "1")
+        self.assertIn("4 points, 2 to run, 2 done", p.stderr)
+        after = statuses(store)
+        for k, v in ok_before.items():
+            self.assertEqual(after[k], v)
+        attempts = sorted(json.loads(v)["attempt"] for v in after.values())
+        self.assertEqual(attempts, [1, 1, 3, 3])
+        # --skip-failed leaves them alone
+        p = campaign_cli("run", path, "--store", store, "--skip-failed")
+        self.assertIn("0 to run, 4 done", p.stderr)
+
+    def test_slurm_array_task_i_runs_point_i(self):
+        store = os.path.join(self.tmp, "slurm")
+        p = campaign_cli("run", self.file, "--store", store, "--executor", "slurm",
+                         "--partition", "short", "--time", "00:10:00", "--max-parallel", "4")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        script = os.path.join(store, "slurm", "small.sbatch")
+        with open(script) as f:
+            text = f.read()
+        self.assertTrue(text.startswith("#!/bin/bash\n"))
+        m = re.search(r"^#SBATCH --array=(\S+)$", text, re.M)
+        self.assertEqual(m.group(1), "0-7%4")
+        self.assertIn("#SBATCH --partition=short", text)
+        self.assertIn("#SBATCH --time=00:10:00", text)
+        # without SLURM_ARRAY_TASK_ID the script refuses to run
+        env = {k: v for k, v in os.environ.items() if k != "SLURM_ARRAY_TASK_ID"}
+        self.assertNotEqual(subprocess.run(["bash", script], env=env,
+                                           capture_output=True).returncode, 0)
+        st = Store(store)
+        expected = {pt.index: pt for pt in load_campaign(self.file).expand(CODE)}
+        for i in [5, 0, 3, 1, 7, 2, 6, 4]:  # any order: task i runs point i only
+            done = set(statuses(store))
+            r = subprocess.run(["bash", script], env=dict(env, SLURM_ARRAY_TASK_ID=str(i)),
+                               capture_output=True, text=True)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            new = set(statuses(store)) - done
+            self.assertEqual(new, {expected[i].key})
+            status = json.loads(statuses(store)[expected[i].key])
+            self.assertEqual(status["point"], i)
+            with open(os.path.join(st.run_dir(expected[i].key), "out", "summary.json")) as f:
+                config = json.load(f)["config"]
+            self.assertEqual(config, expected[i].doc)
+        # every point done: a new script is not needed, collect gives the local tables
+        p = campaign_cli("run", self.file, "--store", store, "--executor", "slurm")
+        self.assertIn("nothing to submit", p.stderr)
+        self.assertEqual(campaign_cli("collect", store).returncode, 0)
+        self.assertEqual(deterministic_tables(store), deterministic_tables(self.local))
+
+
+if __name__ == "__main__":
+    unittest.main()
