@@ -18,6 +18,7 @@ list(APPEND MLNET_SOURCES
   ${MLNET_ROOT}/helper/scenario-traffic.cc
   ${MLNET_ROOT}/helper/scenario-runner.cc
   ${MLNET_ROOT}/helper/scenario-rdma.cc
+  ${MLNET_ROOT}/helper/scenario-congestion-control.cc
   ${MLNET_ROOT}/helper/scenario-jobs.cc
   ${MLNET_ROOT}/helper/scenario-extension.cc
 )
@@ -25,11 +26,13 @@ list(APPEND MLNET_HEADERS
   ${MLNET_ROOT}/helper/scenario.h
   ${MLNET_ROOT}/helper/scenario-traffic.h
   ${MLNET_ROOT}/helper/scenario-runner.h
+  ${MLNET_ROOT}/helper/scenario-congestion-control.h
   ${MLNET_ROOT}/helper/scenario-extension.h
 )
 list(APPEND MLNET_TEST_SOURCES
   ${MLNET_ROOT}/test/helper/scenario-test.cc
   ${MLNET_ROOT}/test/helper/scenario-rdma-test.cc
+  ${MLNET_ROOT}/test/helper/scenario-cc-test.cc
   ${MLNET_ROOT}/test/helper/scenario-jobs-test.cc
 )
 list(APPEND MLNET_EXAMPLES mlnet-run)

@@ -8,6 +8,7 @@ list(APPEND MLNET_SOURCES
   ${_dir}/dcqcn-vendor.cc
   ${_dir}/rdma-fixed-rate.cc
   ${_dir}/dcqcn-profile.cc
+  ${_dir}/rdma-cc-catalog.cc
 )
 list(APPEND MLNET_HEADERS
   ${_dir}/rdma-congestion-ops.h
@@ -16,6 +17,7 @@ list(APPEND MLNET_HEADERS
   ${_dir}/dcqcn-vendor.h
   ${_dir}/rdma-fixed-rate.h
   ${_dir}/dcqcn-profile.h
+  ${_dir}/rdma-cc-catalog.h
 )
 list(APPEND MLNET_TEST_SOURCES
   ${MLNET_ROOT}/test/rdma/dcqcn-test.cc

@@ -24,6 +24,7 @@
 #include "ns3/tensor-parallel-job.h"
 #include "ns3/uinteger.h"
 #include "rdma-helper.h"
+#include "scenario-congestion-control.h"
 #include "scenario-extension.h"
 #include "scenario-traffic.h"
 
@@ -44,7 +45,8 @@ struct JobParams
     std::vector<uint32_t> hosts;
     uint32_t iterations{1};
     Time start;
-    std::string cc{"ns3::Dcqcn"};
+    CongestionControlConfig cc; //!< default congestion control of the job's NICs
+    std::string entry;          //!< "traffic[i]", for the summary
 };
 
 /// Distinct host indices in [0, hosts-1], at least `min` of them.
@@ -79,19 +81,22 @@ ParseJobParams(ScenarioObject& in, const ScenarioConfig& cfg, size_t minHosts)
     p.hosts = ParseHosts(in, "hosts", cfg, minHosts);
     p.iterations = static_cast<uint32_t>(in.Uint("iterations", 1, 1000000, std::nullopt));
     p.start = in.Duration("start", Time(0), cfg.duration, std::string("0ns"));
-    static const std::map<std::string, std::string> kCc = {{"dcqcn", "ns3::Dcqcn"},
-                                                           {"dcqcn-vendor", "ns3::DcqcnVendor"},
-                                                           {"fixed", "ns3::RdmaFixedRate"}};
-    p.cc = kCc.at(in.Choice("cc", {"dcqcn", "dcqcn-vendor", "fixed"}, std::string("dcqcn")));
+    p.cc = CongestionControlConfig::Parse(in, "cc", cfg);
+    p.entry = in.Path();
     return p;
 }
 
 /// RDMA NICs on the hosts, with the job's congestion control as their default.
 std::vector<Ptr<RdmaNic>>
-Nics(const FabricTopology& topo, const std::vector<uint32_t>& hosts, const std::string& cc)
+Nics(const FabricTopology& topo, const std::vector<uint32_t>& hosts,
+     const CongestionControlConfig& cc)
 {
     RdmaHelper rdma;
-    rdma.SetCongestionControl(cc);
+    rdma.SetCongestionControl(cc.TypeIdName());
+    for (const auto& [name, value] : cc.attributes)
+    {
+        rdma.SetCcAttribute(name, *value);
+    }
     NodeContainer nodes;
     for (uint32_t h : hosts)
     {
@@ -110,6 +115,8 @@ StartJob(TrafficContext& ctx, Ptr<TrainingJob> job, const JobParams& p, const st
     job->SetAttribute("Iterations", UintegerValue(p.iterations));
     job->SetAttribute("StartTime", TimeValue(p.start));
     job->Start();
+    ctx.AddCongestionControl(
+        CongestionControlConfig::Effective(p.cc.Factory(), p.entry, type, 1.0));
     ctx.AddIterations(
         [job]()
         {

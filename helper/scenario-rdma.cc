@@ -5,7 +5,8 @@
 // the scenario parser's TrafficRegistry (see scenario-traffic.h):
 //
 //  {"type": "rdma", "src": 0, "dst": 5, "bytes": "64MiB", "start": "0us", "priority": 3,
-//   "cc": "dcqcn" | "dcqcn-vendor" | "fixed", "aggressiveness": 1.0}
+//   "cc": "dcqcn" | "dcqcn-vendor" | "fixed" | {"variant": ..., "rateAi": "40Mbps", ...},
+//   "aggressiveness": 1.0}
 //  {"type": "rdma-permutation", "bytes": ..., (same optional keys)}
 //  {"type": "periodic-job", "src": 0, "dst": 1, "compute": "2ms", "bytes": "20MB",
 //   "iterations": 20, "start": "0us", (same optional keys), "iterGainSlope": 0,
@@ -21,7 +22,10 @@
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 #include "rdma-helper.h"
+#include "scenario-congestion-control.h"
 #include "scenario-traffic.h"
+
+#include <algorithm>
 
 namespace ns3
 {
@@ -36,25 +40,34 @@ struct RdmaParams
 {
     Time start;
     uint8_t priority{3};
-    std::string cc{"ns3::Dcqcn"};
+    CongestionControlConfig cc; //!< variant and the parameters the scenario sets
     double aggressiveness{1.0};
-    double iterGainSlope{0.0};
-    double iterGainIntercept{1.0};
+    std::string entry; //!< "traffic[i]", for the summary
+
+    /// \return the factory of the entry's queue pairs' algorithms
+    ObjectFactory Factory() const
+    {
+        return cc.Factory(aggressiveness);
+    }
+    /// Report the effective congestion control of the entry to the run.
+    void Report(TrafficContext& ctx, const std::string& type) const
+    {
+        ctx.AddCongestionControl(
+            CongestionControlConfig::Effective(Factory(), entry, type, aggressiveness));
+    }
 };
 
 RdmaParams
 ParseRdmaParams(ScenarioObject& in, const ScenarioConfig& cfg)
 {
     RdmaParams p;
+    p.entry = in.Path();
     p.start = in.Duration("start", Time(0), cfg.duration, std::string("0ns"));
     p.priority = static_cast<uint8_t>(in.Uint("priority", 0, 6, 3));
-    static const std::map<std::string, std::string> kCc = {{"dcqcn", "ns3::Dcqcn"},
-                                                           {"dcqcn-vendor", "ns3::DcqcnVendor"},
-                                                           {"fixed", "ns3::RdmaFixedRate"}};
-    p.cc = kCc.at(in.Choice("cc", {"dcqcn", "dcqcn-vendor", "fixed"}, std::string("dcqcn")));
+    p.cc = CongestionControlConfig::Parse(in, "cc", cfg);
     p.aggressiveness = in.Double("aggressiveness", DcqcnProfile::MIN_AGGRESSIVENESS,
                                  DcqcnProfile::MAX_AGGRESSIVENESS, 1.0);
-    if (p.aggressiveness != 1.0 && p.cc == "ns3::RdmaFixedRate")
+    if (p.aggressiveness != 1.0 && p.cc.variant == "fixed")
     {
         in.Fail("aggressiveness", "applies to dcqcn and dcqcn-vendor only");
     }
@@ -75,16 +88,9 @@ NicOf(const FabricTopology& topo, uint32_t host)
 
 /// A queue pair from src to dst with the entry's congestion control.
 Ptr<RdmaQueuePair>
-ConnectQp(const FabricTopology& topo, uint32_t src, uint32_t dst, const RdmaParams& p)
+ConnectQp(const FabricTopology& topo, uint32_t src, uint32_t dst, const RdmaParams& p,
+          const ObjectFactory& cc)
 {
-    ObjectFactory cc;
-    cc.SetTypeId(p.cc);
-    if (p.cc != "ns3::RdmaFixedRate")
-    {
-        DcqcnProfile(p.aggressiveness).Configure(cc);
-        cc.Set("IterGainSlope", DoubleValue(p.iterGainSlope));
-        cc.Set("IterGainIntercept", DoubleValue(p.iterGainIntercept));
-    }
     return NicOf(topo, src)->Connect(NicOf(topo, dst), p.priority, &cc);
 }
 
@@ -116,10 +122,10 @@ RdmaFlowRecord(const FlowStatsRecord& base, Ptr<RdmaQueuePair> qp, Ptr<RdmaNic> 
 /// (busy until the message is posted and completed).
 void
 InstallRdmaFlow(TrafficContext& ctx, const std::string& type, uint32_t src, uint32_t dst,
-                uint64_t bytes, const RdmaParams& p)
+                uint64_t bytes, const RdmaParams& p, const ObjectFactory& cc)
 {
     const FabricTopology& topo = ctx.Topology();
-    Ptr<RdmaQueuePair> qp = ConnectQp(topo, src, dst, p);
+    Ptr<RdmaQueuePair> qp = ConnectQp(topo, src, dst, p, cc);
     Ptr<RdmaNic> dstNic = NicOf(topo, dst);
     auto done = std::make_shared<Time>(Time(-1));
     auto posted = std::make_shared<bool>(false);
@@ -168,7 +174,8 @@ class RdmaFlowSpec : public TrafficSpec
 
     void Install(TrafficContext& ctx) const override
     {
-        InstallRdmaFlow(ctx, "rdma", src, dst, bytes, params);
+        params.Report(ctx, "rdma");
+        InstallRdmaFlow(ctx, "rdma", src, dst, bytes, params, params.Factory());
     }
 };
 
@@ -198,9 +205,11 @@ class RdmaPermutationSpec : public TrafficSpec
     {
         const uint32_t n = ctx.Topology().hosts.GetN();
         std::vector<uint32_t> dst = RandomDerangement(n, ctx.Random());
+        params.Report(ctx, "rdma-permutation");
+        const ObjectFactory cc = params.Factory();
         for (uint32_t i = 0; i < n; ++i)
         {
-            InstallRdmaFlow(ctx, "rdma-permutation", i, dst[i], bytes, params);
+            InstallRdmaFlow(ctx, "rdma-permutation", i, dst[i], bytes, params, cc);
         }
     }
 };
@@ -239,7 +248,8 @@ class PeriodicJobSpec : public TrafficSpec
         job->SetAttribute("StartTime", TimeValue(params.start));
         job->SetAttribute("ComputeTime", TimeValue(compute));
         job->SetAttribute("MessageBytes", UintegerValue(bytes));
-        Ptr<RdmaQueuePair> qp = ConnectQp(topo, src, dst, params);
+        params.Report(ctx, "periodic-job");
+        Ptr<RdmaQueuePair> qp = ConnectQp(topo, src, dst, params, params.Factory());
         job->SetQueuePair(qp);
         job->Start();
         FlowStatsRecord base;
@@ -288,8 +298,32 @@ ParsePeriodicJob(ScenarioObject& in, const ScenarioConfig& cfg)
     s->bytes = in.Bytes("bytes", 1, uint64_t(1) << 50, std::nullopt);
     s->iterations = static_cast<uint32_t>(in.Uint("iterations", 1, 1000000, std::nullopt));
     s->params = ParseRdmaParams(in, cfg);
-    s->params.iterGainSlope = in.Double("iterGainSlope", -100, 100, 0.0);
-    s->params.iterGainIntercept = in.Double("iterGainIntercept", 0, 100, 1.0);
+    // The iteration-aware gain: these keys override the "cc" object's (only when given, so a
+    // global default such as --ns3::DcqcnBase::IterGainSlope=... applies otherwise).
+    const std::pair<const char*, const char*> gains[]
+        = {{"iterGainSlope", "IterGainSlope"}, {"iterGainIntercept", "IterGainIntercept"}};
+    for (const auto& [key, attribute] : gains)
+    {
+        if (!in.Has(key))
+        {
+            in.Raw(key);
+            continue;
+        }
+        const double v = std::string(key) == "iterGainSlope" ? in.Double(key, -100, 100, 0.0)
+                                                             : in.Double(key, 0, 100, 1.0);
+        if (s->params.cc.variant == "fixed")
+        {
+            in.Fail(key, "applies to dcqcn and dcqcn-vendor only");
+        }
+        auto& attrs = s->params.cc.attributes;
+        attrs.erase(std::remove_if(attrs.begin(), attrs.end(),
+                                   [attribute = attribute](const auto& kv)
+                                   {
+                                       return kv.first == attribute;
+                                   }),
+                    attrs.end());
+        attrs.emplace_back(attribute, Create<DoubleValue>(v));
+    }
     return s;
 }
 

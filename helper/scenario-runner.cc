@@ -117,6 +117,12 @@ ScenarioRunner::AddActivity(std::function<bool()> busy)
 }
 
 void
+ScenarioRunner::AddCongestionControl(CongestionControlRecord record)
+{
+    m_cc.push_back(std::move(record));
+}
+
+void
 ScenarioRunner::Build()
 {
     const TopologyConfig& t = m_cfg.topology;
@@ -325,6 +331,7 @@ ScenarioRunner::Run()
     m_sinks.clear();
     m_collectors.clear();
     m_nextFlowId = 0;
+    m_cc.clear();
     m_rng = CreateObject<UniformRandomVariable>();
     m_rng->SetStream(kTrafficStream);
 
@@ -380,6 +387,7 @@ ScenarioRunner::Run()
     }
     s.drained = m_drained;
     s.warnings = m_warnings;
+    s.congestionControl = m_cc;
 
     m_collectors.clear();
     m_iterationCollectors.clear();

@@ -94,6 +94,7 @@ class ScenarioRunner : private TrafficContext
     void AddFlow(FlowCollector collect) override;
     void AddIterations(IterationCollector collect) override;
     void AddActivity(std::function<bool()> busy) override;
+    void AddCongestionControl(CongestionControlRecord record) override;
 
     void Build();
     void CheckDrained();
@@ -116,6 +117,7 @@ class ScenarioRunner : private TrafficContext
     std::vector<std::function<bool()>> m_activities;
     std::vector<Ptr<FabricNetDevice>> m_devices; //!< every fabric port of the run
     bool m_drained{true};
+    std::vector<CongestionControlRecord> m_cc; //!< reported by the traffic entries
     std::vector<std::string> m_warnings;
     Ptr<UniformRandomVariable> m_rng;
     uint32_t m_nextFlowId{0};

@@ -5,6 +5,7 @@
 #define MLNET_SCENARIO_TRAFFIC_H
 
 #include "fabric-topology-helper.h"
+#include "ns3/congestion-control-record.h"
 #include "ns3/flow-stats-record.h"
 #include "ns3/job-records.h"
 #include "ns3/nstime.h"
@@ -73,6 +74,11 @@ class TrafficContext
      * \param busy returns true while the activity is not finished
      */
     virtual void AddActivity(std::function<bool()> busy) = 0;
+    /**
+     * Report the congestion control a traffic entry uses (written to summary.json).
+     * \param record the entry, its algorithm and every parameter's effective value
+     */
+    virtual void AddCongestionControl(CongestionControlRecord record) = 0;
 };
 
 /**

@@ -16,6 +16,7 @@
 #include "ns3/fabric-topology-helper.h"
 #include "ns3/gpu-profile.h"
 #include "ns3/periodic-job.h"
+#include "ns3/rdma-cc-catalog.h"
 #include "ns3/rdma-congestion-ops.h"
 #include "ns3/rdma-helper.h"
 #include "ns3/rdma-nic.h"
@@ -50,49 +51,19 @@ using namespace mlnetpy;
 namespace
 {
 
-// snake_case -> CamelCase attribute names of the congestion-control algorithms
-const std::map<std::string, std::string>&
-CcAliases()
-{
-    static const std::map<std::string, std::string> a{
-        {"g", "G"},
-        {"initial_alpha", "InitialAlpha"},
-        {"alpha_timer", "AlphaTimer"},
-        {"rate_increase_timer", "RateIncreaseTimer"},
-        {"timer", "RateIncreaseTimer"},
-        {"rate_decrease_interval", "RateDecreaseInterval"},
-        {"byte_counter", "ByteCounter"},
-        {"fast_recovery_stages", "FastRecoveryStages"},
-        {"rate_ai", "RateAI"},
-        {"rate_hai", "RateHAI"},
-        {"min_rate", "MinRate"},
-        {"rate_on_first_cnp", "RateOnFirstCnp"},
-        {"clamp_target_rate", "ClampTargetRate"},
-        {"iter_gain_slope", "IterGainSlope"},
-        {"iter_gain_intercept", "IterGainIntercept"},
-        {"rate", "Rate"},
-    };
-    return a;
-}
-
 std::string
 CcTypeId(const std::string& cc)
 {
-    if (cc == "dcqcn")
+    // The catalog's variant names; Python also accepts "dcqcn_vendor" and "fixed-rate".
+    if (cc == "dcqcn_vendor")
     {
-        return "ns3::Dcqcn";
+        return RdmaCcCatalog::TypeIdOf("dcqcn-vendor");
     }
-    if (cc == "dcqcn-vendor" || cc == "dcqcn_vendor")
+    if (cc == "fixed-rate")
     {
-        return "ns3::DcqcnVendor";
+        return RdmaCcCatalog::TypeIdOf("fixed");
     }
-    if (cc == "fixed" || cc == "fixed-rate")
-    {
-        return "ns3::RdmaFixedRate";
-    }
-    throw std::invalid_argument("cc = '" + cc
-                                + "': unknown congestion control (accepted: 'dcqcn', "
-                                  "'dcqcn-vendor', 'fixed')");
+    return RdmaCcCatalog::TypeIdOf(cc);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -547,15 +518,21 @@ class Simulation
         for (auto item : params)
         {
             std::string key = py::str(item.first);
-            auto alias = CcAliases().find(key);
-            std::string name = alias != CcAliases().end() ? alias->second : key;
+            // snake_case keywords, or the ns-3 attribute names (one table: RdmaCcCatalog)
+            const RdmaCcCatalog::Parameter* param = RdmaCcCatalog::Find(key);
+            std::string name = param ? param->attribute : key;
             TypeId::AttributeInformation info;
             if (!probe->GetInstanceTypeId().LookupAttributeByName(name, &info))
             {
                 throw std::invalid_argument("cc parameter '" + key + "': " + tid
                                             + " has no such attribute");
             }
+            // "DataRateValue", "ns3::TimeValue", ...: some checkers name their namespace, some not.
             std::string type = info.checker->GetValueTypeName();
+            if (type.rfind("ns3::", 0) != 0)
+            {
+                type = "ns3::" + type;
+            }
             py::handle v = item.second;
             Ptr<AttributeValue> value;
             if (type == "ns3::DataRateValue")

@@ -65,10 +65,50 @@ DcqcnProfile::GetAttributes() const
     };
 }
 
+DcqcnProfile::AttributeList
+DcqcnProfile::ScaleFrom(Ptr<const RdmaCongestionOps> base) const
+{
+    if (!base)
+    {
+        throw std::invalid_argument("DcqcnProfile: null congestion-control object");
+    }
+    DataRateValue rateAi;
+    DataRateValue rateHai;
+    TimeValue timer;
+    DoubleValue g;
+    if (!base->GetAttributeFailSafe("RateAI", rateAi)
+        || !base->GetAttributeFailSafe("RateHAI", rateHai)
+        || !base->GetAttributeFailSafe("RateIncreaseTimer", timer)
+        || !base->GetAttributeFailSafe("G", g))
+    {
+        throw std::invalid_argument("DcqcnProfile: " + base->GetInstanceTypeId().GetName()
+                                    + " has no DCQCN attributes (RateAI, RateHAI, "
+                                      "RateIncreaseTimer, G)");
+    }
+    const auto scaleRate = [this](const DataRate& r)
+    {
+        return DataRate(uint64_t(std::llround(m_a * double(r.GetBitRate()))));
+    };
+    return {
+        {"RateAI", Create<DataRateValue>(scaleRate(rateAi.Get()))},
+        {"RateHAI", Create<DataRateValue>(scaleRate(rateHai.Get()))},
+        {"RateIncreaseTimer",
+         Create<TimeValue>(
+             std::max(TimeStep(1), Seconds(timer.Get().GetSeconds() / std::sqrt(m_a))))},
+        {"G", Create<DoubleValue>(std::min(1.0, g.Get() / m_a))},
+    };
+}
+
 void
 DcqcnProfile::Configure(ObjectFactory& factory) const
 {
-    for (const auto& [name, value] : GetAttributes())
+    if (m_a == 1.0)
+    {
+        return; // the identity: leave the factory (and the global defaults) alone
+    }
+    // The base is what the factory would create now: its own settings, else the attribute
+    // defaults (Config::SetDefault, --ns3::DcqcnBase::RateAI=...).
+    for (const auto& [name, value] : ScaleFrom(factory.Create<RdmaCongestionOps>()))
     {
         factory.Set(name, *value);
     }
@@ -82,7 +122,7 @@ DcqcnProfile::ApplyTo(Ptr<RdmaCongestionOps> cc) const
         throw std::invalid_argument("DcqcnProfile::ApplyTo: null congestion-control object");
     }
     NS_LOG_FUNCTION(this << cc << m_a);
-    for (const auto& [name, value] : GetAttributes())
+    for (const auto& [name, value] : ScaleFrom(cc))
     {
         cc->SetAttributeChecked(name, *value);
     }

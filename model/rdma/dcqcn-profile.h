@@ -36,9 +36,13 @@ namespace ns3
  * So a = 1 is plain DCQCN, and every increase-side quantity is monotonic in a: in additive
  * increase R_T grows at a^1.5 R_AI0 / T0 per second.
  *
- * The values are applied through attributes named as in ns3::Dcqcn and ns3::DcqcnVendor
- * ("RateAI", "RateHAI", "RateIncreaseTimer", "G"), so a profile configures either, directly
- * (ApplyTo) or through the ObjectFactory a NIC uses to create its queue pairs' algorithms.
+ * Applied to an algorithm (ApplyTo) or to the factory a NIC creates its queue pairs'
+ * algorithms with (Configure), the profile scales the values configured there -- the factory's
+ * or instance's own settings, else the attribute defaults (Config::SetDefault,
+ * --ns3::DcqcnBase::RateAI=...) -- in the same way: R_AI x a, R_HAI x a, T / sqrt(a),
+ * min(1, g / a). With nothing configured that is the mapping above; a = 1 changes nothing.
+ * The attributes are named as in ns3::Dcqcn and ns3::DcqcnVendor ("RateAI", "RateHAI",
+ * "RateIncreaseTimer", "G"), so a profile configures either.
  */
 class DcqcnProfile
 {
@@ -61,18 +65,26 @@ class DcqcnProfile
     Time GetRateIncreaseTimer() const; //!< \return T(a)
     double GetG() const;               //!< \return g(a)
 
-    /// \return the four attributes ("RateAI", "RateHAI", "RateIncreaseTimer", "G") and values
+    /// \return the four attributes ("RateAI", "RateHAI", "RateIncreaseTimer", "G") and their
+    /// values relative to the paper's defaults
     AttributeList GetAttributes() const;
+    /**
+     * The four attributes scaled from an algorithm's current values.
+     * \param base a ns3::Dcqcn or ns3::DcqcnVendor (or any algorithm with these attributes)
+     * \return RateAI x a, RateHAI x a, RateIncreaseTimer / sqrt(a), min(1, G / a)
+     * \throws std::invalid_argument if base is null or lacks one of the attributes
+     */
+    AttributeList ScaleFrom(Ptr<const RdmaCongestionOps> base) const;
 
     /**
-     * Set the profile's attributes on a factory (whose TypeId is ns3::Dcqcn or
-     * ns3::DcqcnVendor).
+     * Scale the values a factory (whose TypeId is ns3::Dcqcn or ns3::DcqcnVendor) would give
+     * its objects: its own settings, else the attribute defaults. Nothing changes for a = 1.
      * \param factory the factory
      */
     void Configure(ObjectFactory& factory) const;
 
     /**
-     * Set the profile's attributes on an algorithm instance.
+     * Scale an algorithm instance's current values (apply once: twice scales twice).
      * \param cc a ns3::Dcqcn or ns3::DcqcnVendor (or any algorithm with these attributes)
      * \throws std::invalid_argument if cc is null or lacks one of the attributes
      */

@@ -4,6 +4,7 @@
 #ifndef MLNET_RUN_SUMMARY_H
 #define MLNET_RUN_SUMMARY_H
 
+#include "congestion-control-record.h"
 #include "flow-stats-record.h"
 #include "port-stats-record.h"
 
@@ -42,6 +43,8 @@ struct RunSummary
     /// false if the drain limit (duration + drain) stopped it
     bool drained{true};
     std::vector<std::string> warnings; //!< problems a reader of the results must know about
+    /// the congestion control each traffic entry used, with every parameter's effective value
+    std::vector<CongestionControlRecord> congestionControl;
 
     // fabric totals (from the port records)
     uint64_t packetsForwarded{0}; //!< packets switches sent out of their ports

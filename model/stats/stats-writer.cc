@@ -178,6 +178,23 @@ StatsWriter::WriteSummaryJson(std::ostream& os, const RunSummary& s,
     j["goodputMaxBps"] = s.goodputMaxBps;
     j["drained"] = s.drained;
     j["warnings"] = s.warnings;
+    nlohmann::ordered_json cc = nlohmann::ordered_json::array();
+    for (const CongestionControlRecord& r : s.congestionControl)
+    {
+        nlohmann::ordered_json e;
+        e["entry"] = r.entry;
+        e["type"] = r.type;
+        e["typeId"] = r.typeId;
+        e["aggressiveness"] = r.aggressiveness;
+        nlohmann::ordered_json attributes = nlohmann::ordered_json::object();
+        for (const auto& [name, value] : r.attributes)
+        {
+            attributes[name] = value;
+        }
+        e["attributes"] = attributes;
+        cc.push_back(e);
+    }
+    j["congestionControl"] = cc;
     if (!scenarioJson.empty())
     {
         j["config"] = nlohmann::ordered_json::parse(scenarioJson);

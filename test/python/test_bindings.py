@@ -282,6 +282,24 @@ class TestSimulation(unittest.TestCase):
                 mlnet.run_scenario(scn)  # refused while a Simulation is live
         mlnet.Simulation().close()
 
+    @unittest.skipUnless(getattr(mlnet, "HAVE_SCENARIO", False), "no scenario runner")
+    def test_run_scenario_congestion_control(self):
+        scn = {"topology": {"type": "dumbbell", "left": 1, "right": 1},
+               "cc": {"rateAi": "5Gbps"},
+               "traffic": [{"type": "rdma", "src": 0, "dst": 1, "bytes": 100000,
+                            "cc": {"g": 0.01}}],
+               "duration": "10us"}
+        s = mlnet.run_scenario(scn)["summary"]
+        self.assertTrue(s["drained"])
+        self.assertEqual(s["warnings"], [])
+        (cc,) = s["congestionControl"]
+        self.assertEqual(cc["entry"], "traffic[0]")
+        self.assertEqual(cc["typeId"], "ns3::Dcqcn")
+        self.assertEqual(cc["attributes"]["RateAI"], "5000000000bps")
+        self.assertEqual(cc["attributes"]["G"], "0.01")
+        with self.assertRaises(ValueError):
+            mlnet.run_scenario(dict(scn, cc={"rateAi": "fast"}))
+
 
 class TestInterpreterSurvives(unittest.TestCase):
     def test_errors_do_not_abort(self):
