@@ -26,13 +26,13 @@ import tempfile
 STATUS = "status.json"
 
 
-def write_json_atomic(path, obj):
+def write_json_atomic(path, obj, sort_keys=False):
     """Write JSON to a temporary file in the same directory, then rename it into place."""
     d = os.path.dirname(path) or "."
     fd, tmp = tempfile.mkstemp(dir=d, prefix=".tmp-", suffix=".json")
     try:
         with os.fdopen(fd, "w") as f:
-            json.dump(obj, f, indent=2, sort_keys=True)
+            json.dump(obj, f, indent=2, sort_keys=sort_keys)
             f.write("\n")
         os.replace(tmp, path)
     except BaseException:

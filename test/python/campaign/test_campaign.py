@@ -9,6 +9,7 @@ test/python/campaign/test_campaign.py. Every campaign here is a few runs of a 3-
 
 import contextlib
 import copy
+import html.parser
 import importlib.util
 import io
 import json
@@ -375,6 +376,140 @@ class TestCampaignRuns(unittest.TestCase):
         self.assertIn("nothing to submit", p.stderr)
         self.assertEqual(campaign_cli("collect", store).returncode, 0)
         self.assertEqual(deterministic_tables(store), deterministic_tables(self.local))
+
+    def test_report(self):
+        store = os.path.join(self.tmp, "report")
+        shutil.copytree(self.local, store)
+        p = campaign_cli("report", store)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        path = os.path.join(store, "report.html")
+        self.assertEqual(p.stdout.strip(), path)
+        page = check_html(self, path)
+        self.assertEqual(page.title, "mlnet campaign small")
+        # CDF of FCT, iteration bars, heat map over the two swept parameters (2 values each:
+        # no scaling curve, which needs 3)
+        names = sorted(os.path.basename(s) for s in page.images)
+        self.assertEqual(names, ["bars-iterations-durationNs.png", "cdf-flows-fctNs.png",
+                                 "heatmap-traffic.0.bytes-topology.fabricLinkRate.png"])
+        self.assertNotIn('class="problems"', page.text)
+        self.assertEqual(page.row_classes, ["ok"] * 8)  # one status row per point
+        self.assertIn("tables/flows.csv", page.links)
+        # the heat map shows the per-run metric: the mean measured iteration time per cell
+        t = tables.read_tables(os.path.join(store, "tables"))
+        self.assertEqual(len(t["runs"]), 8)
+        render_in_chromium(self, path)
+
+    def test_program_campaign_with_time_series(self):
+        if not os.access(os.path.join(os.path.dirname(MLNET_RUN), "dcqcn-convergence"),
+                         os.X_OK):
+            self.skipTest("dcqcn-convergence not built")
+        doc = {"name": "conv", "program": "dcqcn-convergence",
+               "args": {"duration": "2ms", "interval": "100us"},
+               "outputs": {"csv": "rates.csv"}, "grid": {"flows": [2, 3]}, "seeds": [1, 2]}
+        path = write_campaign(self.tmp, doc, "conv.json")
+        store = os.path.join(self.tmp, "conv")
+        p = campaign_cli("run", path, "--store", store, "--report")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        t = tables.read_tables(os.path.join(store, "tables"))
+        rates = t["rates"]
+        self.assertEqual(len(rates), 4 * 20)  # 2 ms in 100 us samples, 4 runs
+        self.assertIn("rate2_gbps", rates.columns)  # the 3-flow runs add a column
+        self.assertEqual({r["rate2_gbps"] is None for r in rates.rows if r["flows"] == 2},
+                         {True})
+        page = check_html(self, os.path.join(store, "report.html"))
+        self.assertIn("figures/timeseries-rates.png", page.images)
+        # the seed reached the program as --RngRun
+        st = json.loads(statuses(store)[Store(store).points()[1]["key"]])
+        self.assertIn("--RngRun=2", st["command"])
+
+
+class Page(html.parser.HTMLParser):
+    """Checks nesting of an HTML page; collects its title, images, links and row classes."""
+
+    VOID = {"meta", "img", "br", "hr", "link", "input"}
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.stack, self.images, self.links, self.row_classes = [], [], [], []
+        self.title, self.errors, self._in_title, self.text = "", [], False, ""
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "img":
+            self.images.append(a.get("src"))
+            if not a.get("alt"):
+                self.errors.append(f"img {a.get('src')} without alt text")
+        elif tag == "a":
+            self.links.append(a.get("href"))
+        elif tag == "tr" and a.get("class"):
+            self.row_classes.append(a["class"])
+        if tag == "title":
+            self._in_title = True
+        if tag not in self.VOID:
+            self.stack.append(tag)
+
+    def handle_endtag(self, tag):
+        if tag in self.VOID:
+            return
+        if not self.stack or self.stack[-1] != tag:
+            self.errors.append(f"</{tag}> closes <{self.stack[-1] if self.stack else None}>")
+        else:
+            self.stack.pop()
+        if tag == "title":
+            self._in_title = False
+
+    def handle_data(self, data):
+        if self._in_title:
+            self.title += data
+
+
+def check_html(test, path):
+    """Parse a report: well nested, every image and table it references exists."""
+    with open(path) as f:
+        text = f.read()
+    test.assertTrue(text.startswith("<!DOCTYPE html>"))
+    page = Page()
+    page.feed(text)
+    page.close()
+    page.text = text
+    test.assertEqual(page.errors, [])
+    test.assertEqual(page.stack, [])
+    test.assertGreater(len(page.images), 0)
+    base = os.path.dirname(path)
+    for src in page.images + page.links:
+        test.assertFalse(re.match(r"^[a-z]+:", src), f"{src}: the report must not need network")
+        full = os.path.join(base, src)
+        test.assertTrue(os.path.isfile(full), src)
+        if src.endswith(".png"):
+            with open(full, "rb") as f:
+                test.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n", src)
+    return page
+
+
+def render_in_chromium(test, path):
+    """Open the report in headless Chromium (when installed): the DOM it built has every
+    figure, and the screenshot has the figures' colours (text alone is grey)."""
+    chromium = "/usr/bin/chromium"
+    if not os.access(chromium, os.X_OK):
+        return
+    with tempfile.TemporaryDirectory() as profile:
+        flags = [chromium, "--headless", "--no-sandbox", "--disable-gpu",
+                 "--disable-background-networking", f"--user-data-dir={profile}"]
+        url = "file://" + os.path.abspath(path)
+        dom = subprocess.run(flags + ["--dump-dom", url], capture_output=True, text=True,
+                             timeout=120)
+        test.assertEqual(dom.returncode, 0, dom.stderr[-2000:])
+        test.assertIn("<title>mlnet campaign", dom.stdout)
+        test.assertEqual(dom.stdout.count("<img "), 3)
+        shot = os.path.join(profile, "shot.png")
+        r = subprocess.run(flags + ["--window-size=1280,2400", f"--screenshot={shot}", url],
+                           capture_output=True, text=True, timeout=120)
+        test.assertEqual(r.returncode, 0, r.stderr[-2000:])
+        import matplotlib.image
+
+        img = matplotlib.image.imread(shot)[:, :, :3]
+        colourful = (img.max(axis=2) - img.min(axis=2)) > 0.3
+        test.assertGreater(int(colourful.sum()), 20000, "figures not rendered")
 
 
 if __name__ == "__main__":
