@@ -200,7 +200,7 @@ main(int argc, char* argv[])
                   << " workers whose servers are the pipelines' stages 1 and 2, " << c.rate
                   << " Gbit/s, " << c.cc << ", " << c.duration.GetMilliSeconds()
                   << " ms simulated (" << c.warmup.GetMilliSeconds() << " ms warm-up)\n\n";
-        std::cout << std::left << std::setw(10) << "policy" << std::setw(11) << "job" << std::right
+        std::cout << std::left << std::setw(20) << "policy" << std::setw(11) << "job" << std::right
                   << std::setw(6) << "iters" << std::setw(11) << "iter(ms)" << std::setw(9) << "p50"
                   << std::setw(9) << "p99" << std::setw(13) << "tardy(ms)" << std::setw(9) << "p50"
                   << std::setw(9) << "p99"
@@ -231,7 +231,7 @@ main(int argc, char* argv[])
             {
                 SampleSummary it = SampleSummary::Of(jr.iterations);
                 SampleSummary td = SampleSummary::Of(jr.tardiness);
-                std::cout << std::left << std::setw(10) << p << std::setw(11) << name << std::right
+                std::cout << std::left << std::setw(20) << p << std::setw(11) << name << std::right
                           << std::setw(6) << it.n << std::fixed << std::setprecision(2)
                           << std::setw(11) << it.mean * 1e3 << std::setw(9) << it.p50 * 1e3
                           << std::setw(9) << it.p99 * 1e3 << std::setw(13) << td.mean * 1e3

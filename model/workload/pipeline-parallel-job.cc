@@ -56,6 +56,13 @@ PipelineParallelJob::GetTypeId()
                             UintegerValue(1000000),
                             MakeUintegerAccessor(&PipelineParallelJob::m_activationBytes),
                             MakeUintegerChecker<uint64_t>())
+              .AddAttribute("DeclaredStageTime",
+                            "Stage time the job declares for its EchelonFlows to a flow "
+                            "scheduler (0 = the receiving stage's ForwardTime or BackwardTime); "
+                            "a deliberately wrong value exercises the scheduler's self-correction",
+                            TimeValue(Time(0)),
+                            MakeTimeAccessor(&PipelineParallelJob::m_declaredStage),
+                            MakeTimeChecker(Time(0)))
               .AddAttribute("PriorityClass", "Priority class of the job's queue pairs (0..7)",
                             UintegerValue(3), MakeUintegerAccessor(&PipelineParallelJob::m_class),
                             MakeUintegerChecker<uint8_t>());
@@ -369,7 +376,9 @@ PipelineParallelJob::PostScheduled(uint32_t link, bool forward, uint32_t microBa
                                           2 * link + (forward ? 0 : 1));
     g.job = m_jobId;
     g.arrangement = FlowArrangement::Pipeline;
-    g.stageTime = (forward ? m_forward : m_backward).GetSeconds(); // receiver's op time
+    g.stageTime = m_declaredStage.IsStrictlyPositive()
+                      ? m_declaredStage.GetSeconds()
+                      : (forward ? m_forward : m_backward).GetSeconds(); // receiver's op time
     g.expectedFlows = m_microBatches;
     g.priorities = m_microBatches;
     fs->DeclareGroup(g);

@@ -122,6 +122,7 @@ class PipelineParallelJob : public TrainingJob
     Time m_backward;
     uint64_t m_activationBytes{1000000};
     uint8_t m_class{3};
+    Time m_declaredStage; //!< stage time declared to a flow scheduler (0 = op time)
 
     bool m_prepared{false};
     std::vector<std::vector<PipelineOp>> m_ops; //!< per stage

@@ -1,0 +1,123 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""Figures of the flow-scheduling examples (doc/scheduling.rst).
+
+  plot-flow-scheduling.py cadentflow OUT.png A.csv [B.csv ...]
+      one panel per CSV written by examples/cadentflow-ps --csv: per model, the mean iteration
+      time of each policy relative to the first policy of the file (bars), p50 and p99 as
+      whiskers, and the CCT flexibility ratio above each model.
+  plot-flow-scheduling.py echelon OUT.png RUN.csv
+      from examples/echelon-pipeline --csv: per job and policy, the iteration time and the
+      maximum tardiness per iteration (mean bars, p50-p99 whiskers).
+"""
+
+import csv
+import math
+import sys
+from collections import OrderedDict, defaultdict
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+
+def nearest_rank(values, p):
+    v = sorted(values)
+    k = max(1, math.ceil(p / 100.0 * len(v)))
+    return v[k - 1]
+
+
+def summary(values):
+    return (sum(values) / len(values), nearest_rank(values, 50), nearest_rank(values, 99))
+
+
+def read_cadentflow(path):
+    data = OrderedDict()  # model -> policy -> [seconds]
+    flex = {}
+    workers = None
+    with open(path) as f:
+        for row in csv.DictReader(f):
+            data.setdefault(row["model"], OrderedDict()).setdefault(row["policy"], []).append(
+                float(row["seconds"]))
+            flex[row["model"]] = float(row["flexibility"])
+            workers = row["workers"]
+    return data, flex, workers
+
+
+def plot_cadentflow(out, paths):
+    fig, axes = plt.subplots(len(paths), 1, figsize=(11, 3.6 * len(paths)), squeeze=False)
+    for ax, path in zip(axes[:, 0], paths):
+        data, flex, workers = read_cadentflow(path)
+        models = list(data)
+        policies = list(next(iter(data.values())))
+        width = 0.8 / len(policies)
+        for k, pol in enumerate(policies):
+            xs, ys, lo, hi = [], [], [], []
+            for i, m in enumerate(models):
+                base = summary(data[m][policies[0]])[0]
+                mean, p50, p99 = summary(data[m][pol])
+                xs.append(i + (k - (len(policies) - 1) / 2) * width)
+                ys.append(mean / base)
+                lo.append(max(0.0, mean / base - min(p50, mean) / base))
+                hi.append(max(0.0, p99 / base - mean / base))
+            ax.bar(xs, ys, width, label=pol, yerr=[lo, hi], capsize=2)
+        for i, m in enumerate(models):
+            ax.text(i, 0.02, "flex %.2f" % flex[m], ha="center", va="bottom", fontsize=8,
+                    rotation=0, color="black",
+                    bbox=dict(boxstyle="round", fc="white", ec="none", alpha=0.7))
+        ax.axhline(1.0, color="grey", lw=0.8, ls="--")
+        ax.set_xticks(range(len(models)))
+        ax.set_xticklabels(models)
+        ax.set_ylabel("iteration time / %s" % policies[0])
+        ax.set_title("%s (%s workers + %s servers)" % (path.split("/")[-1], workers, workers))
+        ax.legend(fontsize=8, ncol=len(policies))
+    fig.tight_layout()
+    fig.savefig(out, dpi=130)
+
+
+def plot_echelon(out, path):
+    it = defaultdict(lambda: defaultdict(list))
+    td = defaultdict(lambda: defaultdict(list))
+    with open(path) as f:
+        for row in csv.DictReader(f):
+            it[row["job"]][row["policy"]].append(float(row["seconds"]) * 1e3)
+            td[row["job"]][row["policy"]].append(float(row["max_tardiness"]) * 1e3)
+    jobs = sorted(it)
+    policies = list(OrderedDict.fromkeys(p for j in jobs for p in it[j]))
+    fig, axes = plt.subplots(1, 2, figsize=(11, 3.8))
+    for ax, table, label in ((axes[0], it, "iteration time (ms)"),
+                             (axes[1], td, "max tardiness per iteration (ms)")):
+        width = 0.8 / len(policies)
+        for k, pol in enumerate(policies):
+            xs, ys, lo, hi = [], [], [], []
+            for i, j in enumerate(jobs):
+                if not table[j][pol]:
+                    continue
+                mean, p50, p99 = summary(table[j][pol])
+                xs.append(i + (k - (len(policies) - 1) / 2) * width)
+                ys.append(mean)
+                lo.append(max(0.0, mean - min(p50, mean)))
+                hi.append(max(0.0, p99 - mean))
+            ax.bar(xs, ys, width, label=pol, yerr=[lo, hi], capsize=2)
+        ax.set_xticks(range(len(jobs)))
+        ax.set_xticklabels(jobs)
+        ax.set_ylabel(label)
+        ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(out, dpi=130)
+
+
+def main(argv):
+    if len(argv) < 4 or argv[1] not in ("cadentflow", "echelon"):
+        sys.stderr.write(__doc__)
+        return 2
+    if argv[1] == "cadentflow":
+        plot_cadentflow(argv[2], argv[3:])
+    else:
+        plot_echelon(argv[2], argv[3])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
