@@ -4,8 +4,8 @@
 
   plot-flow-scheduling.py cadentflow OUT.png A.csv [B.csv ...]
       one panel per CSV written by examples/cadentflow-ps --csv: per model, the mean iteration
-      time of each policy relative to the first policy of the file (bars), p50 and p99 as
-      whiskers, and the CCT flexibility ratio above each model.
+      time of each policy relative to the first policy of the file (bars; whiskers from the
+      p50 to the p99 when they differ from the mean), and the CCT flexibility ratio.
   plot-flow-scheduling.py echelon OUT.png RUN.csv
       from examples/echelon-pipeline --csv: per job and policy, the iteration time and the
       maximum tardiness per iteration (mean bars, p50-p99 whiskers).
@@ -71,7 +71,7 @@ def plot_cadentflow(out, paths):
         ax.set_xticklabels(models)
         ax.set_ylabel("iteration time / %s" % policies[0])
         ax.set_title("%s (%s workers + %s servers)" % (path.split("/")[-1], workers, workers))
-        ax.legend(fontsize=8, ncol=len(policies))
+        ax.legend(fontsize=8, ncol=len(policies), loc="lower right", framealpha=0.9)
     fig.tight_layout()
     fig.savefig(out, dpi=130)
 
