@@ -10,10 +10,14 @@
 #                                          suite with CTest (non-zero exit status on failure)
 #
 # Works unattended (CI=true, no stdin). Debian packages are installed only when one is missing,
-# with sudo when not run as root. Environment: MLNET_BUILD_DIR (default build), MLNET_JOBS
-# (default 2).
+# with sudo when not run as root. Environment: MLNET_BUILD_DIR (default build; relative to the
+# repository), MLNET_JOBS (default 2). File arguments of `run` are relative to the caller's
+# directory.
 set -euo pipefail
 
+# Builds run from the repository; `run` then goes back to where the user stands, so that
+# relative paths given to mlnet-run (scenario file, --out) are the user's.
+CALLER_PWD=$PWD
 cd "$(dirname "${BASH_SOURCE[0]}")"
 
 # Everything the module, its tests, benchmarks and Python bindings use (doc/PLATFORM facts:
@@ -25,6 +29,10 @@ PACKAGES=(
   python3-numpy python3-matplotlib libbenchmark-dev python3-distributed
 )
 BUILD_DIR=${MLNET_BUILD_DIR:-build}
+case "$BUILD_DIR" in
+  /*) ;;
+  *) BUILD_DIR="$PWD/$BUILD_DIR" ;; # relative to the repository
+esac
 JOBS=${MLNET_JOBS:-2}
 
 log() {
@@ -85,6 +93,7 @@ case "$cmd" in
     shift
     install_packages
     configure_and_build --target mlnet-run
+    cd "$CALLER_PWD"
     exec "$BUILD_DIR/mlnet-run" "$@"
     ;;
   test)

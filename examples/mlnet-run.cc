@@ -6,12 +6,14 @@
 //
 //   mlnet-run [--scenario=FILE | FILE] [--out=DIR] [--seed=N] [--quiet] [--print-default]
 //
-// Bad input (unknown key, wrong type, out-of-range value, missing file, bad JSON) prints one
+// Bad input (unknown key, wrong type, out-of-range value, missing file, bad JSON, bad --seed,
+// an --out directory that cannot be written, checked before the run) prints one
 // line "mlnet-run: error: <message>" on stderr and exits with status 2. The scenario format is
 // described in doc/scenario.rst.
 
 #include "ns3/command-line.h"
 #include "ns3/global-value.h"
+#include "ns3/input-limits.h"
 #include "ns3/scenario-runner.h"
 #include "ns3/scenario.h"
 #include "ns3/stats-writer.h"
@@ -25,13 +27,33 @@ using namespace ns3;
 
 namespace
 {
+/// --seed: an integer in InputLimits::SEED (CommandLine would wrap "-1" to 4294967295).
+uint32_t
+ParseSeed(const std::string& text)
+{
+    const std::string what = "--seed=" + text + ": must be an integer in ["
+                             + std::to_string(InputLimits::SEED.lo) + ", "
+                             + std::to_string(InputLimits::SEED.hi) + "]";
+    if (text.empty() || text.size() > 10
+        || text.find_first_not_of("0123456789") != std::string::npos)
+    {
+        throw std::invalid_argument(what);
+    }
+    const uint64_t v = std::stoull(text);
+    if (v < InputLimits::SEED.lo || v > InputLimits::SEED.hi)
+    {
+        throw std::invalid_argument(what);
+    }
+    return static_cast<uint32_t>(v);
+}
+
 int
 Main(int argc, char* argv[])
 {
     std::string scenarioOption;
     std::string scenarioArg;
     std::string out;
-    uint32_t seed = 0;
+    std::string seedText;
     bool quiet = false;
     bool printDefault = false;
 
@@ -43,7 +65,8 @@ Main(int argc, char* argv[])
               "summary.json, flows.csv and ports.csv.");
     cmd.AddValue("scenario", "JSON scenario file (default: the built-in scenario)", scenarioOption);
     cmd.AddValue("out", "Output directory (default: the scenario's output.dir, ./mlnet-out)", out);
-    cmd.AddValue("seed", "Override the scenario's seed (RngRun); 0 keeps it", seed);
+    cmd.AddValue("seed", "Override the scenario's seed (RngRun, an integer in [1, 4294967295])",
+                 seedText);
     cmd.AddValue("quiet", "Print no progress and no table (files only)", quiet);
     cmd.AddValue("print-default", "Print the built-in default scenario as JSON and exit",
                  printDefault);
@@ -63,11 +86,13 @@ Main(int argc, char* argv[])
     const std::string file = scenarioOption.empty() ? scenarioArg : scenarioOption;
 
     ScenarioConfig cfg = file.empty() ? Scenario::Default() : Scenario::Load(file);
-    if (seed != 0)
+    if (!seedText.empty())
     {
-        cfg.seed = seed;
+        cfg.seed = ParseSeed(seedText);
     }
     const std::string dir = out.empty() ? cfg.output.dir : out;
+    // Before the run, not after it: a bad --out must not cost the results.
+    ScenarioRunner::PrepareOutputDir(dir);
 
     ScenarioRunner runner(cfg);
     runner.SetProgress(!quiet, std::cerr);

@@ -3,6 +3,7 @@
  */
 #include "fabric-topology-helper.h"
 
+#include "input-limits.h"
 #include "ns3/log.h"
 
 #include <stdexcept>
@@ -16,13 +17,30 @@ NS_LOG_COMPONENT_DEFINE("FabricTopologyHelper");
 namespace
 {
 void
-CheckRange(const char* name, uint32_t v, uint32_t lo, uint32_t hi)
+CheckRange(const char* name, uint64_t v, uint64_t lo, uint64_t hi)
 {
     if (v < lo || v > hi)
     {
         throw std::invalid_argument(std::string(name) + " = " + std::to_string(v)
                                     + " is out of range [" + std::to_string(lo) + ", "
                                     + std::to_string(hi) + "]");
+    }
+}
+
+void
+CheckRange(const char* name, uint64_t v, const UintLimit& l)
+{
+    CheckRange(name, v, l.lo, l.hi);
+}
+
+void
+CheckHosts(const char* name, uint64_t hosts)
+{
+    if (hosts > InputLimits::MAX_HOSTS)
+    {
+        throw std::invalid_argument(std::string(name) + ": the topology would have "
+                                    + std::to_string(hosts) + " hosts, more than the "
+                                    + std::to_string(InputLimits::MAX_HOSTS) + " accepted");
     }
 }
 } // namespace
@@ -37,6 +55,25 @@ Ptr<FabricNetDevice>
 FabricTopology::HostDevice(uint32_t i) const
 {
     return FabricHelper::GetHostDevice(hosts.Get(i));
+}
+
+std::map<uint32_t, std::string>
+FabricTopology::NodeNames() const
+{
+    std::map<uint32_t, std::string> names;
+    auto name = [&names](const NodeContainer& c, const std::string& prefix)
+    {
+        for (uint32_t i = 0; i < c.GetN(); ++i)
+        {
+            names[c.Get(i)->GetId()] = prefix + std::to_string(i);
+        }
+    };
+    const bool leafSpine = kind == "leaf-spine";
+    name(hosts, "host");
+    name(edge, leafSpine ? "leaf" : "edge");
+    name(agg, "agg");
+    name(core, leafSpine ? "spine" : "core");
+    return names;
 }
 
 FabricTopologyHelper::FabricTopologyHelper()
@@ -99,9 +136,10 @@ FabricTopologyHelper::SetStreamBase(int64_t stream)
 FabricTopology
 FabricTopologyHelper::BuildDumbbell(uint32_t nLeft, uint32_t nRight)
 {
-    CheckRange("nLeft", nLeft, 1, 4096);
-    CheckRange("nRight", nRight, 1, 4096);
+    CheckRange("nLeft", nLeft, InputLimits::DUMBBELL_HOSTS);
+    CheckRange("nRight", nRight, InputLimits::DUMBBELL_HOSTS);
     FabricTopology t;
+    t.kind = "dumbbell";
     t.edge.Create(2);
     m_fabric.InstallSwitch(t.edge);
     t.hosts.Create(nLeft + nRight);
@@ -117,10 +155,12 @@ FabricTopologyHelper::BuildDumbbell(uint32_t nLeft, uint32_t nRight)
 FabricTopology
 FabricTopologyHelper::BuildLeafSpine(uint32_t nLeaf, uint32_t nSpine, uint32_t hostsPerLeaf)
 {
-    CheckRange("nLeaf", nLeaf, 1, 1024);
-    CheckRange("nSpine", nSpine, 1, 256);
-    CheckRange("hostsPerLeaf", hostsPerLeaf, 1, 1024);
+    CheckRange("nLeaf", nLeaf, InputLimits::LEAVES);
+    CheckRange("nSpine", nSpine, InputLimits::SPINES);
+    CheckRange("hostsPerLeaf", hostsPerLeaf, InputLimits::HOSTS_PER_LEAF);
+    CheckHosts("hostsPerLeaf", uint64_t(nLeaf) * hostsPerLeaf);
     FabricTopology t;
+    t.kind = "leaf-spine";
     t.edge.Create(nLeaf);
     t.core.Create(nSpine);
     m_fabric.InstallSwitch(t.edge);
@@ -144,7 +184,7 @@ FabricTopologyHelper::BuildLeafSpine(uint32_t nLeaf, uint32_t nSpine, uint32_t h
 FabricTopology
 FabricTopologyHelper::BuildFatTree(uint32_t k, uint32_t hostsPerEdge)
 {
-    CheckRange("k", k, 2, 64);
+    CheckRange("k", k, InputLimits::FAT_TREE_K);
     if (k % 2 != 0)
     {
         throw std::invalid_argument("k = " + std::to_string(k) + " must be even");
@@ -154,8 +194,10 @@ FabricTopologyHelper::BuildFatTree(uint32_t k, uint32_t hostsPerEdge)
     {
         hostsPerEdge = half;
     }
-    CheckRange("hostsPerEdge", hostsPerEdge, 1, 8 * half);
+    CheckRange("hostsPerEdge", hostsPerEdge, 1, InputLimits::HOSTS_PER_EDGE_PER_K * k);
+    CheckHosts("hostsPerEdge", uint64_t(k) * half * hostsPerEdge);
     FabricTopology t;
+    t.kind = "fat-tree";
     t.edge.Create(k * half);
     t.agg.Create(k * half);
     t.core.Create(half * half);

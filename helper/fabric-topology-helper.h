@@ -10,6 +10,8 @@
 #include "ns3/node-container.h"
 #include "ns3/nstime.h"
 
+#include <map>
+#include <string>
 #include <vector>
 
 namespace ns3
@@ -27,11 +29,18 @@ struct FabricTopology
     NodeContainer agg;      //!< aggregation switches (fat-tree) — empty otherwise
     NodeContainer core;     //!< core / spine switches
     uint32_t links{0};      //!< number of links
+    std::string kind;       //!< "fat-tree", "leaf-spine" or "dumbbell" (set by the builder)
 
     /// \return the address of host i
     Ipv4Address HostAddress(uint32_t i) const;
     /// \return the fabric port of host i
     Ptr<FabricNetDevice> HostDevice(uint32_t i) const;
+    /**
+     * The names every output uses for the nodes (ports.csv, Python's port_stats): host<i>;
+     * edge<i>, agg<i>, core<i> in a fat-tree and a dumbbell; leaf<i>, spine<i> in a leaf-spine.
+     * \return node id -> name
+     */
+    std::map<uint32_t, std::string> NodeNames() const;
 };
 
 /**
@@ -63,15 +72,16 @@ class FabricTopologyHelper
 
     /**
      * Dumbbell: nLeft hosts on one switch, nRight on another, one bottleneck link between.
-     * \param nLeft hosts on the left (1..4096) \param nRight hosts on the right (1..4096)
+     * \param nLeft hosts on the left \param nRight hosts on the right (each in
+     *        InputLimits::DUMBBELL_HOSTS)
      * \return the topology (left hosts first)
      */
     FabricTopology BuildDumbbell(uint32_t nLeft, uint32_t nRight);
 
     /**
      * Leaf-spine (two-tier Clos): every leaf connects to every spine.
-     * \param nLeaf leaves (1..1024) \param nSpine spines (1..256)
-     * \param hostsPerLeaf hosts per leaf (1..1024); oversubscription is
+     * \param nLeaf leaves \param nSpine spines
+     * \param hostsPerLeaf hosts per leaf (ranges: InputLimits); oversubscription is
      *        hostsPerLeaf x host rate / (nSpine x fabric rate)
      * \return the topology
      */
@@ -80,7 +90,7 @@ class FabricTopologyHelper
     /**
      * k-ary fat-tree (Al-Fares et al.): k pods of k/2 edge and k/2 aggregation switches,
      * (k/2)^2 core switches, k^3/4 hosts; hostsPerEdge > k/2 oversubscribes the edge.
-     * \param k even, 2..64 \param hostsPerEdge 0 = k/2
+     * \param k even, in InputLimits::FAT_TREE_K \param hostsPerEdge 0 = k/2, at most 4k
      * \return the topology
      */
     FabricTopology BuildFatTree(uint32_t k, uint32_t hostsPerEdge = 0);

@@ -12,6 +12,7 @@
 //   "iterations": 20, "start": "0us", (same optional keys), "iterGainSlope": 0,
 //   "iterGainIntercept": 1}
 
+#include "input-limits.h"
 #include "ns3/dcqcn-profile.h"
 #include "ns3/double.h"
 #include "ns3/log.h"
@@ -63,10 +64,11 @@ ParseRdmaParams(ScenarioObject& in, const ScenarioConfig& cfg)
     RdmaParams p;
     p.entry = in.Path();
     p.start = in.Duration("start", Time(0), cfg.duration, std::string("0ns"));
-    p.priority = static_cast<uint8_t>(in.Uint("priority", 0, 6, 3));
+    p.priority = static_cast<uint8_t>(
+        in.Uint("priority", InputLimits::RDMA_PRIORITY.lo, InputLimits::RDMA_PRIORITY.hi, 3));
     p.cc = CongestionControlConfig::Parse(in, "cc", cfg);
-    p.aggressiveness = in.Double("aggressiveness", DcqcnProfile::MIN_AGGRESSIVENESS,
-                                 DcqcnProfile::MAX_AGGRESSIVENESS, 1.0);
+    p.aggressiveness = in.Double("aggressiveness", InputLimits::AGGRESSIVENESS.lo,
+                                 InputLimits::AGGRESSIVENESS.hi, 1.0);
     if (p.aggressiveness != 1.0 && p.cc.variant == "fixed")
     {
         in.Fail("aggressiveness", "applies to dcqcn and dcqcn-vendor only");
@@ -190,7 +192,8 @@ ParseRdmaFlow(ScenarioObject& in, const ScenarioConfig& cfg)
     {
         in.Fail("dst", "must differ from src");
     }
-    s->bytes = in.Bytes("bytes", 1, uint64_t(1) << 50, std::nullopt);
+    s->bytes = in.Bytes("bytes", InputLimits::MESSAGE_BYTES.lo, InputLimits::MESSAGE_BYTES.hi,
+                        std::nullopt);
     s->params = ParseRdmaParams(in, cfg);
     return s;
 }
@@ -222,7 +225,8 @@ ParseRdmaPermutation(ScenarioObject& in, const ScenarioConfig& cfg)
         in.Fail("type", "needs a topology with at least 2 hosts");
     }
     auto s = std::make_shared<RdmaPermutationSpec>();
-    s->bytes = in.Bytes("bytes", 1, uint64_t(1) << 50, std::nullopt);
+    s->bytes = in.Bytes("bytes", InputLimits::MESSAGE_BYTES.lo, InputLimits::MESSAGE_BYTES.hi,
+                        std::nullopt);
     s->params = ParseRdmaParams(in, cfg);
     return s;
 }
@@ -295,8 +299,10 @@ ParsePeriodicJob(ScenarioObject& in, const ScenarioConfig& cfg)
         in.Fail("dst", "must differ from src");
     }
     s->compute = in.Duration("compute", Time(0), Seconds(3600), std::nullopt);
-    s->bytes = in.Bytes("bytes", 1, uint64_t(1) << 50, std::nullopt);
-    s->iterations = static_cast<uint32_t>(in.Uint("iterations", 1, 1000000, std::nullopt));
+    s->bytes = in.Bytes("bytes", InputLimits::MESSAGE_BYTES.lo, InputLimits::MESSAGE_BYTES.hi,
+                        std::nullopt);
+    s->iterations = static_cast<uint32_t>(in.Uint("iterations", InputLimits::ITERATIONS.lo,
+                                                  InputLimits::ITERATIONS.hi, std::nullopt));
     s->params = ParseRdmaParams(in, cfg);
     // The iteration-aware gain: these keys override the "cc" object's (only when given, so a
     // global default such as --ns3::DcqcnBase::IterGainSlope=... applies otherwise).
@@ -309,8 +315,10 @@ ParsePeriodicJob(ScenarioObject& in, const ScenarioConfig& cfg)
             in.Raw(key);
             continue;
         }
-        const double v = std::string(key) == "iterGainSlope" ? in.Double(key, -100, 100, 0.0)
-                                                             : in.Double(key, 0, 100, 1.0);
+        const RealLimit& limit = std::string(key) == "iterGainSlope"
+                                     ? InputLimits::ITER_GAIN_SLOPE
+                                     : InputLimits::ITER_GAIN_INTERCEPT;
+        const double v = in.Double(key, limit.lo, limit.hi, std::nullopt);
         if (s->params.cc.variant == "fixed")
         {
             in.Fail(key, "applies to dcqcn and dcqcn-vendor only");

@@ -12,7 +12,9 @@
 #include "ns3/simulator.h"
 #include "ns3/stats-writer.h"
 
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -151,18 +153,7 @@ ScenarioRunner::Build()
         m_topo = helper.BuildDumbbell(t.left, t.right);
     }
 
-    const bool leafSpine = t.type == "leaf-spine";
-    auto name = [this](const NodeContainer& c, const std::string& prefix)
-    {
-        for (uint32_t i = 0; i < c.GetN(); ++i)
-        {
-            m_names[c.Get(i)->GetId()] = prefix + std::to_string(i);
-        }
-    };
-    name(m_topo.hosts, "host");
-    name(m_topo.edge, leafSpine ? "leaf" : "edge");
-    name(m_topo.agg, "agg");
-    name(m_topo.core, leafSpine ? "spine" : "core");
+    m_names = m_topo.NodeNames();
 }
 
 void
@@ -400,15 +391,49 @@ ScenarioRunner::Run()
     return r;
 }
 
+void
+ScenarioRunner::PrepareOutputDir(const std::string& dir)
+{
+    namespace fs = std::filesystem;
+    if (dir.empty())
+    {
+        throw std::invalid_argument("output directory: must be a non-empty path");
+    }
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    if (ec)
+    {
+        throw std::invalid_argument("cannot create output directory '" + dir
+                                    + "': " + ec.message());
+    }
+    if (!fs::is_directory(dir, ec))
+    {
+        throw std::invalid_argument("output directory '" + dir + "' is not a directory");
+    }
+    // Writable? Create (and remove) a probe file: permissions alone miss read-only mounts.
+    const fs::path probe = fs::path(dir) / ".mlnet-write-test";
+    {
+        std::ofstream os(probe);
+        if (!os || !(os << "x") || !os.flush())
+        {
+            throw std::invalid_argument("cannot write in output directory '" + dir
+                                        + "': " + std::strerror(errno));
+        }
+    }
+    fs::remove(probe, ec);
+}
+
 std::vector<std::string>
 ScenarioRunner::WriteResults(const ScenarioResult& r, const ScenarioConfig& cfg,
                              const std::string& dir)
 {
-    std::error_code ec;
-    std::filesystem::create_directories(dir, ec);
-    if (ec)
+    try
     {
-        throw std::runtime_error("cannot create output directory '" + dir + "': " + ec.message());
+        PrepareOutputDir(dir);
+    }
+    catch (const std::invalid_argument& e)
+    {
+        throw std::runtime_error(e.what());
     }
     std::vector<std::string> written;
     auto write = [&](const std::string& file, const std::function<void(std::ostream&)>& fn)

@@ -83,6 +83,14 @@ class ScenarioRunner : private TrafficContext
     static std::vector<std::string> WriteResults(const ScenarioResult& r, const ScenarioConfig& cfg,
                                                  const std::string& dir);
 
+    /**
+     * Create the output directory if needed and check that files can be written in it, so a
+     * program can refuse a bad --out before running rather than lose the results after.
+     * \param dir output directory
+     * \throw std::invalid_argument naming the directory and the reason
+     */
+    static void PrepareOutputDir(const std::string& dir);
+
   private:
     // TrafficContext
     const FabricTopology& Topology() const override;

@@ -3,6 +3,7 @@
  */
 #include "scenario.h"
 
+#include "input-limits.h"
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
@@ -13,6 +14,7 @@
 #include "ns3/uinteger.h"
 #include "scenario-extension.h"
 #include "scenario-traffic.h"
+#include "unit-parser.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -21,7 +23,6 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
-#include <regex>
 #include <sstream>
 #include <stdexcept>
 
@@ -51,7 +52,7 @@ EmptyArray()
 std::string
 Show(const nlohmann::json& v)
 {
-    std::string s = v.dump();
+    std::string s = v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     return s.size() > 40 ? s.substr(0, 37) + "..." : s;
 }
 
@@ -74,14 +75,6 @@ Num(double v)
     os << v;
     return os.str();
 }
-
-const char* const kRateHint = "must be a rate > 0 like \"10Gbps\" (a number, then bps, kbps, "
-                              "Mbps or Gbps; b/s, Bps, B/s and Ki/Mi/Gi forms accepted)";
-
-/// The formats ns-3's DataRate and Time parsers accept without aborting (checked first).
-const std::regex kRateRe("^[0-9]+(\\.[0-9]+)?([kKMG]i?)?(bps|b/s|Bps|B/s)$");
-const std::regex kTimeRe("^[0-9]+(\\.[0-9]+)?(s|ms|us|ns)$");
-const std::regex kBytesRe("^([0-9]+(\\.[0-9]+)?) ?(B|KB|MB|GB|KiB|MiB|GiB)$");
 
 /// A time for messages in the largest unit that keeps it readable: "1ms", "2.5us", "0ns".
 std::string
@@ -263,47 +256,50 @@ ScenarioObject::Rate(const std::string& key, std::optional<std::string> def)
     {
         if (!def)
         {
-            Missing(PathOf(key), kRateHint);
+            Missing(PathOf(key), UnitParser::RATE_SYNTAX);
         }
-        return DataRate(*def);
+        return UnitParser::Rate(*def);
     }
-    // ns-3's DataRate(std::string) aborts the process on a bad string: check the format first.
-    if (!v->is_string() || !std::regex_match(v->get<std::string>(), kRateRe))
+    if (!v->is_string())
     {
-        Fail(key, kRateHint);
+        Fail(key, UnitParser::RATE_SYNTAX);
     }
-    DataRate r(v->get<std::string>());
-    if (r.GetBitRate() == 0)
+    try
     {
-        Fail(key, kRateHint);
+        return UnitParser::Rate(v->get<std::string>());
     }
-    return r;
+    catch (const std::invalid_argument& e)
+    {
+        Fail(key, e.what());
+    }
 }
 
 Time
 ScenarioObject::Duration(const std::string& key, Time lo, Time hi, std::optional<std::string> def)
 {
     const nlohmann::json* v = Find(key);
-    std::ostringstream range;
-    range << "must be a time like \"5ms\" (a number, then s, ms, us or ns) in [" << TimeString(lo)
-          << ", " << TimeString(hi) << "]";
+    const std::string range = std::string(UnitParser::TIME_SYNTAX) + " in [" + TimeString(lo) + ", "
+                              + TimeString(hi) + "]";
     if (!v)
     {
         if (!def)
         {
-            Missing(PathOf(key), range.str());
+            Missing(PathOf(key), range);
         }
-        return Time(*def);
+        return UnitParser::Duration(*def);
     }
-    // Like DataRate, Time(std::string) aborts on a bad unit: check the format first.
-    if (!v->is_string() || !std::regex_match(v->get<std::string>(), kTimeRe))
+    Time t;
+    try
     {
-        Fail(key, range.str());
+        t = UnitParser::Duration(v->is_string() ? v->get<std::string>() : std::string());
     }
-    Time t(v->get<std::string>());
+    catch (const std::invalid_argument&)
+    {
+        Fail(key, range);
+    }
     if (t < lo || t > hi)
     {
-        Fail(key, range.str());
+        Fail(key, range);
     }
     return t;
 }
@@ -315,38 +311,36 @@ ScenarioObject::Bytes(const std::string& key, uint64_t lo, uint64_t hi, std::opt
     const std::string what = "must be a byte count in [" + std::to_string(lo) + ", "
                              + std::to_string(hi)
                              + "] (an integer, or a string like \"4MB\"; units B, KB, MB, GB, "
-                               "KiB, MiB, GiB)";
+                               "TB, KiB, MiB, GiB, TiB)";
     if (!v)
     {
         return def ? *def : (Missing(PathOf(key), what), 0);
     }
-    double x = -1;
-    std::smatch m;
+    uint64_t x = 0;
     if (v->is_number_unsigned())
     {
-        x = static_cast<double>(v->get<uint64_t>());
+        x = v->get<uint64_t>();
     }
     else if (v->is_string())
     {
-        const std::string s = v->get<std::string>();
-        if (std::regex_match(s, m, kBytesRe))
+        try
         {
-            const std::string unit = m[3];
-            const double mult = unit == "B"     ? 1.0
-                                : unit == "KB"  ? 1e3
-                                : unit == "MB"  ? 1e6
-                                : unit == "GB"  ? 1e9
-                                : unit == "KiB" ? 1024.0
-                                : unit == "MiB" ? 1024.0 * 1024
-                                                : 1024.0 * 1024 * 1024;
-            x = std::round(std::stod(m[1]) * mult);
+            x = UnitParser::Bytes(v->get<std::string>());
+        }
+        catch (const std::invalid_argument&)
+        {
+            Fail(key, what);
         }
     }
-    if (x < 0 || x < static_cast<double>(lo) || x > static_cast<double>(hi))
+    else
     {
         Fail(key, what);
     }
-    return static_cast<uint64_t>(x);
+    if (x < lo || x > hi)
+    {
+        Fail(key, what);
+    }
+    return x;
 }
 
 ScenarioObject
@@ -475,29 +469,6 @@ const FabricKey kFabricKeys[] = {
     {"dwrrQuantum", false, "DwrrQuantum", FabricKind::BYTES},
 };
 
-/**
- * The range an ns-3 numeric attribute's checker accepts, read from its type information
- * ("uint64_t 65536:17179869184", "double 0.2:1"), so the limits live only in GetTypeId.
- */
-std::pair<double, double>
-CheckerRange(const TypeId::AttributeInformation& info)
-{
-    static const std::regex re("^\\S+ (\\S+):(\\S+)$");
-    std::smatch m;
-    const std::string s = info.checker->GetUnderlyingTypeInformation();
-    if (std::regex_match(s, m, re))
-    {
-        try
-        {
-            return {std::stod(m[1]), std::stod(m[2])};
-        }
-        catch (const std::exception&)
-        {
-        }
-    }
-    return {0.0, std::numeric_limits<double>::max()};
-}
-
 void
 ParseFabric(ScenarioObject in, FabricConfig& out)
 {
@@ -514,10 +485,10 @@ ParseFabric(ScenarioObject in, FabricConfig& out)
         {
             throw std::logic_error(std::string("scenario: no attribute ") + fk.attribute);
         }
-        const auto range = CheckerRange(info);
-        const auto lo = static_cast<uint64_t>(range.first);
-        const auto hi = range.second >= 1.8e19 ? std::numeric_limits<uint64_t>::max()
-                                               : static_cast<uint64_t>(range.second);
+        const RealLimit range = InputLimits::OfAttribute(tid, fk.attribute);
+        const UintLimit urange = InputLimits::UintOfAttribute(tid, fk.attribute);
+        const uint64_t lo = urange.lo;
+        const uint64_t hi = urange.hi;
         Ptr<AttributeValue> value;
         switch (fk.kind)
         {
@@ -531,8 +502,7 @@ ParseFabric(ScenarioObject in, FabricConfig& out)
                 value = Create<UintegerValue>(in.Bytes(fk.name, lo, hi, std::nullopt));
                 break;
             case FabricKind::DOUBLE:
-                value = Create<DoubleValue>(
-                    in.Double(fk.name, range.first, range.second, std::nullopt));
+                value = Create<DoubleValue>(in.Double(fk.name, range.lo, range.hi, std::nullopt));
                 break;
             case FabricKind::SCHEDULER:
                 value = Create<EnumValue>(in.Choice(fk.name, {"strict", "dwrr"}, std::nullopt)
@@ -577,50 +547,100 @@ ParseFabric(ScenarioObject in, FabricConfig& out)
 void
 ParseTopology(ScenarioObject in, TopologyConfig& t)
 {
+    using L = InputLimits;
+    auto count = [&in](const char* key, const UintLimit& l, uint64_t def)
+    {
+        return static_cast<uint32_t>(in.Uint(key, l.lo, l.hi, def));
+    };
     t.type = in.Choice("type", {"fat-tree", "leaf-spine", "dumbbell"}, std::string("fat-tree"));
     if (t.type == "fat-tree")
     {
         const nlohmann::json& k = in.Raw("k");
         if (in.Has("k"))
         {
-            if (!k.is_number_unsigned() || k.get<uint64_t>() < 2 || k.get<uint64_t>() > 64
-                || k.get<uint64_t>() % 2 != 0)
+            if (!k.is_number_unsigned() || k.get<uint64_t>() < L::FAT_TREE_K.lo
+                || k.get<uint64_t>() > L::FAT_TREE_K.hi || k.get<uint64_t>() % 2 != 0)
             {
-                in.Fail("k", "must be an even integer in [2, 64]");
+                in.Fail("k", "must be an even integer in [" + std::to_string(L::FAT_TREE_K.lo)
+                                 + ", " + std::to_string(L::FAT_TREE_K.hi) + "]");
             }
             t.k = k.get<uint32_t>();
         }
-        t.hostsPerEdge = static_cast<uint32_t>(in.Uint("hostsPerEdge", 0, 4 * t.k, 0));
+        t.hostsPerEdge
+            = static_cast<uint32_t>(in.Uint("hostsPerEdge", 0, L::HOSTS_PER_EDGE_PER_K * t.k, 0));
     }
     else if (t.type == "leaf-spine")
     {
-        t.leaves = static_cast<uint32_t>(in.Uint("leaves", 1, 1024, 4));
-        t.spines = static_cast<uint32_t>(in.Uint("spines", 1, 256, 2));
-        t.hostsPerLeaf = static_cast<uint32_t>(in.Uint("hostsPerLeaf", 1, 1024, 4));
+        t.leaves = count("leaves", L::LEAVES, 4);
+        t.spines = count("spines", L::SPINES, 2);
+        t.hostsPerLeaf = count("hostsPerLeaf", L::HOSTS_PER_LEAF, 4);
     }
     else
     {
-        t.left = static_cast<uint32_t>(in.Uint("left", 1, 4096, 1));
-        t.right = static_cast<uint32_t>(in.Uint("right", 1, 4096, 1));
+        t.left = count("left", L::DUMBBELL_HOSTS, 1);
+        t.right = count("right", L::DUMBBELL_HOSTS, 1);
     }
     t.hostLinkRate = in.Rate("hostLinkRate", std::string("100Gbps"));
     t.fabricLinkRate = in.Rate("fabricLinkRate", std::string("100Gbps"));
     t.linkDelay = in.Duration("linkDelay", Time(0), Seconds(1), std::string("1us"));
     in.Finish();
-    if (t.NumHosts() > 65536)
+    if (t.NumHosts() > L::MAX_HOSTS)
     {
         in.Fail(t.type == "fat-tree" ? "hostsPerEdge" : "hostsPerLeaf",
-                "must keep the topology at most 65536 hosts (it has " + std::to_string(t.NumHosts())
-                    + ")");
+                "must keep the topology at most " + std::to_string(L::MAX_HOSTS) + " hosts (it has "
+                    + std::to_string(t.NumHosts()) + ")");
     }
 }
 
+} // namespace
+
+namespace
+{
+/// Refuse a document nested deeper than Scenario::MAX_DEPTH (walked without recursion).
+void
+CheckDepth(const nlohmann::json& j)
+{
+    std::vector<std::pair<const nlohmann::json*, uint32_t>> todo{{&j, 1}};
+    while (!todo.empty())
+    {
+        const auto [v, depth] = todo.back();
+        todo.pop_back();
+        if (!v->is_structured())
+        {
+            continue;
+        }
+        if (depth > Scenario::MAX_DEPTH)
+        {
+            throw std::invalid_argument("scenario: the document nests objects and arrays deeper "
+                                        "than "
+                                        + std::to_string(Scenario::MAX_DEPTH) + " levels");
+        }
+        for (const nlohmann::json& child : *v)
+        {
+            todo.emplace_back(&child, depth + 1);
+        }
+    }
+}
 } // namespace
 
 ScenarioConfig
 Scenario::Parse(const nlohmann::json& j)
 {
     NS_LOG_FUNCTION_NOARGS();
+    CheckDepth(j);
+    try
+    {
+        return ParseChecked(j);
+    }
+    catch (const nlohmann::json::exception& e)
+    {
+        throw std::invalid_argument("scenario: " + std::string(e.what()));
+    }
+}
+
+ScenarioConfig
+Scenario::ParseChecked(const nlohmann::json& j)
+{
     ScenarioConfig cfg;
     ScenarioObject root(j, "");
     cfg.name = root.String("name", std::string("scenario"));
@@ -628,7 +648,8 @@ Scenario::Parse(const nlohmann::json& j)
     ParseFabric(root.Object("fabric"), cfg.fabric);
     cfg.duration = root.Duration("duration", NanoSeconds(1), Seconds(1000), std::nullopt);
     cfg.drain = root.Duration("drain", Time(0), Seconds(10), std::string("10ms"));
-    cfg.seed = static_cast<uint32_t>(root.Uint("seed", 1, UINT32_MAX, 1));
+    cfg.seed
+        = static_cast<uint32_t>(root.Uint("seed", InputLimits::SEED.lo, InputLimits::SEED.hi, 1));
     {
         ScenarioObject out = root.Object("output");
         cfg.output.dir = out.String("dir", cfg.output.dir);
@@ -658,9 +679,118 @@ Scenario::Parse(const nlohmann::json& j)
         cfg.traffic.push_back(TrafficRegistry::Parse(entry, cfg));
     }
     root.Finish();
-    cfg.json = j.dump();
+    cfg.json = j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     return cfg;
 }
+
+namespace
+{
+
+/**
+ * Checks a document while nlohmann::json parses it: nesting at most Scenario::MAX_DEPTH deep
+ * (a deeper one is refused before it is built, so no recursive walk over it can overflow the
+ * stack) and no key twice in one object (JSON allows it and would keep the last value).
+ */
+class ParseChecker
+{
+  public:
+    explicit ParseChecker(std::string source)
+        : m_source(std::move(source))
+    {
+    }
+
+    bool operator()(int /* depth */, nlohmann::json::parse_event_t event, nlohmann::json& parsed)
+    {
+        using E = nlohmann::json::parse_event_t;
+        switch (event)
+        {
+            case E::object_start:
+            case E::array_start:
+                if (m_frames.size() >= Scenario::MAX_DEPTH)
+                {
+                    throw std::invalid_argument("scenario: " + m_source + ": " + Where()
+                                                + " nests objects and arrays deeper than "
+                                                + std::to_string(Scenario::MAX_DEPTH) + " levels");
+                }
+                m_frames.push_back(Frame{event == E::object_start, {}, "", 0});
+                break;
+            case E::key:
+            {
+                Frame& f = m_frames.back();
+                f.key = parsed.get<std::string>();
+                if (!f.keys.insert(f.key).second)
+                {
+                    throw std::invalid_argument("scenario: " + m_source + ": " + Where()
+                                                + ": duplicate key (each key may appear once)");
+                }
+                break;
+            }
+            case E::object_end:
+            case E::array_end:
+                m_frames.pop_back();
+                Next();
+                break;
+            case E::value:
+                Next();
+                break;
+        }
+        return true;
+    }
+
+  private:
+    struct Frame
+    {
+        bool object;                //!< object (else array)
+        std::set<std::string> keys; //!< keys seen so far (objects)
+        std::string key;            //!< the current key (objects)
+        size_t index;               //!< the current element (arrays)
+    };
+
+    /// An element of the enclosing array is complete.
+    void Next()
+    {
+        if (!m_frames.empty() && !m_frames.back().object)
+        {
+            m_frames.back().index++;
+        }
+    }
+
+    /// The key path being parsed, e.g. "traffic[2].src" ("(top level)" for the root).
+    std::string Where() const
+    {
+        std::string path;
+        for (const Frame& f : m_frames)
+        {
+            if (f.object && !f.key.empty())
+            {
+                path += (path.empty() ? "" : ".") + f.key;
+            }
+            else if (!f.object)
+            {
+                path += "[" + std::to_string(f.index) + "]";
+            }
+        }
+        if (path.size() > 60)
+        {
+            path = path.substr(0, 24) + "..." + path.substr(path.size() - 24);
+        }
+        return path.empty() ? "(top level)" : path;
+    }
+
+    std::string m_source;
+    std::vector<Frame> m_frames;
+};
+
+/// The message of a JSON-library exception without its "[json.exception.xxx.nnn] " prefix.
+std::string
+JsonMessage(const nlohmann::json::exception& e)
+{
+    std::string what = e.what();
+    const auto pos = what.find("] ");
+    return pos == std::string::npos ? what : what.substr(pos + 2);
+}
+
+} // namespace
 
 ScenarioConfig
 Scenario::ParseString(const std::string& text, const std::string& source)
@@ -668,16 +798,19 @@ Scenario::ParseString(const std::string& text, const std::string& source)
     nlohmann::json j;
     try
     {
-        j = nlohmann::json::parse(text);
+        j = nlohmann::json::parse(text, ParseChecker(source));
     }
-    catch (const nlohmann::json::parse_error& e)
+    catch (const nlohmann::json::out_of_range& e)
+    {
+        // e.g. "number overflow parsing '1e400'"
+        throw std::invalid_argument("scenario: " + source + ": invalid JSON: " + JsonMessage(e)
+                                    + " (numbers must fit a 64-bit integer or a double)");
+    }
+    catch (const nlohmann::json::exception& e)
     {
         // "[json.exception.parse_error.101] parse error at line 3, column 5: ..." -> keep the
         // part after the bracketed id.
-        std::string what = e.what();
-        const auto pos = what.find("] ");
-        throw std::invalid_argument("scenario: " + source + ": invalid JSON: "
-                                    + (pos == std::string::npos ? what : what.substr(pos + 2)));
+        throw std::invalid_argument("scenario: " + source + ": invalid JSON: " + JsonMessage(e));
     }
     return Parse(j);
 }
@@ -685,6 +818,12 @@ Scenario::ParseString(const std::string& text, const std::string& source)
 ScenarioConfig
 Scenario::Load(const std::string& file)
 {
+    std::error_code ec;
+    if (std::filesystem::is_directory(file, ec))
+    {
+        throw std::invalid_argument("scenario: cannot read '" + file
+                                    + "': it is a directory, not a JSON file");
+    }
     std::ifstream in(file);
     if (!in)
     {
@@ -693,6 +832,11 @@ Scenario::Load(const std::string& file)
     }
     std::ostringstream text;
     text << in.rdbuf();
+    if (in.bad())
+    {
+        throw std::invalid_argument("scenario: cannot read '" + file
+                                    + "': " + std::strerror(errno));
+    }
     ScenarioConfig cfg = ParseString(text.str(), file);
     if (!nlohmann::json::parse(cfg.json).contains("name"))
     {

@@ -86,22 +86,23 @@ class ScenarioObject
      */
     bool Bool(const std::string& key, std::optional<bool> def);
     /**
-     * A data rate string such as "100Gbps" (number, then bps, kbps, Kbps, Mbps, Gbps, or the
-     * b/s, Bps, B/s forms and the binary prefixes Ki, Mi, Gi that ns-3's DataRate accepts),
-     * greater than zero.
+     * A data rate string such as "100Gbps", parsed by UnitParser::Rate (the same parser as the
+     * Python module's): a number, then bps, b/s, Bps or B/s with an optional prefix k, M, G, T,
+     * Ki, Mi, Gi, Ti; in [1 bit/s, 1 Pbit/s].
      * \param key the key \param def default (a valid rate string)
      * \return the rate
      */
     DataRate Rate(const std::string& key, std::optional<std::string> def);
     /**
-     * A time string such as "5ms" (number, then s, ms, us or ns) in [lo, hi].
+     * A time string such as "5ms" (UnitParser::Duration: a number, then s, ms, us, ns, ps, min
+     * or h) in [lo, hi].
      * \param key the key \param lo smallest \param hi largest \param def default
      * \return the time
      */
     Time Duration(const std::string& key, Time lo, Time hi, std::optional<std::string> def);
     /**
-     * A byte count: an integer, or a string with a unit (B, KB, MB, GB = powers of 1000; KiB,
-     * MiB, GiB = powers of 1024), in [lo, hi].
+     * A byte count: an integer, or a string with a unit (UnitParser::Bytes: B, KB, MB, GB, TB =
+     * powers of 1000; KiB, MiB, GiB, TiB = powers of 1024), in [lo, hi].
      * \param key the key \param lo smallest \param hi largest \param def default
      * \return bytes
      */
@@ -237,15 +238,19 @@ class Scenario
      * \return the scenario
      */
     static ScenarioConfig Parse(const nlohmann::json& j);
+    /// Deepest nesting of objects and arrays a scenario may have (deeper is refused).
+    static constexpr uint32_t MAX_DEPTH = 64;
     /**
-     * Parse JSON text and validate it.
+     * Parse JSON text and validate it. Refused besides invalid values: invalid JSON, numbers
+     * that fit neither a 64-bit integer nor a double, a key twice in one object, nesting deeper
+     * than MAX_DEPTH.
      * \param text JSON text \param source name used in syntax-error messages
      * \return the scenario
      */
     static ScenarioConfig ParseString(const std::string& text,
                                       const std::string& source = "<string>");
     /**
-     * Read, parse and validate a JSON file.
+     * Read, parse and validate a JSON file (a directory or unreadable file is an error).
      * \param file path
      * \return the scenario
      */
@@ -258,6 +263,10 @@ class Scenario
     static std::string DefaultJson();
     /// \return the parsed built-in default
     static ScenarioConfig Default();
+
+  private:
+    /// Parse() after the depth check.
+    static ScenarioConfig ParseChecked(const nlohmann::json& j);
 };
 
 } // namespace ns3

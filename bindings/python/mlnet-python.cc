@@ -142,21 +142,25 @@ class Job
 
     std::string Name() const
     {
+        SimulatorGuard::CheckIdle("mlnet.Job");
         return m_job->GetJobName();
     }
 
     uint64_t IterationsDone() const
     {
+        SimulatorGuard::CheckIdle("mlnet.Job");
         return m_job->GetIterationsDone();
     }
 
     bool Finished() const
     {
+        SimulatorGuard::CheckIdle("mlnet.Job");
         return m_job->IsFinished();
     }
 
     std::vector<double> IterationTimes() const
     {
+        SimulatorGuard::CheckIdle("mlnet.Job");
         std::vector<double> t;
         for (const IterationRecord& r : m_job->GetIterationRecords())
         {
@@ -167,6 +171,7 @@ class Job
 
     py::list Iterations() const
     {
+        SimulatorGuard::CheckIdle("mlnet.Job");
         py::list out;
         for (const IterationRecord& r : m_job->GetIterationRecords())
         {
@@ -184,6 +189,7 @@ class Job
 
     double MeanIterationTime(uint32_t skip) const
     {
+        SimulatorGuard::CheckIdle("mlnet.Job");
         return m_job->GetMeanIterationTime(skip).GetSeconds();
     }
 
@@ -197,6 +203,17 @@ class Flow
     explicit Flow(std::shared_ptr<FlowState> s)
         : m_s(std::move(s))
     {
+    }
+
+    /// \return true while the flow's queue pair is live (its simulation not closed)
+    bool Live() const
+    {
+        if (!m_s->qp)
+        {
+            return false;
+        }
+        SimulatorGuard::CheckIdle("mlnet.Flow");
+        return true;
     }
 
     py::object Fct() const
@@ -215,32 +232,32 @@ class Flow
 
     uint64_t BytesAcked() const
     {
-        return m_s->qp ? m_s->qp->GetBytesAcked() : m_s->bytesAcked;
+        return Live() ? m_s->qp->GetBytesAcked() : m_s->bytesAcked;
     }
 
     uint64_t BytesSent() const
     {
-        return m_s->qp ? m_s->qp->GetCcState().bytesSent : m_s->bytesSent;
+        return Live() ? m_s->qp->GetCcState().bytesSent : m_s->bytesSent;
     }
 
     double Rate() const
     {
-        return m_s->qp ? m_s->qp->GetCcState().rate : m_s->rate;
+        return Live() ? m_s->qp->GetCcState().rate : m_s->rate;
     }
 
     uint64_t Cnps() const
     {
-        return m_s->qp ? m_s->qp->GetCnpsReceived() : m_s->cnps;
+        return Live() ? m_s->qp->GetCnpsReceived() : m_s->cnps;
     }
 
     uint64_t Retx() const
     {
-        return m_s->qp ? m_s->qp->GetRetransmittedPackets() : m_s->retx;
+        return Live() ? m_s->qp->GetRetransmittedPackets() : m_s->retx;
     }
 
     uint64_t Timeouts() const
     {
-        return m_s->qp ? m_s->qp->GetTimeouts() : m_s->timeouts;
+        return Live() ? m_s->qp->GetTimeouts() : m_s->timeouts;
     }
 
     py::object RateTrace() const
@@ -297,7 +314,6 @@ class Flow
 // ---------------------------------------------------------------------------------------------
 
 class Simulation;
-Simulation* g_live = nullptr; //!< the one live simulation (ns-3 is a singleton)
 
 /// Summary of a built topology.
 struct TopologyInfo
@@ -314,7 +330,8 @@ class Simulation
   public:
     explicit Simulation(uint64_t seed)
     {
-        if (g_live != nullptr)
+        SimulatorGuard::CheckIdle("mlnet.Simulation()");
+        if (SimulatorGuard::Owner() != nullptr)
         {
             throw std::invalid_argument(
                 "another mlnet.Simulation is live (ns-3 has one global simulator): call close() "
@@ -328,13 +345,20 @@ class Simulation
         RngSeedManager::SetSeed(1);
         RngSeedManager::SetRun(seed);
         m_seed = seed;
-        g_live = this;
+        SimulatorGuard::SetOwner(this);
         m_open = true;
     }
 
     ~Simulation()
     {
-        Close();
+        try
+        {
+            Close();
+        }
+        catch (const std::exception&)
+        {
+            // only reachable while another thread runs the simulator; it then keeps it
+        }
     }
 
     void Close()
@@ -343,6 +367,7 @@ class Simulation
         {
             return;
         }
+        SimulatorGuard::CheckIdle("close()");
         for (auto& f : m_flows)
         {
             f->Snapshot();
@@ -352,9 +377,9 @@ class Simulation
         m_closedAt = Simulator::Now().GetSeconds();
         Simulator::Destroy();
         m_open = false;
-        if (g_live == this)
+        if (SimulatorGuard::Owner() == this)
         {
-            g_live = nullptr;
+            SimulatorGuard::SetOwner(nullptr);
         }
     }
 
@@ -368,8 +393,17 @@ class Simulation
         return m_seed;
     }
 
+    bool IsRunning() const
+    {
+        return m_running;
+    }
+
     double Now() const
     {
+        if (m_open)
+        {
+            SimulatorGuard::CheckIdle("now");
+        }
         return m_open ? Simulator::Now().GetSeconds() : m_closedAt;
     }
 
@@ -395,73 +429,65 @@ class Simulation
         FabricHelper& fabric = helper.Fabric();
         fabric.SetSwitchAttribute("PfcEnabled", BooleanValue(pfc));
         fabric.SetSwitchAttribute("EcnEnabled", BooleanValue(ecn));
+        // Ranges and defaults from FabricSwitch's attributes, as the JSON "fabric" section.
+        const TypeId sw = FabricSwitch::GetTypeId();
+        auto initial = [&sw](const char* name)
+        {
+            TypeId::AttributeInformation info;
+            sw.LookupAttributeByName(name, &info);
+            return DynamicCast<const UintegerValue>(info.initialValue)->Get();
+        };
         if (!buffer.is_none())
         {
-            uint64_t b = CheckedUint(buffer, "buffer (bytes)", 64 * 1024, uint64_t(1) << 34);
+            uint64_t b = CheckedUint(buffer, "buffer (bytes)",
+                                     InputLimits::UintOfAttribute(sw, "BufferSize"));
             fabric.SetSwitchAttribute("BufferSize", UintegerValue(b));
         }
-        uint64_t kmin = 400 * 1000;
+        uint64_t kmin = initial("EcnKmin");
+        uint64_t kmax = initial("EcnKmax");
         if (!ecnKmin.is_none())
         {
-            kmin = CheckedUint(ecnKmin, "ecn_kmin (bytes)", 0, uint64_t(1) << 34);
+            kmin = CheckedUint(ecnKmin, "ecn_kmin (bytes)",
+                               InputLimits::UintOfAttribute(sw, "EcnKmin"));
             fabric.SetSwitchAttribute("EcnKmin", UintegerValue(kmin));
         }
         if (!ecnKmax.is_none())
         {
-            uint64_t kmax = CheckedUint(ecnKmax, "ecn_kmax (bytes)", 1, uint64_t(1) << 34);
-            if (kmax < kmin)
-            {
-                throw std::invalid_argument("ecn_kmax must be >= ecn_kmin");
-            }
+            kmax = CheckedUint(ecnKmax, "ecn_kmax (bytes)",
+                               InputLimits::UintOfAttribute(sw, "EcnKmax"));
             fabric.SetSwitchAttribute("EcnKmax", UintegerValue(kmax));
+        }
+        if (kmin > kmax)
+        {
+            throw std::invalid_argument("ecn_kmin must be <= ecn_kmax (kmin " + std::to_string(kmin)
+                                        + " B, kmax " + std::to_string(kmax) + " B)");
         }
         if (!ecnPmax.is_none())
         {
-            double p = ecnPmax.cast<double>();
-            if (!(p >= 0.0 && p <= 1.0))
+            if (py::isinstance<py::bool_>(ecnPmax)
+                || !(py::isinstance<py::float_>(ecnPmax) || py::isinstance<py::int_>(ecnPmax)))
             {
-                throw std::invalid_argument("ecn_pmax must be in [0, 1]");
+                throw std::invalid_argument("ecn_pmax: expected a number");
             }
+            double p = CheckedReal(ecnPmax.cast<double>(), "ecn_pmax",
+                                   InputLimits::OfAttribute(sw, "EcnPmax"));
             fabric.SetSwitchAttribute("EcnPmax", DoubleValue(p));
         }
+        // Ranges were checked against InputLimits by the callers; the helper checks the
+        // host total and reports it naming the parameter.
         if (kind == "fat_tree")
         {
-            uint64_t k = dims[0];
-            if (k < 2 || k > 64 || k % 2 != 0)
-            {
-                throw std::invalid_argument("k = " + std::to_string(k)
-                                            + ": a fat-tree needs an even k in [2, 64]");
-            }
-            if (dims[1] > 1024)
-            {
-                throw std::invalid_argument("hosts_per_edge must be in [0, 1024]");
-            }
-            m_topo = helper.BuildFatTree(static_cast<uint32_t>(k), static_cast<uint32_t>(dims[1]));
+            m_topo = helper.BuildFatTree(static_cast<uint32_t>(dims[0]),
+                                         static_cast<uint32_t>(dims[1]));
         }
         else if (kind == "leaf_spine")
         {
-            if (dims[0] < 1 || dims[0] > 1024)
-            {
-                throw std::invalid_argument("leaves must be in [1, 1024]");
-            }
-            if (dims[1] < 1 || dims[1] > 256)
-            {
-                throw std::invalid_argument("spines must be in [1, 256]");
-            }
-            if (dims[2] < 1 || dims[2] > 1024)
-            {
-                throw std::invalid_argument("hosts_per_leaf must be in [1, 1024]");
-            }
             m_topo = helper.BuildLeafSpine(static_cast<uint32_t>(dims[0]),
                                            static_cast<uint32_t>(dims[1]),
                                            static_cast<uint32_t>(dims[2]));
         }
         else
         {
-            if (dims[0] < 1 || dims[0] > 4096 || dims[1] < 1 || dims[1] > 4096)
-            {
-                throw std::invalid_argument("left and right must be in [1, 4096]");
-            }
             m_topo = helper.BuildDumbbell(static_cast<uint32_t>(dims[0]),
                                           static_cast<uint32_t>(dims[1]));
         }
@@ -600,15 +626,11 @@ class Simulation
         {
             throw std::invalid_argument("src and dst must differ");
         }
-        uint64_t bytes = CheckedUint(bytesH, "bytes", 1, uint64_t(1) << 50);
+        uint64_t bytes = CheckedUint(bytesH, "bytes", InputLimits::MESSAGE_BYTES);
         double start = ParseTime(startH, "start");
-        uint8_t prio = static_cast<uint8_t>(CheckedUint(prioH, "priority", 0, 7));
-        if (!std::isfinite(aggressiveness) || aggressiveness < DcqcnProfile::MIN_AGGRESSIVENESS
-            || aggressiveness > DcqcnProfile::MAX_AGGRESSIVENESS)
-        {
-            throw std::invalid_argument("aggressiveness = " + std::to_string(aggressiveness)
-                                        + " is out of range [0.1, 10]");
-        }
+        uint8_t prio
+            = static_cast<uint8_t>(CheckedUint(prioH, "priority", InputLimits::RDMA_PRIORITY));
+        CheckedReal(aggressiveness, "aggressiveness", InputLimits::AGGRESSIVENESS);
         double now = Simulator::Now().GetSeconds();
         if (start < now)
         {
@@ -661,19 +683,18 @@ class Simulation
             throw std::invalid_argument("src and dst must differ");
         }
         double compute = ParseTime(computeH, "compute");
-        uint64_t bytes = CheckedUint(bytesH, "bytes", 1, uint64_t(1) << 50);
-        uint64_t iterations = CheckedUint(iterationsH, "iterations", 1, 1000000);
+        uint64_t bytes = CheckedUint(bytesH, "bytes", InputLimits::MESSAGE_BYTES);
+        uint64_t iterations = CheckedUint(iterationsH, "iterations", InputLimits::ITERATIONS);
         double start = ParseTime(startH, "start");
-        uint8_t prio = static_cast<uint8_t>(CheckedUint(prioH, "priority", 0, 6));
+        uint8_t prio
+            = static_cast<uint8_t>(CheckedUint(prioH, "priority", InputLimits::RDMA_PRIORITY));
+        CheckedReal(aggressiveness, "aggressiveness", InputLimits::AGGRESSIVENESS);
+        CheckedReal(slope, "iter_gain_slope", InputLimits::ITER_GAIN_SLOPE);
+        CheckedReal(intercept, "iter_gain_intercept", InputLimits::ITER_GAIN_INTERCEPT);
         ObjectFactory cc = m_ccFactory;
         if (m_ccType != "ns3::RdmaFixedRate")
         {
-            DcqcnProfile(aggressiveness).Configure(cc); // throws outside [0.1, 10]
-            if (!std::isfinite(slope) || !std::isfinite(intercept) || intercept < 0)
-            {
-                throw std::invalid_argument(
-                    "iter_gain_slope must be finite and iter_gain_intercept finite and >= 0");
-            }
+            DcqcnProfile(aggressiveness).Configure(cc);
             cc.Set("IterGainSlope", DoubleValue(slope));
             cc.Set("IterGainIntercept", DoubleValue(intercept));
         }
@@ -716,6 +737,16 @@ class Simulation
             Simulator::Stop(ToTime(t) - Simulator::Now());
         }
         {
+            SimulatorGuard::Running running("run()");
+            m_running = true;
+            struct Clear
+            {
+                bool& flag;
+                ~Clear()
+                {
+                    flag = false;
+                }
+            } clear{m_running};
             py::gil_scoped_release release;
             Simulator::Run();
         }
@@ -786,6 +817,7 @@ class Simulation
 
     void CheckOpen() const
     {
+        SimulatorGuard::CheckIdle("mlnet.Simulation");
         if (!m_open)
         {
             throw std::invalid_argument("this Simulation is closed");
@@ -795,23 +827,11 @@ class Simulation
   private:
     void NameSwitches()
     {
-        auto name = [this](const NodeContainer& c, const std::string& prefix)
-        {
-            for (uint32_t i = 0; i < c.GetN(); ++i)
-            {
-                m_names[c.Get(i)->GetId()] = prefix + std::to_string(i);
-            }
-        };
-        for (uint32_t i = 0; i < m_topo.switches.GetN(); ++i)
-        {
-            m_names[m_topo.switches.Get(i)->GetId()] = "switch" + std::to_string(i);
-        }
-        name(m_topo.edge, m_kind == "fat_tree" ? "edge" : (m_kind == "leaf_spine" ? "leaf" : "sw"));
-        name(m_topo.agg, "agg");
-        name(m_topo.core, m_kind == "fat_tree" ? "core" : "spine");
+        m_names = m_topo.NodeNames(); // the names of ports.csv
     }
 
     bool m_open{false};
+    bool m_running{false};
     bool m_built{false};
     bool m_rdma{false};
     uint64_t m_seed{1};
@@ -877,11 +897,7 @@ TensorOrder(const std::string& policy, const std::vector<uint64_t>& params,
 py::dict
 RunScenario(const py::object& scenario)
 {
-    if (g_live != nullptr)
-    {
-        throw std::invalid_argument("run_scenario() needs the simulator: close the live "
-                                    "mlnet.Simulation first");
-    }
+    SimulatorGuard::CheckFree("run_scenario()");
     std::string text;
     if (py::isinstance<py::str>(scenario))
     {
@@ -898,6 +914,7 @@ RunScenario(const py::object& scenario)
     ScenarioConfig cfg = Scenario::ParseString(text, "<python>");
     ScenarioResult r;
     {
+        SimulatorGuard::Running running("run_scenario()");
         py::gil_scoped_release release;
         ScenarioRunner runner(cfg);
         r = runner.Run();
@@ -961,9 +978,11 @@ RunScenario(const py::object& scenario)
 void
 CloseLive()
 {
-    if (g_live != nullptr)
+    // At interpreter exit a run may still be in progress in a daemon thread: leave it alone.
+    auto* live = static_cast<Simulation*>(const_cast<void*>(SimulatorGuard::Owner()));
+    if (live != nullptr && !live->IsRunning())
     {
-        g_live->Close();
+        live->Close();
     }
 }
 
@@ -1076,7 +1095,13 @@ PYBIND11_MODULE(mlnet, m)
     const char* topoDoc = "Build the topology; rates like '100Gbps', delay like '1us'; "
                           "buffer in bytes; returns a Topology";
     py::class_<Simulation>(m, "Simulation", "One ns-3 simulation (only one may be live)")
-        .def(py::init<uint64_t>(), py::arg("seed") = 1)
+        .def(py::init(
+                 [](const py::object& seed)
+                 {
+                     return std::make_unique<Simulation>(
+                         CheckedUint(seed, "seed", InputLimits::SEED));
+                 }),
+             py::arg("seed") = 1)
         .def_property_readonly("seed", &Simulation::Seed)
         .def_property_readonly("now", &Simulation::Now, "simulated time (s)")
         .def_property_readonly("is_open", &Simulation::IsOpen)
@@ -1089,8 +1114,13 @@ PYBIND11_MODULE(mlnet, m)
                const py::object& buf, const py::object& kmin, const py::object& kmax,
                const py::object& pmax)
             {
-                uint64_t kk = CheckedUint(k, "k", 0, 1 << 20);
-                uint64_t hpe = CheckedUint(hostsPerEdge, "hosts_per_edge", 0, 1 << 20);
+                uint64_t kk = CheckedUint(k, "k", InputLimits::FAT_TREE_K);
+                if (kk % 2 != 0)
+                {
+                    throw std::invalid_argument("k = " + std::to_string(kk) + " must be even");
+                }
+                uint64_t hpe = CheckedUint(hostsPerEdge, "hosts_per_edge", 0,
+                                           InputLimits::HOSTS_PER_EDGE_PER_K * kk);
                 return s.Build("fat_tree", {kk, hpe}, hr, fr, d, pfc, ecn, buf, kmin, kmax, pmax);
             },
             py::arg("k") = 4, py::arg("hosts_per_edge") = 0, py::arg("host_rate") = "100Gbps",
@@ -1104,9 +1134,9 @@ PYBIND11_MODULE(mlnet, m)
                const py::object& buf, const py::object& kmin, const py::object& kmax,
                const py::object& pmax)
             {
-                uint64_t a = CheckedUint(l, "leaves", 1, 1024);
-                uint64_t b = CheckedUint(sp, "spines", 1, 256);
-                uint64_t c = CheckedUint(h, "hosts_per_leaf", 1, 1024);
+                uint64_t a = CheckedUint(l, "leaves", InputLimits::LEAVES);
+                uint64_t b = CheckedUint(sp, "spines", InputLimits::SPINES);
+                uint64_t c = CheckedUint(h, "hosts_per_leaf", InputLimits::HOSTS_PER_LEAF);
                 return s.Build("leaf_spine", {a, b, c}, hr, fr, d, pfc, ecn, buf, kmin, kmax, pmax);
             },
             py::arg("leaves") = 4, py::arg("spines") = 2, py::arg("hosts_per_leaf") = 4,
@@ -1120,8 +1150,8 @@ PYBIND11_MODULE(mlnet, m)
                const py::object& fr, const py::object& d, bool pfc, bool ecn, const py::object& buf,
                const py::object& kmin, const py::object& kmax, const py::object& pmax)
             {
-                uint64_t a = CheckedUint(l, "left", 1, 4096);
-                uint64_t b = CheckedUint(r, "right", 1, 4096);
+                uint64_t a = CheckedUint(l, "left", InputLimits::DUMBBELL_HOSTS);
+                uint64_t b = CheckedUint(r, "right", InputLimits::DUMBBELL_HOSTS);
                 return s.Build("dumbbell", {a, b}, hr, fr, d, pfc, ecn, buf, kmin, kmax, pmax);
             },
             py::arg("left") = 1, py::arg("right") = 1, py::arg("host_rate") = "100Gbps",

@@ -69,6 +69,7 @@ struct AdderTree
 py::dict
 Aggregate(const py::dict& kw)
 {
+    SimulatorGuard::CheckFree("aggregate()");
     if (NodeList::GetNNodes() != 0)
     {
         throw std::invalid_argument("aggregate() needs the simulator: close the live "
@@ -149,7 +150,7 @@ Aggregate(const py::dict& kw)
     uint32_t scale
         = uint32_t(CheckedUint(get("scale_exponent", py::int_(20)), "scale_exponent", 0, 64));
     double until = ParseTime(get("until", py::str("100ms")), "until");
-    uint32_t seed = uint32_t(CheckedUint(get("seed", py::int_(1)), "seed", 1, 0xffffffffu));
+    uint32_t seed = uint32_t(CheckedUint(get("seed", py::int_(1)), "seed", InputLimits::SEED));
 
     std::vector<std::vector<float>> values;
     if (kw.contains("values"))
@@ -168,14 +169,16 @@ Aggregate(const py::dict& kw)
     FabricTopology t;
     if (topo == "fat-tree")
     {
-        t = th.BuildFatTree(uint32_t(CheckedUint(get("k", py::int_(4)), "k", 2, 64)));
+        t = th.BuildFatTree(
+            uint32_t(CheckedUint(get("k", py::int_(4)), "k", InputLimits::FAT_TREE_K)));
     }
     else
     {
         t = th.BuildLeafSpine(
-            uint32_t(CheckedUint(get("leaves", py::int_(2)), "leaves", 1, 1024)),
-            uint32_t(CheckedUint(get("spines", py::int_(2)), "spines", 1, 256)),
-            uint32_t(CheckedUint(get("hosts_per_leaf", py::int_(2)), "hosts_per_leaf", 1, 1024)));
+            uint32_t(CheckedUint(get("leaves", py::int_(2)), "leaves", InputLimits::LEAVES)),
+            uint32_t(CheckedUint(get("spines", py::int_(2)), "spines", InputLimits::SPINES)),
+            uint32_t(CheckedUint(get("hosts_per_leaf", py::int_(2)), "hosts_per_leaf",
+                                 InputLimits::HOSTS_PER_LEAF)));
     }
     std::vector<uint32_t> workers;
     if (kw.contains("workers"))
@@ -265,6 +268,7 @@ Aggregate(const py::dict& kw)
             }
         }
         {
+            SimulatorGuard::Running running("aggregate()");
             py::gil_scoped_release release;
             Simulator::Stop(ToTime(until));
             Simulator::Run();

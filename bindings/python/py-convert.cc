@@ -4,9 +4,10 @@
 
 #include "py-convert.h"
 
+#include "ns3/unit-parser.h"
+
 #include <cmath>
-#include <map>
-#include <regex>
+#include <sstream>
 #include <stdexcept>
 
 namespace py = pybind11;
@@ -23,68 +24,30 @@ namespace mlnetpy
 double
 ParseRate(const py::handle& v, const std::string& what)
 {
-    if (py::isinstance<py::bool_>(v))
+    if (py::isinstance<py::str>(v))
     {
-        throw std::invalid_argument(what + ": expected a rate like '100Gbps', got a bool");
-    }
-    double bps = 0;
-    if (py::isinstance<py::int_>(v) || py::isinstance<py::float_>(v))
-    {
-        bps = v.cast<double>();
-    }
-    else if (py::isinstance<py::str>(v))
-    {
-        std::string s = v.cast<std::string>();
-        static const std::regex re(
-            R"(^\s*((?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)\s*([kKMGT]?)(i?)(bps|b/s|Bps|B/s)\s*$)");
-        std::smatch m;
-        if (!std::regex_match(s, m, re))
+        const std::string s = v.cast<std::string>();
+        try
         {
-            throw std::invalid_argument(what + ": bad rate '" + s
-                                        + "' (expected a number and a unit such as '100Gbps', "
-                                          "'40Mb/s', '1.5e9bps', '10GBps')");
+            return static_cast<double>(UnitParser::RateBps(s));
         }
-        double x = ToDouble(m[1].str(), what);
-        std::string prefix = m[2].str();
-        bool binary = !m[3].str().empty();
-        if (binary && prefix.empty())
+        catch (const std::invalid_argument& e)
         {
-            throw std::invalid_argument(what + ": bad rate '" + s + "' ('i' needs a prefix)");
-        }
-        double base = binary ? 1024.0 : 1000.0;
-        int power = 0;
-        if (prefix == "k" || prefix == "K")
-        {
-            power = 1;
-        }
-        else if (prefix == "M")
-        {
-            power = 2;
-        }
-        else if (prefix == "G")
-        {
-            power = 3;
-        }
-        else if (prefix == "T")
-        {
-            power = 4;
-        }
-        bps = x * std::pow(base, power);
-        const std::string unit = m[4].str();
-        if (unit == "Bps" || unit == "B/s")
-        {
-            bps *= 8;
+            throw std::invalid_argument(what + " = '" + s + "': " + e.what());
         }
     }
-    else
+    if (py::isinstance<py::bool_>(v)
+        || !(py::isinstance<py::int_>(v) || py::isinstance<py::float_>(v)))
     {
         throw std::invalid_argument(what
                                     + ": expected a rate string like '100Gbps' or a number "
                                       "of bit/s");
     }
-    if (!std::isfinite(bps) || bps < 1 || bps > 1e15)
+    const double bps = std::round(v.cast<double>());
+    if (!(bps >= UnitParser::MIN_RATE_BPS && bps <= UnitParser::MAX_RATE_BPS))
     {
-        throw std::invalid_argument(what + ": rate out of range (1 bit/s .. 1 Pbit/s)");
+        throw std::invalid_argument(what + " = " + std::string(py::str(v)) + ": "
+                                    + UnitParser::RATE_SYNTAX);
     }
     return bps;
 }
@@ -93,37 +56,29 @@ ParseRate(const py::handle& v, const std::string& what)
 double
 ParseTime(const py::handle& v, const std::string& what)
 {
-    if (py::isinstance<py::bool_>(v))
-    {
-        throw std::invalid_argument(what + ": expected a time like '1us', got a bool");
-    }
     double sec = 0;
-    if (py::isinstance<py::int_>(v) || py::isinstance<py::float_>(v))
+    if (py::isinstance<py::str>(v))
     {
-        sec = v.cast<double>();
-    }
-    else if (py::isinstance<py::str>(v))
-    {
-        std::string s = v.cast<std::string>();
-        static const std::regex re(
-            R"(^\s*((?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)\s*(s|ms|us|ns|ps|min|h)\s*$)");
-        std::smatch m;
-        if (!std::regex_match(s, m, re))
+        const std::string s = v.cast<std::string>();
+        try
         {
-            throw std::invalid_argument(what + ": bad time '" + s
-                                        + "' (expected a number and a unit: s, ms, us, ns, ps, "
-                                          "min, h; e.g. '1us', '10ms')");
+            sec = UnitParser::Seconds(s);
         }
-        static const std::map<std::string, double> factor{
-            {"s", 1.0},    {"ms", 1e-3},  {"us", 1e-6}, {"ns", 1e-9},
-            {"ps", 1e-12}, {"min", 60.0}, {"h", 3600.0}};
-        sec = ToDouble(m[1].str(), what) * factor.at(m[2].str());
+        catch (const std::invalid_argument& e)
+        {
+            throw std::invalid_argument(what + " = '" + s + "': " + e.what());
+        }
     }
-    else
+    else if (py::isinstance<py::bool_>(v)
+             || !(py::isinstance<py::int_>(v) || py::isinstance<py::float_>(v)))
     {
         throw std::invalid_argument(what
                                     + ": expected a time string like '1us' or a number "
                                       "of seconds");
+    }
+    else
+    {
+        sec = v.cast<double>();
     }
     if (!std::isfinite(sec) || sec < 0 || sec > 1e6)
     {
@@ -138,18 +93,18 @@ ToDouble(const std::string& s, const std::string& what)
 {
     try
     {
-        return std::stod(s);
+        return UnitParser::Number(s);
     }
-    catch (const std::exception&)
+    catch (const std::invalid_argument&)
     {
-        throw std::invalid_argument(what + ": number '" + s + "' out of range");
+        throw std::invalid_argument(what + ": '" + s + "' is not a finite decimal number");
     }
 }
 
 Time
 ToTime(double sec)
 {
-    return NanoSeconds(static_cast<int64_t>(std::llround(sec * 1e9)));
+    return UnitParser::FromSeconds(sec);
 }
 
 uint64_t
@@ -167,6 +122,80 @@ CheckedUint(const py::handle& v, const std::string& what, uint64_t lo, uint64_t 
                                     + std::to_string(lo) + ", " + std::to_string(hi) + "]");
     }
     return i.cast<uint64_t>();
+}
+
+uint64_t
+CheckedUint(const py::handle& v, const std::string& what, const UintLimit& limit)
+{
+    return CheckedUint(v, what, limit.lo, limit.hi);
+}
+
+double
+CheckedReal(double x, const std::string& what, const RealLimit& limit)
+{
+    if (!(x >= limit.lo && x <= limit.hi))
+    {
+        std::ostringstream os;
+        os << what << " = " << x << " is out of range [" << limit.lo << ", " << limit.hi << "]";
+        throw std::invalid_argument(os.str());
+    }
+    return x;
+}
+
+namespace
+{
+// Read and written only with the GIL held, so no further locking is needed.
+bool g_running = false;
+std::string g_runningWhat;
+const void* g_owner = nullptr;
+} // namespace
+
+void
+SimulatorGuard::CheckIdle(const std::string& what)
+{
+    if (g_running)
+    {
+        throw std::runtime_error(
+            what + ": the simulation is running in another thread (in " + g_runningWhat
+            + "); ns-3 has one global simulator that is not thread-safe: wait until that call "
+              "returns (see 'Threads' in doc/python.rst)");
+    }
+}
+
+void
+SimulatorGuard::CheckFree(const std::string& what)
+{
+    CheckIdle(what);
+    if (g_owner != nullptr)
+    {
+        throw std::invalid_argument(what
+                                    + " needs the simulator: close the live "
+                                      "mlnet.Simulation first");
+    }
+}
+
+void
+SimulatorGuard::SetOwner(const void* owner)
+{
+    g_owner = owner;
+}
+
+const void*
+SimulatorGuard::Owner()
+{
+    return g_owner;
+}
+
+SimulatorGuard::Running::Running(const std::string& what)
+{
+    CheckIdle(what);
+    g_running = true;
+    g_runningWhat = what;
+}
+
+SimulatorGuard::Running::~Running()
+{
+    g_running = false;
 }
 
 } // namespace mlnetpy

@@ -186,6 +186,6 @@ TEST_CASE("helper: bad congestion-control settings give one-line errors", "[help
     CHECK(error("3").rfind("scenario: traffic[0].cc = 3: must be a variant name", 0) == 0);
     CHECK(error(R"({"byteCounter": "10MB", "rateIncreaseTimer": "20us"})").empty());
     CHECK(mlnettest::ScenarioParseError(R"({"cc": {"rateAi": "0Gbps"}, "duration": "1ms"})")
-              .rfind("scenario: cc.rateAi = \"0Gbps\": must be a rate > 0", 0)
+              .rfind("scenario: cc.rateAi = \"0Gbps\": must be a rate in [1bps, 1Pbps]", 0)
           == 0);
 }

@@ -69,13 +69,14 @@ TEST_CASE("helper: bad scenarios give the documented one-line errors", "[helper]
              "1600000 B)");
     CHECK(mlnettest::ScenarioParseError("{" + ok + R"(, "fabric": {"bufferSize": "1KB"}})")
           == "scenario: fabric.bufferSize = \"1KB\": must be a byte count in [65536, 17179869184] "
-             "(an integer, or a string like \"4MB\"; units B, KB, MB, GB, KiB, MiB, GiB)");
-    CHECK(mlnettest::ScenarioParseError(R"({"duration": "5 ms"})")
-          == "scenario: duration = \"5 ms\": must be a time like \"5ms\" (a number, then s, ms, us "
-             "or ns) in [1ns, 1000s]");
+             "(an integer, or a string like \"4MB\"; units B, KB, MB, GB, TB, KiB, MiB, GiB, "
+             "TiB)");
+    CHECK(mlnettest::ScenarioParseError(R"({"duration": "5 sec"})")
+          == "scenario: duration = \"5 sec\": must be a time like \"5ms\" (a number, then s, ms, "
+             "us, ns, ps, min or h) in [1ns, 1000s]");
     CHECK(mlnettest::ScenarioParseError(R"({"seed": 2})")
-          == "scenario: duration: missing; must be a time like \"5ms\" (a number, then s, ms, us "
-             "or ns) in [1ns, 1000s]");
+          == "scenario: duration: missing; must be a time like \"5ms\" (a number, then s, ms, "
+             "us, ns, ps, min or h) in [1ns, 1000s]");
     CHECK(mlnettest::ScenarioParseError(R"([1, 2])")
           == "scenario: (top level) = [1,2]: must be a JSON object {...}");
 }
@@ -87,8 +88,7 @@ TEST_CASE("helper: bad traffic entries name the entry and the accepted values", 
         return mlnettest::ScenarioParseError(
             Dumbbell(2, 2, "{}", "[{\"type\": \"constant\", " + entry + "}]", "1ms"));
     };
-    const std::string rateHint = "must be a rate > 0 like \"10Gbps\" (a number, then bps, kbps, "
-                                 "Mbps or Gbps; b/s, Bps, B/s and Ki/Mi/Gi forms accepted)";
+    const std::string rateHint = UnitParser::RATE_SYNTAX;
     CHECK(traffic(R"("src": 0, "dst": 4, "rate": "1Gbps")")
           == "scenario: traffic[0].dst = 4: must be an integer in [0, 3]");
     CHECK(traffic(R"("src": 1, "dst": 1, "rate": "1Gbps")")
@@ -104,7 +104,7 @@ TEST_CASE("helper: bad traffic entries name the entry and the accepted values", 
     CHECK(traffic(R"("src": 0, "dst": 1)") == "scenario: traffic[0].rate: missing; " + rateHint);
     CHECK(traffic(R"("src": 0, "dst": 1, "rate": "1Gbps", "start": "2ms")")
           == "scenario: traffic[0].start = \"2ms\": must be a time like \"5ms\" (a number, then s, "
-             "ms, us or ns) in [0ns, 1ms]");
+             "ms, us, ns, ps, min or h) in [0ns, 1ms]");
     CHECK(traffic(R"("src": 0, "dst": 1, "rate": "1Gbps", "speed": 1)")
           == "scenario: traffic[0].speed: unknown key (accepted: type, src, dst, rate, bytes, "
              "start, payload, priority, ect)");

@@ -1,0 +1,94 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef MLNET_INPUT_LIMITS_H
+#define MLNET_INPUT_LIMITS_H
+
+#include "ns3/dcqcn-profile.h"
+#include "ns3/type-id.h"
+
+#include <cstdint>
+#include <string>
+
+namespace ns3
+{
+
+/**
+ * \ingroup mlnet
+ * \brief An accepted integer range [lo, hi] of a user-facing parameter.
+ */
+struct UintLimit
+{
+    uint64_t lo; //!< smallest accepted value
+    uint64_t hi; //!< largest accepted value
+};
+
+/**
+ * \ingroup mlnet
+ * \brief An accepted real range [lo, hi] of a user-facing parameter.
+ */
+struct RealLimit
+{
+    double lo; //!< smallest accepted value
+    double hi; //!< largest accepted value
+};
+
+/**
+ * \ingroup mlnet
+ * \brief The one table of ranges for parameters that both front ends take (the JSON scenario
+ * keys in helper/scenario*.cc and the Python arguments in bindings/python/), so that a value
+ * is accepted by one exactly when it is accepted by the other. Names: JSON key / Python
+ * argument. Limits that an ns-3 attribute checker already holds (switch buffer, ECN
+ * thresholds, ...) are read from the checker by both instead.
+ */
+struct InputLimits
+{
+    /// topology.k / fat_tree(k), even
+    static constexpr UintLimit FAT_TREE_K{2, 64};
+    /// topology.hostsPerEdge / fat_tree(hosts_per_edge) is in [0, this x k] (0 = k/2)
+    static constexpr uint64_t HOSTS_PER_EDGE_PER_K = 4;
+    /// topology.leaves / leaf_spine(leaves)
+    static constexpr UintLimit LEAVES{1, 1024};
+    /// topology.spines / leaf_spine(spines)
+    static constexpr UintLimit SPINES{1, 256};
+    /// topology.hostsPerLeaf / leaf_spine(hosts_per_leaf)
+    static constexpr UintLimit HOSTS_PER_LEAF{1, 1024};
+    /// topology.left, topology.right / dumbbell(left, right)
+    static constexpr UintLimit DUMBBELL_HOSTS{1, 4096};
+    /// hosts of any topology
+    static constexpr uint64_t MAX_HOSTS = 65536;
+    /// priority of RDMA traffic: class 7 carries the NICs' ACK, NAK and CNP packets
+    static constexpr UintLimit RDMA_PRIORITY{0, 6};
+    /// bytes of one RDMA message (rdma, periodic-job / rdma_flow, periodic_job)
+    static constexpr UintLimit MESSAGE_BYTES{1, uint64_t(1) << 50};
+    /// training iterations of a job
+    static constexpr UintLimit ITERATIONS{1, 1000000};
+    /// iterGainSlope / iter_gain_slope: S of F(r) = S r + I
+    static constexpr RealLimit ITER_GAIN_SLOPE{-100, 100};
+    /// iterGainIntercept / iter_gain_intercept: I of F(r) = S r + I
+    static constexpr RealLimit ITER_GAIN_INTERCEPT{0, 100};
+    /// aggressiveness of a job's DCQCN profile
+    static constexpr RealLimit AGGRESSIVENESS{DcqcnProfile::MIN_AGGRESSIVENESS,
+                                              DcqcnProfile::MAX_AGGRESSIVENESS};
+    /// seed (RngRun) of a run
+    static constexpr UintLimit SEED{1, 0xffffffffu};
+
+    /**
+     * The range the checker of a numeric ns-3 attribute accepts, read from its type information
+     * ("uint64_t 65536:17179869184", "double 0:1"), so such limits live only in GetTypeId.
+     * \param tid the type \param attribute the attribute name
+     * \return the range ([0, max double] if the checker states none)
+     * \throw std::logic_error if the type has no such attribute
+     */
+    static RealLimit OfAttribute(TypeId tid, const std::string& attribute);
+    /**
+     * OfAttribute() for an integer attribute.
+     * \param tid the type \param attribute the attribute name
+     * \return the range, clamped to uint64_t
+     */
+    static UintLimit UintOfAttribute(TypeId tid, const std::string& attribute);
+};
+
+} // namespace ns3
+
+#endif /* MLNET_INPUT_LIMITS_H */
