@@ -3,12 +3,15 @@
 """Figures of the flow-scheduling examples (doc/scheduling.rst).
 
   plot-flow-scheduling.py cadentflow OUT.png A.csv [B.csv ...]
-      one panel per CSV written by examples/cadentflow-ps --csv: per model, the mean iteration
+      one panel per CSV written by examples/cadentflow-ps --csv (or per worker count of a
+      campaign's collected table, contrib-scripts/campaigns/cadentflow-ps.json; seeds and runs
+      pooled): per model, the mean iteration
       time of each policy relative to the first policy of the file (bars; whiskers from the
       p50 to the p99 when they differ from the mean), and the CCT flexibility ratio.
   plot-flow-scheduling.py echelon OUT.png RUN.csv
-      from examples/echelon-pipeline --csv: per job and policy, the iteration time and the
-      maximum tardiness per iteration (mean bars, p50-p99 whiskers).
+      from examples/echelon-pipeline --csv (or the campaign table of
+      contrib-scripts/campaigns/echelon-pipeline.json; seeds pooled): per job and policy, the
+      iteration time and the maximum tardiness per iteration (mean bars, p50-p99 whiskers).
 """
 
 import csv
@@ -33,22 +36,25 @@ def summary(values):
 
 
 def read_cadentflow(path):
-    data = OrderedDict()  # model -> policy -> [seconds]
-    flex = {}
-    workers = None
+    """{workers: (model -> policy -> [seconds], model -> flexibility ratio)} of one CSV: a file
+    of cadentflow-ps --csv, or a campaign's collected table of it (several worker counts and
+    seeds; seeds and runs are pooled)."""
+    panels = OrderedDict()
     with open(path) as f:
         for row in csv.DictReader(f):
+            data, flex = panels.setdefault(str(row["workers"]), (OrderedDict(), {}))
             data.setdefault(row["model"], OrderedDict()).setdefault(row["policy"], []).append(
                 float(row["seconds"]))
             flex[row["model"]] = float(row["flexibility"])
-            workers = row["workers"]
-    return data, flex, workers
+    if not panels:
+        raise SystemExit("%s: no rows" % path)
+    return panels
 
 
 def plot_cadentflow(out, paths):
-    fig, axes = plt.subplots(len(paths), 1, figsize=(11, 3.6 * len(paths)), squeeze=False)
-    for ax, path in zip(axes[:, 0], paths):
-        data, flex, workers = read_cadentflow(path)
+    panels = [(path, w, d, fl) for path in paths for w, (d, fl) in read_cadentflow(path).items()]
+    fig, axes = plt.subplots(len(panels), 1, figsize=(11, 3.6 * len(panels)), squeeze=False)
+    for ax, (path, workers, data, flex) in zip(axes[:, 0], panels):
         models = list(data)
         policies = list(next(iter(data.values())))
         width = 0.8 / len(policies)

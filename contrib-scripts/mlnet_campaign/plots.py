@@ -14,8 +14,11 @@
                 parameter)
 
 Which figures are drawn: the campaign's ``figures`` list (objects with ``type`` and optional
-``table``, ``column``, ``metric``, ``x``, ``y``, ``by``, ``title``), else every standard figure
-whose data exist. The *metric* is one number per run: ``runs.<column>``, or
+``table``, ``column``, ``metric``, ``x``, ``y``, ``by``, ``title``, ``where``), else every
+standard figure whose data exist. ``by`` may name any column of the table (e.g. a ``policy``
+column a program writes), not only swept parameters; ``where`` (``{column: value}``) keeps the
+rows of every table that has those columns with those values (one figure per worker count, say):
+its file name and title say which. The *metric* is one number per run: ``runs.<column>``, or
 ``<table>.<column>:<mean|p50|p99|max|min|sum|count>`` over the run's rows (negative values, which
 mlnet's tables use for "not finished", are left out); default: the mean iteration time, else the
 mean FCT, else the mean goodput.
@@ -24,6 +27,7 @@ Column units are read from their names: ``...Ns``/``_ns``/``_us``/``_ms``/``_s``
 are times, ``...Bps``/``_bps`` bit/s, ``_gbps`` Gbit/s, ``...Bytes``/``_bytes`` bytes.
 """
 
+import copy
 import math
 import os
 import re
@@ -533,6 +537,39 @@ def standard_specs(ts, layout):
     return specs
 
 
+def _where(ts, where):
+    """The tables with only the rows matching where (tables without those columns as they are)."""
+    if not where:
+        return ts
+    cond = [(param_column(k), v) for k, v in where.items()]
+
+    def keep(r):
+        return all(r.get(c) == v for c, v in cond)
+
+    return {n: t.where(keep) if all(c in t.columns for c, _ in cond) else t
+            for n, t in ts.items()}
+
+
+def _where_layout(layout, where):
+    """The layout of a where-filtered figure: the fixed columns are no longer swept."""
+    if not where:
+        return layout
+    fixed = {param_column(k) for k in where}
+    out = copy.copy(layout)
+    out.varying = [c for c in layout.varying if c not in fixed]
+    return out
+
+
+def _tag_figure(fig, where):
+    """Rename a figure drawn from a where-filtered table so that figures differ by file."""
+    tag = ",".join(f"{param_column(k)}={v}" for k, v in where.items())
+    root, ext = os.path.splitext(fig["file"])
+    path = root + "-" + re.sub(r"[^A-Za-z0-9_.=,-]", "_", tag) + ext
+    os.replace(fig["file"], path)
+    return dict(fig, file=path, title=f"{fig['title']} ({tag})",
+                caption=f"{fig.get('caption', '')} Only the runs with {tag}.".strip())
+
+
 def render(ts, meta, directory):
     """Draw the campaign's figures into directory: ([figure records], [problems])."""
     layout = Layout(meta, ts["runs"])
@@ -543,18 +580,25 @@ def render(ts, meta, directory):
         if kind not in FIGURES:
             problems.append(f"figure {spec}: type must be one of {', '.join(FIGURES)}")
             continue
-        args = {k: v for k, v in spec.items() if k != "type"}
+        args = {k: v for k, v in spec.items() if k not in ("type", "where")}
+        where = spec.get("where")
+        if where is not None and not (isinstance(where, dict) and where):
+            problems.append(f"figure {spec}: where must be an object {{column: value}}")
+            continue
         if "by" in args:
             args["by"] = [param_column(k) for k in args["by"]]
         for k in ("x", "y"):
             if k in args:
                 args[k] = param_column(args[k])
         try:
-            fig = FIGURES[kind](ts, layout, directory, **args)
+            fig = FIGURES[kind](_where(ts, where), _where_layout(layout, where), directory,
+                                **args)
         except (ValueError, KeyError, TypeError, IndexError) as e:
             plt.close("all")
             problems.append(f"figure {spec}: {e}")
             continue
+        if fig is not None and where:
+            fig = _tag_figure(fig, where)
         if fig is not None:
             figures.append(fig)
         elif meta.get("figures"):

@@ -29,7 +29,7 @@ SCRIPTS = os.path.join(ROOT, "contrib-scripts")
 CAMPAIGN_PY = os.path.join(SCRIPTS, "campaign.py")
 sys.path.insert(0, SCRIPTS)
 
-from mlnet_campaign import executors, tables  # noqa: E402
+from mlnet_campaign import executors, plots, tables  # noqa: E402
 from mlnet_campaign.spec import Campaign, CampaignError, load_campaign  # noqa: E402
 from mlnet_campaign.store import Store  # noqa: E402
 
@@ -60,6 +60,21 @@ SMALL = {
              "topology.fabricLinkRate": ["10Gbps", "25Gbps"]},
     "seeds": [1, 2],
 }
+
+
+def shipped_campaigns():
+    """The campaign files shipped in contrib-scripts/campaigns (file names)."""
+    d = os.path.join(SCRIPTS, "campaigns")
+    return sorted(f for f in os.listdir(d) if f.endswith(".json"))
+
+
+def require(test, what, why):
+    """A missing prerequisite fails the test (mlnet.sh installs every one of them), unless
+    MLNET_CAMPAIGN_ALLOW_SKIP=1 says that this machine lacks it on purpose: then it skips."""
+    if os.environ.get("MLNET_CAMPAIGN_ALLOW_SKIP") == "1":
+        test.skipTest(f"{what} is not available ({why})")
+    test.fail(f"{what} is not available ({why}); install it (bash mlnet.sh test installs what is missing) or set "
+              f"MLNET_CAMPAIGN_ALLOW_SKIP=1 to skip this test")
 
 
 class Result:
@@ -171,13 +186,84 @@ class TestSpec(unittest.TestCase):
             self.assertIn(needle, str(cm.exception))
 
     def test_shipped_campaign_files_load(self):
-        d = os.path.join(SCRIPTS, "campaigns")
-        files = sorted(f for f in os.listdir(d) if f.endswith(".json"))
+        files = shipped_campaigns()
         self.assertTrue(files)
         for f in files:
-            c = load_campaign(os.path.join(d, f))
+            c = load_campaign(os.path.join(SCRIPTS, "campaigns", f))
             self.assertGreater(len(c.expand(CODE)), 1, f)
             self.assertEqual(c.name + ".json", f)
+            # every figure a shipped file asks for is a known type with known options
+            for fig in c.figures or []:
+                self.assertIn(fig["type"], plots.FIGURES, f)
+                self.assertLessEqual(set(fig), {"type", "table", "column", "metric", "x", "y",
+                                                "by", "title", "where"}, f)
+
+    def test_shipped_campaigns_cover_the_documented_figures(self):
+        """The published-comparison figures of the docs each have a campaign file: the
+        flow-scheduling examples, DCQCN convergence, incast and a scenario sweep."""
+        names = {f[:-5] for f in shipped_campaigns()}
+        self.assertLessEqual({"cadentflow-ps", "echelon-pipeline", "dcqcn-convergence",
+                              "incast", "scheduler-sweep"}, names)
+        kinds = {load_campaign(os.path.join(SCRIPTS, "campaigns", f)).kind
+                 for f in shipped_campaigns()}
+        self.assertEqual(kinds, {"scenario", "program"})
+
+    def test_shipped_program_campaigns_name_real_options(self):
+        """A program campaign's program is an example of the build, and every argument, swept
+        key and output it passes is one of that program's command-line options (read from its
+        source: a misspelt option would only fail when the campaign runs)."""
+        examples = set()
+        for f in os.listdir(os.path.join(ROOT, "cmake")):
+            with open(os.path.join(ROOT, "cmake", f)) as fh:
+                examples |= set(re.findall(r"list\(APPEND MLNET_EXAMPLES ([\w.-]+)\)",
+                                           fh.read()))
+        checked = 0
+        for f in shipped_campaigns():
+            c = load_campaign(os.path.join(SCRIPTS, "campaigns", f))
+            if c.kind != "program":
+                continue
+            self.assertIn(c.program, examples, f)
+            with open(os.path.join(ROOT, "examples", c.program + ".cc")) as fh:
+                options = set(re.findall(r'cmd\.AddValue\(\s*"(\w+)"', fh.read()))
+            options.add("RngRun")  # ns-3's global values are options of every program
+            self.assertGreater(len(options), 3, f)
+            for pt in c.expand(CODE):
+                self.assertLessEqual(set(pt.doc), options, f)
+            self.assertLessEqual(set(c.outputs), options, f)
+            checked += 1
+        self.assertGreaterEqual(checked, 3)
+
+
+class TestFigureOptions(unittest.TestCase):
+    """Figure options of campaign files (no simulation): ``by`` over a program's own columns,
+    ``where`` to draw one figure per value of a parameter."""
+
+    def test_where_and_by_a_program_column(self):
+        runs = tables.Table("runs", rows=[{"point": 0, "seed": 1, "workers": 8},
+                                          {"point": 1, "seed": 1, "workers": 16}])
+        rows = [{"point": p, "seed": 1, "workers": w, "model": m, "policy": pol,
+                 "seconds": w * (2 if pol == "madd" else 1) * 1e-3}
+                for p, w in ((0, 8), (1, 16)) for m in ("a", "b") for pol in ("fair", "madd")]
+        ts = {"runs": runs, "cf": tables.Table("cf", rows=rows)}
+        spec = {"type": "bars", "table": "cf", "column": "seconds", "by": ["model", "policy"]}
+        meta = {"varying": ["workers"], "params": ["workers"],
+                "figures": [dict(spec, where={"workers": 8}), dict(spec, where={"workers": 16}),
+                            dict(spec, where=[1])]}
+        only8 = plots._where(ts, {"workers": 8})
+        self.assertEqual({r["workers"] for r in only8["cf"].rows}, {8})
+        self.assertEqual(len(only8["cf"]), 4)
+        self.assertEqual(len(only8["runs"]), 1)
+        with tempfile.TemporaryDirectory() as d:
+            figs, problems = plots.render(ts, meta, d)
+            self.assertEqual(len(problems), 1)
+            self.assertIn("where must be an object", problems[0])
+            self.assertEqual([os.path.basename(f["file"]) for f in figs],
+                             ["bars-cf-seconds-workers=8.png", "bars-cf-seconds-workers=16.png"])
+            self.assertEqual(sorted(os.listdir(d)), ["bars-cf-seconds-workers=16.png",
+                                                     "bars-cf-seconds-workers=8.png"])
+            self.assertTrue(figs[0]["title"].endswith("(workers=8)"))
+            # 2 models x 2 policies: one bar each, labelled by the program's columns
+            self.assertNotIn("pooled over workers", figs[0]["caption"])
 
 
 @unittest.skipUnless(HAVE_MLNET_RUN, "mlnet-run not built")
@@ -185,8 +271,8 @@ class TestPythonEqualsMlnetRun(unittest.TestCase):
     def test_same_numbers(self):
         try:
             import mlnet
-        except ImportError:
-            self.skipTest("the mlnet Python module is not built")
+        except ImportError as e:
+            require(self, "the mlnet Python module", e)
         if not mlnet.HAVE_SCENARIO:
             self.skipTest("mlnet built without the scenario runner")
         doc = dict(SCENARIO, seed=7, name="same")
@@ -270,8 +356,8 @@ class TestCampaignRuns(unittest.TestCase):
     def test_dask_local_cluster_gives_identical_tables(self):
         try:
             import distributed  # noqa: F401
-        except ImportError:
-            self.skipTest("distributed (python3-distributed) is not installed")
+        except ImportError as e:
+            require(self, "Dask distributed (python3-distributed)", e)
         store = os.path.join(self.tmp, "dask")
         p = campaign_cli("run", self.file, "--store", store, "--executor", "dask", "-j", "2")
         self.assertEqual(p.returncode, 0, p.stderr)
@@ -398,6 +484,32 @@ class TestCampaignRuns(unittest.TestCase):
         t = tables.read_tables(os.path.join(store, "tables"))
         self.assertEqual(len(t["runs"]), 8)
         render_in_chromium(self, path)
+
+    def test_shipped_scenario_campaigns_run(self):
+        """Every point of every shipped scenario campaign is a scenario mlnet-run accepts and
+        runs (shortened: 1 us of traffic, one iteration per job)."""
+        ran = 0
+        for f in shipped_campaigns():
+            c = load_campaign(os.path.join(SCRIPTS, "campaigns", f))
+            if c.kind != "scenario":
+                continue
+            for pt in c.expand(CODE):
+                if pt.doc.get("seed") != c.seeds[0]:
+                    continue
+                doc = copy.deepcopy(pt.doc)
+                doc["duration"] = "1us"
+                for t in doc.get("traffic", []):
+                    if "iterations" in t:
+                        t["iterations"] = 1
+                with tempfile.TemporaryDirectory() as d:
+                    path = write_campaign(d, doc, "s.json")
+                    r = subprocess.run([MLNET_RUN, path, "--out=" + d, "--quiet"],
+                                       capture_output=True, text=True, timeout=300)
+                    self.assertEqual(r.returncode, 0, f"{f} point {pt.index}: {r.stderr}")
+                    with open(os.path.join(d, "summary.json")) as fh:
+                        self.assertIn("flowsCompleted", json.load(fh))
+                ran += 1
+        self.assertGreaterEqual(ran, 3 + 9)  # incast 3 points, scheduler-sweep 9
 
     def test_program_campaign_with_time_series(self):
         if not os.access(os.path.join(os.path.dirname(MLNET_RUN), "dcqcn-convergence"),
