@@ -124,9 +124,13 @@ main(int argc, char* argv[])
                  "simulations use; ns3::Dcqcn, the SIGCOMM 2015 specification; "
                  "ns3::RdmaFixedRate, none: PFC alone)",
                  c.cc);
-    cmd.AddValue("runs", "Runs per configuration (RngRun 1..runs)", runs);
+    cmd.AddValue("runs",
+                 "Runs per configuration (RngRun = --RngRun .. --RngRun + runs - 1; the models "
+                 "draw no random numbers, so runs are identical)",
+                 runs);
     cmd.AddValue("csv", "Write every measured iteration to this CSV file", csv);
     cmd.Parse(argc, argv);
+    const uint32_t firstRun = RngSeedManager::GetRun(); // --RngRun, default 1
     try
     {
         if (c.workers < 1 || !(c.rate > 0) || c.batch < 1 || runs < 1)
@@ -206,7 +210,7 @@ main(int argc, char* argv[])
             for (const auto& p : pol)
             {
                 std::vector<double> all;
-                for (uint32_t run = 1; run <= runs; ++run)
+                for (uint32_t run = firstRun; run < firstRun + runs; ++run)
                 {
                     std::vector<double> it = RunOne(m, p, c, run);
                     for (std::size_t i = 0; i < it.size(); ++i)

@@ -41,6 +41,7 @@ struct PipeConfig
     Time duration{MilliSeconds(1000)};
     Time warmup{MilliSeconds(50)};
     Time controlDelay{0};
+    Time startJitter{MilliSeconds(3)};
     std::string cc{"ns3::DcqcnVendor"};
 };
 
@@ -64,6 +65,10 @@ RunOne(const std::string& policy, const PipeConfig& c, uint32_t run)
     ScheduledFlowStats stats;
     stats.Connect(fs.Install(nics));
     std::vector<Ptr<TrainingJob>> jobs;
+    // each job starts at a random offset in [0, startJitter): the only random input, so that
+    // runs differ in the jobs' relative phase (the models themselves draw no random numbers)
+    Ptr<UniformRandomVariable> offset = CreateObject<UniformRandomVariable>();
+    offset->SetStream(1);
     for (uint32_t p = 0; p < c.pipelines; ++p)
     {
         Ptr<PipelineParallelJob> job = CreateObject<PipelineParallelJob>();
@@ -105,6 +110,8 @@ RunOne(const std::string& policy, const PipeConfig& c, uint32_t run)
     }
     for (auto& j : jobs)
     {
+        j->SetAttribute("StartTime",
+                        TimeValue(Seconds(offset->GetValue(0, c.startJitter.GetSeconds()))));
         j->Start();
     }
     Simulator::Stop(c.duration);
@@ -159,13 +166,17 @@ main(int argc, char* argv[])
     cmd.AddValue("duration", "Simulated time", c.duration);
     cmd.AddValue("warmup", "Iterations starting before this are left out", c.warmup);
     cmd.AddValue("controlDelay", "Scheduler control delay", c.controlDelay);
+    cmd.AddValue("startJitter",
+                 "Each job starts at a uniform random offset in [0, startJitter) (0 = together)",
+                 c.startJitter);
     cmd.AddValue("cc",
                  "Congestion control TypeId (ns3::DcqcnVendor, ns3::Dcqcn, "
                  "ns3::RdmaFixedRate)",
                  c.cc);
-    cmd.AddValue("runs", "Runs per policy (RngRun 1..runs)", runs);
+    cmd.AddValue("runs", "Runs per policy (RngRun = --RngRun .. --RngRun + runs - 1)", runs);
     cmd.AddValue("csv", "Write every measured iteration to this CSV file", csv);
     cmd.Parse(argc, argv);
+    const uint32_t firstRun = RngSeedManager::GetRun(); // --RngRun, default 1
     try
     {
         if (c.pipelines < 1 || c.stages < 2 || c.microBatches < 1 || runs < 1
@@ -173,6 +184,11 @@ main(int argc, char* argv[])
         {
             throw std::invalid_argument("--pipelines, --microBatches, --runs, --activationBytes "
                                         "must be >= 1, --stages >= 2, --rate > 0");
+        }
+        if (c.startJitter.IsNegative() || c.startJitter >= c.warmup)
+        {
+            throw std::invalid_argument("--startJitter must be in [0, warmup = "
+                                        + std::to_string(c.warmup.GetMilliSeconds()) + " ms)");
         }
         if (c.warmup >= c.duration)
         {
@@ -199,7 +215,10 @@ main(int argc, char* argv[])
                   << " MB), PS job " << c.psModel << " with " << c.psWorkers
                   << " workers whose servers are the pipelines' stages 1 and 2, " << c.rate
                   << " Gbit/s, " << c.cc << ", " << c.duration.GetMilliSeconds()
-                  << " ms simulated (" << c.warmup.GetMilliSeconds() << " ms warm-up)\n\n";
+                  << " ms simulated (" << c.warmup.GetMilliSeconds()
+                  << " ms warm-up), job starts jittered by up to "
+                  << c.startJitter.GetMicroSeconds() / 1e3 << " ms, RngRun " << firstRun << ".."
+                  << firstRun + runs - 1 << "\n\n";
         std::cout << std::left << std::setw(20) << "policy" << std::setw(11) << "job" << std::right
                   << std::setw(6) << "iters" << std::setw(11) << "iter(ms)" << std::setw(9) << "p50"
                   << std::setw(9) << "p99" << std::setw(13) << "tardy(ms)" << std::setw(9) << "p50"
@@ -208,7 +227,7 @@ main(int argc, char* argv[])
         for (const auto& p : pol)
         {
             std::map<std::string, JobResult> all;
-            for (uint32_t run = 1; run <= runs; ++run)
+            for (uint32_t run = firstRun; run < firstRun + runs; ++run)
             {
                 for (const auto& jr : RunOne(p, c, run))
                 {
