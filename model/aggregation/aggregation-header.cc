@@ -128,6 +128,10 @@ AggregationHeader::Serialize(Buffer::Iterator i) const
 uint32_t
 AggregationHeader::Deserialize(Buffer::Iterator i)
 {
+    if (i.GetRemainingSize() < kSize)
+    {
+        return 0; // too short: read nothing (ns-3's Buffer does not check without asserts)
+    }
     uint8_t b[kSize];
     i.Read(b, kSize);
     Read(b);

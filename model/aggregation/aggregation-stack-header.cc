@@ -72,6 +72,10 @@ AggregationStackHeader::Serialize(Buffer::Iterator i) const
 uint32_t
 AggregationStackHeader::Deserialize(Buffer::Iterator i)
 {
+    if (i.GetRemainingSize() < kSize)
+    {
+        return 0; // too short: read nothing (ns-3's Buffer does not check without asserts)
+    }
     uint8_t b[kSize];
     i.Read(b, kSize);
     dscp = b[1] >> 2;

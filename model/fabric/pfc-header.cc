@@ -59,6 +59,10 @@ PfcHeader::Serialize(Buffer::Iterator start) const
 uint32_t
 PfcHeader::Deserialize(Buffer::Iterator start)
 {
+    if (start.GetRemainingSize() < GetSerializedSize())
+    {
+        return 0; // too short: read nothing (ns-3's Buffer does not check without asserts)
+    }
     start.ReadNtohU16(); // opcode
     m_classEnable = start.ReadNtohU16();
     for (auto& q : m_quanta)

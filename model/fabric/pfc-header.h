@@ -34,6 +34,11 @@ class PfcHeader : public Header
     void Print(std::ostream& os) const override;
     uint32_t GetSerializedSize() const override;
     void Serialize(Buffer::Iterator start) const override;
+    /**
+     * Read the header from any byte string.
+     * \param start where the header begins
+     * \return the bytes read; 0 (fields unchanged) when fewer bytes than the header remain
+     */
     uint32_t Deserialize(Buffer::Iterator start) override;
 
     /**

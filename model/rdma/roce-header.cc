@@ -64,6 +64,19 @@ RoceHeader::Serialize(Buffer::Iterator i) const
 uint32_t
 RoceHeader::Deserialize(Buffer::Iterator i)
 {
+    // Any byte string may arrive here (a truncated or foreign packet): read nothing beyond the
+    // buffer, as ns-3's Buffer does not check this in builds without asserts.
+    uint32_t remaining = i.GetRemainingSize();
+    if (remaining < 12)
+    {
+        return 0;
+    }
+    uint8_t opcode = i.PeekU8();
+    uint32_t size = opcode == ACK ? 16 : (opcode == CNP ? 28 : 12);
+    if (remaining < size)
+    {
+        return 0;
+    }
     m_opcode = i.ReadU8();
     i.ReadU8();
     i.ReadNtohU16();
@@ -71,6 +84,8 @@ RoceHeader::Deserialize(Buffer::Iterator i)
     uint32_t w = i.ReadNtohU32();
     m_ackRequest = (w & 0x80000000u) != 0;
     m_psn = w & 0xffffff;
+    m_syndrome = 0;
+    m_msn = 0;
     if (m_opcode == ACK)
     {
         uint32_t a = i.ReadNtohU32();
@@ -81,7 +96,7 @@ RoceHeader::Deserialize(Buffer::Iterator i)
     {
         i.Next(16);
     }
-    return GetSerializedSize();
+    return size;
 }
 
 } // namespace ns3

@@ -70,6 +70,20 @@ RoceV2Header::Serialize(Buffer::Iterator i) const
 uint32_t
 RoceV2Header::Deserialize(Buffer::Iterator i)
 {
+    // Any byte string may arrive here: read nothing beyond the buffer (ns-3's Buffer does not
+    // check this in builds without asserts) and never derive a negative payload.
+    if (i.GetRemainingSize() < kIpv4Bytes + kUdpBytes)
+    {
+        return 0;
+    }
+    Buffer::Iterator ip = i;
+    ip.Next(kIpv4Bytes + kUdpBytes);
+    RoceHeader transport;
+    uint32_t n = transport.Deserialize(ip);
+    if (n == 0)
+    {
+        return 0;
+    }
     i.ReadU8();
     uint8_t tos = i.ReadU8();
     dscp = tos >> 2;
@@ -80,9 +94,8 @@ RoceV2Header::Deserialize(Buffer::Iterator i)
     sport = i.ReadNtohU16();
     i.ReadNtohU16();
     uint16_t udpLength = i.ReadNtohU16();
-    i.ReadNtohU16();
-    uint32_t n = bth.Deserialize(i);
-    payload = udpLength - kUdpBytes - n;
+    bth = transport;
+    payload = udpLength >= kUdpBytes + n ? udpLength - kUdpBytes - n : 0;
     return kIpv4Bytes + kUdpBytes + n;
 }
 
