@@ -438,6 +438,7 @@ enum class FabricKind
     BYTES,
     DOUBLE,
     SCHEDULER,
+    ECN_POINT,
 };
 
 struct FabricKey
@@ -464,6 +465,7 @@ const FabricKey kFabricKeys[] = {
     {"kmax", true, "EcnKmax", FabricKind::BYTES},
     {"pmax", true, "EcnPmax", FabricKind::DOUBLE},
     {"ecnScaleWithRate", true, "EcnScaleWithRate", FabricKind::BOOL},
+    {"ecnMarking", true, "EcnMarkingPoint", FabricKind::ECN_POINT},
     {"ecmpSeed", true, "EcmpSeed", FabricKind::UINT},
     {"scheduler", false, "Scheduler", FabricKind::SCHEDULER},
     {"dwrrQuantum", false, "DwrrQuantum", FabricKind::BYTES},
@@ -509,6 +511,12 @@ ParseFabric(ScenarioObject in, FabricConfig& out)
                                                   == "dwrr"
                                               ? FabricNetDevice::DWRR
                                               : FabricNetDevice::STRICT_PRIORITY);
+                break;
+            case FabricKind::ECN_POINT:
+                value = Create<EnumValue>(in.Choice(fk.name, {"dequeue", "enqueue"}, std::nullopt)
+                                                  == "enqueue"
+                                              ? FabricSwitch::ECN_AT_ENQUEUE
+                                              : FabricSwitch::ECN_AT_DEQUEUE);
                 break;
         }
         // Setting a value its checker rejects would abort inside ns-3: refuse it here.

@@ -62,7 +62,9 @@ class FabricNetDevice : public NetDevice
      * host transport consumes its own packets and declines the rest.
      */
     typedef Callback<bool, Ptr<FabricNetDevice>, Ptr<Packet>> FabricReceiveCallback;
-    /// Called when a packet queued with Enqueue() leaves the queue: (packet, class, meta).
+    /// Called when a packet queued with Enqueue() leaves the queue: (packet, class, meta),
+    /// just before its transmission starts (the packet is the one put on the wire: the queue's
+    /// owner may still set its ECN bits, as FabricSwitch does for dequeue marking).
     typedef Callback<void, Ptr<const Packet>, uint8_t, uint32_t> DequeueCallback;
     /// Pull source: given the mask of paused classes, return the next packet to send, or null.
     typedef Callback<Ptr<Packet>, uint8_t> PullCallback;

@@ -5,6 +5,7 @@
 
 #include "ns3/boolean.h"
 #include "ns3/double.h"
+#include "ns3/enum.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
@@ -96,6 +97,12 @@ FabricSwitch::GetTypeId()
                             "Scale Kmin and Kmax with the port rate (rate / 100 Gb/s)",
                             BooleanValue(true), MakeBooleanAccessor(&FabricSwitch::m_ecnScale),
                             MakeBooleanChecker())
+              .AddAttribute("EcnMarkingPoint",
+                            "Where the switch decides to CE-mark: Dequeue (when the packet leaves "
+                            "the egress queue, on the queue it leaves behind) or Enqueue (when it "
+                            "joins the queue, on the queue it finds)",
+                            EnumValue(ECN_AT_DEQUEUE), MakeEnumAccessor(&FabricSwitch::m_ecnPoint),
+                            MakeEnumChecker(ECN_AT_DEQUEUE, "Dequeue", ECN_AT_ENQUEUE, "Enqueue"))
               .AddAttribute("EcmpSeed",
                             "Seed of the ECMP flow hash; 0 = drawn from the switch's random "
                             "stream (so RngRun changes the spread)",
@@ -407,20 +414,37 @@ FabricSwitch::Forward(uint32_t in, const FlowKey& key, Ptr<Packet> p)
         SendPause(in, cls);
     }
     Port& op = m_ports[out];
-    uint64_t q = m_mmu.EgressBytes(out, cls);
-    if (m_ecnEnabled && (key.ecn == 1 || key.ecn == 2) && q > op.kmin)
+    uint32_t meta = in;
+    if (m_ecnEnabled && (key.ecn == 1 || key.ecn == 2))
     {
-        double prob = EcnProbability(q, op.kmin, op.kmax, m_pmax);
-        if (prob >= 1.0 || m_rng->GetValue() < prob)
+        if (m_ecnPoint == ECN_AT_DEQUEUE)
         {
-            MarkCe(p);
-            op.stats.ecnMarks++;
-            m_ecnTrace(uint32_t(out), cls);
+            meta |= kMarkAtDequeue; // decided in OnDequeue, on the queue left behind
+        }
+        else
+        {
+            MaybeMark(p, uint32_t(out), cls, m_mmu.EgressBytes(out, cls));
         }
     }
     op.stats.maxQueueBytes = std::max(op.stats.maxQueueBytes, m_mmu.EgressPortBytes(out));
-    op.dev->Enqueue(p, cls, in);
-    return;
+    op.dev->Enqueue(p, cls, meta);
+}
+
+void
+FabricSwitch::MaybeMark(Ptr<Packet> p, uint32_t out, uint8_t cls, uint64_t q)
+{
+    Port& op = m_ports[out];
+    if (q <= op.kmin)
+    {
+        return;
+    }
+    double prob = EcnProbability(q, op.kmin, op.kmax, m_pmax);
+    if (prob >= 1.0 || m_rng->GetValue() < prob)
+    {
+        MarkCe(p);
+        op.stats.ecnMarks++;
+        m_ecnTrace(out, cls);
+    }
 }
 
 void
@@ -433,10 +457,17 @@ FabricSwitch::MarkCe(Ptr<Packet> p)
 }
 
 void
-FabricSwitch::OnDequeue(uint32_t out, Ptr<const Packet> p, uint8_t cls, uint32_t in)
+FabricSwitch::OnDequeue(uint32_t out, Ptr<const Packet> p, uint8_t cls, uint32_t meta)
 {
+    const uint32_t in = meta & ~kMarkAtDequeue;
     uint32_t size = p->GetSize();
     m_mmu.Dequeue(in, out, cls, size);
+    if (meta & kMarkAtDequeue)
+    {
+        // The device hands over the packet it is about to transmit (its own, non-const copy):
+        // marking it here is what goes on the wire.
+        MaybeMark(ConstCast<Packet>(p), out, cls, m_mmu.EgressBytes(out, cls));
+    }
     Port& op = m_ports[out];
     op.stats.txPackets++;
     op.stats.txBytes += size;

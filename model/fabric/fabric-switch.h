@@ -47,9 +47,12 @@ struct SwitchPortStats
  * Per packet: parse the 5-tuple (FlowKey), look up the destination's ECMP group (one array
  * access for the densely numbered 10.0.0.0/12 host addresses, a hash-table lookup otherwise:
  * O(1) whatever the topology size), pick the member by hashing the 5-tuple with the
- * per-switch seed, ask the MMU for admission, mark CE with probability following the
- * Kmin/Kmax/Pmax curve of the egress queue (ECN-capable packets only), and queue the packet at
- * the egress port in the class given by DSCP mod 8. PFC: when an ingress queue crosses its Xoff
+ * per-switch seed, ask the MMU for admission and queue the packet at the egress port in the
+ * class given by DSCP mod 8. ECN: an ECN-capable packet is CE-marked with probability following
+ * the Kmin/Kmax/Pmax curve of its egress queue (class), either when it leaves the queue (the
+ * default, EcnMarkingPoint = Dequeue: the queue it leaves behind decides, and the mark reaches
+ * the receiver without waiting behind that queue) or when it joins it (Enqueue: the queue it
+ * finds, including itself). PFC: when an ingress queue crosses its Xoff
  * threshold the switch sends PAUSE upstream (refreshed before it expires) and RESUME when it
  * drains under Xon.
  *
@@ -58,6 +61,13 @@ struct SwitchPortStats
 class FabricSwitch : public Object
 {
   public:
+    /// Where ECN marking decides (attribute EcnMarkingPoint).
+    enum EcnMarkingPoint
+    {
+        ECN_AT_ENQUEUE, //!< when the packet joins the egress queue (queue it finds)
+        ECN_AT_DEQUEUE, //!< when it leaves the egress queue (queue it leaves behind)
+    };
+
     static TypeId GetTypeId();
     FabricSwitch();
     ~FabricSwitch() override;
@@ -141,11 +151,17 @@ class FabricSwitch : public Object
     bool ReceiveFromPort(uint32_t inPort, Ptr<FabricNetDevice> dev, Ptr<Packet> p);
     void Forward(uint32_t inPort, const FlowKey& key, Ptr<Packet> p);
     void EnsureConfigured();
-    void OnDequeue(uint32_t outPort, Ptr<const Packet> p, uint8_t cls, uint32_t inPort);
+    void OnDequeue(uint32_t outPort, Ptr<const Packet> p, uint8_t cls, uint32_t meta);
     void Configure();
     void SendPause(uint32_t port, uint8_t cls);
     void RefreshPause(uint32_t port, uint8_t cls);
     void MarkCe(Ptr<Packet> p);
+    /// RED-style marking decision for an ECN-capable packet at queue length q of (port, class).
+    void MaybeMark(Ptr<Packet> p, uint32_t outPort, uint8_t cls, uint64_t q);
+
+    /// Set in the device queue's per-packet value (next to the ingress port) when an
+    /// ECN-capable packet is to be marked at dequeue: the switch need not parse it again.
+    static constexpr uint32_t kMarkAtDequeue = 1u << 31;
 
     struct Port
     {
@@ -190,6 +206,7 @@ class FabricSwitch : public Object
     uint64_t m_kmax{1600 * 1000};
     double m_pmax{0.2};
     bool m_ecnScale{true};
+    EcnMarkingPoint m_ecnPoint{ECN_AT_DEQUEUE};
     uint32_t m_ecmpSeed{0};
     uint32_t m_seedInUse{0};
 
