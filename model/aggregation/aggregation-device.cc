@@ -57,9 +57,11 @@ AggregationDevice::GetTypeId()
                             UintegerValue(0xffff),
                             MakeUintegerAccessor(&AggregationDevice::m_pauseQuanta),
                             MakeUintegerChecker<uint16_t>(1, 0xffff))
-              .AddAttribute("Engine", "The aggregation engine", PointerValue(),
-                            MakePointerAccessor(&AggregationDevice::m_engine),
-                            MakePointerChecker<AggregationEngine>())
+              .AddAttribute(
+                  "Engine", "The aggregation engine (null: a new ns3::AggregationEngine)",
+                  PointerValue(),
+                  MakePointerAccessor(&AggregationDevice::SetEngine, &AggregationDevice::GetEngine),
+                  MakePointerChecker<AggregationEngine>())
               .AddTraceSource("InputBytes",
                               "Bytes waiting for the datapath changed: (side 0 switch / 1 link, "
                               "bytes)",
@@ -74,6 +76,16 @@ AggregationDevice::GetTypeId()
 AggregationDevice::AggregationDevice()
 {
     m_engine = CreateObject<AggregationEngine>();
+}
+
+void
+AggregationDevice::SetEngine(Ptr<AggregationEngine> engine)
+{
+    m_engine = engine ? engine : CreateObject<AggregationEngine>();
+    if (m_sides[0].dev)
+    {
+        m_engine->SetEmitCallback(MakeCallback(&AggregationDevice::Emit, this));
+    }
 }
 
 AggregationDevice::~AggregationDevice() = default;

@@ -70,6 +70,8 @@ class AggregationDevice : public Object
     Ptr<FabricNetDevice> GetSwitchPort() const; //!< \return the switch-side port
     Ptr<FabricNetDevice> GetLinkPort() const;   //!< \return the link-side port
     Ptr<AggregationEngine> GetEngine() const;   //!< \return the engine
+    /// \param engine the engine (null: a new AggregationEngine)
+    void SetEngine(Ptr<AggregationEngine> engine);
 
     /**
      * Check the configuration (done by the helper before the run).

@@ -43,9 +43,12 @@ AggregationEngine::GetTypeId()
               .AddAttribute("MaxJobs", "Jobs the engine can hold at once, in [1, 4096]",
                             UintegerValue(16), MakeUintegerAccessor(&AggregationEngine::m_maxJobs),
                             MakeUintegerChecker<uint32_t>(1, 4096))
-              .AddAttribute("TimingModel", "Timing of the adder datapath",
-                            PointerValue(CreateObject<AdderTreeTimingModel>()),
-                            MakePointerAccessor(&AggregationEngine::m_timing),
+              .AddAttribute("TimingModel",
+                            "Timing of the adder datapath (null: a new "
+                            "ns3::AdderTreeTimingModel of this engine's own)",
+                            PointerValue(),
+                            MakePointerAccessor(&AggregationEngine::SetTimingModel,
+                                                &AggregationEngine::GetTimingModel),
                             MakePointerChecker<AggregationTimingModel>())
               .AddTraceSource("SlotComplete",
                               "Every child of a slot is in: (job, tree, chunk sequence number)",
@@ -60,7 +63,11 @@ AggregationEngine::GetTypeId()
     return tid;
 }
 
-AggregationEngine::AggregationEngine() = default;
+AggregationEngine::AggregationEngine()
+{
+    // Its own datapath (the attribute's null default leaves this in place).
+    SetTimingModel(nullptr);
+}
 AggregationEngine::~AggregationEngine() = default;
 
 void
@@ -106,6 +113,18 @@ Ptr<AggregationTimingModel>
 AggregationEngine::GetTimingModel() const
 {
     return m_timing;
+}
+
+void
+AggregationEngine::SetTimingModel(Ptr<AggregationTimingModel> timing)
+{
+    // A fresh model per engine: the model holds the datapath's clock state (the next free
+    // cycle), which must not be shared between aggregation points.
+    m_timing = timing;
+    if (!m_timing)
+    {
+        m_timing = CreateObject<AdderTreeTimingModel>();
+    }
 }
 
 uint32_t

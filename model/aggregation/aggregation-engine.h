@@ -85,6 +85,9 @@ class AggregationEngine : public Object
     void SetName(const std::string& name);
     const std::string& GetName() const;                 //!< \return the name
     Ptr<AggregationTimingModel> GetTimingModel() const; //!< \return the datapath timing
+    /// \param timing the datapath timing, not shared with another engine (null: a new
+    /// AdderTreeTimingModel)
+    void SetTimingModel(Ptr<AggregationTimingModel> timing);
 
     /**
      * Install one tree of a job.

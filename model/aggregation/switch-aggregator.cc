@@ -19,16 +19,34 @@ SwitchAggregator::GetTypeId()
                             .SetParent<Object>()
                             .SetGroupName("Mlnet")
                             .AddConstructor<SwitchAggregator>()
-                            .AddAttribute("Engine", "The aggregation engine", PointerValue(),
-                                          MakePointerAccessor(&SwitchAggregator::m_engine),
+                            .AddAttribute("Engine",
+                                          "The aggregation engine (null: a new "
+                                          "ns3::AggregationEngine with a line-rate datapath)",
+                                          PointerValue(),
+                                          MakePointerAccessor(&SwitchAggregator::SetEngine,
+                                                              &SwitchAggregator::GetEngine),
                                           MakePointerChecker<AggregationEngine>());
     return tid;
 }
 
 SwitchAggregator::SwitchAggregator()
 {
-    m_engine = CreateObject<AggregationEngine>();
-    m_engine->SetAttribute("TimingModel", PointerValue(CreateObject<LineRateTimingModel>()));
+    SetEngine(nullptr);
+}
+
+void
+SwitchAggregator::SetEngine(Ptr<AggregationEngine> engine)
+{
+    m_engine = engine;
+    if (!m_engine)
+    {
+        m_engine = CreateObject<AggregationEngine>();
+        m_engine->SetTimingModel(CreateObject<LineRateTimingModel>());
+    }
+    if (m_switch)
+    {
+        m_engine->SetEmitCallback(MakeCallback(&SwitchAggregator::Emit, this));
+    }
 }
 
 SwitchAggregator::~SwitchAggregator() = default;

@@ -35,7 +35,9 @@ class SwitchAggregator : public Object
      */
     void Attach(Ptr<FabricSwitch> sw, Ipv4Address address);
     Ptr<AggregationEngine> GetEngine() const; //!< \return the engine
-    Ptr<FabricSwitch> GetSwitch() const;      //!< \return the switch
+    /// \param engine the engine (null: a new AggregationEngine with a line-rate datapath)
+    void SetEngine(Ptr<AggregationEngine> engine);
+    Ptr<FabricSwitch> GetSwitch() const; //!< \return the switch
 
   protected:
     void DoDispose() override;

@@ -348,3 +348,99 @@ TEST_CASE("aggregation: congestion control reacts to marked results", "[aggregat
     REQUIRE(f.Window() == 32);
     REQUIRE(f.marked == 1);
 }
+
+TEST_CASE("aggregation: an engine's result packets carry ECN_OR exactly when an input was CE",
+          "[aggregation]")
+{
+    // Packets through the engine as a device sees them: three contributions (IPv4 + UDP +
+    // aggregation header, real values), one of them CE-marked in its IP header or carrying a
+    // partial sum's ECN_OR flag, or none; the root multicasts one result per child.
+    for (int marked = -1; marked < 3; ++marked)
+    {
+        for (bool viaFlag : {false, true})
+        {
+            Ptr<AggregationEngine> e = CreateObject<AggregationEngine>();
+            e->SetAttribute("TimingModel", PointerValue(CreateObject<LineRateTimingModel>()));
+            e->SetAddress(Ipv4Address("172.16.0.9"));
+            AggTreeConfig c;
+            c.spec = Spec(3, 4, true);
+            c.children
+                = {Ipv4Address("10.0.0.1"), Ipv4Address("10.0.0.2"), Ipv4Address("10.0.0.3")};
+            c.childrenOnLinkSide = {false, false, true};
+            e->AddTree(c);
+            std::vector<Ptr<Packet>> out;
+            e->SetEmitCallback(AggregationEngine::EmitCallback(
+                [&out](Ptr<Packet> p, bool)
+                {
+                    out.push_back(p);
+                }));
+            for (uint16_t child = 0; child < 3; ++child)
+            {
+                AggregationStackHeader h;
+                h.src = c.children[child];
+                h.dst = e->GetAddress();
+                h.ecn = 2;
+                h.agg.jobId = c.spec.jobId;
+                h.agg.treeId = c.spec.treeId;
+                h.agg.seq = 0;
+                h.agg.sender = child;
+                h.agg.elements = 2;
+                if (child == marked)
+                {
+                    if (viaFlag)
+                    {
+                        h.agg.SetEcnOr(true);
+                    }
+                    else
+                    {
+                        h.ecn = 3; // CE set by a switch on the way
+                    }
+                }
+                std::vector<uint32_t> v = Words({float(child), 1.0f});
+                Ptr<Packet> p = AggregationStackHeader::Build(h, &v);
+                AggregationStackHeader parsed;
+                REQUIRE(AggregationStackHeader::Peek(*p, parsed));
+                e->Receive(p, parsed, false);
+            }
+            INFO("marked input " << marked << (viaFlag ? " (ECN_OR flag)" : " (CE)"));
+            REQUIRE(out.size() == 3);
+            for (const auto& p : out)
+            {
+                AggregationStackHeader h;
+                REQUIRE(AggregationStackHeader::Peek(*p, h));
+                REQUIRE(h.agg.type == AggregationHeader::RESULT);
+                REQUIRE(h.agg.GetEcnOr() == (marked >= 0));
+                REQUIRE(h.ecn == 2); // a fresh packet: the mark travels in the flag
+                REQUIRE(AggregationValues::ToFloats(AggregationStackHeader::ReadValues(*p, h),
+                                                    AggElementType::FP32)
+                        == std::vector<float>{3.0f, 3.0f});
+            }
+            e->Dispose();
+        }
+    }
+}
+
+TEST_CASE("aggregation: engines and devices made without the helper own their parts",
+          "[aggregation]")
+{
+    // Each engine needs its own datapath clock: a timing model shared by default would make
+    // every device wait for the others' adders.
+    Ptr<AggregationEngine> a = CreateObject<AggregationEngine>();
+    Ptr<AggregationEngine> b = CreateObject<AggregationEngine>();
+    REQUIRE(a->GetTimingModel());
+    REQUIRE(b->GetTimingModel());
+    REQUIRE(a->GetTimingModel() != b->GetTimingModel());
+    Time start;
+    REQUIRE(a->GetTimingModel()->Schedule(Time(0), 256, start) > Time(0));
+    REQUIRE(b->GetTimingModel()->Schedule(Time(0), 256, start)
+            == CreateObject<AdderTreeTimingModel>()->Schedule(Time(0), 256, start));
+    Ptr<AggregationDevice> d1 = CreateObject<AggregationDevice>();
+    Ptr<AggregationDevice> d2 = CreateObject<AggregationDevice>();
+    REQUIRE(d1->GetEngine());
+    REQUIRE(d1->GetEngine() != d2->GetEngine());
+    REQUIRE(d1->GetEngine()->GetTimingModel() != d2->GetEngine()->GetTimingModel());
+    for (Ptr<Object> o : {Ptr<Object>(a), Ptr<Object>(b), Ptr<Object>(d1), Ptr<Object>(d2)})
+    {
+        o->Dispose();
+    }
+}
