@@ -45,6 +45,7 @@ def scenario(senders, size, point, seed):
             {"type": "rdma", "src": i, "dst": senders, "bytes": size} for i in range(senders)
         ],
         "duration": "100us",
+        "drain": "500ms",
         "seed": seed,
     }
 
@@ -55,7 +56,7 @@ def run(mlnet_run, outdir, senders, size, point, seed):
     path = os.path.join(d, "scenario.json")
     with open(path, "w") as f:
         json.dump(scenario(senders, size, point, seed), f, indent=1)
-    subprocess.run([mlnet_run, path, "--out", d, "--quiet"], check=True)
+    subprocess.run([mlnet_run, path, "--out=" + d, "--quiet"], check=True)
     with open(os.path.join(d, "summary.json")) as f:
         s = json.load(f)
     with open(os.path.join(d, "flows.csv")) as f:
