@@ -125,8 +125,8 @@ main(int argc, char* argv[])
                  "ns3::RdmaFixedRate, none: PFC alone)",
                  c.cc);
     cmd.AddValue("runs",
-                 "Runs per configuration (RngRun = --RngRun .. --RngRun + runs - 1; the models "
-                 "draw no random numbers, so runs are identical)",
+                 "Runs per configuration (RngRun = --RngRun .. --RngRun + runs - 1: the seed "
+                 "changes the switches' random ECN marking between Kmin and Kmax)",
                  runs);
     cmd.AddValue("csv", "Write every measured iteration to this CSV file", csv);
     cmd.Parse(argc, argv);

@@ -65,8 +65,8 @@ RunOne(const std::string& policy, const PipeConfig& c, uint32_t run)
     ScheduledFlowStats stats;
     stats.Connect(fs.Install(nics));
     std::vector<Ptr<TrainingJob>> jobs;
-    // each job starts at a random offset in [0, startJitter): the only random input, so that
-    // runs differ in the jobs' relative phase (the models themselves draw no random numbers)
+    // each job starts at a random offset in [0, startJitter), so that runs differ in the jobs'
+    // relative phase (besides the switches' random ECN marking between Kmin and Kmax)
     Ptr<UniformRandomVariable> offset = CreateObject<UniformRandomVariable>();
     offset->SetStream(1);
     for (uint32_t p = 0; p < c.pipelines; ++p)
