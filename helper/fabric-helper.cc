@@ -8,9 +8,11 @@
 #include "ns3/log.h"
 #include "ns3/node-list.h"
 
+#include <algorithm>
 #include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/breadth_first_search.hpp>
 #include <limits>
+#include <map>
 #include <stdexcept>
 
 namespace ns3
@@ -189,65 +191,149 @@ FabricHelper::AttachInternetStack(const NodeContainer& hosts, Ipv4Mask mask)
 void
 FabricHelper::PopulateRoutes()
 {
+    // The graph and every switch port's far end are read from the devices once (O(links));
+    // the searches below then work on plain arrays.
     typedef boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS> Graph;
     const uint32_t n = NodeList::GetNNodes();
     Graph g(n);
+    std::vector<bool> isSwitch(n, false);
+    std::vector<Ptr<FabricSwitch>> switches(n);
+    std::vector<std::vector<std::pair<uint32_t, uint32_t>>> portPeer(n); // switch: (port, node)
+    std::vector<std::vector<uint32_t>> neighbours(n);
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        switches[i] = NodeList::GetNode(i)->GetObject<FabricSwitch>();
+        isSwitch[i] = bool(switches[i]);
+    }
     for (uint32_t i = 0; i < n; ++i)
     {
         Ptr<Node> node = NodeList::GetNode(i);
+        const bool inLine = !isSwitch[i] && IsInline(node);
         for (uint32_t d = 0; d < node->GetNDevices(); ++d)
         {
             Ptr<FabricNetDevice> dev = DynamicCast<FabricNetDevice>(node->GetDevice(d));
-            Ptr<FabricNetDevice> peer = dev && !IsInline(node) ? GetFarPeer(dev) : nullptr;
-            if (peer && i < peer->GetNode()->GetId())
+            Ptr<FabricNetDevice> peer = dev && !inLine ? GetFarPeer(dev) : nullptr;
+            if (!peer)
             {
-                boost::add_edge(i, peer->GetNode()->GetId(), g);
+                continue;
+            }
+            uint32_t v = peer->GetNode()->GetId();
+            neighbours[i].push_back(v);
+            if (i < v)
+            {
+                boost::add_edge(i, v, g);
+            }
+        }
+        if (isSwitch[i])
+        {
+            Ptr<FabricSwitch> sw = switches[i];
+            for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
+            {
+                Ptr<FabricNetDevice> peer = GetFarPeer(sw->GetPort(p));
+                if (peer)
+                {
+                    portPeer[i].emplace_back(p, peer->GetNode()->GetId());
+                }
             }
         }
     }
     const uint32_t kInf = std::numeric_limits<uint32_t>::max();
     std::vector<uint32_t> dist(n);
+    auto search = [&](uint32_t from)
+    {
+        std::fill(dist.begin(), dist.end(), kInf);
+        dist[from] = 0;
+        boost::breadth_first_search(g, boost::vertex(from, g),
+                                    boost::visitor(boost::make_bfs_visitor(boost::record_distances(
+                                        dist.data(), boost::on_tree_edge()))));
+    };
+    // A host whose only neighbour is switch e is one hop further than e from everything: the
+    // routes towards it are those towards e (computed once per such switch), plus e's own
+    // ports to the host. Other hosts (several links) get their own search.
+    std::map<uint32_t, std::vector<std::pair<uint32_t, std::vector<uint32_t>>>> viaSwitch;
     for (uint32_t h = 0; h < n; ++h)
     {
-        Ptr<Node> host = NodeList::GetNode(h);
-        if (host->GetObject<FabricSwitch>())
+        if (isSwitch[h])
         {
             continue;
         }
-        Ptr<FabricNetDevice> hd = GetHostDevice(host);
+        Ptr<FabricNetDevice> hd = GetHostDevice(NodeList::GetNode(h));
         if (!hd || hd->GetIpv4Address() == Ipv4Address())
         {
             continue;
         }
-        std::fill(dist.begin(), dist.end(), kInf);
-        dist[h] = 0;
-        boost::breadth_first_search(g, boost::vertex(h, g),
-                                    boost::visitor(boost::make_bfs_visitor(boost::record_distances(
-                                        dist.data(), boost::on_tree_edge()))));
+        const Ipv4Address addr = hd->GetIpv4Address();
+        const std::vector<uint32_t>& nb = neighbours[h];
+        const bool singleHomed = !nb.empty() && isSwitch[nb[0]]
+                                 && std::all_of(nb.begin(), nb.end(),
+                                                [&](uint32_t v)
+                                                {
+                                                    return v == nb[0];
+                                                });
+        if (singleHomed)
+        {
+            const uint32_t e = nb[0];
+            auto it = viaSwitch.find(e);
+            if (it == viaSwitch.end())
+            {
+                // Next hops towards e from every other switch (transit through switches only).
+                search(e);
+                std::vector<std::pair<uint32_t, std::vector<uint32_t>>> routes;
+                for (uint32_t s = 0; s < n; ++s)
+                {
+                    if (!isSwitch[s] || s == e || dist[s] == kInf)
+                    {
+                        continue;
+                    }
+                    std::vector<uint32_t> ports;
+                    for (const auto& [p, v] : portPeer[s])
+                    {
+                        if (isSwitch[v] && dist[v] + 1 == dist[s])
+                        {
+                            ports.push_back(p);
+                        }
+                    }
+                    if (!ports.empty())
+                    {
+                        routes.emplace_back(s, std::move(ports));
+                    }
+                }
+                it = viaSwitch.emplace(e, std::move(routes)).first;
+            }
+            for (const auto& [s, ports] : it->second)
+            {
+                switches[s]->SetRoute(addr, ports);
+            }
+            std::vector<uint32_t> down;
+            for (const auto& [p, v] : portPeer[e])
+            {
+                if (v == h)
+                {
+                    down.push_back(p);
+                }
+            }
+            switches[e]->SetRoute(addr, down);
+            continue;
+        }
+        search(h);
         for (uint32_t s = 0; s < n; ++s)
         {
-            Ptr<FabricSwitch> sw = NodeList::GetNode(s)->GetObject<FabricSwitch>();
-            if (!sw || dist[s] == kInf || dist[s] == 0)
+            if (!isSwitch[s] || dist[s] == kInf || dist[s] == 0)
             {
                 continue;
             }
             std::vector<uint32_t> ports;
-            for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
+            for (const auto& [p, v] : portPeer[s])
             {
-                Ptr<FabricNetDevice> peer = GetFarPeer(sw->GetPort(p));
-                if (peer && dist[peer->GetNode()->GetId()] + 1 == dist[s])
+                // Only transit through switches (a host never forwards), or deliver.
+                if (dist[v] + 1 == dist[s] && (v == h || isSwitch[v]))
                 {
-                    // Only transit through switches (a host never forwards), or deliver.
-                    uint32_t v = peer->GetNode()->GetId();
-                    if (v == h || NodeList::GetNode(v)->GetObject<FabricSwitch>())
-                    {
-                        ports.push_back(p);
-                    }
+                    ports.push_back(p);
                 }
             }
             if (!ports.empty())
             {
-                sw->SetRoute(hd->GetIpv4Address(), ports);
+                switches[s]->SetRoute(addr, ports);
             }
         }
     }

@@ -70,7 +70,9 @@ class FabricHelper : public PcapHelperForDevice
 
     /**
      * Compute shortest-path ECMP routes of every switch towards every host (breadth-first
-     * search from each host over the whole node list) and install them.
+     * search over the whole node list; hosts never transit) and install them. A host with one
+     * switch as its only neighbour shares the search of that switch (one search per edge
+     * switch, not per host); other hosts get their own.
      */
     static void PopulateRoutes();
 

@@ -43,6 +43,18 @@ CheckHosts(const char* name, uint64_t hosts)
                                     + std::to_string(InputLimits::MAX_HOSTS) + " accepted");
     }
 }
+void
+CheckRoutes(uint64_t switches, uint64_t hosts)
+{
+    if (switches * hosts > InputLimits::MAX_ROUTES)
+    {
+        throw std::invalid_argument("the topology would have " + std::to_string(switches)
+                                    + " switches x " + std::to_string(hosts) + " hosts = "
+                                    + std::to_string(switches * hosts) + " routes, more than the "
+                                    + std::to_string(InputLimits::MAX_ROUTES)
+                                    + " accepted (a k = 48 fat-tree has 79,626,240)");
+    }
+}
 } // namespace
 
 Ipv4Address
@@ -159,6 +171,7 @@ FabricTopologyHelper::BuildLeafSpine(uint32_t nLeaf, uint32_t nSpine, uint32_t h
     CheckRange("nSpine", nSpine, InputLimits::SPINES);
     CheckRange("hostsPerLeaf", hostsPerLeaf, InputLimits::HOSTS_PER_LEAF);
     CheckHosts("hostsPerLeaf", uint64_t(nLeaf) * hostsPerLeaf);
+    CheckRoutes(uint64_t(nLeaf) + nSpine, uint64_t(nLeaf) * hostsPerLeaf);
     FabricTopology t;
     t.kind = "leaf-spine";
     t.edge.Create(nLeaf);
@@ -196,6 +209,7 @@ FabricTopologyHelper::BuildFatTree(uint32_t k, uint32_t hostsPerEdge)
     }
     CheckRange("hostsPerEdge", hostsPerEdge, 1, InputLimits::HOSTS_PER_EDGE_PER_K * k);
     CheckHosts("hostsPerEdge", uint64_t(k) * half * hostsPerEdge);
+    CheckRoutes(uint64_t(k) * half * 2 + half * half, uint64_t(k) * half * hostsPerEdge);
     FabricTopology t;
     t.kind = "fat-tree";
     t.edge.Create(k * half);

@@ -43,8 +43,12 @@ struct RealLimit
  */
 struct InputLimits
 {
-    /// topology.k / fat_tree(k), even
-    static constexpr UintLimit FAT_TREE_K{2, 64};
+    /**
+     * topology.k / fat_tree(k), even. The largest fat-tree that builds in well under a minute:
+     * k = 48 (27,648 hosts, 2,880 switches) takes 28 s of CPU and 2.4 GB; k = 64 would take
+     * about 2.5 min and 6 GB (the routes alone are switches x hosts; see doc/scenario.rst).
+     */
+    static constexpr UintLimit FAT_TREE_K{2, 48};
     /// topology.hostsPerEdge / fat_tree(hosts_per_edge) is in [0, this x k] (0 = k/2)
     static constexpr uint64_t HOSTS_PER_EDGE_PER_K = 4;
     /// topology.leaves / leaf_spine(leaves)
@@ -57,6 +61,9 @@ struct InputLimits
     static constexpr UintLimit DUMBBELL_HOSTS{1, 4096};
     /// hosts of any topology
     static constexpr uint64_t MAX_HOSTS = 65536;
+    /// switches x hosts of any topology: every switch holds a route to every host (4 bytes
+    /// each), and building them is most of a large topology's build time. k = 48 has 79.6 M.
+    static constexpr uint64_t MAX_ROUTES = 80000000;
     /// priority of RDMA traffic: class 7 carries the NICs' ACK, NAK and CNP packets
     static constexpr UintLimit RDMA_PRIORITY{0, 6};
     /// bytes of one RDMA message (rdma, periodic-job / rdma_flow, periodic_job)

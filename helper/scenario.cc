@@ -598,6 +598,18 @@ ParseTopology(ScenarioObject in, TopologyConfig& t)
                 "must keep the topology at most " + std::to_string(L::MAX_HOSTS) + " hosts (it has "
                     + std::to_string(t.NumHosts()) + ")");
     }
+    // Every switch holds a route to every host: bound their number (the build time).
+    const uint64_t half = t.k / 2;
+    const uint64_t switches = t.type == "fat-tree"     ? uint64_t(t.k) * half * 2 + half * half
+                              : t.type == "leaf-spine" ? uint64_t(t.leaves) + t.spines
+                                                       : 2;
+    if (switches * t.NumHosts() > L::MAX_ROUTES)
+    {
+        in.Fail(t.type == "fat-tree" ? "hostsPerEdge" : "hostsPerLeaf",
+                "must keep switches x hosts at most " + std::to_string(L::MAX_ROUTES)
+                    + " (the routes every switch holds; it has " + std::to_string(switches) + " x "
+                    + std::to_string(t.NumHosts()) + ")");
+    }
 }
 
 } // namespace

@@ -30,7 +30,7 @@ class TrafficSpec;
  *
  * Every error is a std::invalid_argument whose message is one line naming the key path, the
  * offending value and what is accepted, e.g.
- * `scenario: topology.k = 5: must be an even integer in [2, 64]`. Each getter marks its key as
+ * `scenario: topology.k = 5: must be an even integer in [2, 48]`. Each getter marks its key as
  * known; Finish() then rejects the remaining keys:
  * `scenario: topology.kk: unknown key (accepted: type, k, hostsPerEdge, ...)`.
  * Getters with a default (std::nullopt = required) return it when the key is absent.
@@ -156,7 +156,7 @@ class ScenarioObject
 struct TopologyConfig
 {
     std::string type{"fat-tree"};       //!< "fat-tree", "leaf-spine" or "dumbbell"
-    uint32_t k{4};                      //!< fat-tree: k (even, 2..64)
+    uint32_t k{4};                      //!< fat-tree: k (even, InputLimits::FAT_TREE_K)
     uint32_t hostsPerEdge{0};           //!< fat-tree: hosts per edge switch (0 = k/2)
     uint32_t leaves{4};                 //!< leaf-spine: leaves
     uint32_t spines{2};                 //!< leaf-spine: spines

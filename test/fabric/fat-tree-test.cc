@@ -120,7 +120,7 @@ TEST_CASE("fabric: topology builders reject out-of-range arguments", "[fabric]")
 {
     FabricTopologyHelper topo;
     REQUIRE_THROWS_WITH(topo.BuildFatTree(5), Catch::Contains("k = 5 must be even"));
-    REQUIRE_THROWS_WITH(topo.BuildFatTree(0), Catch::Contains("k = 0 is out of range [2, 64]"));
+    REQUIRE_THROWS_WITH(topo.BuildFatTree(0), Catch::Contains("k = 0 is out of range [2, 48]"));
     REQUIRE_THROWS_WITH(topo.BuildLeafSpine(0, 1, 1), Catch::Contains("nLeaf"));
     REQUIRE_THROWS_WITH(topo.BuildDumbbell(1, 0), Catch::Contains("nRight"));
     Simulator::Destroy();

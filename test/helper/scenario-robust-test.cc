@@ -7,6 +7,7 @@
 #include "common/test-utilities.h"
 #include "ns3/core-module.h"
 #include "ns3/mlnet-module.h"
+#include "ns3/node-list.h"
 
 #include <catch2/catch.hpp>
 #include <filesystem>
@@ -124,5 +125,26 @@ TEST_CASE("helper: the scenario parser takes its ranges from the shared InputLim
     const auto names = t.NodeNames();
     CHECK(names.at(t.edge.Get(0)->GetId()) == "edge0");
     CHECK(names.at(t.hosts.Get(1)->GetId()) == "host1");
+    Simulator::Destroy();
+}
+
+TEST_CASE("helper: topologies past the measured build limit are refused before building",
+          "[helper]")
+{
+    // k = 48 (79.6 M routes) is the largest fat-tree; a bigger one, or as many routes in
+    // another shape, is refused by the parser and by the topology helper alike.
+    CHECK(ScenarioParseError(R"({"duration": "1us", "topology": {"k": 48}})").empty());
+    CHECK(ScenarioParseError(R"({"duration": "1us", "topology": {"k": 50}})")
+          == "scenario: topology.k = 50: must be an even integer in [2, 48]");
+    CHECK(ScenarioParseError(R"({"duration": "1us", "topology": {"type": "leaf-spine",
+            "leaves": 1024, "spines": 256, "hostsPerLeaf": 64}})")
+          == "scenario: topology.hostsPerLeaf = 64: must keep switches x hosts at most 80000000 "
+             "(the routes every switch holds; it has 1280 x 65536)");
+    FabricTopologyHelper h;
+    const uint32_t nodes = NodeList::GetNNodes();
+    REQUIRE_THROWS_WITH(h.BuildFatTree(50), Catch::Contains("k = 50 is out of range [2, 48]"));
+    REQUIRE_THROWS_WITH(h.BuildLeafSpine(1024, 256, 64),
+                        Catch::Contains("1280 switches x 65536 hosts = 83886080 routes"));
+    CHECK(NodeList::GetNNodes() == nodes);
     Simulator::Destroy();
 }

@@ -48,11 +48,11 @@ TEST_CASE("helper: bad scenarios give the documented one-line errors", "[helper]
           == "scenario: topolgy: unknown key (accepted: name, topology, fabric, duration, drain, "
              "seed, output, traffic)");
     CHECK(mlnettest::ScenarioParseError("{" + ok + R"(, "topology": {"k": 5}})")
-          == "scenario: topology.k = 5: must be an even integer in [2, 64]");
+          == "scenario: topology.k = 5: must be an even integer in [2, 48]");
     CHECK(mlnettest::ScenarioParseError("{" + ok + R"(, "topology": {"k": 66}})")
-          == "scenario: topology.k = 66: must be an even integer in [2, 64]");
+          == "scenario: topology.k = 66: must be an even integer in [2, 48]");
     CHECK(mlnettest::ScenarioParseError("{" + ok + R"(, "topology": {"k": "4"}})")
-          == "scenario: topology.k = \"4\": must be an even integer in [2, 64]");
+          == "scenario: topology.k = \"4\": must be an even integer in [2, 48]");
     CHECK(mlnettest::ScenarioParseError("{" + ok + R"(, "topology": {"type": "torus"}})")
           == "scenario: topology.type = \"torus\": must be one of fat-tree, leaf-spine, dumbbell");
     CHECK(mlnettest::ScenarioParseError("{" + ok + R"(, "topology": {"type": "dumbbell", "k": 4}})")

@@ -84,7 +84,7 @@ class TestSharedLimits(unittest.TestCase):
             mlnet.run_scenario(s)
 
     def test_topology_sizes_and_seed(self):
-        for kwargs, pattern in [({"k": 66}, r"k = 66 is out of range \[2, 64\]"),
+        for kwargs, pattern in [({"k": 66}, r"k = 66 is out of range \[2, 48\]"),
                                 ({"k": 5}, r"k = 5 must be even"),
                                 ({"k": 4, "hosts_per_edge": 17},
                                  r"hosts_per_edge = 17 is out of range \[0, 16\]")]:
