@@ -6,13 +6,18 @@
 #   bash mlnet.sh run [mlnet-run options]  install what is missing, build (Release), run the
 #                                          scenario runner (the built-in default scenario unless
 #                                          a scenario file is given) and print its summary
-#   bash mlnet.sh test                     install what is missing, build, run the whole test
-#                                          suite with CTest (non-zero exit status on failure)
+#   bash mlnet.sh test                     install what is missing, then two CI jobs: (1) Release
+#                                          build, the whole test suite with CTest; (2) sanitizer
+#                                          build (-fsanitize=address,undefined; no Python, no
+#                                          benchmarks, no examples) and the whole Catch2 suite,
+#                                          where any ASan/LSan/UBSan report fails the run.
+#                                          Non-zero exit status if either job fails
+#   bash mlnet.sh test-asan                job (2) only
 #
 # Works unattended (CI=true, no stdin). Debian packages are installed only when one is missing,
 # with sudo when not run as root. Environment: MLNET_BUILD_DIR (default build; relative to the
-# repository), MLNET_JOBS (default 2). File arguments of `run` are relative to the caller's
-# directory.
+# repository), MLNET_ASAN_BUILD_DIR (default build-asan), MLNET_JOBS (default 2). File
+# arguments of `run` are relative to the caller's directory.
 set -euo pipefail
 
 # Builds run from the repository; `run` then goes back to where the user stands, so that
@@ -34,6 +39,11 @@ case "$BUILD_DIR" in
   /*) ;;
   *) BUILD_DIR="$PWD/$BUILD_DIR" ;; # relative to the repository
 esac
+ASAN_BUILD_DIR=${MLNET_ASAN_BUILD_DIR:-build-asan}
+case "$ASAN_BUILD_DIR" in
+  /*) ;;
+  *) ASAN_BUILD_DIR="$PWD/$ASAN_BUILD_DIR" ;;
+esac
 JOBS=${MLNET_JOBS:-2}
 
 log() {
@@ -41,7 +51,7 @@ log() {
 }
 
 usage() {
-  sed -n '4,11p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+  sed -n '4,20p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
 }
 
 install_packages() {
@@ -88,6 +98,33 @@ configure_and_build() {
   cmake --build "$BUILD_DIR" -j"$JOBS" "$@"
 }
 
+# Job (1): Release build of everything, the whole suite.
+test_release() {
+  configure_and_build
+  (cd "$BUILD_DIR" && ctest --output-on-failure -j"$JOBS")
+}
+
+# Job (2): the library and the Catch2 test binary built with AddressSanitizer (leaks included)
+# and UndefinedBehaviorSanitizer, -O1 with line tables; every Catch2 test case runs as its own
+# CTest test. Any sanitizer report aborts the test process, so CTest counts it as a failure.
+# The non-Catch2 tests (install + user project) need no sanitizer and are left to job (1).
+test_asan() {
+  local flags="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined"
+  cmake -S . -B "$ASAN_BUILD_DIR" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" -DCMAKE_CXX_FLAGS="$flags" \
+    -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
+    -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=address,undefined" \
+    -DMLNET_BUILD_PYTHON=OFF -DMLNET_BUILD_BENCH=OFF -DMLNET_BUILD_EXAMPLES=OFF
+  cmake --build "$ASAN_BUILD_DIR" -j"$JOBS" --target mlnet-tests
+  (
+    cd "$ASAN_BUILD_DIR"
+    export ASAN_OPTIONS="halt_on_error=1:detect_leaks=1:abort_on_error=0"
+    export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+    export LSAN_OPTIONS="exitcode=23"
+    ctest --output-on-failure -j"$JOBS" -E '^user-project$'
+  )
+}
+
 cmd=${1:-}
 case "$cmd" in
   run)
@@ -100,16 +137,27 @@ case "$cmd" in
   test)
     shift
     install_packages
-    configure_and_build
-    cd "$BUILD_DIR"
-    exec ctest --output-on-failure -j"$JOBS"
+    status=0
+    log "job 1/2: Release build and the whole test suite ($BUILD_DIR)"
+    test_release || status=1
+    log "job 2/2: sanitizer build (address,undefined) and the Catch2 suite ($ASAN_BUILD_DIR)"
+    test_asan || status=1
+    if [ "$status" -ne 0 ]; then
+      log "error: a test job failed (see above)"
+    fi
+    exit "$status"
+    ;;
+  test-asan)
+    shift
+    install_packages
+    test_asan
     ;;
   -h | --help | help)
     usage
     ;;
   *)
     usage
-    log "error: unknown command '${cmd}' (expected run or test)"
+    log "error: unknown command '${cmd}' (expected run, test or test-asan)"
     exit 2
     ;;
 esac

@@ -47,7 +47,10 @@ RdmaQueuePair::~RdmaQueuePair() = default;
 void
 RdmaQueuePair::DoDispose()
 {
+    // The retransmission-timer event holds a reference to this queue pair: cancelling is not
+    // enough, the EventId must let go of the event or the pair never dies (reference cycle).
     m_rto.Cancel();
+    m_rto = EventId();
     m_nic = nullptr;
     m_ops = nullptr;
     m_msgs.clear();

@@ -45,7 +45,7 @@ FlowSink::StopApplication()
 
 void
 FlowSink::Receive(Ptr<NetDevice> dev, Ptr<const Packet> p, uint16_t protocol, const Address& from,
-                  const Address& to, uint8_t packetType)
+                  const Address& to, NetDevice::PacketType packetType)
 {
     FlowKey key;
     if (!key.Parse(*p) || key.protocol != 17)

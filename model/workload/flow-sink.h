@@ -5,6 +5,7 @@
 #define MLNET_FLOW_SINK_H
 
 #include "ns3/application.h"
+#include "ns3/net-device.h"
 #include "ns3/nstime.h"
 #include "ns3/traced-callback.h"
 
@@ -52,7 +53,7 @@ class FlowSink : public Application
     void StartApplication() override;
     void StopApplication() override;
     void Receive(Ptr<NetDevice> dev, Ptr<const Packet> p, uint16_t protocol, const Address& from,
-                 const Address& to, uint8_t packetType);
+                 const Address& to, NetDevice::PacketType packetType);
 
     std::map<FlowId, FlowRecord> m_flows;
     uint64_t m_total{0};
