@@ -15,9 +15,11 @@
 //   "cc": "dcqcn"}
 
 #include "ns3/data-parallel-job.h"
+#include "ns3/data-rate.h"
 #include "ns3/dnn-model.h"
 #include "ns3/gpu-profile.h"
 #include "ns3/log.h"
+#include "ns3/nstime.h"
 #include "ns3/pipeline-parallel-job.h"
 #include "ns3/string.h"
 #include "ns3/tensor-order-factory.h"
@@ -28,6 +30,8 @@
 #include "scenario-extension.h"
 #include "scenario-traffic.h"
 
+#include <algorithm>
+#include <cctype>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -138,6 +142,10 @@ class DataParallelSpec : public TrafficSpec
     std::string gpu;
     uint32_t batch{32};
     std::string policy;
+    uint64_t fusionBytes{0};
+    uint32_t gpusPerServer{1};
+    DataRate intraServerRate;
+    Time intraServerLatency;
     GradientAggregatorRegistry::Factory aggregator; //!< modes of other parts (e.g. "ina")
 
     void Install(TrafficContext& ctx) const override
@@ -152,6 +160,10 @@ class DataParallelSpec : public TrafficSpec
             job->SetAggregator(aggregator(ctx, params.hosts));
         }
         job->SetAttribute("BatchSize", UintegerValue(batch));
+        job->SetAttribute("FusionBytes", UintegerValue(fusionBytes));
+        job->SetAttribute("GpusPerServer", UintegerValue(gpusPerServer));
+        job->SetAttribute("IntraServerRate", DataRateValue(intraServerRate));
+        job->SetAttribute("IntraServerLatency", TimeValue(intraServerLatency));
         job->SetWorkers(Nics(ctx.Topology(), params.hosts, params.cc));
         if (!servers.empty())
         {
@@ -189,12 +201,32 @@ ParseDataParallel(ScenarioObject& in, const ScenarioConfig& cfg)
             }
         }
     }
-    else if (s->params.hosts.size() < 2)
+    s->gpusPerServer = static_cast<uint32_t>(in.Uint("gpusPerServer", 1, 64, 1));
+    if (mode != "ring" && s->gpusPerServer > 1)
     {
-        in.Fail("hosts", "ring all-reduce needs at least 2 hosts");
+        in.Fail("gpusPerServer", "must be 1 unless mode is \"ring\"");
     }
+    if (mode == "ring" && s->params.hosts.size() < 2 && s->gpusPerServer < 2)
+    {
+        in.Fail("hosts", "ring all-reduce needs at least 2 hosts (or gpusPerServer >= 2)");
+    }
+    // Horovod's HOROVOD_FUSION_THRESHOLD default (64 MiB); ring mode only
+    s->fusionBytes = in.Bytes("fusionBytes", 0, uint64_t(1) << 34, uint64_t(64) << 20);
+    s->intraServerRate = in.Rate("intraServerRate", std::string("1200Gbps"));
+    s->intraServerLatency
+        = in.Duration("intraServerLatency", Time(0), Seconds(1), std::string("5us"));
     s->model = in.Choice("model", ModelZoo::Names(), std::string("resnet50"));
-    s->gpu = in.Choice("gpu", {"v100", "a100", "h100"}, std::string("v100"));
+    std::vector<std::string> gpus;
+    for (std::string n : GpuProfile::Names())
+    {
+        std::transform(n.begin(), n.end(), n.begin(),
+                       [](unsigned char c)
+                       {
+                           return std::tolower(c);
+                       });
+        gpus.push_back(n);
+    }
+    s->gpu = in.Choice("gpu", gpus, std::string("v100"));
     s->batch = static_cast<uint32_t>(in.Uint("batch", 1, 65536, 32));
     s->policy = in.Choice("policy", TensorOrderPolicyNames(), std::string("fifo"));
     return s;

@@ -8,6 +8,8 @@
 #include "ns3/fabric-net-device.h"
 #include "ns3/fifo-tensor-order.h"
 #include "ns3/log.h"
+#include "ns3/mlnet-enum-accessor.h"
+#include "ns3/nstime.h"
 #include "ns3/rdma-flow-scheduler.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
@@ -41,7 +43,7 @@ DataParallelJob::GetTypeId()
               .SetGroupName("Mlnet")
               .AddConstructor<DataParallelJob>()
               .AddAttribute("Mode", "Gradient synchronisation", EnumValue(RING_ALLREDUCE),
-                            MakeEnumAccessor(&DataParallelJob::m_mode),
+                            MakeEnumMemberAccessor(&DataParallelJob::m_mode),
                             MakeEnumChecker(RING_ALLREDUCE, "RingAllReduce", PARAMETER_SERVER,
                                             "ParameterServer", AGGREGATOR, "Aggregator"))
               .AddAttribute("BatchSize", "Per-worker batch size (>= 1)", UintegerValue(32),
@@ -65,7 +67,28 @@ DataParallelJob::GetTypeId()
                             "fusion as in Horovod, whose default is 64 MiB; 0 = one all-reduce "
                             "per slice)",
                             UintegerValue(0), MakeUintegerAccessor(&DataParallelJob::m_fusionBytes),
-                            MakeUintegerChecker<uint64_t>());
+                            MakeUintegerChecker<uint64_t>())
+              .AddAttribute("GpusPerServer",
+                            "GPUs behind each worker NIC (1..64); > 1: ring mode only, "
+                            "hierarchical all-reduce (intra-server reduce-scatter, inter-server "
+                            "ring, intra-server all-gather)",
+                            UintegerValue(1),
+                            MakeUintegerAccessor(&DataParallelJob::m_gpusPerServer),
+                            MakeUintegerChecker<uint32_t>(1, 64))
+              .AddAttribute("IntraServerRate",
+                            "Per-GPU intra-server rate of the reduce-scatter / all-gather ring. "
+                            "Default 150 GB/s: V100 SXM2 NVLink 2.0, 6 links x 25 GB/s per "
+                            "direction (NVIDIA V100 datasheet: 300 GB/s bidirectional); "
+                            "PCIe 3.0 x16 is about 12 GB/s (96 Gb/s) of its 15.75 GB/s",
+                            DataRateValue(DataRate("1200Gbps")),
+                            MakeDataRateAccessor(&DataParallelJob::m_intraRate),
+                            MakeDataRateChecker())
+              .AddAttribute("IntraServerLatency",
+                            "Per-step latency of the intra-server ring (an assumption of the "
+                            "order of NCCL's per-step latency over NVLink)",
+                            TimeValue(MicroSeconds(5)),
+                            MakeTimeAccessor(&DataParallelJob::m_intraLatency),
+                            MakeTimeChecker(Time(0), Seconds(1)));
     return tid;
 }
 
@@ -158,6 +181,82 @@ DataParallelJob::GetModelBytes() const
     return m_model.GetParameterCount() * m_bytesPerParam;
 }
 
+uint32_t
+DataParallelJob::GetGpuCount() const
+{
+    return static_cast<uint32_t>(m_workers.size()) * m_gpusPerServer;
+}
+
+uint64_t
+DataParallelJob::GetAllReduceCount() const
+{
+    return m_allReduces;
+}
+
+Time
+DataParallelJob::GetIntraServerPhaseTime(uint64_t bytes) const
+{
+    const uint32_t g = m_gpusPerServer;
+    if (g <= 1)
+    {
+        return Time(0);
+    }
+    const double rate = static_cast<double>(m_intraRate.GetBitRate());
+    if (!(rate > 0))
+    {
+        throw std::invalid_argument("DataParallelJob IntraServerRate = 0 is out of range (must "
+                                    "be > 0 with GpusPerServer > 1)");
+    }
+    const double seconds = (g - 1.0) / g * 8.0 * static_cast<double>(bytes) / rate;
+    return Seconds(seconds) + m_intraLatency * int64_t(g - 1);
+}
+
+void
+DataParallelJob::RunCallback(Callback<void> cb)
+{
+    cb();
+}
+
+void
+DataParallelJob::StartAllReduce(uint64_t bytes, Callback<void> done)
+{
+    ++m_allReduces;
+    const Time intra = GetIntraServerPhaseTime(bytes);
+    if (intra.IsZero())
+    {
+        InterServerPhase(bytes, done);
+        return;
+    }
+    Simulator::Schedule(intra, &DataParallelJob::InterServerPhase, this, bytes, done);
+}
+
+void
+DataParallelJob::InterServerPhase(uint64_t bytes, Callback<void> done)
+{
+    const Time intra = GetIntraServerPhaseTime(bytes);
+    Callback<void> gather = done;
+    if (!intra.IsZero())
+    {
+        gather = Callback<void>(
+            [intra, done]()
+            {
+                Simulator::Schedule(intra, &DataParallelJob::RunCallback, done);
+            });
+    }
+    if (m_workers.size() < 2)
+    {
+        gather(); // one server: nothing crosses the fabric
+        return;
+    }
+    m_allReduce->Start(std::max<uint64_t>(bytes, m_workers.size()),
+                       Collective::ParticipantCallback(),
+                       Collective::DoneCallback(
+                           [gather]()
+                           {
+                               gather();
+                           }));
+}
+
 void
 DataParallelJob::Prepare()
 {
@@ -169,10 +268,19 @@ DataParallelJob::Prepare()
     {
         throw std::invalid_argument("DataParallelJob: no workers (call SetWorkers)");
     }
-    if (m_mode == RING_ALLREDUCE && m_workers.size() < 2)
+    if (m_mode == RING_ALLREDUCE && m_workers.size() < 2 && m_gpusPerServer < 2)
     {
-        throw std::invalid_argument("DataParallelJob: ring all-reduce needs workers >= 2");
+        throw std::invalid_argument(
+            "DataParallelJob: ring all-reduce needs workers >= 2 (or GpusPerServer >= 2)");
     }
+    if (m_mode != RING_ALLREDUCE && m_gpusPerServer > 1)
+    {
+        throw std::invalid_argument("DataParallelJob: GpusPerServer = "
+                                    + std::to_string(m_gpusPerServer)
+                                    + " is out of range for this Mode (must be 1 unless Mode is "
+                                      "RingAllReduce)");
+    }
+    GetIntraServerPhaseTime(1); // validates IntraServerRate
     if (m_mode == PARAMETER_SERVER && m_servers.empty())
     {
         throw std::invalid_argument("DataParallelJob: parameter-server mode needs servers >= 1");
@@ -219,7 +327,7 @@ DataParallelJob::Prepare()
     m_launched.assign(m_plan.size(), false);
     m_sliceWait.assign(m_plan.size(), 0);
     m_slicePosted.assign(m_plan.size(), Time(0));
-    if (m_mode == RING_ALLREDUCE)
+    if (m_mode == RING_ALLREDUCE && m_workers.size() >= 2)
     {
         m_allReduce = CreateObject<RingAllReduce>();
         m_allReduce->SetAttribute("SubChunks", UintegerValue(m_subChunks));
@@ -412,13 +520,11 @@ DataParallelJob::Launch(uint32_t k)
                         << " B class " << unsigned(cls));
     if (m_mode == RING_ALLREDUCE)
     {
-        m_allReduce->Start(bytes < m_workers.size() ? m_workers.size() : bytes,
-                           Collective::ParticipantCallback(),
-                           Collective::DoneCallback(
-                               [this, k]()
-                               {
-                                   SliceDone(k);
-                               }));
+        StartAllReduce(bytes, Callback<void>(
+                                  [this, k]()
+                                  {
+                                      SliceDone(k);
+                                  }));
     }
     else if (m_mode == AGGREGATOR)
     {
@@ -482,16 +588,14 @@ DataParallelJob::LaunchFused()
         return;
     }
     NS_LOG_DEBUG(m_name << " launch " << batch.size() << " fused slices, " << total << " B");
-    m_allReduce->Start(std::max<uint64_t>(total, m_workers.size()),
-                       Collective::ParticipantCallback(),
-                       Collective::DoneCallback(
-                           [this, batch]()
-                           {
-                               for (uint32_t k : batch)
-                               {
-                                   SliceDone(k);
-                               }
-                           }));
+    StartAllReduce(total, Callback<void>(
+                              [this, batch]()
+                              {
+                                  for (uint32_t k : batch)
+                                  {
+                                      SliceDone(k);
+                                  }
+                              }));
 }
 
 void

@@ -9,6 +9,7 @@
 #include "dnn-model.h"
 #include "gpu-profile.h"
 #include "gradient-aggregator.h"
+#include "ns3/data-rate.h"
 #include "ns3/rdma-nic.h"
 #include "ns3/tensor-order-policy.h"
 #include "training-job.h"
@@ -35,6 +36,15 @@ namespace ns3
  * aggregator modes launch one slice at a time). Iteration k ends when its backward ends (the
  * last one: when every slice is synchronised too), so compute = forward + backward and
  * exposed communication = the forward stalls (plus the final synchronisation).
+ *
+ * Servers of several GPUs (GpusPerServer = g > 1, ring mode): each worker NIC is a server of
+ * g GPUs that compute the same timeline on their own batches. Every all-reduce of S bytes is
+ * hierarchical, as Horovod's HOROVOD_HIERARCHICAL_ALLREDUCE and NCCL's multi-node rings do:
+ * intra-server reduce-scatter, ring all-reduce of S over the servers' NICs through the fabric
+ * (2(n-1)/n x S sent per NIC), intra-server all-gather. Each intra-server phase takes
+ * (g-1)/g x S / IntraServerRate + (g-1) x IntraServerLatency (a ring over the server's GPUs; no
+ * pipelining across phases, as Horovod runs them one after the other). With one server the
+ * fabric is not used.
  *
  * Parameter-server mode with a RdmaFlowScheduler on the sending NIC: each push and pull is
  * posted through the scheduler with its declaration (see PostScheduled) instead of on the
@@ -80,6 +90,15 @@ class DataParallelJob : public TrainingJob
     Time GetComputeTime() const;
     /// \return gradient bytes of the model
     uint64_t GetModelBytes() const;
+    /// \return GPUs in the job (workers x GpusPerServer)
+    uint32_t GetGpuCount() const;
+    /// \return all-reduce operations started so far (fused buffers count once; ring mode)
+    uint64_t GetAllReduceCount() const;
+    /**
+     * \param bytes buffer size \return time of one intra-server phase (reduce-scatter or
+     * all-gather) of `bytes` over GpusPerServer GPUs; zero for one GPU per server
+     */
+    Time GetIntraServerPhaseTime(uint64_t bytes) const;
 
   protected:
     void DoDispose() override;
@@ -88,6 +107,15 @@ class DataParallelJob : public TrainingJob
   private:
     /// Ring mode with fusion: one all-reduce over the ready slices, up to FusionBytes.
     void LaunchFused();
+    /**
+     * Ring mode: synchronise `bytes` (hierarchically when GpusPerServer > 1), then call done.
+     * \param bytes buffer size \param done called when every server has the result
+     */
+    void StartAllReduce(uint64_t bytes, Callback<void> done);
+    /// \param bytes buffer \param done callback: the inter-server ring, then the all-gather
+    void InterServerPhase(uint64_t bytes, Callback<void> done);
+    /// \param cb callback to run (scheduled events)
+    static void RunCallback(Callback<void> cb);
     /**
      * \param planClass a plan's priority class (0 = most urgent)
      * \return the fabric class (6 = highest data class; 7 carries ACKs and CNPs)
@@ -130,7 +158,11 @@ class DataParallelJob : public TrainingJob
     uint32_t m_bytesPerParam{4};
     uint64_t m_maxInflight{0};
     uint32_t m_subChunks{1};
-    uint64_t m_fusionBytes{0}; //!< ring mode: tensor-fusion buffer (0 = off)
+    uint64_t m_fusionBytes{0};   //!< ring mode: tensor-fusion buffer (0 = off)
+    uint32_t m_gpusPerServer{1}; //!< GPUs behind each worker NIC
+    DataRate m_intraRate;        //!< intra-server (NVLink/PCIe) rate per GPU
+    Time m_intraLatency;         //!< intra-server per-step latency
+    uint64_t m_allReduces{0};    //!< all-reduce operations started
     bool m_prepared{false};
 
     std::vector<GradientTensor> m_tensors;

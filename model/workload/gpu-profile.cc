@@ -64,9 +64,154 @@ GpuProfile::H100()
     return GpuProfile("H100", 989e12, 0.4, 3350e9);
 }
 
+namespace
+{
+
+const char* const kNvidiaRn50Source
+    = "NVIDIA DeepLearningExamples, PyTorch/Classification/ConvNets/resnet50v1.5/README.md, "
+      "Training performance (pytorch-21.03 NGC container, 1 GPU)";
+
+/// One calibrated profile: raw hardware and the published measurement it reproduces.
+struct CalibratedEntry
+{
+    const char* name;
+    const char* hardware;
+    double peakFlops;
+    double memoryBandwidth;
+    uint32_t bytesPerElement;
+    uint32_t batch;
+    double imagesPerSecond;
+};
+
+const CalibratedEntry kCalibrated[] = {
+    // V100 SXM2 16 GB (DGX-1): 125 TFLOP/s tensor cores, 15.7 TFLOP/s FP32, 900 GB/s
+    {"v100-amp", "V100 mixed precision", 125e12, 900e9, 2, 256, 1200.0},
+    {"v100-fp32", "V100 FP32", 15.7e12, 900e9, 4, 112, 367.0},
+    // A100 SXM4 80 GB (DGX A100): 312 TFLOP/s FP16 / 156 TFLOP/s TF32 tensor cores, 2,039 GB/s
+    {"a100-amp", "A100 mixed precision", 312e12, 2039e9, 2, 256, 2470.0},
+    {"a100-tf32", "A100 TF32", 156e12, 2039e9, 4, 256, 938.0},
+};
+
+std::string
+Lower(std::string n)
+{
+    std::transform(n.begin(), n.end(), n.begin(),
+                   [](unsigned char c)
+                   {
+                       return std::tolower(c);
+                   });
+    return n;
+}
+
+} // namespace
+
+double
+GpuProfile::Calibration::StepSeconds() const
+{
+    return samplesPerSecond > 0 ? batchSize / samplesPerSecond : 0.0;
+}
+
+std::vector<std::string>
+GpuProfile::Names()
+{
+    std::vector<std::string> names{"V100", "A100", "H100"};
+    for (const auto& e : kCalibrated)
+    {
+        names.emplace_back(e.name);
+    }
+    return names;
+}
+
+GpuProfile
+GpuProfile::GetCalibrated(const std::string& name)
+{
+    const std::string n = Lower(name);
+    for (const auto& e : kCalibrated)
+    {
+        if (n == e.name)
+        {
+            GpuProfile g(e.name, e.peakFlops, 0.4, e.memoryBandwidth, e.bytesPerElement);
+            g.Calibrate(ModelZoo::ResNet50(), e.batch, e.batch / e.imagesPerSecond,
+                        std::string(kNvidiaRn50Source) + ", " + e.hardware + ", batch "
+                            + std::to_string(e.batch) + ": "
+                            + std::to_string(static_cast<int>(e.imagesPerSecond)) + " images/s");
+            g.m_calibration.samplesPerSecond = e.imagesPerSecond;
+            return g;
+        }
+    }
+    throw std::invalid_argument("calibrated GPU profile name '" + name
+                                + "' is unknown (accepted: v100-amp, v100-fp32, a100-amp, "
+                                  "a100-tf32)");
+}
+
+const GpuProfile::Calibration&
+GpuProfile::GetCalibration() const
+{
+    return m_calibration;
+}
+
+void
+GpuProfile::Calibrate(const DnnModel& model, uint32_t batchSize, double stepSeconds,
+                      const std::string& source)
+{
+    RequirePositive(stepSeconds, "stepSeconds");
+    if (batchSize == 0)
+    {
+        throw std::invalid_argument("GpuProfile::Calibrate batchSize = 0 is out of range (must "
+                                    "be >= 1)");
+    }
+    const double saved = m_efficiency;
+    auto step = [&](double e)
+    {
+        m_efficiency = e;
+        return GetForwardTime(model, batchSize) + GetBackwardTime(model, batchSize);
+    };
+    // The step time falls monotonically as the efficiency rises.
+    if (step(1.0) > stepSeconds * (1 + 1e-9))
+    {
+        const double floor = step(1.0);
+        m_efficiency = saved;
+        throw std::invalid_argument(
+            "GpuProfile::Calibrate stepSeconds = " + std::to_string(stepSeconds)
+            + " is out of range (must be >= " + std::to_string(floor) + " s, the step of "
+            + model.GetName() + " at efficiency 1 on " + m_name + ")");
+    }
+    double lo = 1e-6;
+    double hi = 1.0;
+    if (step(lo) < stepSeconds)
+    {
+        m_efficiency = saved;
+        throw std::invalid_argument("GpuProfile::Calibrate stepSeconds = "
+                                    + std::to_string(stepSeconds)
+                                    + " is out of range (longer than the step at efficiency "
+                                      "1e-6)");
+    }
+    for (int i = 0; i < 100 && hi - lo > 1e-12; ++i)
+    {
+        const double mid = 0.5 * (lo + hi);
+        (step(mid) > stepSeconds ? lo : hi) = mid;
+    }
+    m_efficiency = hi;
+    m_calibration.model = model.GetName();
+    m_calibration.batchSize = batchSize;
+    m_calibration.samplesPerSecond = batchSize / stepSeconds;
+    m_calibration.source = source;
+}
+
 GpuProfile
 GpuProfile::Get(const std::string& name)
 {
+    if (Lower(name).find('-') != std::string::npos)
+    {
+        try
+        {
+            return GetCalibrated(name);
+        }
+        catch (const std::invalid_argument&)
+        {
+            // fall through to the full list of names below
+        }
+    }
     std::string n = name;
     std::transform(n.begin(), n.end(), n.begin(),
                    [](unsigned char c)
@@ -86,7 +231,9 @@ GpuProfile::Get(const std::string& name)
         return H100();
     }
     throw std::invalid_argument("GPU profile name '" + name
-                                + "' is unknown (accepted: V100, A100, H100)");
+                                + "' is unknown (accepted: V100, A100, H100 (raw roofline, "
+                                  "efficiency 0.4), v100-amp, v100-fp32, a100-amp, a100-tf32 "
+                                  "(calibrated to published throughput))");
 }
 
 const std::string&

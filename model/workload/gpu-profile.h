@@ -38,12 +38,38 @@ struct LayerTiming
  *  - V100 SXM2: 125 TFLOP/s, 900 GB/s HBM2 (NVIDIA Tesla V100 datasheet);
  *  - A100 SXM4 80 GB: 312 TFLOP/s, 2,039 GB/s HBM2e (NVIDIA A100 datasheet; 1,555 GB/s for 40 GB);
  *  - H100 SXM5: 989 TFLOP/s (1,979 with sparsity), 3,350 GB/s HBM3 (NVIDIA H100 datasheet).
- * The default efficiency 0.4 (achieved / peak) is an assumption in the range of model-FLOPs
- * utilisation reported for large-scale training; calibrate it for your workload.
+ * The default efficiency 0.4 (achieved / peak) of these raw presets is an assumption, not a
+ * measurement: for ResNet-50 it gives steps shorter than published ones. Use a calibrated
+ * profile (GetCalibrated, names such as "v100-amp") or Calibrate() for experiments.
+ *
+ * Calibrated profiles: the efficiency is solved (Calibrate) so that the roofline reproduces a
+ * published single-GPU training throughput, named in GetCalibration().source:
+ *  - "v100-amp":  V100 SXM2 16 GB, mixed precision (tensor cores, 125 TFLOP/s, 2-byte
+ *                 activations), ResNet-50 v1.5, batch 256, 1,200 images/s;
+ *  - "v100-fp32": V100 SXM2 16 GB, FP32 (CUDA cores, 15.7 TFLOP/s, 4-byte activations),
+ *                 ResNet-50 v1.5, batch 112, 367 images/s;
+ *  - "a100-amp":  A100 SXM4 80 GB, mixed precision (312 TFLOP/s), batch 256, 2,470 images/s;
+ *  - "a100-tf32": A100 SXM4 80 GB, TF32 tensor cores (156 TFLOP/s, 4-byte activations),
+ *                 batch 256, 938 images/s.
+ * Source of all four: NVIDIA DeepLearningExamples, PyTorch ResNet50 v1.5 README, "Training
+ * performance" tables (pytorch-21.03 NGC container, 1 GPU; batch sizes from its configs.yml).
+ * Gradients stay FP32 under PyTorch AMP (FP32 master weights), so DataParallelJob's default
+ * BytesPerParameter = 4 applies to both precisions.
  */
 class GpuProfile
 {
   public:
+    /// A published single-GPU training throughput a profile is calibrated to.
+    struct Calibration
+    {
+        std::string model;          //!< ModelZoo name ("resnet50")
+        uint32_t batchSize{0};      //!< per-GPU batch of the measurement
+        double samplesPerSecond{0}; //!< published throughput (images/s per GPU)
+        std::string source;         //!< where the number is published
+        /// \return the published step time batchSize / samplesPerSecond (s)
+        double StepSeconds() const;
+    };
+
     /**
      * \param name profile name
      * \param peakFlops peak FLOP/s (> 0)
@@ -63,8 +89,32 @@ class GpuProfile
     static GpuProfile A100();
     /// \return NVIDIA H100 SXM5 preset
     static GpuProfile H100();
-    /// \param name "V100", "A100" or "H100" (case-insensitive) \return the preset
+    /**
+     * \param name raw preset "V100", "A100", "H100" or calibrated profile "v100-amp",
+     * "v100-fp32", "a100-amp", "a100-tf32" (case-insensitive) \return the profile
+     * \throws std::invalid_argument listing the accepted names
+     */
     static GpuProfile Get(const std::string& name);
+    /**
+     * \param name "v100-amp", "v100-fp32", "a100-amp" or "a100-tf32" (case-insensitive)
+     * \return the profile with its efficiency calibrated to the published throughput it cites
+     * \throws std::invalid_argument for other names
+     */
+    static GpuProfile GetCalibrated(const std::string& name);
+    /// \return every name Get accepts
+    static std::vector<std::string> Names();
+    /// \return the published measurement this profile was calibrated to (empty model if none)
+    const Calibration& GetCalibration() const;
+    /**
+     * Set the efficiency so that forward + backward of `model` at `batchSize` takes
+     * `stepSeconds` (bisection on the efficiency; memory-bound layers do not depend on it).
+     * \param model the model \param batchSize per-GPU batch (>= 1)
+     * \param stepSeconds measured step time (> 0)
+     * \param source where the measurement comes from (kept in GetCalibration())
+     * \throws std::invalid_argument if no efficiency in (0, 1] reproduces the step
+     */
+    void Calibrate(const DnnModel& model, uint32_t batchSize, double stepSeconds,
+                   const std::string& source = "");
 
     /// \return the profile name
     const std::string& GetName() const;
@@ -103,6 +153,7 @@ class GpuProfile
     uint32_t m_bytesPerElement; //!< bytes per element
     double m_backwardFactor;    //!< backward / forward
     double m_kernelOverhead{0}; //!< seconds per layer and pass
+    Calibration m_calibration;  //!< what the efficiency was calibrated to
 };
 
 } // namespace ns3

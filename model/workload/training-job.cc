@@ -199,6 +199,28 @@ TrainingJob::GetMeanIterationTime(uint32_t skip) const
     return sum / int64_t(m_records.size() - skip);
 }
 
+std::vector<double>
+TrainingJob::GetSteadyStateIterationSeconds(uint32_t warmup) const
+{
+    std::size_t end = m_records.size();
+    if (m_finished && end > 0)
+    {
+        --end;
+    }
+    std::vector<double> v;
+    for (std::size_t i = warmup; i < end; ++i)
+    {
+        v.push_back(m_records[i].Duration().GetSeconds());
+    }
+    return v;
+}
+
+SampleSummary
+TrainingJob::GetSteadyStateIterationTime(uint32_t warmup) const
+{
+    return SampleSummary::Of(GetSteadyStateIterationSeconds(warmup));
+}
+
 void
 TrainingJob::SetFinishedCallback(FinishedCallback cb)
 {

@@ -9,6 +9,7 @@
 #include "ns3/job-records.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
+#include "ns3/sample-summary.h"
 #include "ns3/traced-callback.h"
 
 #include <cstdint>
@@ -60,6 +61,14 @@ class TrainingJob : public Object
     JobRecord GetJobRecord() const;
     /// \return mean iteration time over the recorded iterations, skipping the first `skip`
     Time GetMeanIterationTime(uint32_t skip = 0) const;
+    /**
+     * Steady-state iteration times: the recorded iterations after the first `warmup`, without
+     * the last one of a finished job (which also waits for its final synchronisation).
+     * \param warmup iterations to skip \return their durations in seconds (may be empty)
+     */
+    std::vector<double> GetSteadyStateIterationSeconds(uint32_t warmup) const;
+    /// \param warmup iterations to skip \return mean, p50, p99 of the steady-state durations (s)
+    SampleSummary GetSteadyStateIterationTime(uint32_t warmup) const;
     /// \param cb called when the job finishes
     void SetFinishedCallback(FinishedCallback cb);
 

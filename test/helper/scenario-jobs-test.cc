@@ -84,3 +84,38 @@ TEST_CASE("helper: bad job entries give one-line errors", "[helper]")
               .rfind("scenario: traffic[0].hosts", 0)
           == 0);
 }
+
+TEST_CASE("helper: data-parallel job keys for servers of GPUs, fusion and calibrated GPUs",
+          "[helper]")
+{
+    // 2 servers of 8 GPUs, calibrated V100 mixed precision, GoogLeNet (26.5 MB of gradients)
+    // fused into 64 MiB buffers (the default): every iteration at least its compute
+    ScenarioResult r = mlnettest::RunScenarioText(LeafSpine(R"([
+        {"type": "data-parallel-job", "hosts": [0, 4], "model": "googlenet", "gpu": "v100-amp",
+         "batch": 8, "gpusPerServer": 8, "intraServerRate": "150GB/s",
+         "intraServerLatency": "5us", "iterations": 3}])"));
+    REQUIRE(r.iterations.size() == 3);
+    for (const IterationRecord& it : r.iterations)
+    {
+        REQUIRE(it.Duration() == it.compute + it.exposedComm);
+        REQUIRE(it.compute > Time(0));
+    }
+    // one server of 8 GPUs is a valid ring job (NVLink only); fusion can be switched off
+    ScenarioResult one = mlnettest::RunScenarioText(LeafSpine(R"([
+        {"type": "data-parallel-job", "hosts": [0], "model": "googlenet", "batch": 8,
+         "gpusPerServer": 8, "fusionBytes": 0, "iterations": 2}])"));
+    REQUIRE(one.iterations.size() == 2);
+    CHECK(mlnettest::ScenarioParseError(LeafSpine(R"([{"type": "data-parallel-job", "hosts": [0, 1],
+                                   "mode": "ps", "servers": [7], "gpusPerServer": 8,
+                                   "iterations": 1}])"))
+              .rfind("scenario: traffic[0].gpusPerServer", 0)
+          == 0);
+    CHECK(mlnettest::ScenarioParseError(LeafSpine(R"([{"type": "data-parallel-job", "hosts": [0, 1],
+                                   "gpusPerServer": 65, "iterations": 1}])"))
+              .rfind("scenario: traffic[0].gpusPerServer", 0)
+          == 0);
+    CHECK(mlnettest::ScenarioParseError(LeafSpine(R"([{"type": "data-parallel-job", "hosts": [0, 1],
+                                   "gpu": "k80", "iterations": 1}])"))
+              .rfind("scenario: traffic[0].gpu = \"k80\": must be one of", 0)
+          == 0);
+}

@@ -71,6 +71,23 @@ class TestModelZoo(unittest.TestCase):
         with self.assertRaises(ValueError):
             mlnet.GpuProfile("bad", -1.0)
 
+    def test_calibrated_gpu_profile(self):
+        # NVIDIA DeepLearningExamples: V100 ResNet-50 v1.5 AMP, batch 256, 1,200 images/s
+        m = mlnet.ModelZoo.get("resnet50")
+        gpu = mlnet.GpuProfile.get("v100-amp")
+        step = gpu.forward_time(m, 256) + gpu.backward_time(m, 256)
+        self.assertAlmostEqual(step, 256 / 1200.0, delta=0.005 * 256 / 1200.0)
+        self.assertIn("DeepLearningExamples", gpu.calibration["source"])
+        self.assertIn("a100-tf32", mlnet.GpuProfile.names())
+        mine = mlnet.GpuProfile.get("V100")
+        mine.calibrate(m, 64, 0.1, "lab")
+        self.assertAlmostEqual(mine.forward_time(m, 64) + mine.backward_time(m, 64), 0.1,
+                               delta=1e-6)
+        with self.assertRaises(ValueError):
+            mine.calibrate(m, 64, 1e-6)
+        with self.assertRaises(ValueError):
+            mlnet.GpuProfile.get("v100-int4")
+
     def test_tensor_order(self):
         params = [1000, 2000, 3000]
         fwd = [1e-3, 1e-3, 1e-3]
