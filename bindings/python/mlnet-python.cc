@@ -1253,7 +1253,26 @@ PYBIND11_MODULE(mlnet, m)
              py::arg("peak_flops"), py::arg("efficiency") = 0.4,
              py::arg("memory_bandwidth") = 900e9, py::arg("bytes_per_element") = 2,
              py::arg("backward_factor") = 2.0)
-        .def_static("get", &GpuProfile::Get, py::arg("name"))
+        .def_static("get", &GpuProfile::Get, py::arg("name"),
+                    "A profile by name: raw V100, A100, H100 (efficiency 0.4) or calibrated "
+                    "v100-amp, v100-fp32, a100-amp, a100-tf32 (ValueError for others)")
+        .def_static("names", &GpuProfile::Names)
+        .def("calibrate", &GpuProfile::Calibrate, py::arg("model"), py::arg("batch"),
+             py::arg("step_seconds"), py::arg("source") = "",
+             "Set the efficiency so that forward + backward of model at batch takes step_seconds "
+             "(ValueError if no efficiency in (0, 1] does)")
+        .def_property_readonly("calibration",
+                               [](const GpuProfile& g)
+                               {
+                                   const GpuProfile::Calibration& c = g.GetCalibration();
+                                   py::dict d;
+                                   d["model"] = c.model;
+                                   d["batch"] = c.batchSize;
+                                   d["samples_per_second"] = c.samplesPerSecond;
+                                   d["step_seconds"] = c.StepSeconds();
+                                   d["source"] = c.source;
+                                   return d;
+                               })
         .def_property_readonly("name", &GpuProfile::GetName)
         .def_property_readonly("peak_flops", &GpuProfile::GetPeakFlops)
         .def_property_readonly("efficiency", &GpuProfile::GetEfficiency)
