@@ -6,6 +6,7 @@ list(APPEND MLNET_SOURCES
   ${_dir}/collective.cc
   ${_dir}/training-job.cc
   ${_dir}/periodic-job.cc
+  ${_dir}/phase-interleaving.cc
   ${_dir}/data-parallel-job.cc
   ${_dir}/pipeline-parallel-job.cc
   ${_dir}/tensor-parallel-job.cc
@@ -16,6 +17,7 @@ list(APPEND MLNET_HEADERS
   ${_dir}/collective.h
   ${_dir}/training-job.h
   ${_dir}/periodic-job.h
+  ${_dir}/phase-interleaving.h
   ${_dir}/gradient-aggregator.h
   ${_dir}/data-parallel-job.h
   ${_dir}/pipeline-parallel-job.h
@@ -27,6 +29,8 @@ list(APPEND MLNET_TEST_SOURCES
   ${MLNET_ROOT}/test/workload/data-parallel-sim-test.cc
   ${MLNET_ROOT}/test/workload/parallel-jobs-sim-test.cc
   ${MLNET_ROOT}/test/workload/background-traffic-sim-test.cc
+  ${MLNET_ROOT}/test/workload/periodic-job-test.cc
+  ${MLNET_ROOT}/test/workload/periodic-interleaving-sim-test.cc
 )
 list(APPEND MLNET_EXAMPLES network-bottleneck-whatif)
 list(APPEND MLNET_EXAMPLES tensor-priority)

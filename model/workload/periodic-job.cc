@@ -4,11 +4,16 @@
 
 #include "periodic-job.h"
 
+#include "ns3/double.h"
 #include "ns3/log.h"
+#include "ns3/pointer.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
+#include <cmath>
 #include <stdexcept>
+#include <string>
 
 namespace ns3
 {
@@ -27,6 +32,12 @@ PeriodicJob::GetTypeId()
               .AddAttribute("ComputeTime", "Compute phase of each iteration (>= 0)",
                             TimeValue(MilliSeconds(1)), MakeTimeAccessor(&PeriodicJob::m_compute),
                             MakeTimeChecker(Seconds(0)))
+              .AddAttribute("ComputeJitter",
+                            "Relative deviation X of each iteration's compute phase, which lasts "
+                            "ComputeTime x max(0, 1 + X); none (the default) = no jitter. "
+                            "PeriodicJob::NormalJitter(cv) gives X ~ Normal(0, cv^2), |X| <= 1",
+                            PointerValue(), MakePointerAccessor(&PeriodicJob::m_jitter),
+                            MakePointerChecker<RandomVariableStream>())
               .AddAttribute("MessageBytes", "Bytes sent to the peer in each iteration (>= 1)",
                             UintegerValue(1000000), MakeUintegerAccessor(&PeriodicJob::m_bytes),
                             MakeUintegerChecker<uint64_t>(1));
@@ -40,7 +51,52 @@ void
 PeriodicJob::DoDispose()
 {
     m_qp = nullptr;
+    m_jitter = nullptr;
     TrainingJob::DoDispose();
+}
+
+Ptr<RandomVariableStream>
+PeriodicJob::NormalJitter(double cv)
+{
+    if (!std::isfinite(cv) || cv < 0.0 || cv > 1.0)
+    {
+        throw std::invalid_argument("PeriodicJob::NormalJitter: cv (coefficient of variation of "
+                                    "the compute time) = "
+                                    + std::to_string(cv) + " is out of range [0, 1]");
+    }
+    if (cv == 0.0)
+    {
+        Ptr<ConstantRandomVariable> zero = CreateObject<ConstantRandomVariable>();
+        zero->SetAttribute("Constant", DoubleValue(0.0));
+        return zero;
+    }
+    Ptr<NormalRandomVariable> x = CreateObject<NormalRandomVariable>();
+    x->SetAttribute("Mean", DoubleValue(0.0));
+    x->SetAttribute("Variance", DoubleValue(cv * cv));
+    // symmetric bound: no negative compute time, and the mean stays 0
+    x->SetAttribute("Bound", DoubleValue(1.0));
+    return x;
+}
+
+int64_t
+PeriodicJob::AssignStreams(int64_t stream)
+{
+    if (m_jitter)
+    {
+        m_jitter->SetStream(stream);
+    }
+    return 1;
+}
+
+Time
+PeriodicJob::DrawComputeTime()
+{
+    if (!m_jitter)
+    {
+        return m_compute;
+    }
+    double factor = std::max(0.0, 1.0 + m_jitter->GetValue());
+    return TimeStep(std::llround(double(m_compute.GetTimeStep()) * factor));
 }
 
 void
@@ -67,7 +123,8 @@ PeriodicJob::DoStartIteration()
         throw std::invalid_argument("PeriodicJob: no queue pair (call SetQueuePair)");
     }
     m_qp->StartIteration(m_bytes);
-    Simulator::Schedule(m_compute, &PeriodicJob::Communicate, this);
+    m_iterCompute = DrawComputeTime();
+    Simulator::Schedule(m_iterCompute, &PeriodicJob::Communicate, this);
 }
 
 void
@@ -81,7 +138,7 @@ void
 PeriodicJob::OnSent(uint64_t id, uint64_t bytes)
 {
     RecordMessage(0, 1, bytes, m_qp->GetPriorityClass(), m_posted);
-    EndIteration(m_compute);
+    EndIteration(m_iterCompute);
 }
 
 } // namespace ns3

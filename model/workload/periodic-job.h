@@ -5,6 +5,7 @@
 #ifndef MLNET_PERIODIC_JOB_H
 #define MLNET_PERIODIC_JOB_H
 
+#include "ns3/random-variable-stream.h"
 #include "ns3/rdma-queue-pair.h"
 #include "training-job.h"
 
@@ -19,6 +20,13 @@ namespace ns3
  * Each iteration starts with qp->StartIteration(MessageBytes) (for iteration-aware congestion
  * control), computes, posts the message, and ends when the message is acknowledged. Alone on an
  * idle path the iteration time is ComputeTime + MessageBytes / goodput + a round trip.
+ *
+ * Compute jitter: iteration i computes for ComputeTime x max(0, 1 + X_i), X_i drawn from the
+ * ComputeJitter random variable (default: none, no jitter and no random stream). NormalJitter(cv)
+ * makes the usual choice, a normal X with mean 0 and standard deviation cv (bounded to |X| <= 1
+ * so the compute time stays >= 0 and its mean stays ComputeTime). Draws come from an ns-3 stream,
+ * so RngRun changes them and the same run repeats bit for bit; AssignStreams fixes the stream.
+ * The first iteration starts StartTime after Start() (the start offset between jobs).
  */
 class PeriodicJob : public TrainingJob
 {
@@ -33,6 +41,27 @@ class PeriodicJob : public TrainingJob
     /// \return the queue pair
     Ptr<RdmaQueuePair> GetQueuePair() const;
 
+    /**
+     * A relative jitter X ~ Normal(0, cv^2) bounded to |X| <= 1, for the ComputeJitter attribute.
+     * \param cv coefficient of variation of the compute time, in [0, 1] (0 = the constant 0)
+     * \return the random variable
+     * \throws std::invalid_argument if cv is outside [0, 1] or not finite
+     */
+    static Ptr<RandomVariableStream> NormalJitter(double cv);
+
+    /**
+     * Compute time of one iteration: ComputeTime x max(0, 1 + X), X drawn from ComputeJitter.
+     * \return the drawn compute time (>= 0)
+     */
+    Time DrawComputeTime();
+
+    /**
+     * Fix the random stream of ComputeJitter.
+     * \param stream first stream index
+     * \return the number of streams used (1)
+     */
+    int64_t AssignStreams(int64_t stream);
+
   protected:
     void DoDispose() override;
     void DoStartIteration() override;
@@ -42,7 +71,9 @@ class PeriodicJob : public TrainingJob
     void OnSent(uint64_t id, uint64_t bytes);
 
     Ptr<RdmaQueuePair> m_qp;
-    Time m_compute;
+    Time m_compute;                     //!< mean compute phase
+    Ptr<RandomVariableStream> m_jitter; //!< relative deviation X of each compute phase
+    Time m_iterCompute;                 //!< this iteration's compute phase
     uint64_t m_bytes{0};
     Time m_posted;
 };
