@@ -15,6 +15,7 @@ list(APPEND MLNET_HEADERS
   ${_dir}/fabric-net-device.h
   ${_dir}/fabric-switch.h
   ${_dir}/flow-key.h
+  ${_dir}/mlnet-enum-accessor.h
   ${_dir}/pfc-header.h
   ${_dir}/shared-buffer-mmu.h
   ${_dir}/tx-time-accumulator.h

@@ -5,6 +5,7 @@
 
 #include "ns3/double.h"
 #include "ns3/enum.h"
+#include "ns3/mlnet-enum-accessor.h"
 #include "ns3/uinteger.h"
 
 #include <cmath>
@@ -66,9 +67,9 @@ AdderTreeTimingModel::GetTypeId()
                             "Pipeline latency of the adder tree (cycles), in [0, 4096]",
                             UintegerValue(12), MakeUintegerAccessor(&AdderTreeTimingModel::m_depth),
                             MakeUintegerChecker<uint32_t>(0, 4096))
-              .AddAttribute("ElementType", "Element type the adders sum",
-                            EnumValue(AggElementType::FP32),
-                            MakeEnumAccessor(&AdderTreeTimingModel::m_type), ElementTypeChecker());
+              .AddAttribute(
+                  "ElementType", "Element type the adders sum", EnumValue(AggElementType::FP32),
+                  MakeEnumMemberAccessor(&AdderTreeTimingModel::m_type), ElementTypeChecker());
     return tid;
 }
 
@@ -178,14 +179,14 @@ AdderTreeTimingModel::Describe() const
 TypeId
 LineRateTimingModel::GetTypeId()
 {
-    static TypeId tid
-        = TypeId("ns3::LineRateTimingModel")
-              .SetParent<AggregationTimingModel>()
-              .SetGroupName("Mlnet")
-              .AddConstructor<LineRateTimingModel>()
-              .AddAttribute("ElementType", "Element type the datapath sums",
-                            EnumValue(AggElementType::FP32),
-                            MakeEnumAccessor(&LineRateTimingModel::m_type), ElementTypeChecker());
+    static TypeId tid = TypeId("ns3::LineRateTimingModel")
+                            .SetParent<AggregationTimingModel>()
+                            .SetGroupName("Mlnet")
+                            .AddConstructor<LineRateTimingModel>()
+                            .AddAttribute("ElementType", "Element type the datapath sums",
+                                          EnumValue(AggElementType::FP32),
+                                          MakeEnumMemberAccessor(&LineRateTimingModel::m_type),
+                                          ElementTypeChecker());
     return tid;
 }
 

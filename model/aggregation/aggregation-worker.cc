@@ -7,6 +7,7 @@
 #include "ns3/enum.h"
 #include "ns3/integer.h"
 #include "ns3/log.h"
+#include "ns3/mlnet-enum-accessor.h"
 #include "ns3/node.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
@@ -33,7 +34,7 @@ AggregationWorker::GetTypeId()
                   MakeUintegerChecker<uint32_t>(1, 4096))
               .AddAttribute("ElementType", "Element type on the wire",
                             EnumValue(AggElementType::FP32),
-                            MakeEnumAccessor(&AggregationWorker::m_type),
+                            MakeEnumMemberAccessor(&AggregationWorker::m_type),
                             MakeEnumChecker(AggElementType::FP32, "FP32", AggElementType::FP16,
                                             "FP16", AggElementType::INT32, "INT32"))
               .AddAttribute("ScaleExponent",
@@ -384,7 +385,7 @@ AggregationWorker::TrySend()
     }
     if (earliest != Time::Max())
     {
-        if (!m_wake.IsRunning() || Time(m_wake.GetTs()) > earliest)
+        if (m_wake.IsExpired() || Time(m_wake.GetTs()) > earliest)
         {
             m_wake.Cancel();
             m_wake = Simulator::Schedule(earliest - now, &AggregationWorker::Wake, this);
@@ -466,7 +467,7 @@ AggregationWorker::BuildChunk(Tree& t, uint32_t seq, bool retransmit)
 void
 AggregationWorker::ArmRto(Tree& t)
 {
-    if (!t.rto.IsRunning() && t.una < t.nxt)
+    if (t.rto.IsExpired() && t.una < t.nxt)
     {
         t.rto = Simulator::Schedule(m_rtoTime, &AggregationWorker::OnRto, this,
                                     uint32_t(&t - &m_trees[0]));

@@ -8,6 +8,7 @@
 #include "ns3/enum.h"
 #include "ns3/ethernet-header.h"
 #include "ns3/log.h"
+#include "ns3/mlnet-enum-accessor.h"
 #include "ns3/node.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
@@ -47,7 +48,7 @@ FabricNetDevice::GetTypeId()
                             MakeUintegerChecker<uint32_t>(0, 128))
               .AddAttribute("Scheduler", "Scheduling between priority classes",
                             EnumValue(STRICT_PRIORITY),
-                            MakeEnumAccessor(&FabricNetDevice::m_scheduler),
+                            MakeEnumMemberAccessor(&FabricNetDevice::m_scheduler),
                             MakeEnumChecker(STRICT_PRIORITY, "StrictPriority", DWRR, "Dwrr"))
               .AddAttribute("DwrrQuantum", "DWRR quantum per class and round (bytes)",
                             UintegerValue(1600),

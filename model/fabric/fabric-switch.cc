@@ -8,6 +8,7 @@
 #include "ns3/enum.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/log.h"
+#include "ns3/mlnet-enum-accessor.h"
 #include "ns3/node.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
@@ -101,7 +102,8 @@ FabricSwitch::GetTypeId()
                             "Where the switch decides to CE-mark: Dequeue (when the packet leaves "
                             "the egress queue, on the queue it leaves behind) or Enqueue (when it "
                             "joins the queue, on the queue it finds)",
-                            EnumValue(ECN_AT_DEQUEUE), MakeEnumAccessor(&FabricSwitch::m_ecnPoint),
+                            EnumValue(ECN_AT_DEQUEUE),
+                            MakeEnumMemberAccessor(&FabricSwitch::m_ecnPoint),
                             MakeEnumChecker(ECN_AT_DEQUEUE, "Dequeue", ECN_AT_ENQUEUE, "Enqueue"))
               .AddAttribute("EcmpSeed",
                             "Seed of the ECMP flow hash; 0 = drawn from the switch's random "

@@ -6,6 +6,7 @@
 #include "ns3/enum.h"
 #include "ns3/fabric-net-device.h"
 #include "ns3/log.h"
+#include "ns3/mlnet-enum-accessor.h"
 #include "ns3/pointer.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
@@ -65,7 +66,7 @@ RdmaFlowScheduler::GetTypeId()
                   "Mode",
                   "Centralised (one controller with ControlDelay) or Decentralised "
                   "(each sender decides for its own flows, at once)",
-                  EnumValue(CENTRALISED), MakeEnumAccessor(&RdmaFlowScheduler::m_mode),
+                  EnumValue(CENTRALISED), MakeEnumMemberAccessor(&RdmaFlowScheduler::m_mode),
                   MakeEnumChecker(CENTRALISED, "Centralised", DECENTRALISED, "Decentralised"))
               .AddAttribute("ControlDelay",
                             "Centralised mode: time from an event (message posted or completed) "

@@ -243,7 +243,7 @@ RdmaNic::Kick()
 void
 RdmaNic::ScheduleWake(Time at)
 {
-    if (m_wake.IsRunning() && Time(m_wake.GetTs()) <= at)
+    if (!m_wake.IsExpired() && Time(m_wake.GetTs()) <= at)
     {
         return;
     }
@@ -437,7 +437,7 @@ RdmaNic::SendControl(Ipv4Address dst, uint16_t sport, uint32_t dstQp, uint8_t op
 void
 RdmaNic::ArmRto(RdmaQueuePair& qp)
 {
-    if (!qp.m_rto.IsRunning())
+    if (qp.m_rto.IsExpired())
     {
         qp.m_rto = Simulator::Schedule(m_rto, &RdmaNic::OnRto, this, Ptr<RdmaQueuePair>(&qp));
     }

@@ -4,6 +4,7 @@
 #include "cadent-flow-policy.h"
 
 #include "ns3/enum.h"
+#include "ns3/mlnet-enum-accessor.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -25,7 +26,8 @@ CadentFlowPolicy::GetTypeId()
               .AddAttribute("Objective",
                             "Application objective: Priority (minimise completion time subject to "
                             "the declared priorities) or Deadline (minimise the maximum lateness)",
-                            EnumValue(PRIORITY), MakeEnumAccessor(&CadentFlowPolicy::m_objective),
+                            EnumValue(PRIORITY),
+                            MakeEnumMemberAccessor(&CadentFlowPolicy::m_objective),
                             MakeEnumChecker(PRIORITY, "Priority", DEADLINE, "Deadline"));
     return tid;
 }

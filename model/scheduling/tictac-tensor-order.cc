@@ -5,6 +5,7 @@
 
 #include "ns3/double.h"
 #include "ns3/enum.h"
+#include "ns3/mlnet-enum-accessor.h"
 
 #include <algorithm>
 #include <cmath>
@@ -26,7 +27,8 @@ TicTacTensorOrder::GetTypeId()
               .AddConstructor<TicTacTensorOrder>()
               .AddAttribute(
                   "Mode", "TIC (DAG order only) or TAC (timing-aware)",
-                  EnumValue(TicTacTensorOrder::TIC), MakeEnumAccessor(&TicTacTensorOrder::m_mode),
+                  EnumValue(TicTacTensorOrder::TIC),
+                  MakeEnumMemberAccessor(&TicTacTensorOrder::m_mode),
                   MakeEnumChecker(TicTacTensorOrder::TIC, "TIC", TicTacTensorOrder::TAC, "TAC"))
               .AddAttribute(
                   "Bandwidth", "Transfer rate TAC assumes to estimate transfer times, in bytes/s",

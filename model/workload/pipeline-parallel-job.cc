@@ -7,6 +7,7 @@
 #include "ns3/enum.h"
 #include "ns3/fabric-net-device.h"
 #include "ns3/log.h"
+#include "ns3/mlnet-enum-accessor.h"
 #include "ns3/rdma-flow-scheduler.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
@@ -38,7 +39,7 @@ PipelineParallelJob::GetTypeId()
               .SetGroupName("Mlnet")
               .AddConstructor<PipelineParallelJob>()
               .AddAttribute("Schedule", "Pipeline schedule: GPipe or 1F1B", EnumValue(GPIPE),
-                            MakeEnumAccessor(&PipelineParallelJob::m_scheduleType),
+                            MakeEnumMemberAccessor(&PipelineParallelJob::m_scheduleType),
                             MakeEnumChecker(GPIPE, "GPipe", ONE_F_ONE_B, "1F1B"))
               .AddAttribute("MicroBatches", "Micro-batches per iteration (1..65536)",
                             UintegerValue(4),
