@@ -192,6 +192,7 @@ RunOne(const Options& o, const std::string& scheme, const std::vector<JobPlan>& 
     else if (scheme == "switchml" || scheme == "switchml-lb")
     {
         agg.SetCongestionControl("ns3::AggregationFixedWindow");
+        agg.SetMaxSlots(o.switchmlSlots);
         agg.SetWorkerAttribute("ElementType", EnumValue(AggElementType::INT32));
         agg.SetTimingAttribute("ElementType", EnumValue(AggElementType::INT32));
         agg.InstallInSwitch(t.switches);
@@ -227,7 +228,10 @@ RunOne(const Options& o, const std::string& scheme, const std::vector<JobPlan>& 
         else
         {
             uint32_t treesOf = scheme == "switchml" ? 1 : trees;
-            uint32_t slots = scheme.rfind("switchml", 0) == 0 ? o.switchmlSlots : 0;
+            // SwitchML: --switchml-slots per tree, or fewer when the trees of a job striped
+            // over one switch would not fit its BufferBytesPerJob (the pool is split, not
+            // grown: at k=8, 16 trees of 64 slots in 2 MiB).
+            uint32_t slots = 0;
             job->SetAttribute("Mode", EnumValue(DataParallelJob::AGGREGATOR));
             Ptr<InNetworkAggregator> a = agg.InstallJob(nodes, uint16_t(j), treesOf, slots);
             aggs.push_back(a);
@@ -412,7 +416,10 @@ main(int argc, char* argv[])
     cmd.AddValue("short-load", "Load of the 7 KB flows per host, in [0, 1)", o.shortLoad);
     cmd.AddValue("long-load", "Load of the long flows per host, in [0, 1)", o.longLoad);
     cmd.AddValue("trees", "Trees per job with load balancing (0 = one per core switch)", o.trees);
-    cmd.AddValue("switchml-slots", "SwitchML slot pool per tree (its window)", o.switchmlSlots);
+    cmd.AddValue("switchml-slots",
+                 "SwitchML slot pool per tree (its window), at most what the switches' "
+                 "BufferBytesPerJob holds for all of a job's trees",
+                 o.switchmlSlots);
     cmd.AddValue("fusion", "Ring all-reduce tensor-fusion buffer (bytes; Horovod's 64 MiB)",
                  o.fusionBytes);
     cmd.AddValue("verbose", "Print every job's model and mean iteration time", verbose);
@@ -576,6 +583,9 @@ main(int argc, char* argv[])
                                << speedup << "," << r.shortFct.size() << "," << Mean(r.shortFct)
                                << "," << Percentile(r.shortFct, 0.99) << "," << Mean(r.longFct)
                                << "," << r.pauses << "," << r.drops << "," << r.wall << std::endl;
+                        // Per run, so that a long sweep can be read (and plotted) while it runs.
+                        itCsv.flush();
+                        flowCsv.flush();
                     }
                 }
             }
