@@ -3,8 +3,13 @@
 """Figures of examples/dcqcn-unfairness (doc/rdma.rst).
 
   plot-unfairness.py PREFIX OUT [--run N] [--start phase|offset] [--configs a,b,...]
+                     [--warmup 50] [--threshold 0.1] [--window 10]
 
-PREFIX is the --out prefix of dcqcn-unfairness (PREFIX-iterations.csv, PREFIX-runs.csv).
+PREFIX is the --out prefix of dcqcn-unfairness. Every number is computed from
+PREFIX-iterations.csv with the example's definitions (so the figures and the printed table also
+work for runs cut short): per run, the iterations until the largest overlap averaged over
+--window iterations is <= --threshold, and over iterations >= --warmup the mean of the jobs'
+mean iteration times, the pooled p50/p99 and the speed-up over fair with the same seed.
 Writes
   OUT-series.png      per-iteration time of every job and the largest overlap, one panel per
                       configuration (seed --run, start --start)
@@ -27,8 +32,9 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 
 def read(path):
+    """Rows of a CSV; a truncated last row (a run still being written) is dropped."""
     with open(path) as f:
-        return list(csv.DictReader(f))
+        return [r for r in csv.DictReader(f) if None not in r.values()]
 
 
 def series(rows, run, start, configs):
@@ -86,8 +92,72 @@ def plot_phase(data, out, run, start):
     plt.close(fig)
 
 
+def nearest_rank(values, p):
+    v = sorted(values)
+    return v[max(1, math.ceil(p / 100.0 * len(v))) - 1]
+
+
+def runs_from_iterations(rows, warmup, threshold, window):
+    """One dict per (config, start, run), as in PREFIX-runs.csv."""
+    runs = OrderedDict()
+    for r in rows:
+        key = (r["config"], r["start"], r["run"])
+        d = runs.setdefault(key, {"config": r["config"], "mode": r["mode"],
+                                  "aggressiveness": r["aggressiveness"], "start": r["start"],
+                                  "run": r["run"], "jobs": defaultdict(dict)})
+        d["jobs"][int(r["job"])][int(r["iteration"])] = (float(r["duration_ms"]),
+                                                          float(r["overlap"]))
+    out = []
+    full = max(max(len(v) for v in d["jobs"].values()) for d in runs.values())
+    for d in runs.values():
+        jobs = d.pop("jobs")
+        n = min(len(v) for v in jobs.values())
+        if max(len(v) for v in jobs.values()) < full:
+            continue  # a run cut short
+        largest = [max(jobs[j][k][1] for j in jobs) for k in range(n)]
+        to = -1
+        for k in range(0, n - window + 1):
+            if sum(largest[k:k + window]) / window <= threshold + 1e-12:
+                to = k
+                break
+        means, pooled = [], []
+        for j, it in jobs.items():
+            steady = [it[k][0] for k in sorted(it) if k >= warmup]
+            if steady:
+                means.append(sum(steady) / len(steady))
+                pooled += steady
+        if not pooled:
+            continue
+        d.update(iterations_to_interleave=to, mean_ms=sum(means) / len(means),
+                 durations=pooled,
+                 overlap=sum(largest[warmup:]) / max(1, len(largest[warmup:])))
+        out.append(d)
+    fair = {(d["start"], d["run"]): d["mean_ms"] for d in out if d["mode"] == "fair"}
+    for d in out:
+        f = fair.get((d["start"], d["run"]))
+        d["speedup_vs_fair"] = f / d["mean_ms"] if f else float("nan")
+    return out
+
+
+def print_table(runs):
+    groups = OrderedDict()
+    for d in runs:
+        groups.setdefault((d["config"], d["start"]), []).append(d)
+    print("%-14s %-7s %5s %-24s %8s %8s %8s %8s %s" % (
+        "config", "start", "seeds", "iters_to_interleave", "mean_ms", "p50_ms", "p99_ms",
+        "overlap", "speedup_vs_fair"))
+    for (config, start), ds in groups.items():
+        to = sorted(d["iterations_to_interleave"] for d in ds)
+        show = ["never" if x < 0 else str(x) for x in to]
+        pooled = [x for d in ds for x in d["durations"]]
+        sp = [d["speedup_vs_fair"] for d in ds]
+        print("%-14s %-7s %5d %-24s %8.3f %8.3f %8.3f %8.3f %.3fx [%.3f, %.3f]" % (
+            config, start, len(ds), ",".join(show), sum(d["mean_ms"] for d in ds) / len(ds),
+            nearest_rank(pooled, 50), nearest_rank(pooled, 99),
+            sum(d["overlap"] for d in ds) / len(ds), sum(sp) / len(sp), min(sp), max(sp)))
+
+
 def plot_sweep(runs, out):
-    iterations = None
     by = defaultdict(lambda: defaultdict(list))  # start -> a (fair = 1) -> rows
     for r in runs:
         if r["mode"] == "mltcp":
@@ -100,9 +170,7 @@ def plot_sweep(runs, out):
         med, lo, hi, never = [], [], [], []
         for a in xs:
             vals = sorted(int(r["iterations_to_interleave"]) for r in per_a[a])
-            top = max(1, max(v for v in vals)) if vals else 1
-            iterations = iterations or top
-            vals = [v if v >= 0 else math.inf for v in vals]
+            vals = sorted(v if v >= 0 else math.inf for v in vals)
             med.append(vals[len(vals) // 2])
             lo.append(vals[0])
             hi.append(vals[-1])
@@ -144,6 +212,9 @@ def main():
     p.add_argument("--run", type=int, default=1, help="seed (RngRun) of the series figures")
     p.add_argument("--start", default="phase", choices=["phase", "offset"])
     p.add_argument("--configs", default="", help="comma-separated configurations to show")
+    p.add_argument("--warmup", type=int, default=50, help="first steady-state iteration")
+    p.add_argument("--threshold", type=float, default=0.1, help="interleaved: mean overlap <=")
+    p.add_argument("--window", type=int, default=10, help="iterations of that mean")
     a = p.parse_args()
     rows = read(a.prefix + "-iterations.csv")
     configs = [c for c in a.configs.split(",") if c]
@@ -152,7 +223,9 @@ def main():
         raise SystemExit("no rows for run %d, start %s" % (a.run, a.start))
     plot_series(data, a.out, a.run, a.start)
     plot_phase(data, a.out, a.run, a.start)
-    plot_sweep(read(a.prefix + "-runs.csv"), a.out)
+    runs = runs_from_iterations(rows, a.warmup, a.threshold, a.window)
+    print_table(runs)
+    plot_sweep(runs, a.out)
 
 
 if __name__ == "__main__":

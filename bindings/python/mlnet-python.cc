@@ -51,6 +51,9 @@ using namespace mlnetpy;
 namespace
 {
 
+/// First random stream of the periodic jobs' compute jitter (the fabric's start at 1000).
+constexpr int64_t PERIODIC_JOB_STREAM_BASE = 5000;
+
 std::string
 CcTypeId(const std::string& cc)
 {
@@ -668,7 +671,7 @@ class Simulation
     Job PeriodicJobOf(const py::handle& srcH, const py::handle& dstH, const py::handle& computeH,
                       const py::handle& bytesH, const py::handle& iterationsH,
                       const py::handle& startH, const py::handle& prioH, double aggressiveness,
-                      double slope, double intercept)
+                      double slope, double intercept, double computeCv)
     {
         CheckOpen();
         if (!m_rdma)
@@ -691,6 +694,7 @@ class Simulation
         CheckedReal(aggressiveness, "aggressiveness", InputLimits::AGGRESSIVENESS);
         CheckedReal(slope, "iter_gain_slope", InputLimits::ITER_GAIN_SLOPE);
         CheckedReal(intercept, "iter_gain_intercept", InputLimits::ITER_GAIN_INTERCEPT);
+        CheckedReal(computeCv, "compute_cv", RealLimit{0.0, 1.0});
         ObjectFactory cc = m_ccFactory;
         if (m_ccType != "ns3::RdmaFixedRate")
         {
@@ -716,6 +720,12 @@ class Simulation
         job->SetAttribute("ComputeTime", TimeValue(ToTime(compute)));
         job->SetAttribute("MessageBytes", UintegerValue(bytes));
         job->SetAttribute("StartTime", TimeValue(ToTime(start) - Simulator::Now()));
+        if (computeCv > 0.0)
+        {
+            // one stream per job, so the draws depend on the seed and the job only
+            job->SetAttribute("ComputeJitter", PointerValue(PeriodicJob::NormalJitter(computeCv)));
+            job->AssignStreams(PERIODIC_JOB_STREAM_BASE + int64_t(m_jobs.size()));
+        }
         job->SetQueuePair(m_nics[src]->Connect(m_nics[dst], prio, &cc));
         job->Start();
         m_jobs.push_back(job);
@@ -1178,9 +1188,13 @@ PYBIND11_MODULE(mlnet, m)
              py::arg("compute"), py::arg("bytes"), py::arg("iterations"), py::arg("start") = "0us",
              py::arg("priority") = 3, py::arg("aggressiveness") = 1.0,
              py::arg("iter_gain_slope") = 0.0, py::arg("iter_gain_intercept") = 1.0,
+             py::arg("compute_cv") = 0.0,
              "A periodic training job: `iterations` times, compute for `compute`, then send "
              "`bytes` from src to dst on its own queue pair (DCQCN profile `aggressiveness`; "
-             "iteration-aware gain F(r) = slope * r + intercept)")
+             "iteration-aware gain F(r) = slope * r + intercept). The first iteration starts "
+             "at `start` (the offset between jobs); compute_cv in [0, 1] jitters every compute "
+             "phase: normal with mean `compute` and standard deviation compute_cv x compute "
+             "(bounded to [0, 2 x compute]), drawn from the simulation's seed")
         .def("run", &Simulation::Run, py::arg("until") = py::none(),
              "Run until the absolute simulated time `until` (or until no events are left); "
              "the GIL is released meanwhile")
