@@ -77,7 +77,8 @@ def plot_cadentflow(out, paths):
         ax.set_xticklabels(models)
         ax.set_ylabel("iteration time / %s" % policies[0])
         ax.set_title("%s (%s workers + %s servers)" % (path.split("/")[-1], workers, workers))
-        ax.legend(fontsize=8, ncol=len(policies), loc="lower right", framealpha=0.9)
+        ax.set_ylim(0, ax.get_ylim()[1] * 1.18)  # room for the legend above the bars
+        ax.legend(fontsize=8, ncol=len(policies), loc="upper left", framealpha=0.9)
     fig.tight_layout()
     fig.savefig(out, dpi=130)
 
