@@ -497,7 +497,8 @@ main(int argc, char* argv[])
                                 << r << ',' << m.toInterleave << ',' << std::setprecision(6)
                                 << m.meanMs << ',' << s.p50 << ',' << s.p99 << ',' << m.overlap
                                 << ',' << m.interleavedShare << ',' << speedup << ',' << sumF
-                                << '\n';
+                                << std::endl; // complete runs survive an interrupted sweep
+                        series.flush();
                     }
                 }
                 SampleSummary all = SampleSummary::Of(durations);
@@ -509,7 +510,7 @@ main(int argc, char* argv[])
                           << std::right << std::setw(22) << Median(toInterleave) << std::fixed
                           << std::setprecision(3) << std::setw(10) << meanSum / o.runs
                           << std::setw(9) << all.p50 << std::setw(9) << all.p99 << std::setw(9)
-                          << overlapSum / o.runs << std::setw(26) << spText.str() << "\n";
+                          << overlapSum / o.runs << std::setw(26) << spText.str() << std::endl;
             }
         }
     }
