@@ -19,8 +19,9 @@
 // job 0's cycle, the number of iterations until the jobs interleave (first iteration k from
 // which the largest overlap over the jobs, averaged over --window iterations, is <= --threshold;
 // "never" when it does not happen in the run), and over the steady state (iterations >= --warmup):
-// mean, p50 and p99 iteration time, mean overlap, and the speed-up of the average iteration time
-// over fair sharing with the same seed. The table aggregates the seeds (median and range).
+// mean, p50 and p99 iteration time, the mean largest overlap, and the speed-up of the average
+// iteration time over fair sharing with the same seed. The table aggregates the seeds (median and
+// range).
 //
 //   ./dcqcn-unfairness --fractions=0.4,0.4 --iterations=300 --warmup=100 --cv=0.05 --runs=3 \
 //       --aggressiveness=1.5,2,4,8 --out=unfair-compatible
@@ -200,9 +201,6 @@ Measure(const Options& o, const RunData& d, const PhaseInterleaving& pi)
     std::vector<double> maxOverlap = pi.MaxOverlapSeries();
     m.toInterleave = PhaseInterleaving::IterationsToInterleave(maxOverlap, o.threshold, o.window);
     double sumMeans = 0;
-    double overlapSum = 0;
-    uint32_t overlapN = 0;
-    uint32_t interleaved = 0;
     for (std::size_t j = 0; j < d.iterations.size(); ++j)
     {
         double sum = 0;
@@ -213,17 +211,18 @@ Measure(const Options& o, const RunData& d, const PhaseInterleaving& pi)
             m.durationsMs.push_back(ms);
             sum += ms;
             ++cnt;
-            overlapSum += pi.Overlap(j, k);
-            ++overlapN;
         }
         sumMeans += cnt ? sum / cnt : 0;
     }
+    double overlapSum = 0;
+    uint32_t interleaved = 0;
     for (std::size_t k = o.warmup; k < maxOverlap.size(); ++k)
     {
+        overlapSum += maxOverlap[k];
         interleaved += maxOverlap[k] <= o.threshold;
     }
     m.meanMs = sumMeans / d.iterations.size();
-    m.overlap = overlapN ? overlapSum / overlapN : 0;
+    m.overlap = maxOverlap.size() > o.warmup ? overlapSum / (maxOverlap.size() - o.warmup) : 0;
     m.interleavedShare
         = maxOverlap.size() > o.warmup ? double(interleaved) / (maxOverlap.size() - o.warmup) : 0;
     return m;
