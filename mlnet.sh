@@ -109,7 +109,11 @@ test_release() {
 # CTest test. Any sanitizer report aborts the test process, so CTest counts it as a failure.
 # The non-Catch2 tests (install + user project) need no sanitizer and are left to job (1).
 test_asan() {
-  local flags="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined"
+  # shift-base is left out: ns-3's own int64x64-128.h (inlined into every Time conversion)
+  # left-shifts negative values, undefined in C++17 (defined since C++20); any negative Time
+  # converted to seconds would otherwise abort the job inside ns-3's header.
+  local flags="-fsanitize=address,undefined -fno-sanitize=shift-base -fno-omit-frame-pointer"
+  flags+=" -fno-sanitize-recover=undefined"
   cmake -S . -B "$ASAN_BUILD_DIR" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" -DCMAKE_CXX_FLAGS="$flags" \
     -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
