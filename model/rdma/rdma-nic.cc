@@ -101,6 +101,8 @@ RdmaNic::DoDispose()
     }
     m_dev = nullptr;
     m_rxCb = MakeNullCallback<void, Ipv4Address, uint32_t, uint64_t>();
+    m_hostRx = HostReceiveHook();
+    m_hostTx = HostTransmitHook();
     Object::DoDispose();
 }
 
@@ -128,6 +130,13 @@ void
 RdmaNic::SetReceiveCallback(ReceiveCallback cb)
 {
     m_rxCb = cb;
+}
+
+void
+RdmaNic::SetHostPath(HostReceiveHook rx, HostTransmitHook tx)
+{
+    m_hostRx = rx;
+    m_hostTx = tx;
 }
 
 Ptr<RdmaQueuePair>
@@ -288,6 +297,11 @@ RdmaNic::Pull(uint8_t pausedMask)
     // queue pairs of a class. With a single class in use the first ready QP wins (early exit).
     const bool oneClass = (m_classesInUse & (m_classesInUse - 1)) == 0;
     Time now = Simulator::Now();
+    if (m_hostTxReady > now)
+    {
+        ScheduleWake(m_hostTxReady); // the host transmit path is still reading
+        return nullptr;
+    }
     Time earliest = Time::Max();
     int best = -1;
     uint8_t bestClass = 0;
@@ -398,6 +412,10 @@ RdmaNic::BuildData(RdmaQueuePair& qp)
         qp.m_nextAvail = (onSchedule ? qp.m_nextAvail : now) + interval;
     }
     ArmRto(qp);
+    if (!m_hostTx.IsNull())
+    {
+        m_hostTxReady = m_hostTx(payload);
+    }
     return p;
 }
 
@@ -498,6 +516,11 @@ RdmaNic::Receive(Ptr<FabricNetDevice> dev, Ptr<Packet> p)
             return true;
         }
         uint32_t payload = p->GetSize() - kIpUdpBytes - kBthBytes - kIcrcBytes;
+        if (!m_hostRx.IsNull())
+        {
+            m_hostRx(p, destQp, payload); // DeliverData() once the host path wrote it
+            return true;
+        }
         ReceiveData(m_responders[destQp], bth, payload, p->GetSize(), key.ecn == 3);
         return true;
     }
@@ -517,6 +540,24 @@ RdmaNic::Receive(Ptr<FabricNetDevice> dev, Ptr<Packet> p)
         ReceiveAck(qp, psn, (syndrome & 0x60) == RoceHeader::kNakSequenceError);
     }
     return true;
+}
+
+void
+RdmaNic::DeliverData(Ptr<Packet> p)
+{
+    FlowKey key;
+    uint8_t b[kIpUdpBytes + kBthBytes];
+    if (!key.Parse(*p) || p->CopyData(b, sizeof(b)) < sizeof(b))
+    {
+        return;
+    }
+    const uint8_t* bth = b + kIpUdpBytes;
+    uint32_t destQp = (uint32_t(bth[5]) << 16) | (uint32_t(bth[6]) << 8) | bth[7];
+    if (destQp < m_responders.size())
+    {
+        uint32_t payload = p->GetSize() - kIpUdpBytes - kBthBytes - kIcrcBytes;
+        ReceiveData(m_responders[destQp], bth, payload, p->GetSize(), key.ecn == 3);
+    }
 }
 
 void

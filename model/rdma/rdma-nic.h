@@ -50,6 +50,14 @@ class RdmaNic : public Object
     typedef void (*MessageRxTracedCallback)(Ipv4Address src, uint32_t srcQpn, uint64_t bytes);
     /// Trace signature of CnpTx: (destination QP number).
     typedef void (*CnpTracedCallback)(uint32_t qpn);
+    /**
+     * Host receive path (e.g. HostInterconnect): (packet, responder QP number, payload bytes).
+     * It takes every received data packet and calls DeliverData() once the packet is in memory.
+     */
+    typedef Callback<void, Ptr<Packet>, uint32_t, uint32_t> HostReceiveHook;
+    /// Host transmit path: (payload bytes of a data packet just built) -> earliest time the
+    /// next data packet can have been read from memory.
+    typedef Callback<Time, uint32_t> HostTransmitHook;
 
     static TypeId GetTypeId();
     RdmaNic();
@@ -82,6 +90,15 @@ class RdmaNic : public Object
 
     /// Called when a message has been received completely.
     void SetReceiveCallback(ReceiveCallback cb);
+
+    /**
+     * Put a host path between this NIC and memory (null callbacks: none, the default; then
+     * received data goes straight to the transport and sending is not gated).
+     * \param rx receive path \param tx transmit path
+     */
+    void SetHostPath(HostReceiveHook rx, HostTransmitHook tx);
+    /// \param p a data packet handed to the host receive path, now in memory: process it
+    void DeliverData(Ptr<Packet> p);
 
     /**
      * Serve another packet source in the transmit scheduler, like a queue pair.
@@ -161,6 +178,9 @@ class RdmaNic : public Object
     EventId m_wake;
     ObjectFactory m_ccFactory;
     ReceiveCallback m_rxCb;
+    HostReceiveHook m_hostRx;  //!< null: no host path
+    HostTransmitHook m_hostTx; //!< null: no host path
+    Time m_hostTxReady;        //!< next data packet not before (host transmit path)
 
     uint32_t m_mtu{1000};
     uint32_t m_ackInterval{1};

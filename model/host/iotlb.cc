@@ -1,0 +1,125 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "iotlb.h"
+
+#include <stdexcept>
+#include <string>
+
+namespace ns3
+{
+
+bool
+Iotlb::IsPowerOfTwo(uint64_t v)
+{
+    return v != 0 && (v & (v - 1)) == 0;
+}
+
+Iotlb::Iotlb(uint32_t entries, uint64_t pageBytes)
+    : m_entries(entries)
+    , m_pageBytes(pageBytes)
+    , m_pageShift(0)
+{
+    if (entries == 0)
+    {
+        throw std::invalid_argument("Iotlb: entries must be at least 1 (got 0)");
+    }
+    if (!IsPowerOfTwo(pageBytes) || pageBytes < 4096)
+    {
+        throw std::invalid_argument("Iotlb: page size " + std::to_string(pageBytes)
+                                    + " bytes must be a power of two of at least 4096 "
+                                      "(4 KiB, or 2 MiB huge pages)");
+    }
+    while ((uint64_t(1) << m_pageShift) < pageBytes)
+    {
+        ++m_pageShift;
+    }
+    m_where.reserve(entries * 2);
+}
+
+bool
+Iotlb::Access(uint64_t address)
+{
+    uint64_t page = address >> m_pageShift;
+    auto it = m_where.find(page);
+    if (it != m_where.end())
+    {
+        m_lru.splice(m_lru.begin(), m_lru, it->second);
+        ++m_hits;
+        return true;
+    }
+    ++m_misses;
+    if (m_lru.size() >= m_entries)
+    {
+        m_where.erase(m_lru.back());
+        m_lru.pop_back();
+    }
+    m_lru.push_front(page);
+    m_where[page] = m_lru.begin();
+    return false;
+}
+
+uint32_t
+Iotlb::AccessRange(uint64_t address, uint64_t bytes)
+{
+    if (bytes == 0)
+    {
+        return 0;
+    }
+    uint32_t misses = 0;
+    uint64_t first = address >> m_pageShift;
+    uint64_t last = (address + bytes - 1) >> m_pageShift;
+    for (uint64_t p = first; p <= last; ++p)
+    {
+        misses += Access(p << m_pageShift) ? 0 : 1;
+    }
+    return misses;
+}
+
+uint64_t
+Iotlb::GetHits() const
+{
+    return m_hits;
+}
+
+uint64_t
+Iotlb::GetMisses() const
+{
+    return m_misses;
+}
+
+double
+Iotlb::GetHitRate() const
+{
+    uint64_t n = m_hits + m_misses;
+    return n == 0 ? 0.0 : double(m_hits) / double(n);
+}
+
+uint32_t
+Iotlb::GetEntries() const
+{
+    return m_entries;
+}
+
+uint64_t
+Iotlb::GetPageBytes() const
+{
+    return m_pageBytes;
+}
+
+uint32_t
+Iotlb::GetSize() const
+{
+    return uint32_t(m_lru.size());
+}
+
+void
+Iotlb::Reset()
+{
+    m_lru.clear();
+    m_where.clear();
+    m_hits = 0;
+    m_misses = 0;
+}
+
+} // namespace ns3

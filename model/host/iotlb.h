@@ -1,0 +1,72 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef MLNET_IOTLB_H
+#define MLNET_IOTLB_H
+
+#include <cstdint>
+#include <list>
+#include <unordered_map>
+
+namespace ns3
+{
+
+/**
+ * \ingroup mlnet
+ * \brief The IOMMU's I/O translation lookaside buffer: a fully associative LRU cache of page
+ * translations (pure model, no simulator).
+ *
+ * Every DMA of the NIC to an I/O virtual address looks up the page of that address; a miss
+ * costs a page-table walk (HostPathTiming) and installs the translation, evicting the least
+ * recently used one. With a cyclic access pattern over W pages and E entries, LRU keeps every
+ * page after the W compulsory misses when W <= E, and misses every access when W > E (each
+ * page was evicted E accesses after its last use, before it comes round again after W).
+ */
+class Iotlb
+{
+  public:
+    /**
+     * \param entries translations held (>= 1)
+     * \param pageBytes page size: a power of two, 4 KiB or larger (4096 and 2 MiB are the
+     *        x86 sizes the IOMMU maps)
+     * \throws std::invalid_argument naming the parameter and the accepted range
+     */
+    Iotlb(uint32_t entries, uint64_t pageBytes);
+
+    /**
+     * Translate one I/O virtual address.
+     * \param address the address
+     * \return true on a hit
+     */
+    bool Access(uint64_t address);
+    /**
+     * Translate every page of the range [address, address + bytes).
+     * \param address first byte \param bytes length (0: no page)
+     * \return number of misses
+     */
+    uint32_t AccessRange(uint64_t address, uint64_t bytes);
+
+    uint64_t GetHits() const;      //!< \return lookups that hit
+    uint64_t GetMisses() const;    //!< \return lookups that missed
+    double GetHitRate() const;     //!< \return hits / lookups (0 before any lookup)
+    uint32_t GetEntries() const;   //!< \return capacity
+    uint64_t GetPageBytes() const; //!< \return page size
+    uint32_t GetSize() const;      //!< \return translations held now
+    void Reset();                  //!< forget every translation and counter
+
+    /// \param v a value \return true if v is a non-zero power of two
+    static bool IsPowerOfTwo(uint64_t v);
+
+  private:
+    uint32_t m_entries;
+    uint64_t m_pageBytes;
+    unsigned m_pageShift;
+    std::list<uint64_t> m_lru; //!< page numbers, most recently used first
+    std::unordered_map<uint64_t, std::list<uint64_t>::iterator> m_where;
+    uint64_t m_hits{0};
+    uint64_t m_misses{0};
+};
+
+} // namespace ns3
+
+#endif /* MLNET_IOTLB_H */
