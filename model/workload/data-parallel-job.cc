@@ -245,7 +245,8 @@ DataParallelJob::InterServerPhase(uint64_t bytes, Callback<void> done)
     }
     if (m_workers.size() < 2)
     {
-        gather(); // one server: nothing crosses the fabric
+        // one server: nothing crosses the fabric (scheduled, never re-entering the caller)
+        Simulator::ScheduleNow(&DataParallelJob::RunCallback, gather);
         return;
     }
     m_allReduce->Start(std::max<uint64_t>(bytes, m_workers.size()),
