@@ -507,16 +507,18 @@ ParseFabric(ScenarioObject in, FabricConfig& out)
                 value = Create<DoubleValue>(in.Double(fk.name, range.lo, range.hi, std::nullopt));
                 break;
             case FabricKind::SCHEDULER:
-                value = Create<EnumValue>(in.Choice(fk.name, {"strict", "dwrr"}, std::nullopt)
-                                                  == "dwrr"
-                                              ? FabricNetDevice::DWRR
-                                              : FabricNetDevice::STRICT_PRIORITY);
+                // EnumValue(...).Copy(): EnumValue is a class template from ns-3 3.41 on
+                value = EnumValue(in.Choice(fk.name, {"strict", "dwrr"}, std::nullopt) == "dwrr"
+                                      ? FabricNetDevice::DWRR
+                                      : FabricNetDevice::STRICT_PRIORITY)
+                            .Copy();
                 break;
             case FabricKind::ECN_POINT:
-                value = Create<EnumValue>(in.Choice(fk.name, {"dequeue", "enqueue"}, std::nullopt)
-                                                  == "enqueue"
-                                              ? FabricSwitch::ECN_AT_ENQUEUE
-                                              : FabricSwitch::ECN_AT_DEQUEUE);
+                value = EnumValue(in.Choice(fk.name, {"dequeue", "enqueue"}, std::nullopt)
+                                          == "enqueue"
+                                      ? FabricSwitch::ECN_AT_ENQUEUE
+                                      : FabricSwitch::ECN_AT_DEQUEUE)
+                            .Copy();
                 break;
         }
         // Setting a value its checker rejects would abort inside ns-3: refuse it here.
