@@ -62,6 +62,8 @@ def read_run(directory):
     path = os.path.join(directory, "iterations.csv")
     if os.path.exists(path):
         for r in read_csv(path):
+            if r.get("duration_s") in (None, ""):
+                continue  # a run cut short leaves its last line incomplete
             iters[(float(r["load"]), r["scheme"])].append(float(r["duration_s"]))
     return summary, iters
 
