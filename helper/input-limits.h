@@ -45,8 +45,8 @@ struct InputLimits
 {
     /**
      * topology.k / fat_tree(k), even. The largest fat-tree that builds in well under a minute:
-     * k = 48 (27,648 hosts, 2,880 switches) takes 28 s of CPU and 2.4 GB; k = 64 would take
-     * about 2.5 min and 6 GB (the routes alone are switches x hosts; see doc/scenario.rst).
+     * k = 48 (27,648 hosts, 2,880 switches) takes 28 s of CPU and 2.4 GB; k = 64 took 190 s
+     * and 7.1 GB (the routes alone are switches x hosts; see doc/scenario.rst).
      */
     static constexpr UintLimit FAT_TREE_K{2, 48};
     /// topology.hostsPerEdge / fat_tree(hosts_per_edge) is in [0, this x k] (0 = k/2)
