@@ -838,12 +838,8 @@ AggregationHelper::InstallJob(const NodeContainer& workers, uint16_t jobId, uint
     }
     // Slot pools: the largest every point of the tree allows.
     Ptr<AggregationWorker> proto = m_workerFactory.Create<AggregationWorker>();
-    UintegerValue ce;
-    proto->GetAttribute("ChunkElements", ce);
-    EnumValue et;
-    proto->GetAttribute("ElementType", et);
-    uint32_t chunkElements = ce.Get();
-    AggElementType type = AggElementType(et.Get());
+    uint32_t chunkElements = proto->GetChunkElements();
+    AggElementType type = proto->GetElementType();
     uint32_t chunkBytes = chunkElements * AggElementBytes(type);
     std::map<AggregationEngine*, uint32_t> treesAt;
     for (const TreeBuild& b : builds)

@@ -156,6 +156,18 @@ AggregationWorker::GetStats() const
 }
 
 uint32_t
+AggregationWorker::GetChunkElements() const
+{
+    return m_chunkElements;
+}
+
+AggElementType
+AggregationWorker::GetElementType() const
+{
+    return m_type;
+}
+
+uint32_t
 AggregationWorker::GetNTrees() const
 {
     return m_trees.size();

@@ -113,6 +113,8 @@ class AggregationWorker
     Ptr<FabricNetDevice> GetDevice() const;         //!< \return the host port
     const AggregationWorkerStats& GetStats() const; //!< \return counters
     uint32_t GetNTrees() const;                     //!< \return number of trees
+    uint32_t GetChunkElements() const;              //!< \return elements per chunk
+    AggElementType GetElementType() const;          //!< \return element type of the payloads
     /// \return the congestion-control state of tree i
     const AggregationCcState& GetCcState(uint32_t i) const;
     /// \return the congestion control of tree i
