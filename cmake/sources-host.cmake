@@ -24,5 +24,6 @@ list(APPEND MLNET_TEST_SOURCES
   ${MLNET_ROOT}/test/host/host-model-test.cc
   ${MLNET_ROOT}/test/host/host-interconnect-test.cc
   ${MLNET_ROOT}/test/host/host-scenario-test.cc
+  ${MLNET_ROOT}/test/host/host-records-test.cc
 )
 list(APPEND MLNET_EXAMPLES host-congestion)

@@ -5,6 +5,7 @@
 
 #include "ns3/fabric-switch.h"
 #include "ns3/flow-sink.h"
+#include "ns3/host-interconnect-helper.h"
 #include "ns3/log.h"
 #include "ns3/node-list.h"
 #include "ns3/random-variable-stream.h"
@@ -313,6 +314,37 @@ ScenarioRunner::CollectPorts() const
     return ports;
 }
 
+std::vector<HostStatsRecord>
+ScenarioRunner::CollectHosts(double seconds) const
+{
+    std::vector<HostStatsRecord> hosts;
+    for (uint32_t h = 0; h < m_topo.hosts.GetN(); ++h)
+    {
+        Ptr<Node> node = m_topo.hosts.Get(h);
+        Ptr<HostInterconnect> hi = HostInterconnectHelper::Get(node);
+        if (!hi)
+        {
+            continue;
+        }
+        HostStatsRecord r;
+        r.host = h;
+        r.name = m_names.at(node->GetId());
+        r.stats = hi->GetStats();
+        r.bufferedBytes = hi->GetBufferBytes();
+        r.simulatedSeconds = seconds;
+        r.memoryAppDemand = hi->GetMemoryAppDemand();
+        if (hi->IsActive())
+        {
+            const HostPathTiming::Operating op = hi->GetOperatingPoint();
+            r.appLoadBps = hi->GetAppLoad();
+            r.writeRateBps = op.writeRate;
+            r.memoryUtilization = op.memUtil;
+        }
+        hosts.push_back(r);
+    }
+    return hosts;
+}
+
 ScenarioResult
 ScenarioRunner::Run()
 {
@@ -355,6 +387,7 @@ ScenarioRunner::Run()
     ScenarioResult r;
     r.flows = CollectFlows();
     r.ports = CollectPorts();
+    r.hosts = CollectHosts(Simulator::Now().GetSeconds());
     for (const auto& collect : m_iterationCollectors)
     {
         std::vector<IterationRecord> it = collect();
@@ -477,6 +510,14 @@ ScenarioRunner::WriteResults(const ScenarioResult& r, const ScenarioConfig& cfg,
               [&](std::ostream& os)
               {
                   StatsWriter::WriteIterationsCsv(os, r.iterations);
+              });
+    }
+    if (!r.hosts.empty())
+    {
+        write("hosts.csv",
+              [&](std::ostream& os)
+              {
+                  StatsWriter::WriteHostsCsv(os, r.hosts);
               });
     }
     return written;

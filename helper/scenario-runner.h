@@ -6,6 +6,7 @@
 
 #include "fabric-topology-helper.h"
 #include "ns3/flow-stats-record.h"
+#include "ns3/host-stats-record.h"
 #include "ns3/port-stats-record.h"
 #include "ns3/run-summary.h"
 #include "scenario-traffic.h"
@@ -31,6 +32,8 @@ struct ScenarioResult
     std::vector<FlowStatsRecord> flows;      //!< one record per flow, by id
     std::vector<PortStatsRecord> ports;      //!< one record per switch port
     std::vector<IterationRecord> iterations; //!< training-job iterations, by job then index
+    /// one record per host with a HostInterconnect (the "host" section), by host index
+    std::vector<HostStatsRecord> hosts;
 };
 
 /**
@@ -75,7 +78,9 @@ class ScenarioRunner : private TrafficContext
     ScenarioResult Run();
 
     /**
-     * Write summary.json and (as the scenario's output section asks) flows.csv and ports.csv.
+     * Write summary.json and (as the scenario's output section asks) flows.csv and ports.csv;
+     * iterations.csv when the run had training jobs, hosts.csv when it had host interconnects
+     * (a "host" section).
      * \param r the result \param cfg its scenario \param dir output directory (created)
      * \return the paths written
      * \throw std::runtime_error if a file cannot be written
@@ -115,6 +120,8 @@ class ScenarioRunner : private TrafficContext
     void ReportProgress();
     std::vector<FlowStatsRecord> CollectFlows() const;
     std::vector<PortStatsRecord> CollectPorts() const;
+    /// \param seconds simulated time of the run \return the hosts' interconnect records
+    std::vector<HostStatsRecord> CollectHosts(double seconds) const;
 
     ScenarioConfig m_cfg;
     FabricTopology m_topo;

@@ -937,6 +937,8 @@ RunScenario(const py::object& scenario)
     StatsWriter::WritePortsCsv(ports, r.ports);
     std::ostringstream iterations;
     StatsWriter::WriteIterationsCsv(iterations, r.iterations);
+    std::ostringstream hosts;
+    StatsWriter::WriteHostsCsv(hosts, r.hosts);
     py::module_ json = py::module_::import("json");
     py::module_ csv = py::module_::import("csv");
     py::module_ io = py::module_::import("io");
@@ -981,6 +983,7 @@ RunScenario(const py::object& scenario)
     out["flows"] = rows(flows.str());
     out["ports"] = rows(ports.str());
     out["iterations"] = rows(iterations.str());
+    out["hosts"] = rows(hosts.str());
     return out;
 }
 #endif
@@ -1003,6 +1006,7 @@ PYBIND11_MODULE(mlnet, m)
     m.doc() = "mlnet: packet-level simulation of ML-cluster networks (ns-3), Python interface";
     mlnetpy::RegisterFlowScheduling(m);
     mlnetpy::RegisterAggregation(m);
+    mlnetpy::RegisterHost(m);
 
     m.def(
         "parse_rate",
@@ -1305,7 +1309,8 @@ PYBIND11_MODULE(mlnet, m)
 #ifdef MLNET_PY_HAVE_SCENARIO
     m.def("run_scenario", &RunScenario, py::arg("scenario"),
           "Run a JSON scenario (dict or JSON text); returns {'summary', 'flows', 'ports', "
-          "'iterations'} (iterations: one row per training-job iteration, times in ns)");
+          "'iterations', 'hosts'} (iterations: one row per training-job iteration, times in ns; "
+          "hosts: one row per host of a \"host\" section, the hosts.csv columns)");
     m.def(
         "default_scenario",
         []()

@@ -19,6 +19,9 @@ void RegisterFlowScheduling(pybind11::module_& m);
 /// In-network aggregation: AdderTree, aggregate() (py-aggregation.cc).
 void RegisterAggregation(pybind11::module_& m);
 
+/// Host interconnect: host_path() (py-host.cc).
+void RegisterHost(pybind11::module_& m);
+
 } // namespace mlnetpy
 
 #endif /* MLNET_PY_PARTS_H */

@@ -138,6 +138,29 @@ StatsWriter::WritePortsCsv(std::ostream& os, const std::vector<PortStatsRecord>&
 }
 
 void
+StatsWriter::WriteHostsCsv(std::ostream& os, const std::vector<HostStatsRecord>& hosts)
+{
+    os << "host,name,rxPackets,rxBytes,deliveredPackets,deliveredBytes,dropPackets,dropBytes,"
+          "bufferedBytes,dmaPayloadBytes,txPayloadBytes,ceMarked,pausesSent,resumesSent,"
+          "iotlbHits,iotlbMisses,iotlbHitRate,maxBufferBytes,meanQueueDelayNs,maxQueueDelayNs,"
+          "dmaBusyFraction,memoryAppDemand,appLoadBps,writeRateBps,memoryUtilization,"
+          "throttleLevel,maxThrottleLevel\n";
+    for (const HostStatsRecord& h : hosts)
+    {
+        const HostPathStats& s = h.stats;
+        os << h.host << ',' << CsvField(h.name) << ',' << s.rxPackets << ',' << s.rxBytes << ','
+           << s.deliveredPackets << ',' << s.deliveredBytes << ',' << s.dropPackets << ','
+           << s.dropBytes << ',' << h.bufferedBytes << ',' << s.dmaPayloadBytes << ','
+           << s.txPayloadBytes << ',' << s.ceMarked << ',' << s.pausesSent << ',' << s.resumesSent
+           << ',' << s.iotlbHits << ',' << s.iotlbMisses << ',' << std::setprecision(12)
+           << h.IotlbHitRate() << ',' << h.MeanQueueDelayNs() << ','
+           << s.maxQueueDelay.GetNanoSeconds() << ',' << h.DmaBusyFraction() << ','
+           << h.memoryAppDemand << ',' << h.appLoadBps << ',' << h.writeRateBps << ','
+           << h.memoryUtilization << ',' << s.throttleLevel << ',' << s.maxThrottleLevel << '\n';
+    }
+}
+
+void
 StatsWriter::WriteSummaryJson(std::ostream& os, const RunSummary& s,
                               const std::string& scenarioJson)
 {

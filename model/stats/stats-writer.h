@@ -5,6 +5,7 @@
 #define MLNET_STATS_WRITER_H
 
 #include "flow-stats-record.h"
+#include "host-stats-record.h"
 #include "job-records.h"
 #include "port-stats-record.h"
 #include "run-summary.h"
@@ -50,6 +51,11 @@ class StatsWriter
      */
     static void WriteIterationsCsv(std::ostream& os,
                                    const std::vector<IterationRecord>& iterations);
+    /**
+     * One row per host with a host interconnect (hosts.csv).
+     * \param os output stream \param hosts the records
+     */
+    static void WriteHostsCsv(std::ostream& os, const std::vector<HostStatsRecord>& hosts);
     /**
      * The summary as a JSON object (summary.json).
      * \param os output stream \param s the summary

@@ -1,0 +1,254 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+// Python function of the host interconnect: host_path(), the analytical operating point of the
+// NIC-to-memory path (PCIe, memory bus under a co-located application, IOTLB hit rate of the
+// queue pairs' receive buffers) from the pure models, for quick what-ifs without a simulation.
+// Scenario runs with a "host" section return one record per host in run_scenario()["hosts"]
+// (doc/host.rst).
+
+#include "ns3/core-module.h"
+#include "ns3/mlnet-module.h"
+#include "ns3/unit-parser.h"
+#include "py-convert.h"
+#include "py-parts.h"
+
+#include <map>
+#include <pybind11/stl.h>
+
+namespace py = pybind11;
+using namespace ns3;
+
+namespace mlnetpy
+{
+
+namespace
+{
+
+/// How a host_path() argument becomes an attribute value.
+enum class Kind
+{
+    UINT,  //!< Python int
+    BYTES, //!< Python int or a size string ("2MiB")
+    REAL,  //!< Python number
+    BOOL,  //!< Python bool
+    TIME,  //!< time string or seconds
+    RATE   //!< rate string or bit/s
+};
+
+/// host_path() argument -> (HostInterconnect attribute, kind).
+const std::map<std::string, std::pair<std::string, Kind>>&
+Arguments()
+{
+    static const std::map<std::string, std::pair<std::string, Kind>> m = {
+        {"pcie_generation", {"PcieGeneration", Kind::UINT}},
+        {"pcie_lanes", {"PcieLanes", Kind::UINT}},
+        {"max_payload_size", {"MaxPayloadSize", Kind::BYTES}},
+        {"tlp_overhead", {"TlpOverhead", Kind::UINT}},
+        {"write_credits", {"WriteCredits", Kind::UINT}},
+        {"read_requests", {"ReadRequests", Kind::UINT}},
+        {"read_request_bytes", {"ReadRequestBytes", Kind::BYTES}},
+        {"io_latency", {"IoLatency", Kind::TIME}},
+        {"iommu", {"Iommu", Kind::BOOL}},
+        {"iotlb_entries", {"IotlbEntries", Kind::UINT}},
+        {"page_size", {"PageSize", Kind::BYTES}},
+        {"rx_buffer_per_qp", {"RxBufferPerQp", Kind::BYTES}},
+        {"page_walk_accesses", {"PageWalkAccesses", Kind::REAL}},
+        {"memory_bandwidth", {"MemoryBandwidth", Kind::RATE}},
+        {"memory_idle_latency", {"MemoryIdleLatency", Kind::TIME}},
+        {"memory_queueing_scale", {"MemoryQueueingScale", Kind::TIME}},
+        {"memory_max_utilization", {"MemoryMaxUtilization", Kind::REAL}},
+        {"memory_app_demand", {"MemoryAppDemand", Kind::REAL}},
+    };
+    return m;
+}
+
+/// The attribute value of one argument (types checked here, ranges by the attribute checker).
+Ptr<AttributeValue>
+ToValue(const std::string& name, Kind kind, const py::handle& v)
+{
+    switch (kind)
+    {
+        case Kind::UINT:
+            return Create<UintegerValue>(CheckedUint(v, name, 0, UINT64_MAX));
+        case Kind::BYTES:
+            if (py::isinstance<py::str>(v))
+            {
+                try
+                {
+                    return Create<UintegerValue>(UnitParser::Bytes(v.cast<std::string>()));
+                }
+                catch (const std::exception& e)
+                {
+                    throw std::invalid_argument(name + ": " + e.what());
+                }
+            }
+            return Create<UintegerValue>(CheckedUint(v, name, 0, UINT64_MAX));
+        case Kind::REAL:
+            if (!py::isinstance<py::float_>(v) && !py::isinstance<py::int_>(v))
+            {
+                throw std::invalid_argument(name + ": must be a number");
+            }
+            return Create<DoubleValue>(v.cast<double>());
+        case Kind::BOOL:
+            if (!py::isinstance<py::bool_>(v))
+            {
+                throw std::invalid_argument(name + ": must be True or False");
+            }
+            return Create<BooleanValue>(v.cast<bool>());
+        case Kind::TIME:
+            return Create<TimeValue>(ToTime(ParseTime(v, name)));
+        case Kind::RATE:
+            return Create<DoubleValue>(ParseRate(v, name));
+    }
+    return nullptr;
+}
+
+/// Attribute of the configured object as a number.
+template<class V>
+auto
+Get(const Ptr<Object>& o, const char* name)
+{
+    V v;
+    o->GetAttribute(name, v);
+    return v.Get();
+}
+
+/// The analytical operating point of a host path; keyword arguments as Arguments().
+py::dict
+HostPath(const py::kwargs& kw)
+{
+    uint64_t flows = 1;
+    uint64_t payload = 1000;
+    ObjectFactory factory("ns3::HostInterconnect");
+    for (const auto& item : kw)
+    {
+        const std::string k = py::str(item.first);
+        if (k == "flows")
+        {
+            flows = CheckedUint(item.second, "flows", 1, 65536);
+            continue;
+        }
+        if (k == "payload")
+        {
+            payload = CheckedUint(item.second, "payload", 1, 65536);
+            continue;
+        }
+        auto it = Arguments().find(k);
+        if (it == Arguments().end())
+        {
+            std::string known = "flows, payload";
+            for (const auto& [name, attr] : Arguments())
+            {
+                known += ", " + name;
+            }
+            throw std::invalid_argument("host_path(): unknown argument \"" + k
+                                        + "\" (accepted: " + known + ")");
+        }
+        // The HostInterconnect attribute checkers (the helper's and the scenario's ranges).
+        const std::string& attr = it->second.first;
+        struct TypeId::AttributeInformation info;
+        HostInterconnect::GetTypeId().LookupAttributeByName(attr, &info);
+        Ptr<AttributeValue> v = ToValue(k, it->second.second, item.second);
+        if (!info.checker->CreateValidValue(*v))
+        {
+            throw std::invalid_argument(k + " = " + std::string(py::str(item.second))
+                                        + ": out of range (" + info.help + ")");
+        }
+        factory.Set(attr, *v);
+    }
+    Ptr<Object> h = factory.Create();
+    const uint32_t lanes = uint32_t(Get<UintegerValue>(h, "PcieLanes"));
+    if (!Iotlb::IsPowerOfTwo(lanes))
+    {
+        throw std::invalid_argument("pcie_lanes = " + std::to_string(lanes)
+                                    + ": must be a power of two in [1, 32]");
+    }
+    // The pure models; their constructors check the remaining combinations.
+    HostPathTiming::Config cfg;
+    cfg.writeCredits = uint32_t(Get<UintegerValue>(h, "WriteCredits"));
+    cfg.ioLatency = Get<TimeValue>(h, "IoLatency").GetSeconds();
+    cfg.walkAccesses = Get<DoubleValue>(h, "PageWalkAccesses");
+    cfg.readRequests = uint32_t(Get<UintegerValue>(h, "ReadRequests"));
+    cfg.readRequestBytes = uint32_t(Get<UintegerValue>(h, "ReadRequestBytes"));
+    const double bandwidth = Get<DoubleValue>(h, "MemoryBandwidth");
+    HostPathTiming timing(PcieLinkModel(uint32_t(Get<UintegerValue>(h, "PcieGeneration")), lanes,
+                                        uint32_t(Get<UintegerValue>(h, "MaxPayloadSize")),
+                                        uint32_t(Get<UintegerValue>(h, "TlpOverhead"))),
+                          MemoryBusModel(bandwidth,
+                                         Get<TimeValue>(h, "MemoryIdleLatency").GetSeconds(),
+                                         Get<TimeValue>(h, "MemoryQueueingScale").GetSeconds(),
+                                         Get<DoubleValue>(h, "MemoryMaxUtilization")),
+                          cfg);
+    const double demand = Get<DoubleValue>(h, "MemoryAppDemand");
+    const HostPathTiming::Operating op = timing.Solve(demand * bandwidth);
+
+    // IOTLB: the queue pairs' receive buffers written round-robin, one packet each, each
+    // buffer cyclically from its page-aligned base (as HostInterconnect writes them); the hit
+    // rate is measured after one warm-up pass over every buffer.
+    const bool iommu = Get<BooleanValue>(h, "Iommu");
+    const uint64_t page = Get<UintegerValue>(h, "PageSize");
+    const uint64_t perQp = Get<UintegerValue>(h, "RxBufferPerQp");
+    Iotlb tlb(uint32_t(Get<UintegerValue>(h, "IotlbEntries")), page);
+    const uint64_t span = (perQp + page - 1) / page * page;
+    const uint64_t pagesPerQp = span / page;
+    std::vector<uint64_t> offset(flows, 0);
+    uint64_t hits0 = 0;
+    uint64_t misses0 = 0;
+    double time = 0;
+    uint64_t bytes = 0;
+    const uint64_t rounds = 2 * ((perQp + payload - 1) / payload);
+    for (uint64_t r = 0; iommu && r < rounds; ++r)
+    {
+        if (r == rounds / 2)
+        {
+            hits0 = tlb.GetHits();
+            misses0 = tlb.GetMisses();
+        }
+        for (uint64_t q = 0; q < flows; ++q)
+        {
+            const uint64_t base = (uint64_t(1) << 40) + q * span;
+            const uint64_t first = std::min(payload, perQp - offset[q]);
+            uint32_t misses = tlb.AccessRange(base + offset[q], first);
+            misses += tlb.AccessRange(base, payload - first);
+            offset[q] = (offset[q] + payload) % perQp;
+            if (r >= rounds / 2)
+            {
+                time += timing.PacketTime(payload, misses, op);
+                bytes += payload;
+            }
+        }
+    }
+    const uint64_t hits = tlb.GetHits() - hits0;
+    const uint64_t lookups = hits + tlb.GetMisses() - misses0;
+    py::dict out;
+    out["write_rate_bps"] = op.writeRate;
+    out["effective_write_rate_bps"] = iommu && time > 0 ? double(bytes) * 8.0 / time : op.writeRate;
+    out["iotlb_hit_rate"] = iommu ? (lookups == 0 ? 0.0 : double(hits) / double(lookups)) : 1.0;
+    out["working_set_pages"] = flows * pagesPerQp;
+    out["pcie_rate_bps"] = op.pcieRate;
+    out["credit_rate_bps"] = op.creditRate;
+    out["read_rate_bps"] = op.readRate;
+    out["memory_utilization"] = op.memUtil;
+    out["memory_latency_s"] = op.memLatency;
+    out["app_rate_bps"] = op.appRate;
+    return out;
+}
+
+} // namespace
+
+void
+RegisterHost(py::module_& m)
+{
+    m.def("host_path", &HostPath,
+          "Analytical operating point of a host's NIC-to-memory path (no simulation). Keyword "
+          "arguments: the HostInterconnect attributes in snake_case (pcie_generation, "
+          "pcie_lanes, max_payload_size, iommu, iotlb_entries, page_size, rx_buffer_per_qp, "
+          "write_credits, io_latency, memory_bandwidth, memory_app_demand, ...), flows (active "
+          "queue pairs, default 1) and payload (bytes per packet, default 1000). Returns a dict: "
+          "write_rate_bps, effective_write_rate_bps (with the IOTLB's page walks), "
+          "iotlb_hit_rate, working_set_pages, pcie_rate_bps, credit_rate_bps, read_rate_bps, "
+          "memory_utilization, memory_latency_s, app_rate_bps. ValueError on bad input.");
+}
+
+} // namespace mlnetpy
