@@ -205,8 +205,8 @@ RdmaFlowScheduler::Install(const std::vector<Ptr<RdmaNic>>& nics)
         b->scheduler = this;
         b->port = port;
         nic->AggregateObject(b);
-        nic->TraceConnectWithoutContext(
-            "MessageRx", MakeCallback(&RdmaFlowScheduler::OnMessageRx, this).Bind(nic));
+        nic->TraceConnectWithoutContext("MessageRx",
+                                        MakeCallback(&RdmaFlowScheduler::OnMessageRx, this));
     }
     NS_LOG_INFO("flow scheduler '" << m_policy->GetName() << "' on " << m_nics.size()
                                    << " NICs, mode "
@@ -466,7 +466,7 @@ RdmaFlowScheduler::Start(Message& m, uint8_t cls, double capBps)
 }
 
 void
-RdmaFlowScheduler::OnMessageRx(Ptr<RdmaNic>, Ipv4Address src, uint32_t srcQpn, uint64_t)
+RdmaFlowScheduler::OnMessageRx(Ipv4Address src, uint32_t srcQpn, uint64_t)
 {
     auto it = m_onQp.find({src.Get(), srcQpn});
     if (it == m_onQp.end())

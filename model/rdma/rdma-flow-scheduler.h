@@ -203,7 +203,7 @@ class RdmaFlowScheduler : public Object
     void Apply(std::vector<FlowDecision> decisions, Time computed);
     void ApplyOne(Message& m, const FlowDecision& d, Time computed);
     void Start(Message& m, uint8_t cls, double capBps);
-    void OnMessageRx(Ptr<RdmaNic> dst, Ipv4Address src, uint32_t srcQpn, uint64_t bytes);
+    void OnMessageRx(Ipv4Address src, uint32_t srcQpn, uint64_t bytes);
     void OnCompleted(uint64_t id);
     void Finish(GroupBook& g, uint64_t groupId, bool all);
     uint8_t ClassOf(uint32_t level) const;

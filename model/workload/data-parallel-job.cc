@@ -259,7 +259,7 @@ DataParallelJob::InterServerPhase(uint64_t bytes, Callback<void> done)
 }
 
 void
-DataParallelJob::Prepare()
+DataParallelJob::DoCheckConfiguration() const
 {
     if (!m_hasModel)
     {
@@ -290,6 +290,12 @@ DataParallelJob::Prepare()
     {
         throw std::invalid_argument("DataParallelJob: aggregator mode needs SetAggregator");
     }
+}
+
+void
+DataParallelJob::Prepare()
+{
+    DoCheckConfiguration();
     if (!m_policy)
     {
         m_policy = CreateObject<FifoTensorOrder>();

@@ -102,6 +102,7 @@ class DataParallelJob : public TrainingJob
 
   protected:
     void DoDispose() override;
+    void DoCheckConfiguration() const override;
     void DoStartIteration() override;
 
   private:

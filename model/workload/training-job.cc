@@ -65,8 +65,14 @@ TrainingJob::Start()
     {
         throw std::logic_error("TrainingJob::Start: job " + m_name + " already started");
     }
+    DoCheckConfiguration();
     m_started = true;
     Simulator::Schedule(m_startTime, &TrainingJob::BeginIteration, this);
+}
+
+void
+TrainingJob::DoCheckConfiguration() const
+{
 }
 
 void

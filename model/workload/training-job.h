@@ -77,6 +77,12 @@ class TrainingJob : public Object
     /// Start iteration GetIterationsDone() now.
     virtual void DoStartIteration() = 0;
     /**
+     * Check the configuration when Start() is called, before anything is scheduled, so a bad
+     * configuration throws from Start() (std::invalid_argument) rather than from inside
+     * Simulator::Run(). The default accepts everything.
+     */
+    virtual void DoCheckConfiguration() const;
+    /**
      * Finish the current iteration now.
      * \param compute GPU busy time in the iteration
      */

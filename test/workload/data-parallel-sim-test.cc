@@ -273,10 +273,10 @@ TEST_CASE("workload: GpusPerServer > 1 needs ring mode", "[workload]")
     job->SetWorkers({c.nics[0], c.nics[1]});
     job->SetServers({c.nics[2]});
     job->SetAttribute("Iterations", UintegerValue(1));
-    job->Start();
+    // Checked by Start(), before anything is scheduled.
     try
     {
-        Simulator::Run();
+        job->Start();
         FAIL("expected std::invalid_argument");
     }
     catch (const std::invalid_argument& e)
