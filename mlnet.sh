@@ -16,8 +16,8 @@
 #
 # Works unattended (CI=true, no stdin). Debian packages are installed only when one is missing,
 # with sudo when not run as root. Environment: MLNET_BUILD_DIR (default build; relative to the
-# repository), MLNET_ASAN_BUILD_DIR (default build-asan), MLNET_JOBS (default 2). File
-# arguments of `run` are relative to the caller's directory.
+# repository), MLNET_ASAN_BUILD_DIR (default build-asan), MLNET_JOBS (default 2), MLNET_NO_CCACHE
+# (set it to compile without ccache). File arguments of `run` are relative to the caller's directory.
 set -euo pipefail
 
 # Builds run from the repository; `run` then goes back to where the user stands, so that
@@ -33,6 +33,7 @@ PACKAGES=(
   catch2 pybind11-dev python3-pybind11 libboost-dev libeigen3-dev nlohmann-json3-dev
   python3-numpy python3-matplotlib libbenchmark-dev python3-distributed
   clang libclang-rt-14-dev # libFuzzer: the fuzz-* tests (test/fuzz)
+  ccache                   # repeated builds (other clones, the sanitizer job) reuse objects
 )
 BUILD_DIR=${MLNET_BUILD_DIR:-build}
 case "$BUILD_DIR" in
@@ -48,6 +49,15 @@ JOBS=${MLNET_JOBS:-2}
 
 log() {
   echo "mlnet.sh: $*" >&2
+}
+
+# Compile through ccache (a package above): a second build of the same sources, in this clone or
+# another one (paths are hashed relative to the repository), reuses the objects. CMake reads
+# CMAKE_CXX_COMPILER_LAUNCHER from the environment when it first configures a build directory.
+use_ccache() {
+  if command -v ccache >/dev/null 2>&1 && [ -z "${MLNET_NO_CCACHE:-}" ]; then
+    export CMAKE_CXX_COMPILER_LAUNCHER=ccache CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=true
+  fi
 }
 
 usage() {
@@ -134,6 +144,7 @@ case "$cmd" in
   run)
     shift
     install_packages
+    use_ccache
     configure_and_build --target mlnet-run
     cd "$CALLER_PWD"
     exec "$BUILD_DIR/mlnet-run" "$@"
@@ -141,6 +152,7 @@ case "$cmd" in
   test)
     shift
     install_packages
+    use_ccache
     status=0
     log "job 1/2: Release build and the whole test suite ($BUILD_DIR)"
     test_release || status=1
@@ -154,6 +166,7 @@ case "$cmd" in
   test-asan)
     shift
     install_packages
+    use_ccache
     test_asan
     ;;
   -h | --help | help)
