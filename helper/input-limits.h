@@ -77,6 +77,8 @@ struct InputLimits
     /// aggressiveness of a job's DCQCN profile
     static constexpr RealLimit AGGRESSIVENESS{DcqcnProfile::MIN_AGGRESSIVENESS,
                                               DcqcnProfile::MAX_AGGRESSIVENESS};
+    /// computeCv / compute_cv: coefficient of variation of a periodic job's compute time
+    static constexpr RealLimit COMPUTE_CV{0, 1};
     /// seed (RngRun) of a run
     static constexpr UintLimit SEED{1, 0xffffffffu};
 

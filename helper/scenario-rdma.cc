@@ -10,7 +10,7 @@
 //  {"type": "rdma-permutation", "bytes": ..., (same optional keys)}
 //  {"type": "periodic-job", "src": 0, "dst": 1, "compute": "2ms", "bytes": "20MB",
 //   "iterations": 20, "start": "0us", (same optional keys), "iterGainSlope": 0,
-//   "iterGainIntercept": 1}
+//   "iterGainIntercept": 1, "computeCv": 0}
 
 #include "input-limits.h"
 #include "ns3/dcqcn-profile.h"
@@ -18,6 +18,7 @@
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/periodic-job.h"
+#include "ns3/pointer.h"
 #include "ns3/rdma-nic.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
@@ -239,6 +240,7 @@ class PeriodicJobSpec : public TrafficSpec
     Time compute;
     uint64_t bytes{0};
     uint32_t iterations{0};
+    double computeCv{0};
     RdmaParams params;
 
     void Install(TrafficContext& ctx) const override
@@ -246,6 +248,13 @@ class PeriodicJobSpec : public TrafficSpec
         const FabricTopology& topo = ctx.Topology();
         const uint32_t id = ctx.NewFlowId();
         Ptr<PeriodicJob> job = CreateObject<PeriodicJob>();
+        if (computeCv > 0)
+        {
+            // one stream per entry (flow ids follow the entries' order): RngRun alone changes
+            // the draws, and adding a job does not shift the others' streams
+            job->SetAttribute("ComputeJitter", PointerValue(PeriodicJob::NormalJitter(computeCv)));
+            job->AssignStreams(PeriodicJob::JITTER_STREAM_BASE + id);
+        }
         job->SetAttribute("JobName", StringValue("job" + std::to_string(id)));
         job->SetAttribute("JobId", UintegerValue(id));
         job->SetAttribute("Iterations", UintegerValue(iterations));
@@ -303,6 +312,8 @@ ParsePeriodicJob(ScenarioObject& in, const ScenarioConfig& cfg)
                         std::nullopt);
     s->iterations = static_cast<uint32_t>(in.Uint("iterations", InputLimits::ITERATIONS.lo,
                                                   InputLimits::ITERATIONS.hi, std::nullopt));
+    s->computeCv
+        = in.Double("computeCv", InputLimits::COMPUTE_CV.lo, InputLimits::COMPUTE_CV.hi, 0.0);
     s->params = ParseRdmaParams(in, cfg);
     // The iteration-aware gain: these keys override the "cc" object's (only when given, so a
     // global default such as --ns3::DcqcnBase::IterGainSlope=... applies otherwise).

@@ -51,9 +51,6 @@ using namespace mlnetpy;
 namespace
 {
 
-/// First random stream of the periodic jobs' compute jitter (the fabric's start at 1000).
-constexpr int64_t PERIODIC_JOB_STREAM_BASE = 5000;
-
 std::string
 CcTypeId(const std::string& cc)
 {
@@ -694,7 +691,7 @@ class Simulation
         CheckedReal(aggressiveness, "aggressiveness", InputLimits::AGGRESSIVENESS);
         CheckedReal(slope, "iter_gain_slope", InputLimits::ITER_GAIN_SLOPE);
         CheckedReal(intercept, "iter_gain_intercept", InputLimits::ITER_GAIN_INTERCEPT);
-        CheckedReal(computeCv, "compute_cv", RealLimit{0.0, 1.0});
+        CheckedReal(computeCv, "compute_cv", InputLimits::COMPUTE_CV);
         ObjectFactory cc = m_ccFactory;
         if (m_ccType != "ns3::RdmaFixedRate")
         {
@@ -724,7 +721,7 @@ class Simulation
         {
             // one stream per job, so the draws depend on the seed and the job only
             job->SetAttribute("ComputeJitter", PointerValue(PeriodicJob::NormalJitter(computeCv)));
-            job->AssignStreams(PERIODIC_JOB_STREAM_BASE + int64_t(m_jobs.size()));
+            job->AssignStreams(PeriodicJob::JITTER_STREAM_BASE + int64_t(m_jobs.size()));
         }
         job->SetQueuePair(m_nics[src]->Connect(m_nics[dst], prio, &cc));
         job->Start();

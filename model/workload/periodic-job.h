@@ -50,6 +50,12 @@ class PeriodicJob : public TrainingJob
     static Ptr<RandomVariableStream> NormalJitter(double cv);
 
     /**
+     * Stream index the scenario runner and the Python bindings give the compute jitter of the
+     * j-th periodic job they create: JITTER_STREAM_BASE + j (the fabric's switches start at 1000).
+     */
+    static constexpr int64_t JITTER_STREAM_BASE = 5000;
+
+    /**
      * Compute time of one iteration: ComputeTime x max(0, 1 + X), X drawn from ComputeJitter.
      * \return the drawn compute time (>= 0)
      */

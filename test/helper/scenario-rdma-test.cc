@@ -8,6 +8,7 @@
 #include "ns3/mlnet-module.h"
 
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <sstream>
 
 using namespace ns3;
@@ -73,6 +74,60 @@ TEST_CASE("helper: periodic jobs in a scenario produce iteration records", "[hel
     StatsWriter::WriteIterationsCsv(os, r.iterations);
     const std::string csv = os.str();
     REQUIRE(std::count(csv.begin(), csv.end(), '\n') == 11);
+}
+
+TEST_CASE("helper: a periodic job's computeCv draws jittered compute times from the seed",
+          "[helper]")
+{
+    const std::string traffic = R"([{"type": "periodic-job", "src": 0, "dst": 2, "compute": "100us",
+               "bytes": 1000, "iterations": 200, "computeCv": 0.2},
+              {"type": "periodic-job", "src": 1, "dst": 3, "compute": "100us",
+               "bytes": 1000, "iterations": 200}])";
+    auto computeTimes = [&](uint32_t seed)
+    {
+        std::string text = Dumbbell(traffic, "1ms");
+        text.insert(1, R"("seed": )" + std::to_string(seed) + ", ");
+        ScenarioResult r = mlnettest::RunScenarioText(text);
+        std::vector<double> jittered;
+        for (const IterationRecord& it : r.iterations)
+        {
+            if (it.job == "job1")
+            {
+                REQUIRE(it.compute == MicroSeconds(100)); // no key: no jitter
+            }
+            else
+            {
+                jittered.push_back(it.compute.GetSeconds() * 1e6);
+            }
+        }
+        return jittered;
+    };
+    const std::vector<double> a = computeTimes(1);
+    REQUIRE(a.size() == 200);
+    double sum = 0;
+    double sq = 0;
+    for (double c : a)
+    {
+        REQUIRE(c >= 0);
+        REQUIRE(c <= 200);
+        sum += c;
+        sq += c * c;
+    }
+    const double mean = sum / a.size();
+    const double sd = std::sqrt(sq / a.size() - mean * mean);
+    INFO("mean " << mean << " us, sd " << sd << " us");
+    // Normal(0, 0.2^2) relative jitter: mean 100 us, sd 20 us (200 draws: within ~3 standard
+    // errors)
+    CHECK(mean == Approx(100).margin(5));
+    CHECK(sd == Approx(20).margin(4));
+    CHECK(computeTimes(1) == a); // the same run repeats
+    CHECK(computeTimes(2) != a); // the seed (RngRun) changes the draws
+    CHECK(mlnettest::ScenarioParseError(
+              Dumbbell(R"([{"type": "periodic-job", "src": 0, "dst": 2, "compute": "1ms",
+                            "bytes": 1, "iterations": 1, "computeCv": 1.5}])",
+                       "1ms"))
+              .rfind("scenario: traffic[0].computeCv = 1.5", 0)
+          == 0);
 }
 
 TEST_CASE("helper: bad rdma entries give one-line errors", "[helper]")
