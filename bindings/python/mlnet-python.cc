@@ -411,7 +411,7 @@ class Simulation
                        const py::handle& hostRate, const py::handle& fabricRate,
                        const py::handle& delay, bool pfc, bool ecn, const py::handle& buffer,
                        const py::handle& ecnKmin, const py::handle& ecnKmax,
-                       const py::handle& ecnPmax)
+                       const py::handle& ecnPmax, const py::handle& ecnMarking)
     {
         CheckOpen();
         if (m_built)
@@ -472,6 +472,22 @@ class Simulation
             double p = CheckedReal(ecnPmax.cast<double>(), "ecn_pmax",
                                    InputLimits::OfAttribute(sw, "EcnPmax"));
             fabric.SetSwitchAttribute("EcnPmax", DoubleValue(p));
+        }
+        if (!ecnMarking.is_none())
+        {
+            // the JSON "fabric" key ecnMarking: FabricSwitch::EcnMarkingPoint
+            const std::string point = py::isinstance<py::str>(ecnMarking)
+                                          ? ecnMarking.cast<std::string>()
+                                          : std::string();
+            if (point != "dequeue" && point != "enqueue")
+            {
+                throw std::invalid_argument(
+                    "ecn_marking = " + py::repr(ecnMarking).cast<std::string>()
+                    + ": must be 'dequeue' (mark on the queue a packet leaves, the default) or "
+                      "'enqueue' (mark on the queue it joins)");
+            }
+            fabric.SetSwitchAttribute("EcnMarkingPoint",
+                                      StringValue(point == "enqueue" ? "Enqueue" : "Dequeue"));
         }
         // Ranges were checked against InputLimits by the callers; the helper checks the
         // host total and reports it naming the parameter.
@@ -1123,7 +1139,7 @@ PYBIND11_MODULE(mlnet, m)
             [](Simulation& s, const py::object& k, const py::object& hostsPerEdge,
                const py::object& hr, const py::object& fr, const py::object& d, bool pfc, bool ecn,
                const py::object& buf, const py::object& kmin, const py::object& kmax,
-               const py::object& pmax)
+               const py::object& pmax, const py::object& marking)
             {
                 uint64_t kk = CheckedUint(k, "k", InputLimits::FAT_TREE_K);
                 if (kk % 2 != 0)
@@ -1132,43 +1148,50 @@ PYBIND11_MODULE(mlnet, m)
                 }
                 uint64_t hpe = CheckedUint(hostsPerEdge, "hosts_per_edge", 0,
                                            InputLimits::HOSTS_PER_EDGE_PER_K * kk);
-                return s.Build("fat_tree", {kk, hpe}, hr, fr, d, pfc, ecn, buf, kmin, kmax, pmax);
+                return s.Build("fat_tree", {kk, hpe}, hr, fr, d, pfc, ecn, buf, kmin, kmax, pmax,
+                               marking);
             },
             py::arg("k") = 4, py::arg("hosts_per_edge") = 0, py::arg("host_rate") = "100Gbps",
             py::arg("fabric_rate") = "100Gbps", py::arg("delay") = "1us", py::arg("pfc") = true,
             py::arg("ecn") = true, py::arg("buffer") = py::none(), py::arg("ecn_kmin") = py::none(),
-            py::arg("ecn_kmax") = py::none(), py::arg("ecn_pmax") = py::none(), topoDoc)
+            py::arg("ecn_kmax") = py::none(), py::arg("ecn_pmax") = py::none(),
+            py::arg("ecn_marking") = py::none(), topoDoc)
         .def(
             "leaf_spine",
             [](Simulation& s, const py::object& l, const py::object& sp, const py::object& h,
                const py::object& hr, const py::object& fr, const py::object& d, bool pfc, bool ecn,
                const py::object& buf, const py::object& kmin, const py::object& kmax,
-               const py::object& pmax)
+               const py::object& pmax, const py::object& marking)
             {
                 uint64_t a = CheckedUint(l, "leaves", InputLimits::LEAVES);
                 uint64_t b = CheckedUint(sp, "spines", InputLimits::SPINES);
                 uint64_t c = CheckedUint(h, "hosts_per_leaf", InputLimits::HOSTS_PER_LEAF);
-                return s.Build("leaf_spine", {a, b, c}, hr, fr, d, pfc, ecn, buf, kmin, kmax, pmax);
+                return s.Build("leaf_spine", {a, b, c}, hr, fr, d, pfc, ecn, buf, kmin, kmax, pmax,
+                               marking);
             },
             py::arg("leaves") = 4, py::arg("spines") = 2, py::arg("hosts_per_leaf") = 4,
             py::arg("host_rate") = "100Gbps", py::arg("fabric_rate") = "100Gbps",
             py::arg("delay") = "1us", py::arg("pfc") = true, py::arg("ecn") = true,
             py::arg("buffer") = py::none(), py::arg("ecn_kmin") = py::none(),
-            py::arg("ecn_kmax") = py::none(), py::arg("ecn_pmax") = py::none(), topoDoc)
+            py::arg("ecn_kmax") = py::none(), py::arg("ecn_pmax") = py::none(),
+            py::arg("ecn_marking") = py::none(), topoDoc)
         .def(
             "dumbbell",
             [](Simulation& s, const py::object& l, const py::object& r, const py::object& hr,
                const py::object& fr, const py::object& d, bool pfc, bool ecn, const py::object& buf,
-               const py::object& kmin, const py::object& kmax, const py::object& pmax)
+               const py::object& kmin, const py::object& kmax, const py::object& pmax,
+               const py::object& marking)
             {
                 uint64_t a = CheckedUint(l, "left", InputLimits::DUMBBELL_HOSTS);
                 uint64_t b = CheckedUint(r, "right", InputLimits::DUMBBELL_HOSTS);
-                return s.Build("dumbbell", {a, b}, hr, fr, d, pfc, ecn, buf, kmin, kmax, pmax);
+                return s.Build("dumbbell", {a, b}, hr, fr, d, pfc, ecn, buf, kmin, kmax, pmax,
+                               marking);
             },
             py::arg("left") = 1, py::arg("right") = 1, py::arg("host_rate") = "100Gbps",
             py::arg("fabric_rate") = "100Gbps", py::arg("delay") = "1us", py::arg("pfc") = true,
             py::arg("ecn") = true, py::arg("buffer") = py::none(), py::arg("ecn_kmin") = py::none(),
             py::arg("ecn_kmax") = py::none(), py::arg("ecn_pmax") = py::none(),
+            py::arg("ecn_marking") = py::none(),
             "Dumbbell: left hosts then right hosts; fabric_rate is the bottleneck rate")
         .def(
             "install_rdma",

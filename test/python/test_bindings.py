@@ -194,6 +194,29 @@ class TestSimulation(unittest.TestCase):
             self.assertTrue(any(f.cnps > 0 for f in flows))
             self.assertTrue(any(len(f.rate_trace) > 1 for f in flows))
 
+    def test_ecn_marking_point(self):
+        """ecn_marking: marking at enqueue lets the incast queue grow higher before DCQCN reacts."""
+
+        def peak_queue(**kw):
+            with mlnet.Simulation(seed=1) as sim:
+                sim.dumbbell(left=8, right=1, **kw)
+                sim.install_rdma(cc="dcqcn-vendor")
+                flows = [sim.rdma_flow(src=s, dst=8, bytes=2_000_000) for s in range(8)]
+                sim.run(until="20ms")
+                self.assertTrue(all(f.done for f in flows))
+                ports = sim.port_stats()
+                self.assertGreater(sum(p["ecn_marks"] for p in ports), 0)
+                return max(p["max_queue_bytes"] for p in ports)
+
+        dequeue = peak_queue()
+        self.assertEqual(peak_queue(ecn_marking="dequeue"), dequeue)  # the default
+        enqueue = peak_queue(ecn_marking="enqueue")
+        self.assertGreater(enqueue, 1.2 * dequeue, (enqueue, dequeue))
+        for bad in ("Enqueue", "tail", 1):
+            with self.assertRaisesRegex(ValueError, "ecn_marking"):
+                with mlnet.Simulation() as sim:
+                    sim.dumbbell(left=2, right=1, ecn_marking=bad)
+
     def test_seed_changes_nothing_for_determinism(self):
         def once(seed):
             with mlnet.Simulation(seed=seed) as sim:
