@@ -11,6 +11,15 @@
       the numbers behind the figure: per k, load and scheme, mean over seeds of the iteration
       time (and the pooled p50/p99 of the per-iteration times), the speed-up over ring, the
       short-flow mean and p99 FCT and their ratios ring / scheme (ranges over seeds).
+  plot-aggregation.py steady OUT.png DIR
+      steady state of one --out directory (--min-iterations runs): per scheme the mean, p50 and
+      p99 iteration time vs load (mean over seeds, bars = min-max over seeds), the per-iteration
+      series of every job for one seed at the highest load, and the CDF of the per-iteration
+      times at that load (all seeds).
+  plot-aggregation.py fixed-load OUT.png DIR [DIR ...]
+      short-flow mean and p99 FCT per scheme vs the aggregation load, for --mode=fixed (same
+      offered gradient load for every scheme) and --mode=free directories side by side: against
+      the nominal load, and against the gradient load each scheme actually moved (grad_load).
   plot-aggregation.py line-rate OUT.png RUN.csv [RUN.csv ...]
       from examples/ina-line-rate --csv (one panel per file, e.g. one per --clock): measured
       per-worker aggregation goodput vs adder lanes, one line per port rate, with
@@ -165,6 +174,122 @@ def print_table(dirs):
         print()
 
 
+def pct_row(values, fmt, scale):
+    """mean [min-max] over seeds of a per-seed list."""
+    return span([v * scale for v in values], fmt)
+
+
+def read_iters(directory):
+    """per-iteration rows of iterations.csv (complete lines only)."""
+    path = os.path.join(directory, "iterations.csv")
+    return [r for r in read_csv(path) if r.get("busy_s") not in (None, "")]
+
+
+def plot_steady(out, d):
+    summary, _ = read_run(d)
+    rows = read_iters(d)
+    k = summary[0]["k"]
+    loads = sorted({float(r["load"]) for r in summary})
+    seeds = sorted({r["seed"] for r in summary})
+    fig, ax = plt.subplots(1, 3, figsize=(16, 4.4))
+    for scheme in SCHEMES:
+        sub = [r for r in summary if r["scheme"] == scheme]
+        if not sub:
+            continue
+        for col, ls, lab in (("mean_iter_s", "-", "mean"), ("p99_iter_s", ":", "p99")):
+            xs, ys, lo, hi = [], [], [], []
+            for x in loads:
+                v = [float(r[col]) * 1e3 for r in sub if float(r["load"]) == x]
+                if v:
+                    xs.append(x)
+                    ys.append(mean(v))
+                    lo.append(mean(v) - min(v))
+                    hi.append(max(v) - mean(v))
+            st = dict(STYLE[scheme])
+            st["ls"] = ls
+            ax[0].errorbar(xs, ys, yerr=[lo, hi], capsize=3, ms=4,
+                           label="%s %s" % (scheme, lab), **st)
+    ax[0].set_yscale("log")
+    ax[0].set_xlabel("aggregation load (free-running)")
+    ax[0].set_ylabel("iteration time (ms)")
+    ax[0].set_title("k=%s: mean (solid) and p99 (dotted), %d seeds" % (k, len(seeds)))
+    ax[0].grid(alpha=0.3, which="both")
+    ax[0].legend(fontsize=6, ncol=2)
+    top = loads[-1]
+    seed = seeds[0]
+    for scheme in SCHEMES:
+        sub = [r for r in rows if float(r["load"]) == top and r["seed"] == seed
+               and r["scheme"] == scheme]
+        jobs = sorted({r["job"] for r in sub})
+        for n, j in enumerate(jobs):
+            jr = [r for r in sub if r["job"] == j]
+            ax[1].plot([float(r["start_s"]) * 1e3 for r in jr],
+                       [float(r["duration_s"]) * 1e3 for r in jr], lw=0.8,
+                       color=STYLE[scheme]["color"], label=scheme if n == 0 else None)
+        sub = [float(r["duration_s"]) * 1e3 for r in rows
+               if float(r["load"]) == top and r["scheme"] == scheme]
+        if sub:
+            v = sorted(sub)
+            ax[2].plot(v, [(i + 1) / len(v) for i in range(len(v))], label="%s (%d)" % (
+                scheme, len(v)), color=STYLE[scheme]["color"], ls=STYLE[scheme].get("ls", "-"))
+    ax[1].set_yscale("log")
+    ax[1].set_xlabel("iteration start (ms of simulated time)")
+    ax[1].set_ylabel("iteration time (ms)")
+    ax[1].set_title("load %g, seed %s: every measured iteration of every job" % (top, seed))
+    ax[1].grid(alpha=0.3, which="both")
+    ax[1].legend(fontsize=7)
+    ax[2].set_xscale("log")
+    ax[2].set_xlabel("iteration time (ms)")
+    ax[2].set_ylabel("CDF")
+    ax[2].set_title("load %g: measured iterations, all jobs and seeds" % top)
+    ax[2].grid(alpha=0.3, which="both")
+    ax[2].legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(out, dpi=120)
+    print("wrote", out)
+
+
+def plot_fixed_load(out, dirs):
+    fig, axes = plt.subplots(len(dirs), 3, figsize=(16, 4.2 * len(dirs)), squeeze=False)
+    for row, d in zip(axes, dirs):
+        summary, _ = read_run(d)
+        mode = summary[0].get("mode", "free")
+        k = summary[0]["k"]
+        for scheme in SCHEMES:
+            sub = [r for r in summary if r["scheme"] == scheme]
+            if not sub:
+                continue
+            loads = sorted({float(r["load"]) for r in sub})
+            for ax, col in ((row[0], "short_mean_fct_s"), (row[1], "short_p99_fct_s")):
+                ys, lo, hi = [], [], []
+                for x in loads:
+                    v = [float(r[col]) * 1e6 for r in sub if float(r["load"]) == x]
+                    ys.append(mean(v))
+                    lo.append(mean(v) - min(v))
+                    hi.append(max(v) - mean(v))
+                ax.errorbar(loads, ys, yerr=[lo, hi], capsize=3, ms=4, label=scheme,
+                            **STYLE[scheme])
+            row[2].plot([float(r["grad_load"]) for r in sub],
+                        [float(r["short_p99_fct_s"]) * 1e6 for r in sub], ls="", label=scheme,
+                        **{kk: vv for kk, vv in STYLE[scheme].items() if kk != "ls"})
+        row[0].set_title("k=%s, %s mode: 7 KB flows, mean FCT" % (k, mode))
+        row[1].set_title("7 KB flows, p99 FCT")
+        row[2].set_title("p99 FCT vs gradient load actually moved (every run)")
+        for ax in row[:2]:
+            ax.set_xlabel("aggregation load (%s)" % ("offered, same for every scheme"
+                                                     if mode == "fixed" else "nominal"))
+        row[2].set_xlabel("measured gradient load (bits/s / host capacity)")
+        row[0].set_ylabel("mean FCT (us)")
+        row[1].set_ylabel("p99 FCT (us)")
+        row[2].set_ylabel("p99 FCT (us)")
+        for ax in row:
+            ax.grid(alpha=0.3)
+            ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(out, dpi=120)
+    print("wrote", out)
+
+
 def plot_line_rate(out, paths):
     fig, axes = plt.subplots(1, len(paths), figsize=(6.0 * len(paths), 4.6), squeeze=False)
     colors = ["tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple"]
@@ -201,6 +326,10 @@ def main(argv):
         plot_shared_cluster(argv[2], argv[3:])
     elif cmd == "table":
         print_table(argv[2:])
+    elif cmd == "steady" and len(argv) == 4:
+        plot_steady(argv[2], argv[3])
+    elif cmd == "fixed-load" and len(argv) >= 4:
+        plot_fixed_load(argv[2], argv[3:])
     elif cmd == "line-rate" and len(argv) >= 4:
         plot_line_rate(argv[2], argv[3:])
     else:

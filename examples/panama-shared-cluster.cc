@@ -63,6 +63,55 @@ struct Options
     std::string panamaCc{"dcqcn"};
     Time duration{MilliSeconds(20)};
     Time warmup{MilliSeconds(4)};
+    bool fixed{false};            //!< fixed-load mode: iteration rate capped (see PacedJob)
+    uint32_t minIterations{0};    //!< stop once every job measured this many (0 = --duration)
+    uint32_t warmupIterations{2}; //!< first iterations of every job not measured
+};
+
+/**
+ * A data-parallel job whose iteration rate is capped: iteration i's forward pass starts no
+ * earlier than `period` after iteration i-1's, so a job that could run faster idles and moves
+ * exactly one gradient per period (fixed-load mode). Iteration records then span the idle time
+ * too (their mean is the period when the job keeps up); GetBusySeconds() gives each iteration's
+ * time from its actual start, which is what the job would take without the cap.
+ * (Example-local: a MinIterationPeriod attribute of TrainingJob would belong to model/workload.)
+ */
+class PacedJob : public DataParallelJob
+{
+  public:
+    /// \param period minimum time between iteration starts (0 = no cap)
+    void SetPeriod(Time period)
+    {
+        m_period = period;
+    }
+
+    /// \return per iteration: the time its forward pass actually started
+    const std::vector<Time>& GetActualStarts() const
+    {
+        return m_starts;
+    }
+
+  protected:
+    void DoStartIteration() override
+    {
+        const Time now = Simulator::Now();
+        if (!m_starts.empty() && now < m_starts.back() + m_period)
+        {
+            Simulator::Schedule(m_starts.back() + m_period - now, &PacedJob::Go, this);
+            return;
+        }
+        Go();
+    }
+
+  private:
+    void Go()
+    {
+        m_starts.push_back(Simulator::Now());
+        DataParallelJob::DoStartIteration();
+    }
+
+    Time m_period{0};
+    std::vector<Time> m_starts;
 };
 
 /// A model scaled down: parameters and per-layer compute times times `scale`.
@@ -88,30 +137,37 @@ struct JobPlan
 {
     std::string model;
     std::vector<uint32_t> hosts;
-    double load{0}; //!< this job's share of the aggregation load
+    double load{0};     //!< this job's share of the aggregation load
+    double gradBits{0}; //!< gradient bits per worker per iteration (scaled)
+    double computeS{0}; //!< compute time per iteration (scaled), s
+    double periodS{0};  //!< fixed-load mode: iteration period, s (0 = free-running)
 };
 
-/// Jobs and placement for a load: deterministic for a seed (RngRun).
-std::vector<JobPlan>
-PlanJobs(const Options& o, double load, uint32_t hosts, double rateBps)
+/// Fills gradBits and computeS of a job (the scaled model's gradient and compute time).
+void
+Describe(const Options& o, JobPlan& j)
+{
+    GpuProfile gpu = GpuProfile::Get(o.gpu);
+    DnnModel m = ModelZoo::Get(j.model);
+    j.computeS = (gpu.GetForwardTime(m, o.batch) + gpu.GetBackwardTime(m, o.batch)) * o.scale;
+    j.gradBits = m.GetParameterBytes() * 8.0 * o.scale;
+}
+
+/// Draws jobs (a model and o.workers hosts not yet taken each): the same sequence for a seed.
+struct JobDrawer
 {
     Ptr<UniformRandomVariable> u = CreateObject<UniformRandomVariable>();
-    u->SetStream(7);
-    std::vector<uint32_t> free(hosts);
-    std::iota(free.begin(), free.end(), 0);
-    std::vector<JobPlan> jobs;
-    double offered = 0;
-    GpuProfile gpu = GpuProfile::Get(o.gpu);
-    while (offered < load * hosts)
+    std::vector<uint32_t> free; //!< hosts not yet taken
+
+    explicit JobDrawer(uint32_t hosts)
+        : free(hosts)
     {
-        if (free.size() < o.workers)
-        {
-            std::ostringstream os;
-            os << "--loads: " << load << " needs more than the " << hosts << " hosts (reached "
-               << offered / hosts << " with every host a worker); use fewer, a faster --gpu or "
-               << "smaller loads";
-            throw std::invalid_argument(os.str());
-        }
+        u->SetStream(7);
+        std::iota(free.begin(), free.end(), 0);
+    }
+
+    JobPlan Draw(const Options& o)
+    {
         JobPlan j;
         j.model = kModels[u->GetInteger(0, kModels.size() - 1)];
         for (uint32_t w = 0; w < o.workers; ++w)
@@ -120,6 +176,53 @@ PlanJobs(const Options& o, double load, uint32_t hosts, double rateBps)
             j.hosts.push_back(free[pick]);
             free.erase(free.begin() + pick);
         }
+        Describe(o, j);
+        return j;
+    }
+};
+
+/**
+ * Fixed-load mode: every host is a worker (hosts / workers jobs, models drawn as in PlanJobs)
+ * and every job's iteration period is gradient bits / (load x link rate), so each worker offers
+ * exactly `load` of its link in gradient bytes, whatever the scheme. The period is never below
+ * the job's compute time (such a job offers less, for every scheme alike).
+ */
+std::vector<JobPlan>
+PlanFixed(const Options& o, double load, uint32_t hosts, double rateBps)
+{
+    JobDrawer draw(hosts);
+    std::vector<JobPlan> jobs;
+    while (draw.free.size() >= o.workers)
+    {
+        JobPlan j = draw.Draw(o);
+        // A model whose compute time is longer than the period offers what it can (its
+        // iteration rate is then capped by compute alone, the same for every scheme).
+        j.periodS = std::max(j.computeS, j.gradBits / (load * rateBps));
+        j.load = j.gradBits / (j.periodS * rateBps) * o.workers / hosts;
+        jobs.push_back(j);
+    }
+    return jobs;
+}
+
+/// Jobs and placement for a load: deterministic for a seed (RngRun).
+std::vector<JobPlan>
+PlanJobs(const Options& o, double load, uint32_t hosts, double rateBps)
+{
+    JobDrawer draw(hosts);
+    std::vector<JobPlan> jobs;
+    double offered = 0;
+    GpuProfile gpu = GpuProfile::Get(o.gpu);
+    while (offered < load * hosts)
+    {
+        if (draw.free.size() < o.workers)
+        {
+            std::ostringstream os;
+            os << "--loads: " << load << " needs more than the " << hosts << " hosts (reached "
+               << offered / hosts << " with every host a worker); use fewer, a faster --gpu or "
+               << "smaller loads";
+            throw std::invalid_argument(os.str());
+        }
+        JobPlan j = draw.Draw(o);
         DnnModel m = ModelZoo::Get(j.model);
         double compute = gpu.GetForwardTime(m, o.batch) + gpu.GetBackwardTime(m, o.batch);
         double perWorker = std::min(1.0, m.GetParameterBytes() * 8.0 / (compute * rateBps));
@@ -152,10 +255,14 @@ Mean(const std::vector<double>& v)
 
 struct RunResult
 {
-    std::vector<double> jobMeanIter;        //!< per job: mean steady-state iteration time (s)
-    std::vector<std::vector<double>> iters; //!< per job: steady-state iteration times (s)
-    std::vector<double> shortFct;           //!< s
-    std::vector<double> longFct;            //!< s
+    std::vector<double> jobMeanIter;         //!< per job: mean steady-state iteration time (s)
+    std::vector<std::vector<double>> iters;  //!< per job: steady-state iteration times (s)
+    std::vector<std::vector<double>> busy;   //!< per job: the same from the actual start (s)
+    std::vector<std::vector<double>> starts; //!< per job: measured iterations' start times (s)
+    double gradLoad{0}; //!< gradient bits moved per second / (hosts x link rate), measured
+    double end{0};      //!< simulated time when the run stopped (s)
+    std::vector<double> shortFct; //!< s
+    std::vector<double> longFct;  //!< s
     std::vector<uint64_t> longBytes;
     uint64_t pauses{0};
     uint64_t drops{0};
@@ -203,11 +310,34 @@ RunOne(const Options& o, const std::string& scheme, const std::vector<JobPlan>& 
         agg.InstallInSwitch(t.switches);
     }
     GpuProfile gpu = GpuProfile::Get(o.gpu);
-    std::vector<Ptr<DataParallelJob>> jobs;
+    std::vector<Ptr<PacedJob>> jobs;
     std::vector<Ptr<InNetworkAggregator>> aggs;
+    // Steady state: stop once every job has --min-iterations measured iterations (those after
+    // the first --warmup-iterations that start after --warmup), or at --duration.
+    std::vector<uint32_t> measured(plan.size(), 0);
+    uint32_t jobsDone = 0;
+    auto onIteration = [&](uint32_t j, const IterationRecord& rec)
+    {
+        if (rec.iteration >= o.warmupIterations && rec.start >= o.warmup
+            && ++measured[j] == o.minIterations && ++jobsDone == plan.size())
+        {
+            Simulator::Stop();
+        }
+    };
     for (std::size_t j = 0; j < plan.size(); ++j)
     {
-        Ptr<DataParallelJob> job = CreateObject<DataParallelJob>();
+        Ptr<PacedJob> job = CreateObject<PacedJob>();
+        job->SetPeriod(Seconds(plan[j].periodS));
+        if (o.minIterations > 0)
+        {
+            const uint32_t id = j;
+            job->TraceConnectWithoutContext("IterationEnd",
+                                            Callback<void, const IterationRecord&>(
+                                                [&onIteration, id](const IterationRecord& rec)
+                                                {
+                                                    onIteration(id, rec);
+                                                }));
+        }
         job->SetAttribute("JobName", StringValue(plan[j].model));
         job->SetAttribute("JobId", UintegerValue(j));
         job->SetAttribute("Iterations", UintegerValue(0));
@@ -276,6 +406,7 @@ RunOne(const Options& o, const std::string& scheme, const std::vector<JobPlan>& 
     Simulator::Run();
 
     RunResult r;
+    r.end = Simulator::Now().GetSeconds();
     for (const auto& a : aggs)
     {
         for (const auto& w : a->GetWorkers())
@@ -285,19 +416,33 @@ RunOne(const Options& o, const std::string& scheme, const std::vector<JobPlan>& 
             r.timeouts += w->GetStats().timeouts;
         }
     }
-    for (const auto& job : jobs)
+    double gradBps = 0;
+    for (std::size_t j = 0; j < jobs.size(); ++j)
     {
         std::vector<double> it;
-        for (const auto& rec : job->GetIterationRecords())
+        std::vector<double> busy;
+        std::vector<double> st;
+        const auto& recs = jobs[j]->GetIterationRecords();
+        const auto& actual = jobs[j]->GetActualStarts();
+        for (const auto& rec : recs)
         {
-            if (rec.start >= o.warmup)
+            if (rec.iteration >= o.warmupIterations && rec.start >= o.warmup)
             {
                 it.push_back(rec.Duration().GetSeconds());
+                busy.push_back((rec.end - actual[rec.iteration]).GetSeconds());
+                st.push_back(rec.start.GetSeconds());
             }
         }
         r.iters.push_back(it);
+        r.busy.push_back(busy);
+        r.starts.push_back(st);
         r.jobMeanIter.push_back(Mean(it));
+        if (!it.empty())
+        {
+            gradBps += plan[j].gradBits * plan[j].hosts.size() / Mean(it);
+        }
     }
+    r.gradLoad = gradBps / (rateBps * t.hosts.GetN());
     for (int kind = 0; kind < 2; ++kind)
     {
         if (!bg[kind])
@@ -401,6 +546,7 @@ main(int argc, char* argv[])
     std::string seeds = "1";
     std::string schemes = "all";
     std::string out;
+    std::string mode = "free";
     bool verbose = false;
     CommandLine cmd(__FILE__);
     cmd.AddValue("k", "Fat-tree arity: k^3/4 hosts (even, 4..16)", o.k);
@@ -424,8 +570,20 @@ main(int argc, char* argv[])
                  o.fusionBytes);
     cmd.AddValue("verbose", "Print every job's model and mean iteration time", verbose);
     cmd.AddValue("panama-cc", "PANAMA's congestion control: dcqcn or dctcp", o.panamaCc);
-    cmd.AddValue("duration", "Simulated time per run", o.duration);
+    cmd.AddValue("duration", "Simulated time per run (the cap with --min-iterations)", o.duration);
     cmd.AddValue("warmup", "Iterations and flows starting before this are not measured", o.warmup);
+    cmd.AddValue("warmup-iterations", "First iterations of every job that are not measured",
+                 o.warmupIterations);
+    cmd.AddValue("min-iterations",
+                 "Stop a run once every job has this many measured iterations (0 = run "
+                 "--duration)",
+                 o.minIterations);
+    cmd.AddValue("mode",
+                 "free: jobs iterate as fast as they can and --loads is the load they would "
+                 "offer on an idle network; fixed: every host is a worker and every job's "
+                 "iteration rate is capped so each worker offers exactly --loads of its link in "
+                 "gradient bytes, the same for every scheme",
+                 mode);
     cmd.AddValue("out", "Directory for iterations.csv, flows.csv and summary.csv", out);
     cmd.Parse(argc, argv);
     try
@@ -452,6 +610,11 @@ main(int argc, char* argv[])
         {
             throw std::invalid_argument("--panama-cc must be dcqcn or dctcp");
         }
+        if (mode != "free" && mode != "fixed")
+        {
+            throw std::invalid_argument("--mode = " + mode + ": must be free or fixed");
+        }
+        o.fixed = mode == "fixed";
         if (o.warmup >= o.duration)
         {
             throw std::invalid_argument("--warmup must be shorter than --duration");
@@ -476,10 +639,11 @@ main(int argc, char* argv[])
             {
                 throw std::invalid_argument("--out: cannot write into " + out);
             }
-            itCsv << "k,load,seed,scheme,job,model,workers,iteration,duration_s\n";
-            flowCsv << "k,load,seed,scheme,kind,bytes,fct_s\n";
-            sumCsv << "k,load,achieved_load,seed,scheme,jobs,mean_iter_s,p50_iter_s,p99_iter_s,"
-                      "speedup_vs_ring,"
+            itCsv << "mode,k,load,seed,scheme,job,model,workers,iteration,start_s,duration_s,"
+                     "busy_s\n";
+            flowCsv << "mode,k,load,seed,scheme,kind,bytes,fct_s\n";
+            sumCsv << "mode,k,load,achieved_load,seed,scheme,jobs,mean_iter_s,p50_iter_s,"
+                      "p99_iter_s,min_job_iterations,grad_load,end_s,speedup_vs_ring,"
                       "short_flows,short_mean_fct_s,short_p99_fct_s,long_mean_fct_s,pfc_pauses,"
                       "drops,wall_s\n";
         }
@@ -490,7 +654,8 @@ main(int argc, char* argv[])
                   << std::setw(5) << "seed" << std::setw(13) << "scheme" << std::right
                   << std::setw(5) << "jobs" << std::setw(11) << "iter ms" << std::setw(9)
                   << "vs ring" << std::setw(11) << "short us" << std::setw(11) << "p99 us"
-                  << std::setw(11) << "long ms" << std::setw(8) << "pauses" << std::setw(8)
+                  << std::setw(11) << "long ms" << std::setw(8) << "pauses" << std::setw(7)
+                  << "min it" << std::setw(7) << "grad" << std::setw(9) << "end ms" << std::setw(8)
                   << "wall s\n";
         for (double load : loadList)
         {
@@ -498,7 +663,8 @@ main(int argc, char* argv[])
             {
                 uint32_t seed = uint32_t(seedD);
                 RngSeedManager::SetRun(seed);
-                std::vector<JobPlan> plan = PlanJobs(o, load, hosts, rateBps);
+                std::vector<JobPlan> plan = o.fixed ? PlanFixed(o, load, hosts, rateBps)
+                                                    : PlanJobs(o, load, hosts, rateBps);
                 double achieved = 0;
                 for (const auto& j : plan)
                 {
@@ -517,8 +683,10 @@ main(int argc, char* argv[])
                     double speed = 0;
                     uint32_t nSpeed = 0;
                     std::vector<double> pooled;
+                    std::size_t minIters = r.iters.empty() ? 0 : r.iters[0].size();
                     for (std::size_t j = 0; j < r.iters.size(); ++j)
                     {
+                        minIters = std::min(minIters, r.iters[j].size());
                         pooled.insert(pooled.end(), r.iters[j].begin(), r.iters[j].end());
                         if (!ringMeans.empty() && r.jobMeanIter[j] > 0 && ringMeans[j] > 0)
                         {
@@ -536,8 +704,11 @@ main(int argc, char* argv[])
                               << std::setprecision(1) << std::setw(11) << Mean(r.shortFct) * 1e6
                               << std::setw(11) << Percentile(r.shortFct, 0.99) * 1e6
                               << std::setprecision(3) << std::setw(11) << Mean(r.longFct) * 1e3
-                              << std::setw(8) << r.pauses << std::setprecision(1) << std::setw(8)
-                              << r.wall << std::defaultfloat << std::endl;
+                              << std::setw(8) << r.pauses << std::setw(7) << minIters
+                              << std::setprecision(3) << std::setw(7) << r.gradLoad
+                              << std::setprecision(2) << std::setw(9) << r.end * 1e3
+                              << std::setprecision(1) << std::setw(8) << r.wall << std::defaultfloat
+                              << std::endl;
                     if (verbose)
                     {
                         std::sort(r.maxQueues.rbegin(), r.maxQueues.rend());
@@ -552,8 +723,10 @@ main(int argc, char* argv[])
                         for (std::size_t j = 0; j < r.iters.size(); ++j)
                         {
                             std::cout << "    job " << j << " " << plan[j].model << " load "
-                                      << plan[j].load << " iterations " << r.iters[j].size()
-                                      << " mean " << r.jobMeanIter[j] * 1e3 << " ms\n";
+                                      << plan[j].load << " compute " << plan[j].computeS * 1e3
+                                      << " ms period " << plan[j].periodS * 1e3 << " ms iterations "
+                                      << r.iters[j].size() << " mean " << r.jobMeanIter[j] * 1e3
+                                      << " ms busy " << Mean(r.busy[j]) * 1e3 << " ms\n";
                         }
                     }
                     if (itCsv)
@@ -562,24 +735,27 @@ main(int argc, char* argv[])
                         {
                             for (std::size_t i = 0; i < r.iters[j].size(); ++i)
                             {
-                                itCsv << o.k << "," << load << "," << seed << "," << scheme << ","
-                                      << j << "," << plan[j].model << "," << o.workers << "," << i
-                                      << "," << r.iters[j][i] << "\n";
+                                itCsv << mode << "," << o.k << "," << load << "," << seed << ","
+                                      << scheme << "," << j << "," << plan[j].model << ","
+                                      << o.workers << "," << i << "," << r.starts[j][i] << ","
+                                      << r.iters[j][i] << "," << r.busy[j][i] << "\n";
                             }
                         }
                         for (double f : r.shortFct)
                         {
-                            flowCsv << o.k << "," << load << "," << seed << "," << scheme
-                                    << ",short,7000," << f << "\n";
+                            flowCsv << mode << "," << o.k << "," << load << "," << seed << ","
+                                    << scheme << ",short,7000," << f << "\n";
                         }
                         for (std::size_t i = 0; i < r.longFct.size(); ++i)
                         {
-                            flowCsv << o.k << "," << load << "," << seed << "," << scheme
-                                    << ",long," << r.longBytes[i] << "," << r.longFct[i] << "\n";
+                            flowCsv << mode << "," << o.k << "," << load << "," << seed << ","
+                                    << scheme << ",long," << r.longBytes[i] << "," << r.longFct[i]
+                                    << "\n";
                         }
-                        sumCsv << o.k << "," << load << "," << achieved << "," << seed << ","
-                               << scheme << "," << plan.size() << "," << meanIter << ","
-                               << Percentile(pooled, 0.5) << "," << Percentile(pooled, 0.99) << ","
+                        sumCsv << mode << "," << o.k << "," << load << "," << achieved << ","
+                               << seed << "," << scheme << "," << plan.size() << "," << meanIter
+                               << "," << Percentile(pooled, 0.5) << "," << Percentile(pooled, 0.99)
+                               << "," << minIters << "," << r.gradLoad << "," << r.end << ","
                                << speedup << "," << r.shortFct.size() << "," << Mean(r.shortFct)
                                << "," << Percentile(r.shortFct, 0.99) << "," << Mean(r.longFct)
                                << "," << r.pauses << "," << r.drops << "," << r.wall << std::endl;
