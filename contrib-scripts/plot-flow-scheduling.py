@@ -8,6 +8,11 @@
       pooled): per model, the mean iteration
       time of each policy relative to the first policy of the file (bars; whiskers from the
       p50 to the p99 when they differ from the mean), and the CCT flexibility ratio.
+  plot-flow-scheduling.py cadentflow-table A.csv [B.csv ...]
+      the doc's table (reStructuredText on standard output) from the same CSVs: per model and
+      worker count, the flexibility ratio, fair sharing's mean / p50 / p99 iteration time (ms;
+      seeds and runs pooled), and each other policy's mean relative to fair sharing's, with the
+      range of that ratio over the seeds (runs) in brackets.
   plot-flow-scheduling.py echelon OUT.png RUN.csv
       from examples/echelon-pipeline --csv (or the campaign table of
       contrib-scripts/campaigns/echelon-pipeline.json; seeds pooled): per job and policy, the
@@ -49,6 +54,53 @@ def read_cadentflow(path):
     if not panels:
         raise SystemExit("%s: no rows" % path)
     return panels
+
+
+def cadentflow_table(paths):
+    """Print the rst table of doc/scheduling.rst's cadentflow-ps section."""
+    per_run = defaultdict(list)  # (workers, model, policy, run) -> [seconds]
+    flex = {}
+    order = OrderedDict()
+    policies = OrderedDict()
+    for path in paths:
+        with open(path) as f:
+            for row in csv.DictReader(f):
+                key = (int(row["workers"]), row["model"])
+                order.setdefault(key, None)
+                policies.setdefault(row["policy"], None)
+                per_run[key + (row["policy"], row.get("run", "1"))].append(float(row["seconds"]))
+                flex[key] = float(row["flexibility"])
+    policies = list(policies)
+    base, others = policies[0], policies[1:]
+    head = ["model", "W", "n", "flex", "%s mean / p50 / p99 ms" % base] + others
+    rows = []
+    for key in sorted(order, key=lambda k: (k[0], list(order).index(k))):
+        runs = sorted({r for (w, m, p, r) in per_run if (w, m) == key and p == base})
+        pooled = [x for r in runs for x in per_run[key + (base, r)]]
+        mean, p50, p99 = summary(pooled)
+        cells = [key[1], str(key[0]), str(len(pooled)), "%.2f" % flex[key],
+                 "%.2f / %.2f / %.2f" % (mean * 1e3, p50 * 1e3, p99 * 1e3)]
+        for pol in others:
+            mine = [x for r in runs for x in per_run.get(key + (pol, r), [])]
+            if not mine:
+                cells.append("--")
+                continue
+            ratio = (sum(mine) / len(mine)) / mean
+            per_seed = [(sum(per_run[key + (pol, r)]) / len(per_run[key + (pol, r)]))
+                        / (sum(per_run[key + (base, r)]) / len(per_run[key + (base, r)]))
+                        for r in runs if per_run.get(key + (pol, r))]
+            cells.append("%.3f (%.3f-%.3f)" % (ratio, min(per_seed), max(per_seed))
+                         if len(per_seed) > 1 else "%.3f" % ratio)
+        rows.append(cells)
+    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(head)]
+    rule = "  ".join("=" * w for w in widths)
+    line = lambda cells: "  ".join(c.ljust(w) for c, w in zip(cells, widths)).rstrip()
+    print(rule)
+    print(line(head))
+    print(rule)
+    for r in rows:
+        print(line(r))
+    print(rule)
 
 
 def plot_cadentflow(out, paths):
@@ -116,6 +168,9 @@ def plot_echelon(out, path):
 
 
 def main(argv):
+    if len(argv) >= 3 and argv[1] == "cadentflow-table":
+        cadentflow_table(argv[2:])
+        return 0
     if len(argv) < 4 or argv[1] not in ("cadentflow", "echelon"):
         sys.stderr.write(__doc__)
         return 2
