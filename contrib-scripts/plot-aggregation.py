@@ -147,11 +147,12 @@ def print_table(dirs):
     for d in dirs:
         summary, iters = read_run(d)
         k = summary[0]["k"]
+        mode = summary[0].get("mode", "free")
         seeds = sorted({r["seed"] for r in summary})
-        print("k=%s, seeds %s, %s" % (k, ",".join(seeds), d))
-        print("%-5s %-12s %5s %9s %9s %9s %-20s %9s %9s %-20s %-20s" % (
-            "load", "scheme", "jobs", "iter ms", "p50 ms", "p99 ms", "speed-up vs ring",
-            "short us", "p99 us", "mean FCT ring/x", "p99 FCT ring/x"))
+        print("k=%s, %s mode, seeds %s, %s" % (k, mode, ",".join(seeds), d))
+        print("%-5s %-11s %4s %5s %-18s %-18s %-18s %-17s %-17s %7s %7s %-16s %-16s" % (
+            "load", "scheme", "jobs", "iters", "iter ms", "p50 ms", "p99 ms", "speed-up vs ring",
+            "grad load", "short", "p99 us", "mean FCT ring/x", "p99 FCT ring/x"))
         speed = ratios(summary, "mean_iter_s")
         fmean = ratios(summary, "short_mean_fct_s")
         fp99 = ratios(summary, "short_p99_fct_s")
@@ -161,15 +162,16 @@ def print_table(dirs):
                 rows = [r for r in summary if r["scheme"] == scheme and float(r["load"]) == load]
                 if not rows:
                     continue
-                it = iters.get((load, scheme), [])
-                print("%-5g %-12s %5s %9.3f %9s %9s %-20s %9.1f %9.1f %-20s %-20s" % (
+                col = lambda c: [float(r[c]) for r in rows]  # noqa: E731
+                print("%-5g %-11s %4s %5s %-18s %-18s %-18s %-17s %-17s %7.1f %7.1f %-16s %-16s" % (
                     load, scheme, "/".join(sorted({r["jobs"] for r in rows})),
-                    mean([float(r["mean_iter_s"]) for r in rows]) * 1e3,
-                    "%.3f" % (nearest_rank(it, 50) * 1e3) if it else "-",
-                    "%.3f" % (nearest_rank(it, 99) * 1e3) if it else "-",
+                    min(int(r.get("min_job_iterations", 0) or 0) for r in rows),
+                    pct_row(col("mean_iter_s"), "%.3f", 1e3),
+                    pct_row(col("p50_iter_s"), "%.3f", 1e3),
+                    pct_row(col("p99_iter_s"), "%.3f", 1e3),
                     span(speed[scheme][load], "%.2f"),
-                    mean([float(r["short_mean_fct_s"]) for r in rows]) * 1e6,
-                    mean([float(r["short_p99_fct_s"]) for r in rows]) * 1e6,
+                    span(col("grad_load") if "grad_load" in rows[0] else [], "%.3f"),
+                    mean(col("short_mean_fct_s")) * 1e6, mean(col("short_p99_fct_s")) * 1e6,
                     span(fmean[scheme][load], "%.2f"), span(fp99[scheme][load], "%.2f")))
         print()
 

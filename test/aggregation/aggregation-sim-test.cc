@@ -339,7 +339,8 @@ TEST_CASE("aggregation: with congestion control an aggregation job and an RDMA f
     // The DCTCP-style window reacts to the same marks but grows by a chunk per round trip
     // (tens of us) where the RDMA flow's DCQCN grows by 40 Mb/s per 55 us: the RDMA flow no
     // longer starves, but the shares are not equal (measured 1.16 / 8.07 Gb/s); DCQCN is the
-    // default for that reason.
+    // default for that reason. The next test shows the window is fair among its peers and
+    // takes the same share against a DCQCN-style aggregation job: the algorithms' interaction.
     for (std::string cc :
          {"ns3::AggregationDcqcn", "ns3::AggregationDctcp", "ns3::AggregationFixedWindow"})
     {
