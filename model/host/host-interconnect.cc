@@ -396,7 +396,7 @@ HostInterconnect::Receive(Ptr<Packet> p, uint32_t qp, uint32_t payload)
             MarkCe(p);
             m_stats.ceMarked++;
         }
-        if (!m_ctrl.IsRunning())
+        if (m_ctrl.IsExpired())
         {
             m_ctrl = Simulator::Schedule(m_ccInterval, &HostInterconnect::Control, this);
         }
@@ -409,7 +409,7 @@ HostInterconnect::Receive(Ptr<Packet> p, uint32_t qp, uint32_t payload)
     {
         SendPause();
     }
-    if (!m_dma.IsRunning())
+    if (m_dma.IsExpired())
     {
         StartDma();
     }
