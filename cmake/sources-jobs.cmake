@@ -27,6 +27,7 @@ list(APPEND MLNET_HEADERS
 list(APPEND MLNET_TEST_SOURCES
   ${MLNET_ROOT}/test/workload/collective-sim-test.cc
   ${MLNET_ROOT}/test/workload/data-parallel-sim-test.cc
+  ${MLNET_ROOT}/test/workload/tensor-priority-sim-test.cc
   ${MLNET_ROOT}/test/workload/parallel-jobs-sim-test.cc
   ${MLNET_ROOT}/test/workload/background-traffic-sim-test.cc
   ${MLNET_ROOT}/test/workload/periodic-job-test.cc

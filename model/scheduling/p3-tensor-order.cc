@@ -3,6 +3,8 @@
  */
 #include "p3-tensor-order.h"
 
+#include "fifo-tensor-order.h"
+#include "ns3/boolean.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -22,21 +24,32 @@ P3TensorOrder::GetTypeId()
               .SetParent<TensorOrderPolicy>()
               .SetGroupName("Mlnet")
               .AddConstructor<P3TensorOrder>()
-              .AddAttribute("SliceSize", "Slice size in parameters", UintegerValue(50000),
-                            MakeUintegerAccessor(&P3TensorOrder::m_sliceSize),
-                            MakeUintegerChecker<uint64_t>(1));
+              .AddAttribute("SliceSize",
+                            "Slice size in parameters (0 = whole tensors: priority alone)",
+                            UintegerValue(50000), MakeUintegerAccessor(&P3TensorOrder::m_sliceSize),
+                            MakeUintegerChecker<uint64_t>())
+              .AddAttribute("Priority",
+                            "Order slices by layer priority (false: backward production order "
+                            "with one priority value: slicing alone)",
+                            BooleanValue(true), MakeBooleanAccessor(&P3TensorOrder::m_priority),
+                            MakeBooleanChecker());
     return tid;
 }
 
 P3TensorOrder::P3TensorOrder()
     : m_sliceSize(50000)
+    , m_priority(true)
 {
 }
 
 std::string
 P3TensorOrder::GetName() const
 {
-    return "P3";
+    if (m_priority)
+    {
+        return m_sliceSize > 0 ? "P3" : "P3-priority";
+    }
+    return m_sliceSize > 0 ? "P3-slicing" : "P3-off";
 }
 
 uint64_t
@@ -48,16 +61,41 @@ P3TensorOrder::GetSliceSize() const
 void
 P3TensorOrder::SetSliceSize(uint64_t params)
 {
-    if (params < 1)
-    {
-        throw std::invalid_argument("SliceSize = 0 is out of range (must be >= 1 parameter)");
-    }
     m_sliceSize = params;
+}
+
+bool
+P3TensorOrder::GetPriority() const
+{
+    return m_priority;
+}
+
+void
+P3TensorOrder::SetPriority(bool on)
+{
+    m_priority = on;
 }
 
 std::vector<TransferSlice>
 P3TensorOrder::DoPlan(const std::vector<GradientTensor>& tensors) const
 {
+    std::vector<TransferSlice> plan;
+    if (!m_priority)
+    {
+        // the framework's order (FIFO: backward production order), one priority value
+        Ptr<FifoTensorOrder> fifo = CreateObject<FifoTensorOrder>();
+        for (const auto& whole : fifo->Plan(tensors))
+        {
+            const auto it = std::find_if(tensors.begin(), tensors.end(),
+                                         [&whole](const GradientTensor& t)
+                                         {
+                                             return t.id == whole.tensorId;
+                                         });
+            auto s = Slice(*it, m_sliceSize, 0);
+            plan.insert(plan.end(), s.begin(), s.end());
+        }
+        return plan;
+    }
     const auto ranks = LayerRanks(tensors);
     std::vector<std::size_t> idx(tensors.size());
     std::iota(idx.begin(), idx.end(), 0);
@@ -70,7 +108,6 @@ P3TensorOrder::DoPlan(const std::vector<GradientTensor>& tensors) const
                          }
                          return tensors[a].id < tensors[b].id;
                      });
-    std::vector<TransferSlice> plan;
     for (std::size_t i : idx)
     {
         auto s = Slice(tensors[i], m_sliceSize, ranks[i]);

@@ -21,6 +21,11 @@ namespace ns3
  * default slice size, 50,000 parameters, is the value P3 uses for its MXNet KVStore
  * implementation (as we read the paper; tune it per network: small slices preempt sooner, large
  * slices cost less per-message overhead).
+ *
+ * The two mechanisms are separate switches, so their shares of the gain can be measured apart:
+ * SliceSize = 0 sends whole tensors (priority alone); Priority = false keeps the framework's
+ * order (backward production order, as FifoTensorOrder) with one priority value for every
+ * slice (slicing alone). Both off is FIFO.
  */
 class P3TensorOrder : public TensorOrderPolicy
 {
@@ -32,14 +37,19 @@ class P3TensorOrder : public TensorOrderPolicy
 
     /// \return the slice size (parameters)
     uint64_t GetSliceSize() const;
-    /// \param params slice size in parameters (>= 1)
+    /// \param params slice size in parameters (0 = whole tensors)
     void SetSliceSize(uint64_t params);
+    /// \return true if slices are ordered by layer priority
+    bool GetPriority() const;
+    /// \param on order by layer priority (false: backward production order, one priority)
+    void SetPriority(bool on);
 
   protected:
     std::vector<TransferSlice> DoPlan(const std::vector<GradientTensor>& tensors) const override;
 
   private:
-    uint64_t m_sliceSize; //!< parameters per slice
+    uint64_t m_sliceSize; //!< parameters per slice (0 = whole tensors)
+    bool m_priority;      //!< order by layer priority
 };
 
 } // namespace ns3

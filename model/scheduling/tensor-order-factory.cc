@@ -16,7 +16,7 @@ namespace ns3
 std::vector<std::string>
 TensorOrderPolicyNames()
 {
-    return {"fifo", "tic", "tac", "p3", "bytescheduler"};
+    return {"fifo", "tic", "tac", "p3", "p3-slicing", "p3-priority", "bytescheduler"};
 }
 
 Ptr<TensorOrderPolicy>
@@ -32,16 +32,25 @@ CreateTensorOrderPolicy(const std::string& name)
         t->SetMode(name == "tic" ? TicTacTensorOrder::TIC : TicTacTensorOrder::TAC);
         return t;
     }
-    if (name == "p3")
+    if (name == "p3" || name == "p3-slicing" || name == "p3-priority")
     {
-        return CreateObject<P3TensorOrder>();
+        // P3's two mechanisms as separate switches: slicing alone keeps the framework's
+        // order; priority alone sends whole tensors
+        Ptr<P3TensorOrder> p = CreateObject<P3TensorOrder>();
+        p->SetPriority(name != "p3-slicing");
+        if (name == "p3-priority")
+        {
+            p->SetSliceSize(0);
+        }
+        return p;
     }
     if (name == "bytescheduler")
     {
         return CreateObject<ByteSchedulerTensorOrder>();
     }
-    throw std::invalid_argument("tensor order policy '" + name
-                                + "': must be one of fifo, tic, tac, p3, bytescheduler");
+    throw std::invalid_argument(
+        "tensor order policy '" + name
+        + "': must be one of fifo, tic, tac, p3, p3-slicing, p3-priority, bytescheduler");
 }
 
 } // namespace ns3

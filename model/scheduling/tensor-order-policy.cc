@@ -58,6 +58,12 @@ TensorOrderPolicy::GetCreditBytes() const
 }
 
 uint32_t
+TensorOrderPolicy::GetOutstandingPerChannel() const
+{
+    return 0;
+}
+
+uint32_t
 TensorOrderPolicy::GetBytesPerParameter() const
 {
     return m_bytesPerParameter;

@@ -95,6 +95,14 @@ class TensorOrderPolicy : public Object
     /// \return bytes the policy allows in flight (0 = unlimited); ByteScheduler's credit
     virtual uint64_t GetCreditBytes() const;
 
+    /**
+     * \return messages the policy lets a sender keep outstanding on one channel (one sender
+     * to one receiver), the rest waiting in plan order at the sender (0 = no limit). TicTac
+     * enforces its order this way (one transfer at a time per channel, in the plan's order)
+     * instead of through a byte window.
+     */
+    virtual uint32_t GetOutstandingPerChannel() const;
+
     /// \return bytes per parameter (gradient element size)
     uint32_t GetBytesPerParameter() const;
     /// \param b bytes per parameter, in [1, 8]

@@ -6,6 +6,7 @@
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/mlnet-enum-accessor.h"
+#include "ns3/uinteger.h"
 
 #include <algorithm>
 #include <cmath>
@@ -33,14 +34,28 @@ TicTacTensorOrder::GetTypeId()
               .AddAttribute(
                   "Bandwidth", "Transfer rate TAC assumes to estimate transfer times, in bytes/s",
                   DoubleValue(12.5e9), MakeDoubleAccessor(&TicTacTensorOrder::m_bandwidth),
-                  MakeDoubleChecker<double>(1.0));
+                  MakeDoubleChecker<double>(1.0))
+              .AddAttribute("OutstandingTransfers",
+                            "Transfers a sender keeps in flight per channel (sender to receiver), "
+                            "started in plan order among the ready ones (1..1024; TicTac's "
+                            "enforcement activates one transfer at a time in its order)",
+                            UintegerValue(1),
+                            MakeUintegerAccessor(&TicTacTensorOrder::m_outstanding),
+                            MakeUintegerChecker<uint32_t>(1, 1024));
     return tid;
 }
 
 TicTacTensorOrder::TicTacTensorOrder()
     : m_mode(TIC)
     , m_bandwidth(12.5e9)
+    , m_outstanding(1)
 {
+}
+
+uint32_t
+TicTacTensorOrder::GetOutstandingPerChannel() const
+{
+    return m_outstanding;
 }
 
 std::string

@@ -26,6 +26,11 @@ namespace ns3
  *   compute) flow shop: A before B if min(M_A, P_B) < min(M_B, P_A); then by layer index and
  *   id. The priority value is the position in the resulting order. Unlike TIC, TAC follows the
  *   measured consumption times (consumedAt) rather than the layer numbering.
+ *
+ * Enforcement, as in the paper: TicTac does not throttle by bytes; it activates the transfers
+ * in its order, so a sender keeps at most OutstandingTransfers (default 1) messages in flight
+ * per channel and picks the next one in plan order among those ready
+ * (GetOutstandingPerChannel(); no credit, GetCreditBytes() = 0).
  */
 class TicTacTensorOrder : public TensorOrderPolicy
 {
@@ -50,13 +55,15 @@ class TicTacTensorOrder : public TensorOrderPolicy
     double GetBandwidth() const;
     /// \param bytesPerSecond the bandwidth TAC assumes (> 0 bytes/s)
     void SetBandwidth(double bytesPerSecond);
+    uint32_t GetOutstandingPerChannel() const override;
 
   protected:
     std::vector<TransferSlice> DoPlan(const std::vector<GradientTensor>& tensors) const override;
 
   private:
-    Mode m_mode;        //!< TIC or TAC
-    double m_bandwidth; //!< bytes/s assumed by TAC
+    Mode m_mode;            //!< TIC or TAC
+    double m_bandwidth;     //!< bytes/s assumed by TAC
+    uint32_t m_outstanding; //!< transfers in flight per channel
 };
 
 } // namespace ns3

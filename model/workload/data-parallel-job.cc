@@ -4,6 +4,7 @@
 
 #include "data-parallel-job.h"
 
+#include "ns3/boolean.h"
 #include "ns3/enum.h"
 #include "ns3/fabric-net-device.h"
 #include "ns3/fifo-tensor-order.h"
@@ -88,7 +89,47 @@ DataParallelJob::GetTypeId()
                             "order of NCCL's per-step latency over NVLink)",
                             TimeValue(MicroSeconds(5)),
                             MakeTimeAccessor(&DataParallelJob::m_intraLatency),
-                            MakeTimeChecker(Time(0), Seconds(1)));
+                            MakeTimeChecker(Time(0), Seconds(1)))
+              .AddAttribute("MessageOverhead",
+                            "PS mode: framework CPU time per message at each end (the sender's "
+                            "serialise-and-post, the receiver's receive-and-deserialise), one "
+                            "message at a time per host thread, 0..1 s. 0 = ideal host (the "
+                            "default, as in earlier versions); doc/workload.rst gives the "
+                            "PS-lite/KVStore value the tensor-priority example uses",
+                            TimeValue(Time(0)), MakeTimeAccessor(&DataParallelJob::m_msgOverhead),
+                            MakeTimeChecker(Time(0), Seconds(1)))
+              .AddAttribute("ServerSumRate",
+                            "PS mode: rate at which a server sums a received push into the "
+                            "slice's buffer (bytes / rate of its thread per push; 0 = "
+                            "instantaneous, the default)",
+                            DataRateValue(DataRate(0)),
+                            MakeDataRateAccessor(&DataParallelJob::m_sumRate),
+                            MakeDataRateChecker())
+              .AddAttribute("ServerUpdateRate",
+                            "PS mode: rate at which a server applies the optimiser update of a "
+                            "slice once every push is in (0 = instantaneous, the default)",
+                            DataRateValue(DataRate(0)),
+                            MakeDataRateAccessor(&DataParallelJob::m_updateRate),
+                            MakeDataRateChecker())
+              .AddAttribute("ServerPriority",
+                            "PS mode: servers handle queued pushes, updates and pull responses "
+                            "in the plan's priority order (P3's server) instead of arrival order",
+                            BooleanValue(false),
+                            MakeBooleanAccessor(&DataParallelJob::m_serverPriority),
+                            MakeBooleanChecker())
+              .AddAttribute("OutstandingPerChannel",
+                            "PS mode: messages a sender keeps in flight per channel (sender to "
+                            "receiver), the rest queued in plan order (0 = the policy's value, "
+                            "TicTac's 1; other policies: no limit)",
+                            UintegerValue(0),
+                            MakeUintegerAccessor(&DataParallelJob::m_channelDepth),
+                            MakeUintegerChecker<uint32_t>())
+              .AddAttribute("CoLocatedServers",
+                            "PS mode: a server shard on every worker host (servers = workers; "
+                            "do not call SetServers); the shard on a worker's own host is "
+                            "reached without the network",
+                            BooleanValue(false), MakeBooleanAccessor(&DataParallelJob::m_coLocated),
+                            MakeBooleanChecker());
     return tid;
 }
 
@@ -282,9 +323,15 @@ DataParallelJob::DoCheckConfiguration() const
                                       "RingAllReduce)");
     }
     GetIntraServerPhaseTime(1); // validates IntraServerRate
-    if (m_mode == PARAMETER_SERVER && m_servers.empty())
+    if (m_mode == PARAMETER_SERVER && m_coLocated && !m_servers.empty() && m_servers != m_workers)
     {
-        throw std::invalid_argument("DataParallelJob: parameter-server mode needs servers >= 1");
+        throw std::invalid_argument("DataParallelJob: CoLocatedServers = true places a server on "
+                                    "every worker host; do not also call SetServers");
+    }
+    if (m_mode == PARAMETER_SERVER && m_servers.empty() && !m_coLocated)
+    {
+        throw std::invalid_argument("DataParallelJob: parameter-server mode needs servers >= 1 "
+                                    "(SetServers) or CoLocatedServers = true");
     }
     if (m_mode == AGGREGATOR && !m_aggregator)
     {
@@ -301,6 +348,16 @@ DataParallelJob::Prepare()
         m_policy = CreateObject<FifoTensorOrder>();
     }
     m_policy->SetBytesPerParameter(m_bytesPerParam);
+    if (m_mode == PARAMETER_SERVER)
+    {
+        if (m_coLocated)
+        {
+            m_servers = m_workers;
+        }
+        const std::size_t hosts = m_workers.size() + m_servers.size();
+        m_threads.assign(hosts, HostThread());
+        m_channelOut.assign(hosts * hosts, 0);
+    }
     m_timing = m_gpu.GetLayerTimings(m_model, m_batch);
     const std::size_t L = m_model.GetNLayers();
     std::vector<uint64_t> params(L);
@@ -501,14 +558,7 @@ DataParallelJob::Qp(Ptr<RdmaNic> a, Ptr<RdmaNic> b, uint8_t cls, bool push, uint
             {
                 uint32_t k = m_qpFifo[raw].front();
                 m_qpFifo[raw].pop_front();
-                if (push)
-                {
-                    OnPush(w, s, k);
-                }
-                else
-                {
-                    OnPull(w, s, k);
-                }
+                Arrived(push, w, s, k);
             }));
     m_qps[key] = qp;
     return qp;
@@ -550,18 +600,7 @@ DataParallelJob::Launch(uint32_t k)
         m_sliceWait[k] = m_workers.size();
         for (uint32_t w = 0; w < m_workers.size(); ++w)
         {
-            if (PostScheduled(k, true, w, s))
-            {
-                continue;
-            }
-            Ptr<RdmaQueuePair> qp = Qp(m_workers[w], m_servers[s], cls, true, w, s);
-            m_qpFifo[PeekPointer(qp)].push_back(k);
-            Time posted = Simulator::Now();
-            qp->PostSend(bytes, RdmaQueuePair::CompletionCallback(
-                                    [this, w, s, cls, posted](uint64_t, uint64_t b)
-                                    {
-                                        RecordMessage(w, m_workers.size() + s, b, cls, posted);
-                                    }));
+            Enqueue(w, SEND_PUSH, k, w, s);
         }
     }
 }
@@ -605,35 +644,191 @@ DataParallelJob::LaunchFused()
                               }));
 }
 
-void
-DataParallelJob::OnPush(uint32_t w, uint32_t s, uint32_t k)
+uint32_t
+DataParallelJob::ChannelDepth() const
 {
-    uint64_t bytes = m_plan[k].size * m_bytesPerParam;
-    m_pushBytes += bytes;
-    if (--m_sliceWait[k] != 0)
+    return m_channelDepth > 0 ? m_channelDepth : m_policy->GetOutstandingPerChannel();
+}
+
+bool
+DataParallelJob::IsLocal(uint32_t w, uint32_t s) const
+{
+    return m_workers[w] == m_servers[s];
+}
+
+void
+DataParallelJob::Enqueue(uint32_t host, TaskKind kind, uint32_t k, uint32_t w, uint32_t s)
+{
+    HostTask t;
+    t.seq = m_taskSeq++;
+    // workers work in plan order; servers in plan order with ServerPriority, else by arrival
+    const bool byPlan = host < m_workers.size() || m_serverPriority;
+    t.key = byPlan ? k : t.seq;
+    t.kind = kind;
+    t.k = k;
+    t.w = w;
+    t.s = s;
+    m_threads[host].queue.insert(t);
+    Kick(host);
+}
+
+bool
+DataParallelJob::ChannelFree(const HostTask& t) const
+{
+    if ((t.kind != SEND_PUSH && t.kind != SEND_PULL) || IsLocal(t.w, t.s))
     {
-        return;
+        return true;
     }
-    // every gradient arrived: the server updates and every worker pulls the parameters
-    uint8_t cls = TrafficClass(m_plan[k].priorityClass);
-    m_sliceWait[k] = m_workers.size();
-    for (uint32_t v = 0; v < m_workers.size(); ++v)
+    const uint32_t depth = ChannelDepth();
+    if (depth == 0)
     {
-        if (PostScheduled(k, false, v, s))
-        {
-            continue;
-        }
-        Ptr<RdmaQueuePair> qp = Qp(m_servers[s], m_workers[v], cls, false, v, s);
-        m_qpFifo[PeekPointer(qp)].push_back(k);
-        Time posted = Simulator::Now();
-        qp->PostSend(bytes, RdmaQueuePair::CompletionCallback(
-                                [this, v, s, cls, posted](uint64_t, uint64_t b)
-                                {
-                                    RecordMessage(m_workers.size() + s, v, b, cls, posted);
-                                }));
+        return true;
+    }
+    const std::size_t hosts = m_threads.size();
+    const std::size_t server = m_workers.size() + t.s;
+    const std::size_t ch = t.kind == SEND_PUSH ? t.w * hosts + server : server * hosts + t.w;
+    return m_channelOut[ch] < depth;
+}
+
+Time
+DataParallelJob::TaskCost(const HostTask& t) const
+{
+    const uint64_t bytes = m_plan[t.k].size * m_bytesPerParam;
+    switch (t.kind)
+    {
+        case RECV_PUSH:
+            return m_msgOverhead
+                   + (m_sumRate.GetBitRate() > 0 ? m_sumRate.CalculateBytesTxTime(bytes) : Time(0));
+        case UPDATE:
+            return m_updateRate.GetBitRate() > 0 ? m_updateRate.CalculateBytesTxTime(bytes)
+                                                 : Time(0);
+        default:
+            return m_msgOverhead;
     }
 }
 
+void
+DataParallelJob::Kick(uint32_t host)
+{
+    HostThread& th = m_threads[host];
+    while (!th.busy)
+    {
+        auto it = th.queue.begin();
+        while (it != th.queue.end() && !ChannelFree(*it))
+        {
+            ++it;
+        }
+        if (it == th.queue.end())
+        {
+            return;
+        }
+        const HostTask t = *it;
+        th.queue.erase(it);
+        if ((t.kind == SEND_PUSH || t.kind == SEND_PULL) && !IsLocal(t.w, t.s))
+        {
+            const std::size_t hosts = m_threads.size();
+            const std::size_t server = m_workers.size() + t.s;
+            ++m_channelOut[t.kind == SEND_PUSH ? t.w * hosts + server : server * hosts + t.w];
+        }
+        th.busy = true;
+        const Time cost = TaskCost(t);
+        if (!cost.IsZero())
+        {
+            Simulator::Schedule(cost, &DataParallelJob::TaskDone, this, host, t);
+            return;
+        }
+        Finish(t); // zero cost: at once, in queue order (as the ideal host of earlier versions)
+        th.busy = false;
+    }
+}
+
+void
+DataParallelJob::TaskDone(uint32_t host, HostTask t)
+{
+    Finish(t);
+    m_threads[host].busy = false;
+    Kick(host);
+}
+
+void
+DataParallelJob::Finish(const HostTask& t)
+{
+    const uint32_t server = m_workers.size() + t.s;
+    switch (t.kind)
+    {
+        case SEND_PUSH:
+        case SEND_PULL:
+        {
+            const bool push = t.kind == SEND_PUSH;
+            if (IsLocal(t.w, t.s))
+            {
+                Arrived(push, t.w, t.s, t.k); // the shard on the worker's own host
+            }
+            else
+            {
+                PostMessage(push, t.w, t.s, t.k);
+            }
+            break;
+        }
+        case RECV_PUSH:
+            m_pushBytes += m_plan[t.k].size * m_bytesPerParam;
+            if (--m_sliceWait[t.k] == 0)
+            {
+                Enqueue(server, UPDATE, t.k, 0, t.s);
+            }
+            break;
+        case UPDATE:
+            // every gradient is summed and applied: one pull response per worker
+            m_sliceWait[t.k] = m_workers.size();
+            for (uint32_t v = 0; v < m_workers.size(); ++v)
+            {
+                Enqueue(server, SEND_PULL, t.k, v, t.s);
+            }
+            break;
+        case RECV_PULL:
+            m_pullBytes += m_plan[t.k].size * m_bytesPerParam;
+            if (--m_sliceWait[t.k] == 0)
+            {
+                SliceDone(t.k);
+            }
+            break;
+    }
+}
+
+void
+DataParallelJob::Arrived(bool push, uint32_t w, uint32_t s, uint32_t k)
+{
+    const uint32_t server = m_workers.size() + s;
+    if (!IsLocal(w, s))
+    {
+        const std::size_t hosts = m_threads.size();
+        --m_channelOut[push ? w * hosts + server : server * hosts + w];
+        Kick(push ? w : server); // the sender may start its next message on this channel
+    }
+    Enqueue(push ? server : w, push ? RECV_PUSH : RECV_PULL, k, w, s);
+}
+
+void
+DataParallelJob::PostMessage(bool push, uint32_t w, uint32_t s, uint32_t k)
+{
+    if (PostScheduled(k, push, w, s))
+    {
+        return;
+    }
+    const uint8_t cls = TrafficClass(m_plan[k].priorityClass);
+    const uint64_t bytes = m_plan[k].size * m_bytesPerParam;
+    Ptr<RdmaQueuePair> qp = push ? Qp(m_workers[w], m_servers[s], cls, true, w, s)
+                                 : Qp(m_servers[s], m_workers[w], cls, false, w, s);
+    m_qpFifo[PeekPointer(qp)].push_back(k);
+    const Time posted = Simulator::Now();
+    const uint32_t src = push ? w : m_workers.size() + s;
+    const uint32_t dst = push ? m_workers.size() + s : w;
+    qp->PostSend(bytes, RdmaQueuePair::CompletionCallback(
+                            [this, src, dst, cls, posted](uint64_t, uint64_t b)
+                            {
+                                RecordMessage(src, dst, b, cls, posted);
+                            }));
+}
 bool
 DataParallelJob::PostScheduled(uint32_t k, bool push, uint32_t w, uint32_t s)
 {
@@ -669,7 +864,7 @@ DataParallelJob::PostScheduled(uint32_t k, bool push, uint32_t w, uint32_t s)
              RdmaFlowScheduler::MessageCallback(
                  [this, push, w, s, k]()
                  {
-                     push ? OnPush(w, s, k) : OnPull(w, s, k);
+                     Arrived(push, w, s, k);
                  }),
              RdmaFlowScheduler::MessageCallback(
                  [this, srcRank, dstRank, bytes, cls, posted]()
@@ -677,16 +872,6 @@ DataParallelJob::PostScheduled(uint32_t k, bool push, uint32_t w, uint32_t s)
                      RecordMessage(srcRank, dstRank, bytes, cls, posted);
                  }));
     return true;
-}
-
-void
-DataParallelJob::OnPull(uint32_t w, uint32_t s, uint32_t k)
-{
-    m_pullBytes += m_plan[k].size * m_bytesPerParam;
-    if (--m_sliceWait[k] == 0)
-    {
-        SliceDone(k);
-    }
 }
 
 void

@@ -16,6 +16,7 @@
 
 #include <deque>
 #include <map>
+#include <set>
 #include <vector>
 
 namespace ns3
@@ -49,6 +50,21 @@ namespace ns3
  * Parameter-server mode with a RdmaFlowScheduler on the sending NIC: each push and pull is
  * posted through the scheduler with its declaration (see PostScheduled) instead of on the
  * job's own queue pairs.
+ *
+ * Parameter-server hosts (PS mode). Every worker and every server runs one framework
+ * communication thread (PS-lite's / MXNet KVStore's), which handles one message at a time:
+ * a worker sends its pushes (MessageOverhead each) and receives its pulls (MessageOverhead
+ * each), in plan order; a server receives each push (MessageOverhead + bytes /
+ * ServerSumRate: the summation into the slice's buffer), applies the update once every
+ * worker's push is in (bytes / ServerUpdateRate) and sends one pull response per worker
+ * (MessageOverhead each). The server thread serves its queue in arrival order, or in the
+ * plan's priority order with ServerPriority (P3's server; the pulls of urgent slices go
+ * first). A sender keeps at most OutstandingPerChannel messages in flight per channel (one
+ * sender to one receiver; 0 = the policy's GetOutstandingPerChannel(), 0 = no limit): that is
+ * how TicTac's order is enforced. With CoLocatedServers each worker host also runs a server
+ * shard (as P3 and ByteScheduler deploy PS): SetServers is not needed, and the shard on a
+ * worker's own host is reached without the network (only the framework costs apply). All
+ * costs 0 (the defaults) is the ideal host of earlier versions, bit for bit.
  */
 class DataParallelJob : public TrainingJob
 {
@@ -133,8 +149,65 @@ class DataParallelJob : public TrainingJob
     void MaybeEnd();
     Ptr<RdmaQueuePair> Qp(Ptr<RdmaNic> a, Ptr<RdmaNic> b, uint8_t cls, bool push, uint32_t w,
                           uint32_t s);
-    void OnPush(uint32_t w, uint32_t s, uint32_t k);
-    void OnPull(uint32_t w, uint32_t s, uint32_t k);
+    /// A unit of work of a host's framework thread (PS mode).
+    struct HostTask
+    {
+        uint64_t key; //!< order in the thread's queue (smaller first)
+        uint64_t seq; //!< tie-break: arrival order
+        uint8_t kind; //!< TaskKind
+        uint32_t k;   //!< plan slice
+        uint32_t w;   //!< worker
+        uint32_t s;   //!< server
+
+        /// \param o other \return true if this task goes first
+        bool operator<(const HostTask& o) const
+        {
+            return key != o.key ? key < o.key : seq < o.seq;
+        }
+    };
+
+    /// Kinds of HostTask.
+    enum TaskKind : uint8_t
+    {
+        SEND_PUSH,
+        RECV_PUSH,
+        UPDATE,
+        SEND_PULL,
+        RECV_PULL,
+    };
+
+    /// A host's framework thread: queued tasks, one at a time.
+    struct HostThread
+    {
+        std::set<HostTask> queue; //!< waiting tasks
+        bool busy{false};         //!< a task is running
+    };
+
+    /**
+     * \param host thread index (workers 0..W-1, servers W..W+S-1)
+     * \param kind task kind \param k slice \param w worker \param s server
+     */
+    void Enqueue(uint32_t host, TaskKind kind, uint32_t k, uint32_t w, uint32_t s);
+    /// \param host thread index: start the next runnable task if idle
+    void Kick(uint32_t host);
+    /// \param host thread index \param t the task that finished its CPU time
+    void TaskDone(uint32_t host, HostTask t);
+    /// \param t a task whose CPU time is over: its effect
+    void Finish(const HostTask& t);
+    /// \param t a task \return its CPU time on its thread
+    Time TaskCost(const HostTask& t) const;
+    /// \param t a send task \return true if its channel has room (or it is local)
+    bool ChannelFree(const HostTask& t) const;
+    /// \return messages in flight allowed per channel (0 = no limit)
+    uint32_t ChannelDepth() const;
+    /// \param w worker \param s server \return true if they share a host
+    bool IsLocal(uint32_t w, uint32_t s) const;
+    /// A push or pull message arrived at its receiver. \param push push or pull
+    /// \param w worker \param s server \param k slice
+    void Arrived(bool push, uint32_t w, uint32_t s, uint32_t k);
+    /// Post a push (worker w to server s) or a pull response on the network.
+    /// \param push push or pull \param w worker \param s server \param k slice
+    void PostMessage(bool push, uint32_t w, uint32_t s, uint32_t k);
     /**
      * Post a PS message through the flow scheduler of its sending NIC, if there is one,
      * declaring it (group = this iteration's pushes or pulls, arrangement offset and deadline
@@ -165,6 +238,15 @@ class DataParallelJob : public TrainingJob
     Time m_intraLatency;         //!< intra-server per-step latency
     uint64_t m_allReduces{0};    //!< all-reduce operations started
     bool m_prepared{false};
+    Time m_msgOverhead;                 //!< framework CPU time per message and end (PS)
+    DataRate m_sumRate;                 //!< server summation rate (0 = instantaneous)
+    DataRate m_updateRate;              //!< server update (apply) rate (0 = instantaneous)
+    bool m_serverPriority{false};       //!< server threads serve by plan priority
+    uint32_t m_channelDepth{0};         //!< messages in flight per channel (0 = the policy's)
+    bool m_coLocated{false};            //!< a server shard on every worker host
+    std::vector<HostThread> m_threads;  //!< workers, then servers
+    std::vector<uint32_t> m_channelOut; //!< in flight per (src, dst) host pair
+    uint64_t m_taskSeq{0};              //!< arrival counter of tasks
 
     std::vector<GradientTensor> m_tensors;
     std::vector<TransferSlice> m_plan;

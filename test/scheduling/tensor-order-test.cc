@@ -1,12 +1,15 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  */
+#include "ns3/boolean.h"
 #include "ns3/bytescheduler-tensor-order.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/fifo-tensor-order.h"
 #include "ns3/object-factory.h"
 #include "ns3/p3-tensor-order.h"
+#include "ns3/string.h"
+#include "ns3/tensor-order-factory.h"
 #include "ns3/tictac-tensor-order.h"
 #include "ns3/uinteger.h"
 
@@ -149,7 +152,66 @@ TEST_CASE("scheduling: p3 slices tensors and prioritises layers near the input",
                                 {2, 1000000, 1000000, 2},
                                 {2, 2000000, 500000, 2},
                                 {3, 0, 60000, 3}});
-    CHECK_THROWS_WITH(p3->SetSliceSize(0), Catch::Contains("SliceSize"));
+    CHECK(p3->GetName() == "P3");
+}
+
+TEST_CASE("scheduling: p3 slicing and priority are separate switches", "[scheduling]")
+{
+    auto p3 = CreateObject<P3TensorOrder>();
+    // priority alone: whole tensors in layer order
+    p3->SetSliceSize(0);
+    CHECK(p3->GetName() == "P3-priority");
+    CHECK(Entries(p3->Plan(FourLayers()))
+          == std::vector<Entry>{
+              {0, 0, 120000, 0}, {1, 0, 30000, 1}, {2, 0, 2500000, 2}, {3, 0, 60000, 3}});
+    // slicing alone: the framework's (backward) order, one priority value, 1M slices
+    p3->SetAttribute("SliceSize", UintegerValue(1000000));
+    p3->SetAttribute("Priority", BooleanValue(false));
+    CHECK(p3->GetName() == "P3-slicing");
+    CHECK(Entries(p3->Plan(FourLayers()))
+          == std::vector<Entry>{{3, 0, 60000, 0},
+                                {2, 0, 1000000, 0},
+                                {2, 1000000, 1000000, 0},
+                                {2, 2000000, 500000, 0},
+                                {1, 0, 30000, 0},
+                                {0, 0, 120000, 0}});
+    // both off is FIFO exactly
+    p3->SetSliceSize(0);
+    CHECK(p3->GetName() == "P3-off");
+    CHECK(Entries(p3->Plan(FourLayers()))
+          == Entries(CreateObject<FifoTensorOrder>()->Plan(FourLayers())));
+    // the factory names of the switches
+    CHECK(CreateTensorOrderPolicy("p3-slicing")->GetName() == "P3-slicing");
+    CHECK(CreateTensorOrderPolicy("p3-priority")->GetName() == "P3-priority");
+    CHECK_THROWS_WITH(CreateTensorOrderPolicy("p3-x"), Catch::Contains("p3-slicing"));
+}
+
+TEST_CASE("scheduling: tictac's send order equals the DAG's consumption order, one transfer per "
+          "channel",
+          "[scheduling]")
+{
+    // a chain of 6 layers: consumption order is the layer order, production the reverse
+    const auto tensors = TensorOrderPolicy::MakeTensors({10, 20, 0, 40, 50, 60},
+                                                        {1e-3, 1e-3, 1e-3, 1e-3, 1e-3, 1e-3},
+                                                        {2e-3, 2e-3, 2e-3, 2e-3, 2e-3, 2e-3});
+    for (const char* mode : {"TIC", "TAC"})
+    {
+        auto tt = CreateObject<TicTacTensorOrder>();
+        tt->SetAttribute("Mode", StringValue(mode));
+        const auto plan = tt->Plan(tensors);
+        REQUIRE(plan.size() == tensors.size());
+        for (std::size_t i = 1; i < plan.size(); ++i)
+        {
+            INFO(mode << " position " << i);
+            CHECK(tensors[plan[i - 1].tensorId].consumedAt < tensors[plan[i].tensorId].consumedAt);
+        }
+        CHECK(tt->GetCreditBytes() == 0);           // no byte window
+        CHECK(tt->GetOutstandingPerChannel() == 1); // one transfer at a time per channel
+    }
+    auto tt = CreateObject<TicTacTensorOrder>();
+    tt->SetAttribute("OutstandingTransfers", UintegerValue(3));
+    CHECK(tt->GetOutstandingPerChannel() == 3);
+    CHECK(CreateObject<P3TensorOrder>()->GetOutstandingPerChannel() == 0);
 }
 
 TEST_CASE("scheduling: bytescheduler partitions above 1M params with a 4M credit", "[scheduling]")

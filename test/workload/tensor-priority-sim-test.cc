@@ -1,0 +1,286 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+// Parameter-server framework model of DataParallelJob (per-message overhead, server summation
+// and update, server priority, per-channel ordering, co-located servers) and the tensor-order
+// results it supports, each on a small model with a direction and a bound.
+
+#include "ns3/core-module.h"
+#include "ns3/mlnet-module.h"
+
+#include <catch2/catch.hpp>
+#include <sstream>
+
+using namespace ns3;
+
+namespace
+{
+
+/// A model from (parameters, forward us, backward us) per layer.
+DnnModel
+Model(const std::vector<std::tuple<uint64_t, double, double>>& layers)
+{
+    std::ostringstream csv;
+    csv << "name,parameters,forward_us,backward_us\n";
+    for (std::size_t i = 0; i < layers.size(); ++i)
+    {
+        csv << "l" << i << "," << std::get<0>(layers[i]) << "," << std::get<1>(layers[i]) << ","
+            << std::get<2>(layers[i]) << "\n";
+    }
+    std::istringstream in(csv.str());
+    return DnnModel::FromCsv(in, "test");
+}
+
+/// One parameter-server run's settings.
+struct PsRun
+{
+    uint32_t workers{2};
+    uint32_t servers{1}; //!< 0 = co-located
+    std::string rate{"10Gbps"};
+    uint32_t iterations{6};
+    Time overhead{Time(0)};
+    DataRate sumRate{DataRate(0)};
+    DataRate updateRate{DataRate(0)};
+    bool serverPriority{false};
+    uint64_t window{0};
+    bool record{false};
+};
+
+/// Result of a run.
+struct PsResult
+{
+    double steady{0};  //!< mean iteration time after 2 warm-up iterations (s)
+    double total{0};   //!< first start to last end (s)
+    double compute{0}; //!< forward + backward (s)
+    uint64_t pushBytes{0};
+    uint64_t networkBytes{0}; //!< bytes of recorded (network) messages
+    std::vector<MessageRecord> messages;
+    std::vector<TransferSlice> plan;
+};
+
+PsResult
+RunPs(const DnnModel& m, Ptr<TensorOrderPolicy> policy, const PsRun& r)
+{
+    FabricTopologyHelper th;
+    th.SetHostLinkRate(DataRate(r.rate));
+    th.SetFabricLinkRate(DataRate(r.rate));
+    FabricTopology topo = th.BuildLeafSpine(1, 1, r.workers + r.servers);
+    RdmaHelper rdma;
+    rdma.SetCongestionControl("ns3::Dcqcn");
+    rdma.SetNicAttribute("AckInterval", UintegerValue(16));
+    rdma.SetNicAttribute("Mtu", UintegerValue(4000));
+    auto nics = rdma.Install(topo.hosts);
+    Ptr<DataParallelJob> job = CreateObject<DataParallelJob>();
+    job->SetModel(m, GpuProfile::V100());
+    job->SetAttribute("Mode", StringValue("ParameterServer"));
+    job->SetAttribute("Iterations", UintegerValue(r.iterations));
+    job->SetAttribute("MessageOverhead", TimeValue(r.overhead));
+    job->SetAttribute("ServerSumRate", DataRateValue(r.sumRate));
+    job->SetAttribute("ServerUpdateRate", DataRateValue(r.updateRate));
+    job->SetAttribute("ServerPriority", BooleanValue(r.serverPriority));
+    job->SetAttribute("MaxInflightBytes", UintegerValue(r.window));
+    job->SetAttribute("RecordMessages", BooleanValue(r.record));
+    job->SetWorkers({nics.begin(), nics.begin() + r.workers});
+    if (r.servers == 0)
+    {
+        job->SetAttribute("CoLocatedServers", BooleanValue(true));
+    }
+    else
+    {
+        job->SetServers({nics.begin() + r.workers, nics.end()});
+    }
+    job->SetTensorOrderPolicy(policy);
+    job->Start();
+    Simulator::Stop(Seconds(20));
+    Simulator::Run();
+    REQUIRE(job->IsFinished());
+    PsResult out;
+    const auto& recs = job->GetIterationRecords();
+    out.steady = job->GetSteadyStateIterationTime(2).mean;
+    out.total = (recs.back().end - recs.front().start).GetSeconds();
+    out.compute = job->GetComputeTime().GetSeconds();
+    out.pushBytes = job->GetPushBytes();
+    out.messages = job->GetMessageRecords();
+    for (const auto& msg : out.messages)
+    {
+        out.networkBytes += msg.bytes;
+    }
+    out.plan = job->GetPlan();
+    Simulator::Destroy();
+    return out;
+}
+
+Ptr<TensorOrderPolicy>
+P3(uint64_t slice, bool priority)
+{
+    Ptr<P3TensorOrder> p = CreateObject<P3TensorOrder>();
+    p->SetSliceSize(slice);
+    p->SetPriority(priority);
+    p->SetPriorityClasses(1); // ordered at the sender only, as P3 does
+    return p;
+}
+
+} // namespace
+
+TEST_CASE("workload: server summation, update and per-message overhead add their analytic cost",
+          "[workload]")
+{
+    // one worker, one server, one 1M-parameter (4 MB) tensor
+    const DnnModel m = Model({{1000000, 100, 200}});
+    PsRun r;
+    r.workers = 1;
+    r.iterations = 2;
+    const double base = RunPs(m, CreateObject<FifoTensorOrder>(), r).total;
+    r.overhead = MicroSeconds(100);
+    r.sumRate = DataRate("8Gbps");     // 4 MB in 4 ms
+    r.updateRate = DataRate("16Gbps"); // 4 MB in 2 ms
+    const double slow = RunPs(m, CreateObject<FifoTensorOrder>(), r).total;
+    // each synchronisation (2: the first iteration's before the second forward, the last one's)
+    // pays 4 messages' overhead (push send/receive, pull send/receive) + 4 ms + 2 ms
+    CHECK(slow - base == Approx(2 * (4 * 100e-6 + 4e-3 + 2e-3)).margin(1e-6));
+}
+
+TEST_CASE("workload: with per-message overhead P3 throughput peaks at an interior slice size",
+          "[workload]")
+{
+    // a large tensor produced early, a small input layer produced last: slices let the input
+    // layer overtake the large tensor; tiny slices pay the per-message overhead many times
+    const DnnModel m = Model({{100000, 400, 200}, {2000000, 2000, 100}, {50000, 100, 100}});
+    PsRun r;
+    r.overhead = MicroSeconds(20);
+    r.window = 400000;
+    r.serverPriority = true;
+    std::map<uint64_t, double> steady;
+    for (uint64_t slice : {2000, 50000, 0})
+    {
+        steady[slice] = RunPs(m, P3(slice, true), r).steady;
+        INFO("slice " << slice << ": " << steady[slice] * 1e3 << " ms");
+        CHECK(steady[slice] > 0);
+    }
+    // interior optimum, each side at least 5% slower
+    CHECK(steady[2000] > 1.05 * steady[50000]);
+    CHECK(steady[0] > 1.05 * steady[50000]);
+    // the overhead is what makes the finest slices lose: it costs them more than the interior
+    r.overhead = Time(0);
+    const double fine0 = RunPs(m, P3(2000, true), r).steady;
+    const double mid0 = RunPs(m, P3(50000, true), r).steady;
+    INFO("no overhead: " << fine0 * 1e3 << " / " << mid0 * 1e3 << " ms");
+    CHECK(steady[2000] - fine0 > 5 * (steady[50000] - mid0));
+}
+
+TEST_CASE("workload: priority alone helps when gradients queue at the sender", "[workload]")
+{
+    // four equal layers; the network is slower than the backward pass, so under a window the
+    // gradients queue and the order decides which layer the next forward pass gets first
+    const DnnModel fastBackward = Model(
+        {{250000, 4000, 100}, {250000, 4000, 100}, {250000, 4000, 100}, {250000, 4000, 100}});
+    PsRun r;
+    r.window = 1000000; // one whole tensor in flight
+    const double fifo = RunPs(fastBackward, CreateObject<FifoTensorOrder>(), r).steady;
+    const double prio = RunPs(fastBackward, P3(0, true), r).steady;
+    INFO("FIFO " << fifo * 1e3 << " ms, priority alone " << prio * 1e3 << " ms");
+    CHECK(prio < 0.85 * fifo);
+    // when the backward pass is slower than the transfers nothing queues: no gain
+    const DnnModel slowBackward = Model({{250000, 4000, 20000},
+                                         {250000, 4000, 20000},
+                                         {250000, 4000, 20000},
+                                         {250000, 4000, 20000}});
+    const double fifo2 = RunPs(slowBackward, CreateObject<FifoTensorOrder>(), r).steady;
+    const double prio2 = RunPs(slowBackward, P3(0, true), r).steady;
+    INFO("slow backward: FIFO " << fifo2 * 1e3 << " ms, priority alone " << prio2 * 1e3 << " ms");
+    CHECK(prio2 == Approx(fifo2).epsilon(0.01));
+}
+
+TEST_CASE("workload: the server answers queued pulls in priority order with ServerPriority",
+          "[workload]")
+{
+    // the server's summation is the bottleneck: slices queue at the server thread
+    const DnnModel m = Model({{200000, 1000, 100}, {2000000, 1000, 100}, {200000, 1000, 100}});
+    PsRun r;
+    r.sumRate = DataRate("4Gbps");
+    const double arrival = RunPs(m, P3(50000, true), r).steady;
+    r.serverPriority = true;
+    const double prio = RunPs(m, P3(50000, true), r).steady;
+    INFO("arrival order " << arrival * 1e3 << " ms, priority order " << prio * 1e3 << " ms");
+    CHECK(prio < 0.95 * arrival);
+}
+
+TEST_CASE("workload: tictac sends one transfer per channel in DAG consumption order", "[workload]")
+{
+    // backward is short: every tensor is ready while the first transfer is on the wire; sizes
+    // tell the tensors apart (0.4, 0.8, 1.2, 1.6 MB)
+    const DnnModel m
+        = Model({{100000, 100, 10}, {200000, 100, 10}, {300000, 100, 10}, {400000, 100, 10}});
+    PsRun r;
+    r.workers = 1;
+    r.iterations = 1;
+    r.record = true;
+    auto pushOrder = [&](Ptr<TensorOrderPolicy> p)
+    {
+        std::vector<uint64_t> order;
+        auto res = RunPs(m, p, r);
+        std::sort(res.messages.begin(), res.messages.end(),
+                  [](const MessageRecord& a, const MessageRecord& b)
+                  {
+                      return a.posted < b.posted;
+                  });
+        for (const auto& msg : res.messages)
+        {
+            if (msg.srcHost == 0) // pushes: worker 0 to the server
+            {
+                order.push_back(msg.bytes / 400000);
+            }
+        }
+        return order;
+    };
+    // (order of posting on the worker's channel to the server, which is the wire order: one
+    // queue pair per channel and class sends its messages in order)
+    // FIFO posts every tensor when produced: backward order on the wire
+    CHECK(pushOrder(CreateObject<FifoTensorOrder>()) == std::vector<uint64_t>{4, 3, 2, 1});
+    // TicTac: the last layer's (produced first) goes alone, then consumption order
+    CHECK(pushOrder(CreateObject<TicTacTensorOrder>()) == std::vector<uint64_t>{4, 1, 2, 3});
+}
+
+TEST_CASE("workload: co-located servers keep the local shard off the network", "[workload]")
+{
+    const DnnModel m = Model({{300000, 100, 200}, {500000, 100, 200}, {700000, 100, 200}});
+    PsRun r;
+    r.workers = 3;
+    r.servers = 0;
+    r.iterations = 2;
+    r.record = true;
+    auto res = RunPs(m, P3(100000, true), r);
+    uint64_t modelBytes = 4 * (300000 + 500000 + 700000);
+    CHECK(res.pushBytes == 2 * 3 * modelBytes);
+    // slice k goes to server (tensor + offset / size) % 3; a worker's push to its own host and
+    // the pull back stay local: (W - 1) pushes and (W - 1) pulls per slice cross the network
+    uint64_t expected = 0;
+    for (const auto& s : res.plan)
+    {
+        expected += 2 * (3 - 1) * s.size * 4;
+    }
+    CHECK(res.networkBytes == 2 * expected);
+    for (const auto& msg : res.messages)
+    {
+        CHECK(msg.srcHost != msg.dstHost + 3);
+        CHECK(msg.dstHost != msg.srcHost + 3);
+    }
+}
+
+TEST_CASE("workload: bad parameter-server framework settings are rejected", "[workload]")
+{
+    Ptr<DataParallelJob> job = CreateObject<DataParallelJob>();
+    CHECK_FALSE(job->SetAttributeFailSafe("MessageOverhead", TimeValue(Seconds(2))));
+    job->SetModel(Model({{1000, 10, 10}}), GpuProfile::V100());
+    job->SetAttribute("Mode", StringValue("ParameterServer"));
+    FabricTopologyHelper th;
+    FabricTopology topo = th.BuildLeafSpine(1, 1, 3);
+    RdmaHelper rdma;
+    auto nics = rdma.Install(topo.hosts);
+    job->SetWorkers({nics[0], nics[1]});
+    CHECK_THROWS_WITH(job->Start(), Catch::Contains("CoLocatedServers"));
+    job->SetServers({nics[2]});
+    job->SetAttribute("CoLocatedServers", BooleanValue(true));
+    CHECK_THROWS_WITH(job->Start(), Catch::Contains("SetServers"));
+    Simulator::Destroy();
+}
