@@ -29,6 +29,25 @@ namespace
 {
 uint64_t g_hops = 0;
 
+/// State of the event-loop floor (MeasureEventFloor).
+uint64_t g_floorLeft = 0;
+uint64_t g_floorRng = 0x9e3779b97f4a7c15ULL;
+
+/// One trivial event: count it and schedule the successor (xorshift delay in 1 ps .. 2 us).
+void
+FloorEvent()
+{
+    if (g_floorLeft == 0)
+    {
+        return;
+    }
+    --g_floorLeft;
+    g_floorRng ^= g_floorRng << 13;
+    g_floorRng ^= g_floorRng >> 7;
+    g_floorRng ^= g_floorRng << 17;
+    Simulator::Schedule(PicoSeconds(1 + int64_t(g_floorRng % 2000000)), &FloorEvent);
+}
+
 /// \return the value in kB of a "Name:   123 kB" line of /proc/self/status, or -1
 double
 ProcStatusKb(const std::string& name)
@@ -211,6 +230,17 @@ StandardLine(const std::string& bench, const std::string& simulator, const RunSt
         .Add("peak_rss_mb", s.peakRssMb)
         .Add("build_wall_s", s.buildWallS)
         .Add("build_rss_mb", s.buildRssMb);
+    if (s.floorEvents > 0 && s.floorCpuS > 0 && s.floorWallS > 0)
+    {
+        double floorNs = s.floorCpuS * 1e9 / double(s.floorEvents);
+        double hopNs = s.packetHops > 0 ? s.runCpuS * 1e9 / double(s.packetHops) : 0.0;
+        j.Add("floor_events", s.floorEvents)
+            .Add("floor_events_per_wall_s", double(s.floorEvents) / s.floorWallS)
+            .Add("floor_events_per_cpu_s", double(s.floorEvents) / s.floorCpuS)
+            .Add("floor_ns_per_event", floorNs)
+            .Add("ns_per_hop", hopNs)
+            .Add("hop_vs_floor", hopNs / floorNs);
+    }
     return j;
 }
 
@@ -218,6 +248,35 @@ void
 Setup(const std::string& scheduler)
 {
     Time::SetResolution(Time::PS);
+    ObjectFactory f;
+    f.SetTypeId(scheduler);
+    Simulator::SetScheduler(f);
+}
+
+void
+MeasureEventFloor(const std::string& scheduler, uint64_t n, uint32_t population, RunStats& s)
+{
+    if (n == 0)
+    {
+        return;
+    }
+    population = std::max<uint32_t>(1, std::min<uint64_t>(population, n));
+    // Every executed event but the first `population` ones was scheduled by a FloorEvent: n
+    // events in all, then the last `population` calls find nothing left and stop.
+    g_floorLeft = n - population;
+    g_floorRng = 0x9e3779b97f4a7c15ULL;
+    for (uint32_t i = 0; i < population; ++i)
+    {
+        Simulator::Schedule(PicoSeconds(1 + i), &FloorEvent);
+    }
+    uint64_t ev0 = ExecutedEvents();
+    double cpu0 = ProcessCpuSeconds();
+    WallClock clock;
+    Simulator::Run();
+    s.floorWallS = clock.Seconds();
+    s.floorCpuS = ProcessCpuSeconds() - cpu0;
+    s.floorEvents = ExecutedEvents() - ev0;
+    Simulator::Destroy(); // the scenario starts from a fresh simulator (same scheduler type)
     ObjectFactory f;
     f.SetTypeId(scheduler);
     Simulator::SetScheduler(f);

@@ -129,20 +129,36 @@ class JsonLine
  */
 struct RunStats
 {
-    double simTimeS{0};     //!< simulated seconds
-    double buildWallS{0};   //!< wall seconds to build topology, routes and applications
-    double runWallS{0};     //!< wall seconds inside Simulator::Run()
-    double runCpuS{0};      //!< CPU seconds of this process inside Simulator::Run()
-    uint64_t events{0};     //!< events executed during Run()
-    uint64_t packetHops{0}; //!< frames that crossed a link during Run()
-    double buildRssMb{0};   //!< resident set after the build, MiB
-    double peakRssMb{0};    //!< peak resident set, MiB
+    double simTimeS{0};      //!< simulated seconds
+    double buildWallS{0};    //!< wall seconds to build topology, routes and applications
+    double runWallS{0};      //!< wall seconds inside Simulator::Run()
+    double runCpuS{0};       //!< CPU seconds of this process inside Simulator::Run()
+    uint64_t events{0};      //!< events executed during Run()
+    uint64_t packetHops{0};  //!< frames that crossed a link during Run()
+    double buildRssMb{0};    //!< resident set after the build, MiB
+    double peakRssMb{0};     //!< peak resident set, MiB
+    uint64_t floorEvents{0}; //!< trivial events of the event-loop floor (0: not measured)
+    double floorWallS{0};    //!< wall seconds of the floor's Simulator::Run()
+    double floorCpuS{0};     //!< CPU seconds of the floor's Simulator::Run()
 };
+
+/**
+ * The bare event-loop floor: n trivial events (a static function that counts and schedules
+ * its successor, with pseudo-random delays of 1 ps .. 2 us) through the configured scheduler,
+ * keeping `population` events pending, in a simulator of its own that is destroyed before
+ * returning (call it after Setup(), before building the scenario; the next simulator gets the
+ * same scheduler). Fills s.floorEvents/floorWallS/floorCpuS.
+ * \param scheduler the scheduler TypeId name given to Setup() \param n events to execute (0: do
+ * nothing) \param population events pending at any time \param s filled in
+ */
+void MeasureEventFloor(const std::string& scheduler, uint64_t n, uint32_t population, RunStats& s);
 
 /**
  * Start the JSON line with the fields every benchmark reports: bench, simulator, sim_time_s,
  * wall_s (run), cpu_s (run), events, packet_hops, hops_per_wall_s, events_per_wall_s, peak_rss_mb,
- * build_wall_s, build_rss_mb.
+ * build_wall_s, build_rss_mb; with a measured floor also floor_events, floor_events_per_wall_s,
+ * floor_events_per_cpu_s, floor_ns_per_event (CPU), ns_per_hop (CPU) and hop_vs_floor (their
+ * ratio: what one packet-hop costs in trivial events).
  * \param bench scenario name \param simulator "mlnet" or "mainline" \param s the measurements
  * \return the line (add scenario-specific fields, then Print())
  */

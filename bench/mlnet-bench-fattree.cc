@@ -27,9 +27,22 @@ main(int argc, char* argv[])
 
     std::string transport = "udp"; // the mainline baseline sends the same UDP traffic
     std::string devices = "none";
+    uint32_t ackInterval = 1;
+    double load = 0.5;
+    uint64_t floorEvents = 1000000;
+    uint32_t floorPopulation = 128;
     CommandLine cmd(__FILE__);
     cmd.AddValue("k", "Fat-tree arity (k^3/4 hosts)", k);
-    cmd.AddValue("pattern", "Traffic: permutation or shuffle", pattern);
+    cmd.AddValue("pattern",
+                 "Traffic: permutation, shuffle, or websearch / datamining (Poisson arrivals of "
+                 "RDMA messages sized by that CDF at --load, each to a random other host)",
+                 pattern);
+    cmd.AddValue("load", "websearch / datamining: offered load per host, fraction of --rate", load);
+    cmd.AddValue("ackInterval", "RDMA: acknowledge every this many packets (1: per packet)",
+                 ackInterval);
+    cmd.AddValue("floorEvents", "Trivial events of the event-loop floor run first (0: none)",
+                 floorEvents);
+    cmd.AddValue("floorPopulation", "Events pending during the floor run", floorPopulation);
     cmd.AddValue("duration", "Simulated seconds", duration);
     cmd.AddValue("rate", "Link rate; a host's flows share it", rate);
     cmd.AddValue("payload", "Payload bytes per packet", payload);
@@ -48,7 +61,19 @@ main(int argc, char* argv[])
     {
         name = "fattree" + std::to_string(k) + "-" + pattern;
     }
+    const bool cdfPattern = pattern == "websearch" || pattern == "datamining";
+    if (cdfPattern && !(load > 0 && load <= 1))
+    {
+        std::cerr << "mlnet-bench-fattree: error: --load must be in (0, 1]" << std::endl;
+        return 2;
+    }
+    if (cdfPattern)
+    {
+        transport = "rdma"; // BackgroundTraffic posts RDMA messages
+    }
     Setup(scheduler);
+    RunStats s;
+    MeasureEventFloor(scheduler, floorEvents, floorPopulation, s);
 
     WallClock build;
     FabricTopologyHelper topo;
@@ -72,7 +97,20 @@ main(int argc, char* argv[])
     double topoRss = CurrentRssMb();
 
     const uint32_t n = t.hosts.GetN();
-    std::vector<FlowPair> flows = TrafficPattern(pattern, n, seed);
+    std::vector<FlowPair> flows;
+    Ptr<BackgroundTraffic> bg;
+    if (cdfPattern)
+    {
+        MlnetFlowParams fp;
+        fp.rate = DataRate(rate);
+        fp.payload = payload;
+        fp.ackInterval = ackInterval;
+        bg = InstallMlnetBackground(t.hosts, pattern, load, fp, int64_t(seed) * 10);
+    }
+    else
+    {
+        flows = TrafficPattern(pattern, n, seed);
+    }
     for (uint32_t i = 0; i < n; ++i)
     {
         InstallMlnetSink(t.hosts.Get(i));
@@ -89,11 +127,11 @@ main(int argc, char* argv[])
         fp.transport = transport;
         fp.rate = DataRate(DataRate(rate).GetBitRate() / outDegree[f.src]);
         fp.payload = payload;
+        fp.ackInterval = ackInterval;
         InstallMlnetSource(t.hosts.Get(f.src), t.hosts.Get(f.dst), uint16_t(10000 + next[f.src]++),
                            fp);
     }
     uint32_t hooked = HopCounter::ConnectAll<FabricNetDevice>();
-    RunStats s;
     s.buildWallS = build.Seconds();
 
     RunAndMeasure(duration, s);
@@ -120,7 +158,10 @@ main(int argc, char* argv[])
         .Add("hosts", n)
         .Add("switches", t.switches.GetN())
         .Add("links", t.links)
-        .Add("flows", uint64_t(flows.size()))
+        .Add("flows", bg ? bg->GetFlowsStarted() : uint64_t(flows.size()))
+        .Add("load", cdfPattern ? load : 0.0)
+        .Add("flows_completed_bytes", bg ? bg->GetCompletedBytes() : uint64_t(0))
+        .Add("ack_interval", ackInterval)
         .Add("topology_build_s", topoWall)
         .Add("topology_rss_mb", topoRss)
         .Add("devices_hooked", hooked)

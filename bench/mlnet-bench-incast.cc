@@ -24,6 +24,10 @@ main(int argc, char* argv[])
     std::string name = "incast16";
 
     std::string transport = "rdma";
+    uint64_t flowBytes = 0;
+    uint32_t ackInterval = 1;
+    uint64_t floorEvents = 1000000;
+    uint32_t floorPopulation = 128;
     CommandLine cmd(__FILE__);
     cmd.AddValue("senders", "Number of senders", senders);
     cmd.AddValue("duration", "Simulated seconds", duration);
@@ -33,9 +37,25 @@ main(int argc, char* argv[])
     cmd.AddValue("transport", "mlnet traffic: rdma (DCQCN queue pairs) or udp (constant rate)",
                  transport);
     cmd.AddValue("scheduler", "ns-3 scheduler type", scheduler);
+    cmd.AddValue("flowBytes",
+                 "RDMA: every sender sends one message of this many bytes and the run ends when "
+                 "all are acknowledged (--duration is then a limit); 0: endless senders",
+                 flowBytes);
+    cmd.AddValue("ackInterval", "RDMA: acknowledge every this many packets (1: per packet)",
+                 ackInterval);
+    cmd.AddValue("floorEvents", "Trivial events of the event-loop floor run first (0: none)",
+                 floorEvents);
+    cmd.AddValue("floorPopulation", "Events pending during the floor run", floorPopulation);
     cmd.AddValue("name", "Benchmark name in the JSON line", name);
     cmd.Parse(argc, argv);
+    if (flowBytes > 0 && transport != "rdma")
+    {
+        std::cerr << "mlnet-bench-incast: error: --flowBytes needs --transport=rdma" << std::endl;
+        return 2;
+    }
     Setup(scheduler);
+    RunStats s;
+    MeasureEventFloor(scheduler, floorEvents, floorPopulation, s);
 
     WallClock build;
     FabricTopologyHelper topo;
@@ -49,12 +69,26 @@ main(int argc, char* argv[])
     fp.transport = transport;
     fp.rate = DataRate(rate);
     fp.payload = payload;
+    fp.ackInterval = ackInterval;
+    fp.messageBytes = flowBytes;
+    uint32_t done = 0;
+    Time lastDone;
+    if (flowBytes > 0)
+    {
+        fp.onDone = [&done, &lastDone, senders]()
+        {
+            lastDone = Simulator::Now();
+            if (++done == senders)
+            {
+                Simulator::Stop();
+            }
+        };
+    }
     for (uint32_t i = 0; i < senders; ++i)
     {
         InstallMlnetSource(t.hosts.Get(i), t.hosts.Get(senders), uint16_t(10000 + i), fp);
     }
     uint32_t hooked = HopCounter::ConnectAll<FabricNetDevice>();
-    RunStats s;
     s.buildWallS = build.Seconds();
 
     RunAndMeasure(duration, s);
@@ -71,6 +105,10 @@ main(int argc, char* argv[])
         .Add("ecn_marks", sw.ecnMarks)
         .Add("pfc_pauses", sw.pauses)
         .Add("pfc", pfc)
+        .Add("ack_interval", ackInterval)
+        .Add("flow_bytes", flowBytes)
+        .Add("flows_done", done)
+        .Add("completion_s", lastDone.GetSeconds())
         .Print();
     Simulator::Destroy();
     return 0;

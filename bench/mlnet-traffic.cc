@@ -6,6 +6,7 @@
 
 #include "ns3/boolean.h"
 #include "ns3/constant-rate-flow.h"
+#include "ns3/double.h"
 #include "ns3/fabric-helper.h"
 #include "ns3/fabric-switch.h"
 #include "ns3/rdma-helper.h"
@@ -17,25 +18,46 @@ namespace ns3
 namespace bench
 {
 
+namespace
+{
+/// Install an RDMA NIC (fp's Mtu and AckInterval) on a host that has none.
+void
+EnsureNic(Ptr<Node> host, const MlnetFlowParams& fp)
+{
+    if (RdmaHelper::GetNic(host))
+    {
+        return;
+    }
+    RdmaHelper rdma;
+    rdma.SetNicAttribute("Mtu", UintegerValue(fp.payload));
+    rdma.SetNicAttribute("AckInterval", UintegerValue(fp.ackInterval));
+    rdma.Install(NodeContainer(host));
+}
+} // namespace
+
 Ptr<Object>
 InstallMlnetSource(Ptr<Node> src, Ptr<Node> dst, uint16_t sport, const MlnetFlowParams& fp)
 {
     if (fp.transport == "rdma")
     {
-        RdmaHelper rdma;
-        rdma.SetNicAttribute("Mtu", UintegerValue(fp.payload));
-        for (Ptr<Node> n : {src, dst})
-        {
-            if (!RdmaHelper::GetNic(n))
-            {
-                rdma.Install(NodeContainer(n));
-            }
-        }
+        EnsureNic(src, fp);
+        EnsureNic(dst, fp);
         Ptr<RdmaQueuePair> qp = RdmaHelper::GetNic(src)->Connect(RdmaHelper::GetNic(dst), 3);
+        uint64_t bytes = fp.messageBytes > 0 ? fp.messageBytes : uint64_t(1) << 40;
+        std::function<void()> done = fp.onDone;
         Simulator::Schedule(fp.start,
-                            [qp]()
+                            [qp, bytes, done]()
                             {
-                                qp->PostSend(uint64_t(1) << 40);
+                                if (!done)
+                                {
+                                    qp->PostSend(bytes);
+                                    return;
+                                }
+                                qp->PostSend(bytes, RdmaQueuePair::CompletionCallback(
+                                                        [done](uint64_t, uint64_t)
+                                                        {
+                                                            done();
+                                                        }));
                             });
         return qp;
     }
@@ -80,6 +102,26 @@ InstallMlnetSink(Ptr<Node> host)
     Ptr<FlowSink> sink = CreateObject<FlowSink>();
     host->AddApplication(sink);
     return sink;
+}
+
+Ptr<BackgroundTraffic>
+InstallMlnetBackground(const NodeContainer& hosts, const std::string& cdf, double load,
+                       const MlnetFlowParams& fp, int64_t stream)
+{
+    std::vector<Ptr<RdmaNic>> nics;
+    for (uint32_t i = 0; i < hosts.GetN(); ++i)
+    {
+        EnsureNic(hosts.Get(i), fp);
+        nics.push_back(RdmaHelper::GetNic(hosts.Get(i)));
+    }
+    Ptr<BackgroundTraffic> bg = CreateObject<BackgroundTraffic>();
+    bg->SetAttribute("Load", DoubleValue(load));
+    bg->SetAttribute("LinkRate", DataRateValue(fp.rate));
+    bg->SetHosts(nics, nics);
+    bg->SetFlowSizeCdf(FlowSizeCdf::Get(cdf));
+    bg->AssignStreams(stream);
+    Simulator::Schedule(fp.start, &BackgroundTraffic::Start, bg);
+    return bg;
 }
 
 MlnetSwitchTotals

@@ -8,6 +8,7 @@
 #define MLNET_BENCH_MLNET_TRAFFIC_H
 
 #include "ns3/application.h"
+#include "ns3/background-traffic.h"
 #include "ns3/data-rate.h"
 #include "ns3/fabric-topology-helper.h"
 #include "ns3/flow-sink.h"
@@ -16,6 +17,7 @@
 #include "ns3/nstime.h"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 
 namespace ns3
@@ -33,6 +35,10 @@ struct MlnetFlowParams
     Time stop;                //!< stop time (zero: never)
     /// "rdma": an RDMA queue pair with DCQCN (the default); "udp": a ConstantRateFlow
     std::string transport{"rdma"};
+    uint32_t ackInterval{1};  //!< RDMA: the receiver acknowledges every this many packets
+    uint64_t messageBytes{0}; //!< RDMA: one message of this size (0: endless)
+    /// RDMA with messageBytes > 0: called when the message is acknowledged completely
+    std::function<void()> onDone;
 };
 
 /**
@@ -58,6 +64,18 @@ uint64_t ReceivedBytes(Ptr<Node> host);
  * \return the sink
  */
 Ptr<FlowSink> InstallMlnetSink(Ptr<Node> host);
+
+/**
+ * Background traffic on every host of a topology: flows arrive as a Poisson process at each
+ * host, sizes drawn from a CDF, each to a uniformly random other host as one RDMA message
+ * (BackgroundTraffic; RDMA NICs are installed on demand with fp's Mtu and AckInterval).
+ * \param hosts the hosts \param cdf "websearch" or "datamining" \param load offered payload
+ * load per host, fraction of fp.rate, (0, 1] \param fp parameters (rate, payload, ackInterval)
+ * \param stream first random stream index \return the generator (started at time 0)
+ */
+Ptr<BackgroundTraffic> InstallMlnetBackground(const NodeContainer& hosts, const std::string& cdf,
+                                              double load, const MlnetFlowParams& fp,
+                                              int64_t stream);
 
 /// Switch counters summed over a topology.
 struct MlnetSwitchTotals
