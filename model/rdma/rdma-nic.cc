@@ -455,23 +455,52 @@ RdmaNic::SendControl(Ipv4Address dst, uint16_t sport, uint32_t dstQp, uint8_t op
 void
 RdmaNic::ArmRto(RdmaQueuePair& qp)
 {
+    if (qp.m_rtoArmed)
+    {
+        return;
+    }
+    qp.m_rtoArmed = true;
+    qp.m_rtoDeadline = Simulator::Now() + m_rto;
+    // A pending event of an earlier arming fires no later than the new deadline (unless the
+    // timeout was shortened since): it moves itself there (OnRtoTimer), no second event.
+    if (!qp.m_rto.IsExpired() && Time(qp.m_rto.GetTs()) > qp.m_rtoDeadline)
+    {
+        qp.m_rto.Cancel();
+    }
     if (qp.m_rto.IsExpired())
     {
-        qp.m_rto = Simulator::Schedule(m_rto, &RdmaNic::OnRto, this, Ptr<RdmaQueuePair>(&qp));
+        qp.m_rto = Simulator::Schedule(m_rto, &RdmaNic::OnRtoTimer, this, Ptr<RdmaQueuePair>(&qp));
     }
 }
 
 void
-RdmaNic::OnRto(Ptr<RdmaQueuePair> qp)
+RdmaNic::OnRtoTimer(Ptr<RdmaQueuePair> qp)
 {
-    if (qp->m_sndUna >= qp->m_highSent)
+    if (!qp->m_rtoArmed)
+    {
+        return; // disarmed since (progress acknowledged everything)
+    }
+    Time now = Simulator::Now();
+    if (qp->m_rtoDeadline > now)
+    {
+        qp->m_rto = Simulator::Schedule(qp->m_rtoDeadline - now, &RdmaNic::OnRtoTimer, this, qp);
+        return;
+    }
+    qp->m_rtoArmed = false;
+    OnRto(*qp);
+}
+
+void
+RdmaNic::OnRto(RdmaQueuePair& qp)
+{
+    if (qp.m_sndUna >= qp.m_highSent)
     {
         return; // nothing outstanding
     }
-    NS_LOG_DEBUG("qp " << qp->m_qpn << " timeout, go back to " << qp->m_sndUna);
-    qp->m_timeouts++;
-    qp->m_sndNxt = qp->m_sndUna;
-    ArmRto(*qp);
+    NS_LOG_DEBUG("qp " << qp.m_qpn << " timeout, go back to " << qp.m_sndUna);
+    qp.m_timeouts++;
+    qp.m_sndNxt = qp.m_sndUna;
+    ArmRto(qp);
     Kick();
 }
 
@@ -672,7 +701,7 @@ RdmaNic::ReceiveAck(RdmaQueuePair& qp, uint64_t psn, bool nak)
         qp.m_ops->Advance(qp.m_cc, now);
         qp.m_ops->OnAck(qp.m_cc, info, now);
         qp.UpdateRateTraces();
-        qp.m_rto.Cancel();
+        qp.m_rtoArmed = false; // restarted below if packets are still outstanding
         if (qp.m_sndUna < qp.m_highSent)
         {
             ArmRto(qp);

@@ -165,7 +165,8 @@ class RdmaNic : public Object
     void ScheduleWake(Time at);
     void Wake();
     void ArmRto(RdmaQueuePair& qp);
-    void OnRto(Ptr<RdmaQueuePair> qp);
+    void OnRtoTimer(Ptr<RdmaQueuePair> qp);
+    void OnRto(RdmaQueuePair& qp);
     void Kick();
     static uint64_t ExpandPsn(uint32_t psn24, uint64_t reference);
 

@@ -163,7 +163,12 @@ class RdmaQueuePair : public Object
     uint64_t m_cnps{0};
     Time m_nextAvail;
     TxTimeAccumulator m_paceClock; //!< exact pacing intervals below the line rate
+    /// Retransmission timer, lazy: one pending event at most; re-arming only moves
+    /// m_rtoDeadline and the event, when it fires early, re-schedules itself for the deadline
+    /// (an ACK per packet would otherwise cancel and insert one event per packet).
     EventId m_rto;
+    Time m_rtoDeadline;     //!< when the armed timer expires
+    bool m_rtoArmed{false}; //!< the timer is armed (m_rto may be pending while disarmed)
 
     RdmaCcState m_cc;
     Ptr<RdmaCongestionOps> m_ops;
