@@ -3,15 +3,23 @@
  */
 // Parameter-server data-parallel training with different tensor transfer orders: FIFO
 // (framework order), FIFO-split (MXNet-style: large tensors split over the servers), TicTac
-// (TIC and TAC), P3 and ByteScheduler. Prints, per model and policy, the mean iteration time,
-// the training throughput and the speed-up over FIFO and over FIFO-split, to be compared
-// with TicTac (MLSys 2019, up to 19.2% throughput), P3 (SysML 2019, up to 66% on VGG-19) and
-// ByteScheduler (SOSP 2019, up to 171% with 8 machines on 100 Gbps RDMA).
+// (TIC and TAC, enforced by one transfer per channel in its order), P3 (slicing and priority,
+// and each alone: p3-slicing, p3-priority), ByteScheduler (given partition/credit, or tuned by a
+// grid search: bytescheduler-tuned). The framework costs of a PS-lite/KVStore host are on by
+// default (per-message overhead, server summation and update), servers co-located with the
+// workers as P3 and ByteScheduler deploy them. Prints, per model and policy, the steady-state
+// iteration time (mean, p50, p99 over the iterations after the warm-up), the training
+// throughput and the speed-up over FIFO and FIFO-split; --csv writes every iteration and
+// --summaryCsv the table. Published: TicTac up to 37.7% throughput (MLSys 2019), P3 25-66%
+// (SysML 2019), ByteScheduler up to 196% (SOSP 2019). The model is deterministic (no
+// randomness on this path), so seeds do not apply.
 
 #include "ns3/core-module.h"
 #include "ns3/mlnet-module.h"
 
 #include <algorithm>
+#include <cmath>
+#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
@@ -91,23 +99,31 @@ class FifoSplitTensorOrder : public TensorOrderPolicy
 /// Settings shared by every run.
 struct RunConfig
 {
-    std::string gpu{"v100"};
+    std::string gpu{"v100-fp32"};
     uint32_t workers{4};
-    uint32_t servers{2};
+    uint32_t servers{4};
+    bool colocated{true};
     uint32_t leaves{1};
-    double rate{25};
+    double rate{10};
     uint32_t batch{32};
-    uint32_t iterations{3};
+    uint32_t iterations{12};
+    uint32_t warmup{2};
     uint32_t mtu{4000};
     uint32_t ackInterval{16};
     uint32_t bytesPerParam{4};
-    uint64_t window{4000000};
+    uint64_t window{0};
+    uint32_t p3Depth{1};
     uint64_t fifoWindow{0};
     uint64_t bigArrayBound{1000000};
     uint32_t classes{1};
     uint64_t p3Slice{50000};
     uint64_t bsPartition{1000000};
     uint64_t bsCredit{4000000};
+    double overheadUs{50};
+    double sumGbps{40};
+    double updateGbps{40};
+    int serverPriority{-1};
+    uint32_t channelDepth{0};
 };
 
 /// \return the policy named \p name (fifo, fifo-split, tic, tac, p3, bytescheduler)
@@ -135,13 +151,14 @@ MakePolicy(const std::string& name, const RunConfig& c)
         t->SetBandwidth(c.rate * 1e9 / 8 * share);
         p = t;
     }
-    else if (name == "p3")
+    else if (name == "p3" || name == "p3-slicing" || name == "p3-priority")
     {
         Ptr<P3TensorOrder> t = CreateObject<P3TensorOrder>();
-        t->SetSliceSize(c.p3Slice);
+        t->SetSliceSize(name == "p3-priority" ? 0 : c.p3Slice);
+        t->SetPriority(name != "p3-slicing");
         p = t;
     }
-    else if (name == "bytescheduler")
+    else if (name == "bytescheduler" || name == "bytescheduler-tuned")
     {
         Ptr<ByteSchedulerTensorOrder> t = CreateObject<ByteSchedulerTensorOrder>();
         t->SetPartitionSize(c.bsPartition);
@@ -151,18 +168,39 @@ MakePolicy(const std::string& name, const RunConfig& c)
     else
     {
         throw std::invalid_argument("unknown policy '" + name
-                                    + "' (fifo, fifo-split, tic, tac, p3, bytescheduler)");
+                                    + "' (fifo, fifo-split, tic, tac, p3, p3-slicing, "
+                                      "p3-priority, bytescheduler, bytescheduler-tuned)");
     }
     p->SetPriorityClasses(c.classes);
     return p;
 }
 
-/// One simulation: \return the mean iteration time (s) without the first iteration
-double
+/**
+ * \param policy a policy name \param c settings
+ * \return true if the servers serve by priority for this policy: --serverPriority, or by
+ * default the policies whose paper orders the server side (TicTac orders the parameter
+ * transfers, P3 changed the KVServer; ByteScheduler schedules at the worker only)
+ */
+bool
+ServerPriority(const std::string& policy, const RunConfig& c)
+{
+    if (c.serverPriority >= 0)
+    {
+        return c.serverPriority > 0;
+    }
+    return policy == "tic" || policy == "tac" || policy == "p3" || policy == "p3-priority";
+}
+
+/**
+ * One simulation.
+ * \return the steady-state iteration times (s): the iterations after the warm-up, without the
+ * last one (which also waits for its own synchronisation)
+ */
+std::vector<double>
 RunOne(const DnnModel& m, const GpuProfile& g, const std::string& policy, const RunConfig& c,
        Time* compute)
 {
-    uint32_t hosts = c.workers + c.servers;
+    uint32_t hosts = c.workers + (c.colocated ? 0 : c.servers);
     uint32_t perLeaf = (hosts + c.leaves - 1) / c.leaves;
     FabricTopologyHelper th;
     std::ostringstream r;
@@ -182,7 +220,7 @@ RunOne(const DnnModel& m, const GpuProfile& g, const std::string& policy, const 
     {
         uint32_t leaf = i / perLeaf;
         uint32_t slot = i % perLeaf;
-        bool server = servers.size() < c.servers && slot == perLeaf - 1
+        bool server = !c.colocated && servers.size() < c.servers && slot == perLeaf - 1
                       && leaf < c.servers; // one server per leaf first
         if (server)
         {
@@ -193,7 +231,7 @@ RunOne(const DnnModel& m, const GpuProfile& g, const std::string& policy, const 
             workers.push_back(nics[i]);
         }
     }
-    for (uint32_t i = nics.size(); i-- > 0 && servers.size() < c.servers;)
+    for (uint32_t i = nics.size(); i-- > 0 && !c.colocated && servers.size() < c.servers;)
     {
         // more servers than leaves: take the remaining hosts from the end
         if (std::find(workers.begin(), workers.end(), nics[i]) == workers.end()
@@ -202,7 +240,7 @@ RunOne(const DnnModel& m, const GpuProfile& g, const std::string& policy, const 
             servers.push_back(nics[i]);
         }
     }
-    if (workers.size() != c.workers || servers.size() != c.servers)
+    if (workers.size() != c.workers || (!c.colocated && servers.size() != c.servers))
     {
         throw std::logic_error("could not place workers and servers");
     }
@@ -212,11 +250,27 @@ RunOne(const DnnModel& m, const GpuProfile& g, const std::string& policy, const 
     job->SetAttribute("BatchSize", UintegerValue(c.batch));
     job->SetAttribute("Iterations", UintegerValue(c.iterations));
     job->SetAttribute("BytesPerParameter", UintegerValue(c.bytesPerParam));
-    job->SetAttribute("MaxInflightBytes",
-                      UintegerValue(policy.compare(0, 4, "fifo") == 0 ? c.fifoWindow : c.window));
+    // FIFO posts as produced (frameworks do); TicTac and P3 enforce their order at the sender
+    // by a per-channel queue in plan order (TicTac: its policy's one transfer per channel; P3:
+    // --p3Depth), not by a byte window (--window adds one for P3); ByteScheduler its credit
+    const bool fifo = policy.compare(0, 4, "fifo") == 0 || policy == "p3-slicing";
+    const bool p3 = policy == "p3" || policy == "p3-priority";
+    job->SetAttribute("MaxInflightBytes", UintegerValue(fifo ? c.fifoWindow : (p3 ? c.window : 0)));
+    job->SetAttribute("OutstandingPerChannel", UintegerValue(p3 ? c.p3Depth : c.channelDepth));
     job->SetAttribute("RecordMessages", BooleanValue(false));
+    job->SetAttribute("MessageOverhead", TimeValue(MicroSeconds(c.overheadUs)));
+    job->SetAttribute("ServerSumRate", DataRateValue(DataRate(uint64_t(c.sumGbps * 1e9))));
+    job->SetAttribute("ServerUpdateRate", DataRateValue(DataRate(uint64_t(c.updateGbps * 1e9))));
+    job->SetAttribute("ServerPriority", BooleanValue(ServerPriority(policy, c)));
     job->SetWorkers(workers);
-    job->SetServers(servers);
+    if (c.colocated)
+    {
+        job->SetAttribute("CoLocatedServers", BooleanValue(true));
+    }
+    else
+    {
+        job->SetServers(servers);
+    }
     Ptr<TensorOrderPolicy> p = MakePolicy(policy, c);
     p->SetBytesPerParameter(c.bytesPerParam);
     job->SetTensorOrderPolicy(p);
@@ -228,21 +282,84 @@ RunOne(const DnnModel& m, const GpuProfile& g, const std::string& policy, const 
         Simulator::Destroy();
         throw std::runtime_error("job did not finish (policy " + policy + ")");
     }
-    // Steady state: every iteration after the first starts its backward pass with no
-    // transfer outstanding, so iterations 1..N-2 are identical; the last one also waits for
-    // its own synchronisation, the first one has no forward stalls.
-    const auto& recs = job->GetIterationRecords();
-    std::size_t first = recs.size() > 1 ? 1 : 0;
-    std::size_t last = recs.size() > 2 ? recs.size() - 1 : recs.size();
-    double iter = 0;
-    for (std::size_t i = first; i < last; ++i)
-    {
-        iter += recs[i].Duration().GetSeconds();
-    }
-    iter /= (last - first);
+    std::vector<double> iters = job->GetSteadyStateIterationSeconds(c.warmup);
     *compute = job->GetComputeTime();
     Simulator::Destroy();
-    return iter;
+    if (iters.empty())
+    {
+        throw std::invalid_argument("--iterations must exceed --warmup + 1");
+    }
+    return iters;
+}
+
+/// \param v values \param p percentile \return nearest-rank percentile
+double
+Percentile(std::vector<double> v, double p)
+{
+    std::sort(v.begin(), v.end());
+    std::size_t k
+        = std::max<std::size_t>(1, static_cast<std::size_t>(std::ceil(p / 100 * v.size())));
+    return v[k - 1];
+}
+
+/// \param v values \return their mean
+double
+Mean(const std::vector<double>& v)
+{
+    double s = 0;
+    for (double x : v)
+    {
+        s += x;
+    }
+    return s / v.size();
+}
+
+/**
+ * ByteScheduler's auto-tuning, as a grid search over the same two-dimensional space its
+ * Bayesian optimisation explores (partition size x credit), each point measured by a short run
+ * (warm-up 1, 2 measured iterations; the model is deterministic, so they are steady).
+ * \return the best (partition, credit) in parameters; *log gets one line per point
+ */
+std::pair<uint64_t, uint64_t>
+TuneByteScheduler(const DnnModel& m, const GpuProfile& g, const RunConfig& c,
+                  const std::vector<uint64_t>& partitions, const std::vector<uint64_t>& credits,
+                  std::ostream& log)
+{
+    RunConfig t = c;
+    t.iterations = 4;
+    t.warmup = 1;
+    double best = 0;
+    std::pair<uint64_t, uint64_t> arg{c.bsPartition, c.bsCredit};
+    for (uint64_t part : partitions)
+    {
+        for (uint64_t mult : credits)
+        {
+            t.bsPartition = part;
+            t.bsCredit = part * mult;
+            Time compute;
+            double iter = Mean(RunOne(m, g, "bytescheduler", t, &compute));
+            log << "  search: partition " << part << " credit " << t.bsCredit << " -> "
+                << std::fixed << std::setprecision(2) << iter * 1e3 << " ms\n";
+            if (best == 0 || iter < best)
+            {
+                best = iter;
+                arg = {part, t.bsCredit};
+            }
+        }
+    }
+    return arg;
+}
+
+/// \param s comma-separated unsigned integers \return them
+std::vector<uint64_t>
+SplitUints(const std::string& s)
+{
+    std::vector<uint64_t> v;
+    for (const auto& x : SplitList(s))
+    {
+        v.push_back(std::stoull(x));
+    }
+    return v;
 }
 } // namespace
 
@@ -250,39 +367,68 @@ int
 main(int argc, char* argv[])
 {
     RunConfig c;
-    std::string models = "vgg16,resnet50";
-    std::string policies = "fifo,fifo-split,tic,tac,p3,bytescheduler";
+    std::string models = "resnet50,vgg19";
+    std::string policies = "fifo,fifo-split,tic,tac,p3-slicing,p3-priority,p3,bytescheduler,"
+                           "bytescheduler-tuned";
+    std::string csvPath;
+    std::string summaryPath;
+    std::string bsPartitions = "100000,400000,1600000,6400000";
+    std::string bsCredits = "1,2,4,8,16,32";
     CommandLine cmd(__FILE__);
     cmd.AddValue("model", "Comma-separated model zoo names (vgg16, vgg19, resnet50, ...)", models);
     cmd.AddValue("policies",
-                 "Comma-separated policies (fifo, fifo-split, tic, tac, p3, bytescheduler); the "
-                 "first is the baseline",
+                 "Comma-separated policies (fifo, fifo-split, tic, tac, p3, p3-slicing, "
+                 "p3-priority, bytescheduler, bytescheduler-tuned); the first is the baseline",
                  policies);
-    cmd.AddValue("gpu", "GPU profile (v100, a100, h100)", c.gpu);
+    cmd.AddValue("gpu", "GPU profile (v100-fp32, v100-amp, a100-amp, v100, ...)", c.gpu);
     cmd.AddValue("workers", "Number of workers (>= 1)", c.workers);
-    cmd.AddValue("servers", "Number of parameter servers (>= 1)", c.servers);
+    cmd.AddValue("servers", "Number of parameter servers (>= 1; ignored with --colocated=1)",
+                 c.servers);
+    cmd.AddValue("colocated",
+                 "1: a server shard on every worker host (as P3 and ByteScheduler deploy); 0: "
+                 "--servers dedicated server hosts",
+                 c.colocated);
     cmd.AddValue("leaves",
                  "Leaf switches of the leaf-spine (one spine at the host rate, so more than one "
                  "leaf oversubscribes the fabric; hosts spread evenly)",
                  c.leaves);
     cmd.AddValue("rate", "Host and fabric link rate in Gbit/s", c.rate);
     cmd.AddValue("batch", "Per-worker batch size", c.batch);
-    cmd.AddValue("iterations", "Iterations per run (>= 3: the mean skips the first and the last)",
-                 c.iterations);
+    cmd.AddValue("iterations", "Iterations per run (> warmup + 1)", c.iterations);
+    cmd.AddValue("warmup", "Iterations left out at the start of the statistics", c.warmup);
     cmd.AddValue("mtu", "RDMA payload bytes per packet", c.mtu);
     cmd.AddValue("ackInterval", "RDMA NIC ACK coalescing (packets per ACK)", c.ackInterval);
     cmd.AddValue("bytesPerParam", "Gradient bytes per parameter (4 = FP32, 2 = FP16)",
                  c.bytesPerParam);
+    cmd.AddValue("overhead",
+                 "Framework CPU time per PS message at each end, us (DataParallelJob "
+                 "MessageOverhead; 0 = ideal host)",
+                 c.overheadUs);
+    cmd.AddValue("sumRate", "Server summation rate, Gbit/s (ServerSumRate; 0 = instantaneous)",
+                 c.sumGbps);
+    cmd.AddValue("updateRate",
+                 "Server update (apply) rate, Gbit/s (ServerUpdateRate; 0 = instantaneous)",
+                 c.updateGbps);
+    cmd.AddValue("serverPriority",
+                 "Servers serve pushes and pulls by priority: 1 on, 0 off, -1 = per policy "
+                 "(on for tic, tac, p3, p3-priority)",
+                 c.serverPriority);
+    cmd.AddValue("channelDepth",
+                 "Messages in flight per channel for the policies other than P3 (0 = the "
+                 "policy's: TicTac 1, others no limit)",
+                 c.channelDepth);
     cmd.AddValue("window",
-                 "Bytes in flight (per worker) that TicTac and P3 may keep outstanding; the "
-                 "policy's order decides which slice goes next (0 = unlimited: every slice is "
-                 "posted when produced, so the order has no effect)",
+                 "Bytes in flight per worker for P3 and P3-priority on top of --p3Depth (0 = "
+                 "no byte window)",
                  c.window);
-    cmd.AddValue(
-        "fifoWindow",
-        "The same for FIFO and FIFO-split (0 = unlimited: gradients are posted as produced, as "
-        "frameworks do)",
-        c.fifoWindow);
+    cmd.AddValue("p3Depth",
+                 "P3 and P3-priority: messages in flight per channel, the rest queued by "
+                 "priority at the sender (>= 1)",
+                 c.p3Depth);
+    cmd.AddValue("fifoWindow",
+                 "The same for FIFO, FIFO-split and P3-slicing (0 = unlimited: posted as "
+                 "produced, as frameworks do)",
+                 c.fifoWindow);
     cmd.AddValue("bigArrayBound",
                  "FIFO-split: tensors above this many parameters are split over the servers",
                  c.bigArrayBound);
@@ -291,17 +437,34 @@ main(int argc, char* argv[])
     cmd.AddValue("p3Slice", "P3 slice size (parameters)", c.p3Slice);
     cmd.AddValue("bsPartition", "ByteScheduler partition size (parameters)", c.bsPartition);
     cmd.AddValue("bsCredit", "ByteScheduler credit (parameters)", c.bsCredit);
+    cmd.AddValue("bsPartitions", "bytescheduler-tuned: partition sizes searched (parameters)",
+                 bsPartitions);
+    cmd.AddValue("bsCredits",
+                 "bytescheduler-tuned: credits searched, as multiples of the partition size",
+                 bsCredits);
+    cmd.AddValue("csv", "Write every steady-state iteration to this CSV file", csvPath);
+    cmd.AddValue("summaryCsv", "Write the summary table to this CSV file", summaryPath);
     cmd.Parse(argc, argv);
     try
     {
-        if (c.workers < 1 || c.servers < 1 || c.leaves < 1 || c.iterations < 1)
+        if (c.workers < 1 || c.servers < 1 || c.leaves < 1 || c.iterations < c.warmup + 2)
         {
-            throw std::invalid_argument("--workers, --servers, --leaves and --iterations must be "
-                                        ">= 1");
+            throw std::invalid_argument("--workers, --servers and --leaves must be >= 1 and "
+                                        "--iterations >= --warmup + 2");
         }
-        if (c.rate <= 0)
+        if (c.p3Depth < 1)
         {
-            throw std::invalid_argument("--rate must be > 0");
+            throw std::invalid_argument("--p3Depth must be >= 1");
+        }
+        if (c.rate <= 0 || c.overheadUs < 0 || c.overheadUs > 1e6 || c.sumGbps < 0
+            || c.updateGbps < 0)
+        {
+            throw std::invalid_argument("--rate must be > 0, --overhead in [0, 1e6] us, "
+                                        "--sumRate and --updateRate >= 0");
+        }
+        if (c.colocated)
+        {
+            c.servers = c.workers;
         }
         GpuProfile g = GpuProfile::Get(c.gpu);
         std::vector<std::string> pol = SplitList(policies);
@@ -313,46 +476,103 @@ main(int argc, char* argv[])
         {
             MakePolicy(p, c); // validate the names before the first run
         }
-        std::cout << c.workers << " workers, " << c.servers << " parameter server(s), " << c.rate
+        const auto partitions = SplitUints(bsPartitions);
+        const auto credits = SplitUints(bsCredits);
+        if (partitions.empty() || credits.empty()
+            || std::count(partitions.begin(), partitions.end(), 0)
+            || std::count(credits.begin(), credits.end(), 0))
+        {
+            throw std::invalid_argument("--bsPartitions and --bsCredits must list values >= 1");
+        }
+        std::ofstream csv;
+        std::ofstream summary;
+        if (!csvPath.empty())
+        {
+            csv.open(csvPath);
+            csv << "model,gbps,workers,servers,colocated,policy,iteration,seconds\n";
+        }
+        if (!summaryPath.empty())
+        {
+            summary.open(summaryPath);
+            summary << "model,gbps,workers,servers,colocated,policy,name,mean_ms,p50_ms,p99_ms,"
+                       "samples_per_s,speedup_vs_first,speedup_vs_fifo_split,partition,credit\n";
+        }
+        std::cout << c.workers << " workers, " << c.servers
+                  << (c.colocated ? " co-located" : " dedicated") << " server(s), " << c.rate
                   << " Gbit/s, gpu " << c.gpu << ", batch " << c.batch << ", " << c.iterations
-                  << " iterations, MTU " << c.mtu << ", window " << c.window << " B (FIFO "
-                  << c.fifoWindow << " B), " << c.classes << " priority class(es)\n";
+                  << " iterations (warm-up " << c.warmup << "), overhead " << c.overheadUs
+                  << " us/message, server sum " << c.sumGbps << " Gbit/s, update " << c.updateGbps
+                  << " Gbit/s, P3 " << c.p3Depth << " per channel + window " << c.window << " B, "
+                  << c.classes << " priority class(es)\n";
         for (const auto& name : SplitList(models))
         {
             DnnModel m = ModelZoo::Get(name);
             std::cout << "\nmodel " << name << " (" << m.GetParameterCount() << " parameters, "
                       << m.GetParameterBytes(c.bytesPerParam) / 1e6 << " MB of gradients)\n";
-            // run every policy first: speed-ups are against FIFO (the first policy listed)
-            // and against FIFO-split when it is listed
-            std::vector<double> iters;
+            std::vector<std::vector<double>> iters;
+            std::vector<std::pair<uint64_t, uint64_t>> bs(pol.size(), {0, 0});
             Time compute;
-            for (const auto& p : pol)
+            for (std::size_t i = 0; i < pol.size(); ++i)
             {
-                iters.push_back(RunOne(m, g, p, c, &compute));
+                RunConfig rc = c;
+                if (pol[i] == "bytescheduler-tuned")
+                {
+                    bs[i] = TuneByteScheduler(m, g, c, partitions, credits, std::cout);
+                    rc.bsPartition = bs[i].first;
+                    rc.bsCredit = bs[i].second;
+                    std::cout << "  tuned: partition " << rc.bsPartition << ", credit "
+                              << rc.bsCredit << " parameters\n";
+                }
+                else if (pol[i] == "bytescheduler")
+                {
+                    bs[i] = {c.bsPartition, c.bsCredit};
+                }
+                iters.push_back(RunOne(m, g, pol[i], rc, &compute));
+                for (std::size_t k = 0; k < iters.back().size() && csv.is_open(); ++k)
+                {
+                    csv << name << "," << c.rate << "," << c.workers << "," << c.servers << ","
+                        << c.colocated << "," << pol[i] << "," << c.warmup + k << ","
+                        << iters.back()[k] << "\n";
+                }
             }
             double split = 0;
             for (std::size_t i = 0; i < pol.size(); ++i)
             {
-                split = pol[i] == "fifo-split" ? iters[i] : split;
+                split = pol[i] == "fifo-split" ? Mean(iters[i]) : split;
             }
             std::cout << "compute (forward + backward) " << std::fixed << std::setprecision(2)
                       << compute.GetSeconds() * 1e3 << " ms\n";
-            std::cout << std::left << std::setw(16) << "policy" << std::right << std::setw(12)
-                      << "iter(ms)" << std::setw(12) << "samples/s" << std::setw(12) << "speed-up"
-                      << (split > 0 ? "    vs FIFO-split" : "") << "\n";
+            std::cout << std::left << std::setw(20) << "policy" << std::right << std::setw(10)
+                      << "mean(ms)" << std::setw(10) << "p50(ms)" << std::setw(10) << "p99(ms)"
+                      << std::setw(12) << "samples/s" << std::setw(11) << "vs first"
+                      << (split > 0 ? "  vs FIFO-split" : "") << "\n";
+            const double first = Mean(iters[0]);
             for (std::size_t i = 0; i < pol.size(); ++i)
             {
-                double tput = c.workers * c.batch / iters[i];
-                std::cout << std::left << std::setw(16) << MakePolicy(pol[i], c)->GetName()
-                          << std::right << std::fixed << std::setprecision(2) << std::setw(12)
-                          << iters[i] * 1e3 << std::setprecision(1) << std::setw(12) << tput
-                          << std::showpos << std::setw(11) << (iters[0] / iters[i] - 1) * 100
+                const double mean = Mean(iters[i]);
+                const double tput = c.workers * c.batch / mean;
+                std::string label = MakePolicy(pol[i], c)->GetName();
+                label = pol[i] == "bytescheduler-tuned" ? "ByteScheduler-tuned" : label;
+                std::cout << std::left << std::setw(20) << label << std::right << std::fixed
+                          << std::setprecision(2) << std::setw(10) << mean * 1e3 << std::setw(10)
+                          << Percentile(iters[i], 50) * 1e3 << std::setw(10)
+                          << Percentile(iters[i], 99) * 1e3 << std::setprecision(1) << std::setw(12)
+                          << tput << std::showpos << std::setw(10) << (first / mean - 1) * 100
                           << "%";
                 if (split > 0)
                 {
-                    std::cout << std::setw(17) << (split / iters[i] - 1) * 100 << "%";
+                    std::cout << std::setw(14) << (split / mean - 1) * 100 << "%";
                 }
                 std::cout << std::noshowpos << "\n";
+                if (summary.is_open())
+                {
+                    summary << name << "," << c.rate << "," << c.workers << "," << c.servers << ","
+                            << c.colocated << "," << pol[i] << "," << label << "," << mean * 1e3
+                            << "," << Percentile(iters[i], 50) * 1e3 << ","
+                            << Percentile(iters[i], 99) * 1e3 << "," << tput << ","
+                            << (first / mean - 1) << "," << (split > 0 ? split / mean - 1 : 0)
+                            << "," << bs[i].first << "," << bs[i].second << "\n";
+                }
             }
         }
     }
