@@ -67,6 +67,18 @@ def read_run(directory):
     summary = read_csv(os.path.join(directory, "summary.csv"))
     if not summary:
         sys.exit("%s/summary.csv has no rows" % directory)
+    # Mean iteration time of a run: mean over the jobs with a measured iteration, from
+    # iterations.csv (summaries written before that rule averaged in 0 for the others).
+    perjob = defaultdict(lambda: defaultdict(list))
+    if os.path.exists(os.path.join(directory, "iterations.csv")):
+        for r in read_csv(os.path.join(directory, "iterations.csv")):
+            if r.get("duration_s") not in (None, ""):
+                perjob[(float(r["load"]), r["seed"], r["scheme"])][r["job"]].append(
+                    float(r["duration_s"]))
+        for r in summary:
+            jobs = perjob.get((float(r["load"]), r["seed"], r["scheme"]), {})
+            r["mean_iter_s"] = str(mean([mean(v) for v in jobs.values()]) if jobs else 0.0)
+            r["jobs_measured"] = str(len(jobs))
     iters = defaultdict(list)  # (load, scheme) -> [s]
     path = os.path.join(directory, "iterations.csv")
     if os.path.exists(path):
@@ -150,7 +162,7 @@ def print_table(dirs):
         mode = summary[0].get("mode", "free")
         seeds = sorted({r["seed"] for r in summary})
         print("k=%s, %s mode, seeds %s, %s" % (k, mode, ",".join(seeds), d))
-        print("%-5s %-11s %4s %5s %-18s %-18s %-18s %-17s %-17s %7s %7s %-16s %-16s" % (
+        print("%-5s %-11s %5s %5s %-18s %-18s %-18s %-17s %-17s %7s %7s %-16s %-16s" % (
             "load", "scheme", "jobs", "iters", "iter ms", "p50 ms", "p99 ms", "speed-up vs ring",
             "grad load", "short", "p99 us", "mean FCT ring/x", "p99 FCT ring/x"))
         speed = ratios(summary, "mean_iter_s")
@@ -163,8 +175,9 @@ def print_table(dirs):
                 if not rows:
                     continue
                 col = lambda c: [float(r[c]) for r in rows]  # noqa: E731
-                print("%-5g %-11s %4s %5s %-18s %-18s %-18s %-17s %-17s %7.1f %7.1f %-16s %-16s" % (
-                    load, scheme, "/".join(sorted({r["jobs"] for r in rows})),
+                print("%-5g %-11s %5s %5s %-18s %-18s %-18s %-17s %-17s %7.1f %7.1f %-16s %-16s" % (
+                    load, scheme, "/".join(sorted({r["jobs_measured"] + "/" + r["jobs"]
+                                                   for r in rows})),
                     min(int(r.get("min_job_iterations", 0) or 0) for r in rows),
                     pct_row(col("mean_iter_s"), "%.3f", 1e3),
                     pct_row(col("p50_iter_s"), "%.3f", 1e3),

@@ -34,6 +34,7 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <iterator>
 #include <map>
 #include <numeric>
 #include <sstream>
@@ -694,7 +695,16 @@ main(int argc, char* argv[])
                             ++nSpeed;
                         }
                     }
-                    double meanIter = Mean(r.jobMeanIter);
+                    // Mean over the jobs that completed a measured iteration (a job with none,
+                    // in a run shorter than its iteration, has no iteration time to average).
+                    std::vector<double> measuredMeans;
+                    std::copy_if(r.jobMeanIter.begin(), r.jobMeanIter.end(),
+                                 std::back_inserter(measuredMeans),
+                                 [](double x)
+                                 {
+                                     return x > 0;
+                                 });
+                    double meanIter = Mean(measuredMeans);
                     double speedup = nSpeed ? speed / nSpeed : 0;
                     std::cout << std::left << std::setw(6) << load << std::setw(9)
                               << std::setprecision(3) << achieved << std::setw(5) << seed
