@@ -6,7 +6,10 @@
 //
 //  {"type": "data-parallel-job", "hosts": [0, 1, 2, 3], "servers": [4], "mode": "ps"|"ring",
 //   "model": "resnet50", "gpu": "v100", "batch": 32, "policy": "fifo"|"tic"|"tac"|"p3"|
-//   "bytescheduler", "iterations": 3, "start": "0us", "cc": "dcqcn"}
+//   "bytescheduler", "iterations": 3, "start": "0us", "cc": "dcqcn",
+//   PS mode only: "coLocated": false (servers on the worker hosts; no "servers" then),
+//   "messageOverhead": "0us", "serverSumRate" and "serverUpdateRate" (absent = instantaneous),
+//   "serverPriority": false, "outstandingPerChannel": 0}
 //  {"type": "pipeline-job", "hosts": [0, 1, 2, 3], "schedule": "gpipe"|"1f1b",
 //   "microBatches": 8, "forward": "100us", "backward": "200us", "activationBytes": "1MB",
 //   "iterations": 3, "start": "0us", "cc": "dcqcn"}
@@ -14,6 +17,7 @@
 //   "backward": "100us", "allReduceBytes": "1MB", "iterations": 3, "start": "0us",
 //   "cc": "dcqcn"}
 
+#include "ns3/boolean.h"
 #include "ns3/data-parallel-job.h"
 #include "ns3/data-rate.h"
 #include "ns3/dnn-model.h"
@@ -147,6 +151,12 @@ class DataParallelSpec : public TrafficSpec
     DataRate intraServerRate;
     Time intraServerLatency;
     GradientAggregatorRegistry::Factory aggregator; //!< modes of other parts (e.g. "ina")
+    bool coLocated{false};
+    Time messageOverhead;
+    DataRate serverSumRate;
+    DataRate serverUpdateRate;
+    bool serverPriority{false};
+    uint32_t outstandingPerChannel{0};
 
     void Install(TrafficContext& ctx) const override
     {
@@ -164,8 +174,14 @@ class DataParallelSpec : public TrafficSpec
         job->SetAttribute("GpusPerServer", UintegerValue(gpusPerServer));
         job->SetAttribute("IntraServerRate", DataRateValue(intraServerRate));
         job->SetAttribute("IntraServerLatency", TimeValue(intraServerLatency));
+        job->SetAttribute("CoLocatedServers", BooleanValue(coLocated));
+        job->SetAttribute("MessageOverhead", TimeValue(messageOverhead));
+        job->SetAttribute("ServerSumRate", DataRateValue(serverSumRate));
+        job->SetAttribute("ServerUpdateRate", DataRateValue(serverUpdateRate));
+        job->SetAttribute("ServerPriority", BooleanValue(serverPriority));
+        job->SetAttribute("OutstandingPerChannel", UintegerValue(outstandingPerChannel));
         job->SetWorkers(Nics(ctx.Topology(), params.hosts, params.cc));
-        if (!servers.empty())
+        if (!servers.empty() && !coLocated)
         {
             job->SetServers(Nics(ctx.Topology(), servers, params.cc));
         }
@@ -191,8 +207,30 @@ ParseDataParallel(ScenarioObject& in, const ScenarioConfig& cfg)
     }
     else if (mode == "ps")
     {
-        s->servers = ParseHosts(in, "servers", cfg, 1);
-        for (uint32_t h : s->servers)
+        s->coLocated = in.Bool("coLocated", false);
+        s->messageOverhead
+            = in.Duration("messageOverhead", Time(0), Seconds(1), std::string("0us"));
+        s->serverSumRate
+            = in.Has("serverSumRate") ? in.Rate("serverSumRate", std::nullopt) : DataRate(0);
+        s->serverUpdateRate
+            = in.Has("serverUpdateRate") ? in.Rate("serverUpdateRate", std::nullopt) : DataRate(0);
+        s->serverPriority = in.Bool("serverPriority", false);
+        s->outstandingPerChannel
+            = static_cast<uint32_t>(in.Uint("outstandingPerChannel", 0, 1 << 20, 0));
+        if (s->coLocated)
+        {
+            if (in.Has("servers"))
+            {
+                in.Fail("servers", "must be absent when coLocated is true (a server shard runs "
+                                   "on every worker host)");
+            }
+            s->servers = s->params.hosts;
+        }
+        else
+        {
+            s->servers = ParseHosts(in, "servers", cfg, 1);
+        }
+        for (uint32_t h : s->coLocated ? std::vector<uint32_t>() : s->servers)
         {
             if (std::find(s->params.hosts.begin(), s->params.hosts.end(), h)
                 != s->params.hosts.end())

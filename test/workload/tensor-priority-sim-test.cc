@@ -5,6 +5,7 @@
 // and update, server priority, per-channel ordering, co-located servers) and the tensor-order
 // results it supports, each on a small model with a direction and a bound.
 
+#include "common/test-utilities.h"
 #include "ns3/core-module.h"
 #include "ns3/mlnet-module.h"
 
@@ -283,4 +284,31 @@ TEST_CASE("workload: bad parameter-server framework settings are rejected", "[wo
     job->SetAttribute("CoLocatedServers", BooleanValue(true));
     CHECK_THROWS_WITH(job->Start(), Catch::Contains("SetServers"));
     Simulator::Destroy();
+}
+
+TEST_CASE("workload: the framework keys of a parameter-server job run from a scenario",
+          "[workload]")
+{
+    auto scenario = [](const std::string& job)
+    {
+        return R"({"topology": {"type": "leaf-spine", "leaves": 1, "spines": 1, "hostsPerLeaf": 4},
+                   "traffic": [)"
+               + job + R"(], "duration": "100us", "drain": "5s"})";
+    };
+    const std::string base = R"({"type": "data-parallel-job", "hosts": [0, 1, 2], "mode": "ps",
+        "model": "googlenet", "gpu": "a100", "batch": 8, "policy": "p3-priority",
+        "iterations": 2, "coLocated": true)";
+    ScenarioResult ideal = mlnettest::RunScenarioText(scenario(base + "}"));
+    ScenarioResult costly = mlnettest::RunScenarioText(
+        scenario(base + R"(, "messageOverhead": "200us", "serverSumRate": "8Gbps",
+                 "serverUpdateRate": "8Gbps", "serverPriority": true,
+                 "outstandingPerChannel": 1})"));
+    REQUIRE(ideal.iterations.size() == 2);
+    REQUIRE(costly.iterations.size() == 2);
+    // the framework costs only add time
+    CHECK(costly.iterations[1].end > ideal.iterations[1].end);
+    CHECK_THROWS_WITH(mlnettest::RunScenarioText(scenario(base + R"(, "servers": [3]})")),
+                      Catch::Contains("servers"));
+    CHECK_THROWS_WITH(mlnettest::RunScenarioText(scenario(base + R"(, "messageOverhead": "2s"})")),
+                      Catch::Contains("messageOverhead"));
 }
