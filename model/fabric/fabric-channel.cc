@@ -57,11 +57,11 @@ FabricChannel::Detach(Ptr<FabricNetDevice> dev)
 }
 
 void
-FabricChannel::Transmit(Ptr<Packet> p, uint16_t etherType, Ptr<FabricNetDevice> src, Time txTime)
+FabricChannel::Transmit(const Ptr<Packet>& p, uint16_t etherType, const FabricNetDevice* src,
+                        const Time& txTime)
 {
-    Ptr<FabricNetDevice> dst = (src == m_dev[0]) ? m_dev[1] : m_dev[0];
-    Simulator::ScheduleWithContext(dst->GetNode()->GetId(), txTime + m_delay,
-                                   &FabricNetDevice::Receive, dst, p, etherType);
+    FabricNetDevice* dst = PeekPointer(src == PeekPointer(m_dev[0]) ? m_dev[1] : m_dev[0]);
+    dst->ScheduleArrival(p, etherType, txTime + m_delay);
 }
 
 Time

@@ -46,7 +46,8 @@ class FabricChannel : public Channel
      * \param src the sending device
      * \param txTime its transmission time
      */
-    void Transmit(Ptr<Packet> p, uint16_t etherType, Ptr<FabricNetDevice> src, Time txTime);
+    void Transmit(const Ptr<Packet>& p, uint16_t etherType, const FabricNetDevice* src,
+                  const Time& txTime);
 
     /// \return the propagation delay
     Time GetDelay() const;

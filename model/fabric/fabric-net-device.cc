@@ -97,13 +97,54 @@ FabricNetDevice::GetTypeId()
     return tid;
 }
 
+/**
+ * A member-function event of a device that is scheduled again and again (ns-3 reference
+ * counts events, so one object can sit in the scheduler several times): no allocation per
+ * frame. The device detaches it in its destructor; a detached event does nothing.
+ */
+class FabricNetDevice::DeviceEvent : public EventImpl
+{
+  public:
+    /// \param dev the device \param fn the member function to call
+    DeviceEvent(FabricNetDevice* dev, void (FabricNetDevice::*fn)())
+        : m_dev(dev)
+        , m_fn(fn)
+    {
+    }
+
+    /// The device is going away.
+    void Detach()
+    {
+        m_dev = nullptr;
+    }
+
+  protected:
+    void Notify() override
+    {
+        if (m_dev)
+        {
+            (m_dev->*m_fn)();
+        }
+    }
+
+  private:
+    FabricNetDevice* m_dev;
+    void (FabricNetDevice::*m_fn)();
+};
+
 FabricNetDevice::FabricNetDevice()
     : m_address(Mac48Address::Allocate())
 {
     m_pausedUntil.fill(Time(0));
+    m_txDoneEvent = Create<DeviceEvent>(this, &FabricNetDevice::TransmitComplete);
+    m_arrivalEvent = Create<DeviceEvent>(this, &FabricNetDevice::DeliverArrival);
 }
 
-FabricNetDevice::~FabricNetDevice() = default;
+FabricNetDevice::~FabricNetDevice()
+{
+    static_cast<DeviceEvent*>(PeekPointer(m_txDoneEvent))->Detach();
+    static_cast<DeviceEvent*>(PeekPointer(m_arrivalEvent))->Detach();
+}
 
 void
 FabricNetDevice::DoDispose()
@@ -115,6 +156,9 @@ FabricNetDevice::DoDispose()
         q.q.clear();
     }
     m_ctrlQueue.clear();
+    m_inFlight.clear();
+    m_rxHandler = nullptr;
+    m_dqHandler = nullptr;
     m_fabricRx = MakeNullCallback<bool, Ptr<FabricNetDevice>, Ptr<Packet>>();
     m_dequeueCb = MakeNullCallback<void, Ptr<const Packet>, uint8_t, uint32_t>();
     m_pull = MakeNullCallback<Ptr<Packet>, uint8_t>();
@@ -145,7 +189,7 @@ FabricNetDevice::TxTime(uint32_t bytes) const
 }
 
 void
-FabricNetDevice::Enqueue(Ptr<Packet> p, uint8_t cls, uint32_t meta)
+FabricNetDevice::Enqueue(const Ptr<Packet>& p, uint8_t cls, uint32_t meta)
 {
     ClassQueue& cq = m_queues[cls];
     cq.q.push_back(Entry{p, meta});
@@ -298,7 +342,11 @@ FabricNetDevice::TransmitStart()
         {
             m_queueTrace(uint8_t(c), cq.bytes);
         }
-        if (!m_dequeueCb.IsNull())
+        if (m_dqHandler)
+        {
+            m_dqHandler->PortDequeue(m_handlerPort, e.packet, uint8_t(c), e.meta);
+        }
+        else if (!m_dequeueCb.IsNull())
         {
             m_dequeueCb(e.packet, uint8_t(c), e.meta);
         }
@@ -316,7 +364,7 @@ FabricNetDevice::TransmitStart()
 }
 
 void
-FabricNetDevice::StartFrame(Ptr<Packet> p, uint16_t etherType)
+FabricNetDevice::StartFrame(const Ptr<Packet>& p, uint16_t etherType)
 {
     m_txBusy = true;
     // Exact serialisation: the sub-step remainder of each frame is carried into the next, so
@@ -332,8 +380,31 @@ FabricNetDevice::StartFrame(Ptr<Packet> p, uint16_t etherType)
     {
         SnifferTrace(p, etherType, true);
     }
-    Simulator::Schedule(txTime, &FabricNetDevice::TransmitComplete, this);
+    // In this node's context, like the arrival events (the context orders nothing).
+    m_txDoneEvent->Ref(); // the scheduler releases one reference after the event ran
+    Simulator::ScheduleWithContext(m_nodeId, txTime, PeekPointer(m_txDoneEvent));
     m_channel->Transmit(p, etherType, this, txTime);
+}
+
+void
+FabricNetDevice::ScheduleArrival(const Ptr<Packet>& p, uint16_t etherType, const Time& delay)
+{
+    m_inFlight.push_back(InFlight{p, etherType});
+    m_arrivalEvent->Ref(); // the scheduler releases one reference after the event ran
+    Simulator::ScheduleWithContext(m_nodeId, delay, PeekPointer(m_arrivalEvent));
+}
+
+void
+FabricNetDevice::DeliverArrival()
+{
+    if (m_inFlight.empty())
+    {
+        return; // disposed while frames were on the wire
+    }
+    Ptr<Packet> p = m_inFlight.front().packet;
+    uint16_t etherType = m_inFlight.front().etherType;
+    m_inFlight.pop_front();
+    Receive(p, etherType);
 }
 
 void
@@ -364,7 +435,14 @@ FabricNetDevice::Receive(Ptr<Packet> p, uint16_t etherType)
     {
         m_macRxTrace(p);
     }
-    if (!m_fabricRx.IsNull() && m_fabricRx(this, p))
+    if (m_rxHandler)
+    {
+        if (m_rxHandler->PortReceive(m_handlerPort, this, p))
+        {
+            return;
+        }
+    }
+    else if (!m_fabricRx.IsNull() && m_fabricRx(this, p))
     {
         return;
     }
@@ -436,14 +514,24 @@ FabricNetDevice::ClassOfIpv4(const Packet& p) const
 }
 
 void
+FabricNetDevice::SetPortHandler(FabricPortHandler* h, uint32_t port)
+{
+    m_rxHandler = h;
+    m_dqHandler = h;
+    m_handlerPort = port;
+}
+
+void
 FabricNetDevice::SetFabricReceiveCallback(FabricReceiveCallback cb)
 {
+    m_rxHandler = nullptr;
     m_fabricRx = cb;
 }
 
 void
 FabricNetDevice::SetDequeueCallback(DequeueCallback cb)
 {
+    m_dqHandler = nullptr;
     m_dequeueCb = cb;
 }
 
@@ -614,6 +702,7 @@ void
 FabricNetDevice::SetNode(Ptr<Node> node)
 {
     m_node = node;
+    m_nodeId = node ? node->GetId() : 0;
 }
 
 bool

@@ -7,6 +7,7 @@
 #include "ns3/callback.h"
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
+#include "ns3/event-impl.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/mac48-address.h"
 #include "ns3/net-device.h"
@@ -24,6 +25,33 @@ namespace ns3
 
 class FabricChannel;
 class Node;
+
+class FabricNetDevice;
+
+/**
+ * \ingroup mlnet
+ * \brief The owner of a fabric port called directly (one virtual call, no Callback layers or
+ * Ptr copies) for every received packet and every dequeued packet: FabricSwitch. Equivalent to
+ * the fabric receive and dequeue callbacks; setting either callback replaces the handler's
+ * part.
+ */
+class FabricPortHandler
+{
+  public:
+    virtual ~FabricPortHandler() = default;
+    /**
+     * A data packet arrived on a port.
+     * \param port the handler's port index \param dev the device \param p the packet
+     * \return true if consumed
+     */
+    virtual bool PortReceive(uint32_t port, FabricNetDevice* dev, const Ptr<Packet>& p) = 0;
+    /**
+     * A packet queued with Enqueue() leaves the queue, just before its transmission.
+     * \param port the handler's port index \param p the packet (may still be ECN-marked)
+     * \param cls its class \param meta the value given to Enqueue()
+     */
+    virtual void PortDequeue(uint32_t port, const Ptr<Packet>& p, uint8_t cls, uint32_t meta) = 0;
+};
 
 /**
  * \ingroup mlnet
@@ -86,7 +114,7 @@ class FabricNetDevice : public NetDevice
      * \param cls priority class 0..7
      * \param meta opaque value returned to the dequeue callback (the switch's ingress port)
      */
-    void Enqueue(Ptr<Packet> p, uint8_t cls, uint32_t meta = 0);
+    void Enqueue(const Ptr<Packet>& p, uint8_t cls, uint32_t meta = 0);
 
     /**
      * Send a PFC frame to the peer pausing (quanta > 0) or resuming (quanta = 0) a class.
@@ -104,7 +132,21 @@ class FabricNetDevice : public NetDevice
      * \param etherType its EtherType
      */
     void Receive(Ptr<Packet> p, uint16_t etherType);
+    /**
+     * Called by the channel: the frame reaches this device after `delay`, then goes to
+     * Receive(). The frames of one link arrive in the order they were sent, so they wait in a
+     * FIFO and one event object per device, scheduled once per frame, delivers them (no
+     * allocation or bound arguments per frame).
+     * \param p the frame \param etherType its EtherType \param delay until it arrives
+     */
+    void ScheduleArrival(const Ptr<Packet>& p, uint16_t etherType, const Time& delay);
 
+    /**
+     * Deliver received data packets and dequeue notifications to a port handler (instead of
+     * the fabric receive and dequeue callbacks, which setting either callback restores).
+     * \param h the handler (null: none) \param port the index passed back to it
+     */
+    void SetPortHandler(FabricPortHandler* h, uint32_t port);
     void SetFabricReceiveCallback(FabricReceiveCallback cb); //!< \param cb the callback
     void SetDequeueCallback(DequeueCallback cb);             //!< \param cb the callback
     void SetPullCallback(PullCallback cb);                   //!< \param cb the callback
@@ -210,9 +252,12 @@ class FabricNetDevice : public NetDevice
         int64_t deficit{0};
     };
 
+    class DeviceEvent;
+
     void TransmitStart();
     void TransmitComplete();
-    void StartFrame(Ptr<Packet> p, uint16_t etherType);
+    void DeliverArrival();
+    void StartFrame(const Ptr<Packet>& p, uint16_t etherType);
     int SelectClass(uint8_t pausedMask);
     void SnifferTrace(Ptr<const Packet> p, uint16_t etherType, bool tx);
     void HandlePfc(Ptr<Packet> p);
@@ -242,6 +287,20 @@ class FabricNetDevice : public NetDevice
     uint64_t m_txFrames{0};  //!< all frames transmitted
     uint64_t m_rxFrames{0};  //!< all frames received
 
+    /// A frame on the wire towards this device (ScheduleArrival).
+    struct InFlight
+    {
+        Ptr<Packet> packet;
+        uint16_t etherType;
+    };
+    std::deque<InFlight> m_inFlight; //!< frames on the wire towards this device, oldest first
+    Ptr<EventImpl> m_txDoneEvent;    //!< calls TransmitComplete(); reused for every frame
+    Ptr<EventImpl> m_arrivalEvent;   //!< calls DeliverArrival(); reused for every frame
+    uint32_t m_nodeId{0};            //!< context of arrival events
+
+    FabricPortHandler* m_rxHandler{nullptr}; //!< receives data packets (SetPortHandler)
+    FabricPortHandler* m_dqHandler{nullptr}; //!< told about dequeues (SetPortHandler)
+    uint32_t m_handlerPort{0};
     FabricReceiveCallback m_fabricRx;
     DequeueCallback m_dequeueCb;
     PullCallback m_pull;

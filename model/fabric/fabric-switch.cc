@@ -152,8 +152,7 @@ FabricSwitch::AddPort(Ptr<FabricNetDevice> dev)
     Port port;
     port.dev = dev;
     m_ports.push_back(port);
-    dev->SetFabricReceiveCallback(MakeCallback(&FabricSwitch::ReceiveFromPort, this, idx));
-    dev->SetDequeueCallback(MakeCallback(&FabricSwitch::OnDequeue, this, idx));
+    dev->SetPortHandler(this, idx);
     return idx;
 }
 
@@ -348,7 +347,7 @@ FabricSwitch::Configure()
 }
 
 bool
-FabricSwitch::ReceiveFromPort(uint32_t in, Ptr<FabricNetDevice> dev, Ptr<Packet> p)
+FabricSwitch::PortReceive(uint32_t in, FabricNetDevice* dev, const Ptr<Packet>& p)
 {
     EnsureConfigured();
     FlowKey key;
@@ -389,7 +388,7 @@ FabricSwitch::Inject(Ptr<Packet> p, uint32_t in)
 }
 
 void
-FabricSwitch::Forward(uint32_t in, const FlowKey& key, Ptr<Packet> p)
+FabricSwitch::Forward(uint32_t in, const FlowKey& key, const Ptr<Packet>& p)
 {
     uint8_t cls = key.dscp & 0x7;
     int out = SelectEgress(key);
@@ -421,7 +420,7 @@ FabricSwitch::Forward(uint32_t in, const FlowKey& key, Ptr<Packet> p)
     {
         if (m_ecnPoint == ECN_AT_DEQUEUE)
         {
-            meta |= kMarkAtDequeue; // decided in OnDequeue, on the queue left behind
+            meta |= kMarkAtDequeue; // decided in PortDequeue, on the queue left behind
         }
         else
         {
@@ -433,7 +432,7 @@ FabricSwitch::Forward(uint32_t in, const FlowKey& key, Ptr<Packet> p)
 }
 
 void
-FabricSwitch::MaybeMark(Ptr<Packet> p, uint32_t out, uint8_t cls, uint64_t q)
+FabricSwitch::MaybeMark(const Ptr<Packet>& p, uint32_t out, uint8_t cls, uint64_t q)
 {
     Port& op = m_ports[out];
     if (q <= op.kmin)
@@ -459,7 +458,7 @@ FabricSwitch::MarkCe(Ptr<Packet> p)
 }
 
 void
-FabricSwitch::OnDequeue(uint32_t out, Ptr<const Packet> p, uint8_t cls, uint32_t meta)
+FabricSwitch::PortDequeue(uint32_t out, const Ptr<Packet>& p, uint8_t cls, uint32_t meta)
 {
     const uint32_t in = meta & ~kMarkAtDequeue;
     uint32_t size = p->GetSize();
@@ -468,7 +467,7 @@ FabricSwitch::OnDequeue(uint32_t out, Ptr<const Packet> p, uint8_t cls, uint32_t
     {
         // The device hands over the packet it is about to transmit (its own, non-const copy):
         // marking it here is what goes on the wire.
-        MaybeMark(ConstCast<Packet>(p), out, cls, m_mmu.EgressBytes(out, cls));
+        MaybeMark(p, out, cls, m_mmu.EgressBytes(out, cls));
     }
     Port& op = m_ports[out];
     op.stats.txPackets++;

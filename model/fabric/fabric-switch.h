@@ -58,7 +58,9 @@ struct SwitchPortStats
  *
  * Randomness (the ECMP seed, ECN marking) comes from ns-3 random variable streams only.
  */
-class FabricSwitch : public Object
+class FabricSwitch
+    : public Object
+    , public FabricPortHandler
 {
   public:
     /// Where ECN marking decides (attribute EcnMarkingPoint).
@@ -148,16 +150,16 @@ class FabricSwitch : public Object
     void DoDispose() override;
 
   private:
-    bool ReceiveFromPort(uint32_t inPort, Ptr<FabricNetDevice> dev, Ptr<Packet> p);
-    void Forward(uint32_t inPort, const FlowKey& key, Ptr<Packet> p);
+    bool PortReceive(uint32_t inPort, FabricNetDevice* dev, const Ptr<Packet>& p) override;
+    void PortDequeue(uint32_t outPort, const Ptr<Packet>& p, uint8_t cls, uint32_t meta) override;
+    void Forward(uint32_t inPort, const FlowKey& key, const Ptr<Packet>& p);
     void EnsureConfigured();
-    void OnDequeue(uint32_t outPort, Ptr<const Packet> p, uint8_t cls, uint32_t meta);
     void Configure();
     void SendPause(uint32_t port, uint8_t cls);
     void RefreshPause(uint32_t port, uint8_t cls);
     void MarkCe(Ptr<Packet> p);
     /// RED-style marking decision for an ECN-capable packet at queue length q of (port, class).
-    void MaybeMark(Ptr<Packet> p, uint32_t outPort, uint8_t cls, uint64_t q);
+    void MaybeMark(const Ptr<Packet>& p, uint32_t outPort, uint8_t cls, uint64_t q);
 
     /// Set in the device queue's per-packet value (next to the ingress port) when an
     /// ECN-capable packet is to be marked at dequeue: the switch need not parse it again.
