@@ -23,8 +23,8 @@
 // iteration time over fair sharing with the same seed. The table aggregates the seeds (median and
 // range).
 //
-//   ./dcqcn-unfairness --fractions=0.4,0.4 --iterations=300 --warmup=100 --cv=0.05 --runs=3 \
-//       --aggressiveness=1.5,2,4,8 --out=unfair-compatible
+//   ./dcqcn-unfairness --fractions=0.4,0.4 --iterations=300 --warmup=100 --cv=0.05 --runs=3
+//       --aggressiveness=1.5,2,4,8 --out=unfair-compatible      (one command line)
 
 #include "ns3/core-module.h"
 #include "ns3/mlnet-module.h"
