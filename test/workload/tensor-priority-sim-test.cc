@@ -312,3 +312,24 @@ TEST_CASE("workload: the framework keys of a parameter-server job run from a sce
     CHECK_THROWS_WITH(mlnettest::RunScenarioText(scenario(base + R"(, "messageOverhead": "2s"})")),
                       Catch::Contains("messageOverhead"));
 }
+
+TEST_CASE("workload: bytescheduler's credit trades pipelining against preemption", "[workload]")
+{
+    // two servers: a credit of one partition leaves one server idle while the other works
+    const DnnModel m = Model({{200000, 1000, 100}, {2000000, 1000, 100}, {200000, 1000, 100}});
+    PsRun r;
+    r.servers = 2;
+    r.overhead = MicroSeconds(20);
+    auto run = [&](uint64_t credit)
+    {
+        Ptr<ByteSchedulerTensorOrder> bs = CreateObject<ByteSchedulerTensorOrder>();
+        bs->SetPartitionSize(100000);
+        bs->SetCredit(credit);
+        bs->SetPriorityClasses(1);
+        return RunPs(m, bs, r).steady;
+    };
+    const double one = run(100000);
+    const double eight = run(800000);
+    INFO("credit 1 partition " << one * 1e3 << " ms, 8 partitions " << eight * 1e3 << " ms");
+    CHECK(eight < 0.9 * one);
+}
