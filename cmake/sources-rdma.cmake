@@ -21,4 +21,5 @@ list(APPEND MLNET_HEADERS
 )
 list(APPEND MLNET_TEST_SOURCES
   ${MLNET_ROOT}/test/rdma/dcqcn-test.cc
+  ${MLNET_ROOT}/test/rdma/rdma-retransmit-timer-test.cc
 )
