@@ -414,6 +414,39 @@ def main():
     fig.tight_layout()
     fig.savefig(a.out + ".png", dpi=120)
     print(f"wrote {a.out}.md, {a.out}.png, {a.out}.jsonl")
+    if before:
+        plot_before_after(plt, before, after, a.out + "-before-after.png")
+        print(f"wrote {a.out}-before-after.png")
+
+
+def plot_before_after(plt, before, after, path):
+    """CPU ns per packet-hop before and after (median, p10-p90 bars) with the floor's ns per
+    event measured in the same processes."""
+    keys = [k for k in COMPARE_BENCHES if k != "floor" and k in before and k in after]
+    fig, ax = plt.subplots(figsize=(9, 4.5))
+    width = 0.38
+    for i, (label, data, color) in enumerate((("before", before, "tab:gray"),
+                                              ("after", after, "tab:blue"))):
+        meds, lo, hi = [], [], []
+        for k in keys:
+            ns = sorted(r["ns_per_hop"] for r in data[k])
+            m = median(ns)
+            meds.append(m)
+            lo.append(m - ns[int(0.1 * (len(ns) - 1))])
+            hi.append(ns[int(round(0.9 * (len(ns) - 1)))] - m)
+        bars = ax.bar([j + (i - 0.5) * width for j in range(len(keys))], meds, width,
+                      yerr=[lo, hi], capsize=3, label=label, color=color)
+        ax.bar_label(bars, fmt="%.0f", fontsize=7)
+    floor = median([r["floor_ns_per_event"] for k in keys for r in after[k]])
+    ax.axhline(floor, ls=":", color="k", lw=1, label=f"floor: {floor:.0f} ns per trivial event")
+    ax.axhline(3 * floor, ls="--", color="tab:red", lw=1, label="3x floor (issue 14 target)")
+    ax.set_xticks(range(len(keys)))
+    ax.set_xticklabels(keys, fontsize=7)
+    ax.set_ylabel("CPU ns per packet-hop (median, p10-p90)")
+    ax.set_title("mlnet packet engine before / after (interleaved runs, same machine)")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
 
 
 if __name__ == "__main__":
