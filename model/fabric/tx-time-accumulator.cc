@@ -5,6 +5,13 @@
 
 #include <stdexcept>
 
+namespace
+{
+/// 128-bit products of bits x time steps; __extension__ keeps -Wpedantic quiet (ns-3 in-tree
+/// builds compile modules with -Wpedantic, and --enable-werror would turn it into an error).
+__extension__ typedef unsigned __int128 Uint128;
+} // namespace
+
 namespace ns3
 {
 
@@ -17,8 +24,8 @@ TxTimeAccumulator::Miss(uint64_t bits, uint64_t rateBps) const
     }
     // Time steps per second at the current resolution (1e9 for ns, 1e12 for ps): the exact
     // duration is bits x stepsPerSecond / rate steps. 128-bit so that no resolution overflows.
-    const auto stepsPerSecond = static_cast<unsigned __int128>(Seconds(1).GetTimeStep());
-    const unsigned __int128 num = static_cast<unsigned __int128>(bits) * stepsPerSecond;
+    const auto stepsPerSecond = static_cast<Uint128>(Seconds(1).GetTimeStep());
+    const Uint128 num = static_cast<Uint128>(bits) * stepsPerSecond;
     Split& s = m_memo[m_oldest];
     m_oldest ^= 1;
     s.bits = bits;
@@ -31,9 +38,9 @@ TxTimeAccumulator::Miss(uint64_t bits, uint64_t rateBps) const
 void
 TxTimeAccumulator::Rescale(uint64_t rateBps)
 {
-    m_carry = m_carryRate == 0 ? 0
-                               : static_cast<uint64_t>(static_cast<unsigned __int128>(m_carry)
-                                                       * rateBps / m_carryRate);
+    m_carry = m_carryRate == 0
+                  ? 0
+                  : static_cast<uint64_t>(static_cast<Uint128>(m_carry) * rateBps / m_carryRate);
     m_carryRate = rateBps;
 }
 
