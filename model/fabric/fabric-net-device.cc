@@ -157,6 +157,7 @@ FabricNetDevice::DoDispose()
     }
     m_ctrlQueue.clear();
     m_inFlight.clear();
+    m_inFlightHead = 0;
     m_rxHandler = nullptr;
     m_dqHandler = nullptr;
     m_fabricRx = MakeNullCallback<bool, Ptr<FabricNetDevice>, Ptr<Packet>>();
@@ -397,13 +398,25 @@ FabricNetDevice::ScheduleArrival(const Ptr<Packet>& p, uint16_t etherType, const
 void
 FabricNetDevice::DeliverArrival()
 {
-    if (m_inFlight.empty())
+    if (m_inFlightHead >= m_inFlight.size())
     {
         return; // disposed while frames were on the wire
     }
-    Ptr<Packet> p = m_inFlight.front().packet;
-    uint16_t etherType = m_inFlight.front().etherType;
-    m_inFlight.pop_front();
+    InFlight& f = m_inFlight[m_inFlightHead++];
+    Ptr<Packet> p = f.packet;
+    uint16_t etherType = f.etherType;
+    f.packet = nullptr;
+    if (m_inFlightHead == m_inFlight.size())
+    {
+        m_inFlight.clear(); // keeps the capacity
+        m_inFlightHead = 0;
+    }
+    else if (m_inFlightHead >= 64 && 2 * m_inFlightHead >= m_inFlight.size())
+    {
+        // A link that never drains: drop the consumed prefix (amortised O(1) per frame).
+        m_inFlight.erase(m_inFlight.begin(), m_inFlight.begin() + m_inFlightHead);
+        m_inFlightHead = 0;
+    }
     Receive(p, etherType);
 }
 

@@ -19,6 +19,7 @@
 #include <array>
 #include <cstdint>
 #include <deque>
+#include <vector>
 
 namespace ns3
 {
@@ -293,10 +294,13 @@ class FabricNetDevice : public NetDevice
         Ptr<Packet> packet;
         uint16_t etherType;
     };
-    std::deque<InFlight> m_inFlight; //!< frames on the wire towards this device, oldest first
-    Ptr<EventImpl> m_txDoneEvent;    //!< calls TransmitComplete(); reused for every frame
-    Ptr<EventImpl> m_arrivalEvent;   //!< calls DeliverArrival(); reused for every frame
-    uint32_t m_nodeId{0};            //!< context of arrival events
+    /// Frames on the wire towards this device, oldest first from m_inFlightHead (a vector
+    /// that allocates on first use and drops its consumed prefix now and then).
+    std::vector<InFlight> m_inFlight;
+    std::size_t m_inFlightHead{0}; //!< index of the oldest frame in m_inFlight
+    Ptr<EventImpl> m_txDoneEvent;  //!< calls TransmitComplete(); reused for every frame
+    Ptr<EventImpl> m_arrivalEvent; //!< calls DeliverArrival(); reused for every frame
+    uint32_t m_nodeId{0};          //!< context of arrival events
 
     FabricPortHandler* m_rxHandler{nullptr}; //!< receives data packets (SetPortHandler)
     FabricPortHandler* m_dqHandler{nullptr}; //!< told about dequeues (SetPortHandler)

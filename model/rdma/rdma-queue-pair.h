@@ -143,6 +143,8 @@ class RdmaQueuePair : public Object
     uint8_t m_class{3};
     uint8_t m_nextClass{3};   //!< class waiting for the outstanding packets (see SetPriorityClass)
     bool m_classFence{false}; //!< a class change waits until m_sndUna reaches m_fencePsn
+    bool m_rtoArmed{false};   //!< the retransmission timer is armed (m_rto may be pending while
+                              //!< disarmed: see m_rtoDeadline)
     uint64_t m_fencePsn{0};   //!< PSN up to which packets must be acknowledged first
     DataRate m_maxRate{0};    //!< pacing cap (0 = none)
     uint32_t m_mtu{1000};
@@ -167,8 +169,7 @@ class RdmaQueuePair : public Object
     /// m_rtoDeadline and the event, when it fires early, re-schedules itself for the deadline
     /// (an ACK per packet would otherwise cancel and insert one event per packet).
     EventId m_rto;
-    Time m_rtoDeadline;     //!< when the armed timer expires
-    bool m_rtoArmed{false}; //!< the timer is armed (m_rto may be pending while disarmed)
+    Time m_rtoDeadline; //!< when the armed timer expires
 
     RdmaCcState m_cc;
     Ptr<RdmaCongestionOps> m_ops;
