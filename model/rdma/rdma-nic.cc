@@ -550,7 +550,7 @@ RdmaNic::Receive(Ptr<FabricNetDevice> dev, Ptr<Packet> p)
             m_hostRx(p, destQp, payload); // DeliverData() once the host path wrote it
             return true;
         }
-        ReceiveData(m_responders[destQp], bth, payload, p->GetSize(), key.ecn == 3);
+        ReceiveData(destQp, bth, payload, p->GetSize(), key.ecn == 3);
         return true;
     }
     if (destQp >= m_qps.size())
@@ -585,28 +585,29 @@ RdmaNic::DeliverData(Ptr<Packet> p)
     if (destQp < m_responders.size())
     {
         uint32_t payload = p->GetSize() - kIpUdpBytes - kBthBytes - kIcrcBytes;
-        ReceiveData(m_responders[destQp], bth, payload, p->GetSize(), key.ecn == 3);
+        ReceiveData(destQp, bth, payload, p->GetSize(), key.ecn == 3);
     }
 }
 
 void
-RdmaNic::ReceiveData(Responder& r, const uint8_t* bth, uint32_t payload, uint32_t ipBytes, bool ce)
+RdmaNic::ReceiveData(uint32_t qpn, const uint8_t* bth, uint32_t payload, uint32_t ipBytes, bool ce)
 {
+    Responder* rp = &m_responders[qpn];
     Time now = Simulator::Now();
     uint8_t opcode = bth[0];
     uint32_t psn24 = (uint32_t(bth[9]) << 16) | (uint32_t(bth[10]) << 8) | bth[11];
-    uint64_t psn = ExpandPsn(psn24, r.epsn);
+    uint64_t psn = ExpandPsn(psn24, rp->epsn);
     // Every arrival counts, whether the transport accepts it or not.
-    RdmaReceiveStats& st = r.stats;
+    RdmaReceiveStats& st = rp->stats;
     if (st.packets == 0)
     {
         st.firstArrival = now;
     }
-    else if (psn + 1 < r.highSeen)
+    else if (psn + 1 < rp->highSeen)
     {
         st.outOfOrder++;
     }
-    r.highSeen = std::max(r.highSeen, psn + 1);
+    rp->highSeen = std::max(rp->highSeen, psn + 1);
     st.packets++;
     st.bytes += ipBytes;
     st.lastArrival = now;
@@ -615,58 +616,62 @@ RdmaNic::ReceiveData(Responder& r, const uint8_t* bth, uint32_t payload, uint32_
         st.ceMarked++;
         m_ceReceived++;
     }
-    if (ce && (!r.cnpSent || now - r.lastCnp >= m_cnpInterval))
+    if (ce && (!rp->cnpSent || now - rp->lastCnp >= m_cnpInterval))
     {
-        r.cnpSent = true;
-        r.lastCnp = now;
+        rp->cnpSent = true;
+        rp->lastCnp = now;
         m_cnpsSent++;
-        m_cnpTxTrace(r.peerQpn);
-        SendControl(r.peer, r.srcPort, r.peerQpn, RoceHeader::CNP, 0, 0, 0);
+        m_cnpTxTrace(rp->peerQpn);
+        SendControl(rp->peer, rp->srcPort, rp->peerQpn, RoceHeader::CNP, 0, 0, 0);
     }
     bool last = opcode == RoceHeader::WRITE_LAST || opcode == RoceHeader::WRITE_ONLY;
-    if (psn == r.epsn)
+    if (psn == rp->epsn)
     {
-        r.epsn++;
-        r.nakPending = false;
-        r.msgBytes += payload;
+        rp->epsn++;
+        rp->nakPending = false;
+        rp->msgBytes += payload;
         m_bytesRx += payload;
         st.deliveredBytes += payload;
         st.lastDelivery = now;
-        r.unacked++;
+        rp->unacked++;
         if (last)
         {
-            r.msn++;
+            rp->msn++;
             st.messages++;
-            uint64_t bytes = r.msgBytes;
-            r.msgBytes = 0;
-            m_msgRxTrace(r.peer, r.peerQpn, bytes);
+            uint64_t bytes = rp->msgBytes;
+            rp->msgBytes = 0;
+            const Ipv4Address peer = rp->peer;
+            const uint32_t peerQpn = rp->peerQpn;
+            m_msgRxTrace(peer, peerQpn, bytes);
             if (!m_rxCb.IsNull())
             {
-                m_rxCb(r.peer, r.peerQpn, bytes);
+                m_rxCb(peer, peerQpn, bytes);
             }
+            rp = &m_responders[qpn]; // the callbacks may have grown m_responders
         }
-        if (last || r.unacked >= m_ackInterval)
+        if (last || rp->unacked >= m_ackInterval)
         {
-            r.unacked = 0;
-            SendControl(r.peer, r.srcPort, r.peerQpn, RoceHeader::ACK, r.epsn - 1, 0, r.msn);
+            rp->unacked = 0;
+            SendControl(rp->peer, rp->srcPort, rp->peerQpn, RoceHeader::ACK, rp->epsn - 1, 0,
+                        rp->msn);
         }
     }
-    else if (psn > r.epsn)
+    else if (psn > rp->epsn)
     {
         st.outOfSequence++;
-        if (!r.nakPending)
+        if (!rp->nakPending)
         {
-            r.nakPending = true;
+            rp->nakPending = true;
             m_naksSent++;
-            SendControl(r.peer, r.srcPort, r.peerQpn, RoceHeader::ACK, r.epsn,
-                        RoceHeader::kNakSequenceError, r.msn);
+            SendControl(rp->peer, rp->srcPort, rp->peerQpn, RoceHeader::ACK, rp->epsn,
+                        RoceHeader::kNakSequenceError, rp->msn);
         }
     }
-    else if (r.epsn > 0)
+    else if (rp->epsn > 0)
     {
         st.duplicates++;
         // Duplicate (a go-back-N resend of what we have): acknowledge again.
-        SendControl(r.peer, r.srcPort, r.peerQpn, RoceHeader::ACK, r.epsn - 1, 0, r.msn);
+        SendControl(rp->peer, rp->srcPort, rp->peerQpn, RoceHeader::ACK, rp->epsn - 1, 0, rp->msn);
     }
 }
 

@@ -154,7 +154,11 @@ class RdmaNic : public Object
 
     Ptr<Packet> Pull(uint8_t pausedMask);
     bool Receive(Ptr<FabricNetDevice> dev, Ptr<Packet> p);
-    void ReceiveData(Responder& r, const uint8_t* bth, uint32_t payload, uint32_t ipBytes, bool ce);
+    /**
+     * A data packet for the responder QP \p qpn. By index, not by reference: the message-received
+     * trace and callback may connect new queue pairs to this NIC, which grows m_responders.
+     */
+    void ReceiveData(uint32_t qpn, const uint8_t* bth, uint32_t payload, uint32_t ipBytes, bool ce);
     void ReceiveAck(RdmaQueuePair& qp, uint64_t psn, bool nak);
     void ReceiveCnp(RdmaQueuePair& qp);
     Ptr<Packet> BuildData(RdmaQueuePair& qp);
