@@ -31,6 +31,7 @@ list(APPEND MLNET_TEST_SOURCES
   ${MLNET_ROOT}/test/workload/parallel-jobs-sim-test.cc
   ${MLNET_ROOT}/test/workload/background-traffic-sim-test.cc
   ${MLNET_ROOT}/test/workload/periodic-job-test.cc
+  ${MLNET_ROOT}/test/workload/min-iteration-period-sim-test.cc
   ${MLNET_ROOT}/test/workload/periodic-interleaving-sim-test.cc
 )
 list(APPEND MLNET_EXAMPLES network-bottleneck-whatif)

@@ -64,55 +64,9 @@ struct Options
     std::string panamaCc{"dcqcn"};
     Time duration{MilliSeconds(20)};
     Time warmup{MilliSeconds(4)};
-    bool fixed{false};            //!< fixed-load mode: iteration rate capped (see PacedJob)
+    bool fixed{false};            //!< fixed-load mode: MinIterationPeriod of every job
     uint32_t minIterations{0};    //!< stop once every job measured this many (0 = --duration)
     uint32_t warmupIterations{2}; //!< first iterations of every job not measured
-};
-
-/**
- * A data-parallel job whose iteration rate is capped: iteration i's forward pass starts no
- * earlier than `period` after iteration i-1's, so a job that could run faster idles and moves
- * exactly one gradient per period (fixed-load mode). Iteration records then span the idle time
- * too (their mean is the period when the job keeps up); GetBusySeconds() gives each iteration's
- * time from its actual start, which is what the job would take without the cap.
- * (Example-local: a MinIterationPeriod attribute of TrainingJob would belong to model/workload.)
- */
-class PacedJob : public DataParallelJob
-{
-  public:
-    /// \param period minimum time between iteration starts (0 = no cap)
-    void SetPeriod(Time period)
-    {
-        m_period = period;
-    }
-
-    /// \return per iteration: the time its forward pass actually started
-    const std::vector<Time>& GetActualStarts() const
-    {
-        return m_starts;
-    }
-
-  protected:
-    void DoStartIteration() override
-    {
-        const Time now = Simulator::Now();
-        if (!m_starts.empty() && now < m_starts.back() + m_period)
-        {
-            Simulator::Schedule(m_starts.back() + m_period - now, &PacedJob::Go, this);
-            return;
-        }
-        Go();
-    }
-
-  private:
-    void Go()
-    {
-        m_starts.push_back(Simulator::Now());
-        DataParallelJob::DoStartIteration();
-    }
-
-    Time m_period{0};
-    std::vector<Time> m_starts;
 };
 
 /// A model scaled down: parameters and per-layer compute times times `scale`.
@@ -311,7 +265,7 @@ RunOne(const Options& o, const std::string& scheme, const std::vector<JobPlan>& 
         agg.InstallInSwitch(t.switches);
     }
     GpuProfile gpu = GpuProfile::Get(o.gpu);
-    std::vector<Ptr<PacedJob>> jobs;
+    std::vector<Ptr<DataParallelJob>> jobs;
     std::vector<Ptr<InNetworkAggregator>> aggs;
     // Steady state: stop once every job has --min-iterations measured iterations (those after
     // the first --warmup-iterations that start after --warmup), or at --duration.
@@ -327,8 +281,10 @@ RunOne(const Options& o, const std::string& scheme, const std::vector<JobPlan>& 
     };
     for (std::size_t j = 0; j < plan.size(); ++j)
     {
-        Ptr<PacedJob> job = CreateObject<PacedJob>();
-        job->SetPeriod(Seconds(plan[j].periodS));
+        Ptr<DataParallelJob> job = CreateObject<DataParallelJob>();
+        // Fixed-load mode: iteration i starts no earlier than one period after i-1 started
+        // (records then span the idle time; BusyTime() is the time from the actual start).
+        job->SetAttribute("MinIterationPeriod", TimeValue(Seconds(plan[j].periodS)));
         if (o.minIterations > 0)
         {
             const uint32_t id = j;
@@ -424,13 +380,12 @@ RunOne(const Options& o, const std::string& scheme, const std::vector<JobPlan>& 
         std::vector<double> busy;
         std::vector<double> st;
         const auto& recs = jobs[j]->GetIterationRecords();
-        const auto& actual = jobs[j]->GetActualStarts();
         for (const auto& rec : recs)
         {
             if (rec.iteration >= o.warmupIterations && rec.start >= o.warmup)
             {
                 it.push_back(rec.Duration().GetSeconds());
-                busy.push_back((rec.end - actual[rec.iteration]).GetSeconds());
+                busy.push_back(rec.BusyTime().GetSeconds());
                 st.push_back(rec.start.GetSeconds());
             }
         }
@@ -550,6 +505,7 @@ main(int argc, char* argv[])
     std::string mode = "free";
     bool verbose = false;
     CommandLine cmd(__FILE__);
+    EventSchedulerHelper::UseDefault(cmd); // mlnet's event scheduler; --scheduler=...
     cmd.AddValue("k", "Fat-tree arity: k^3/4 hosts (even, 4..16)", o.k);
     cmd.AddValue("rate", "Rate of every link", o.rate);
     cmd.AddValue("gpu", "GPU of the workers (v100, a100, h100)", o.gpu);

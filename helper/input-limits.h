@@ -79,6 +79,9 @@ struct InputLimits
                                               DcqcnProfile::MAX_AGGRESSIVENESS};
     /// computeCv / compute_cv: coefficient of variation of a periodic job's compute time
     static constexpr RealLimit COMPUTE_CV{0, 1};
+    /// minIterationPeriod / min_iteration_period: seconds between a job's iteration starts
+    /// (TrainingJob::MinIterationPeriod; 0 = no cap)
+    static constexpr RealLimit MIN_ITERATION_PERIOD_S{0, 3600};
     /// seed (RngRun) of a run
     static constexpr UintLimit SEED{1, 0xffffffffu};
 

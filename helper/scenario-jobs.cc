@@ -16,7 +16,10 @@
 //  {"type": "tensor-parallel-job", "hosts": [0, 1, 2, 3], "layers": 4, "forward": "50us",
 //   "backward": "100us", "allReduceBytes": "1MB", "iterations": 3, "start": "0us",
 //   "cc": "dcqcn"}
+// Every job type also takes "minIterationPeriod": "0us" (TrainingJob::MinIterationPeriod:
+// iteration i starts no earlier than this after iteration i-1 started; 0 = no cap).
 
+#include "input-limits.h"
 #include "ns3/boolean.h"
 #include "ns3/data-parallel-job.h"
 #include "ns3/data-rate.h"
@@ -53,6 +56,7 @@ struct JobParams
     std::vector<uint32_t> hosts;
     uint32_t iterations{1};
     Time start;
+    Time minPeriod;             //!< minIterationPeriod (0 = no cap)
     CongestionControlConfig cc; //!< default congestion control of the job's NICs
     std::string entry;          //!< "traffic[i]", for the summary
 };
@@ -89,6 +93,8 @@ ParseJobParams(ScenarioObject& in, const ScenarioConfig& cfg, size_t minHosts)
     p.hosts = ParseHosts(in, "hosts", cfg, minHosts);
     p.iterations = static_cast<uint32_t>(in.Uint("iterations", 1, 1000000, std::nullopt));
     p.start = in.Duration("start", Time(0), cfg.duration, std::string("0ns"));
+    p.minPeriod = in.Duration("minIterationPeriod", Time(0),
+                              Seconds(InputLimits::MIN_ITERATION_PERIOD_S.hi), std::string("0ns"));
     p.cc = CongestionControlConfig::Parse(in, "cc", cfg);
     p.entry = in.Path();
     return p;
@@ -122,6 +128,7 @@ StartJob(TrafficContext& ctx, Ptr<TrainingJob> job, const JobParams& p, const st
     job->SetAttribute("JobId", UintegerValue(id));
     job->SetAttribute("Iterations", UintegerValue(p.iterations));
     job->SetAttribute("StartTime", TimeValue(p.start));
+    job->SetAttribute("MinIterationPeriod", TimeValue(p.minPeriod));
     job->Start();
     ctx.AddCongestionControl(
         CongestionControlConfig::Effective(p.cc.Factory(), p.entry, type, 1.0));

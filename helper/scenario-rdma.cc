@@ -10,7 +10,7 @@
 //  {"type": "rdma-permutation", "bytes": ..., (same optional keys)}
 //  {"type": "periodic-job", "src": 0, "dst": 1, "compute": "2ms", "bytes": "20MB",
 //   "iterations": 20, "start": "0us", (same optional keys), "iterGainSlope": 0,
-//   "iterGainIntercept": 1, "computeCv": 0}
+//   "iterGainIntercept": 1, "computeCv": 0, "minIterationPeriod": "0us"}
 
 #include "input-limits.h"
 #include "ns3/dcqcn-profile.h"
@@ -241,6 +241,7 @@ class PeriodicJobSpec : public TrafficSpec
     uint64_t bytes{0};
     uint32_t iterations{0};
     double computeCv{0};
+    Time minPeriod; //!< minIterationPeriod (0 = no cap)
     RdmaParams params;
 
     void Install(TrafficContext& ctx) const override
@@ -261,6 +262,7 @@ class PeriodicJobSpec : public TrafficSpec
         job->SetAttribute("StartTime", TimeValue(params.start));
         job->SetAttribute("ComputeTime", TimeValue(compute));
         job->SetAttribute("MessageBytes", UintegerValue(bytes));
+        job->SetAttribute("MinIterationPeriod", TimeValue(minPeriod));
         params.Report(ctx, "periodic-job");
         Ptr<RdmaQueuePair> qp = ConnectQp(topo, src, dst, params, params.Factory());
         job->SetQueuePair(qp);
@@ -314,6 +316,8 @@ ParsePeriodicJob(ScenarioObject& in, const ScenarioConfig& cfg)
                                                   InputLimits::ITERATIONS.hi, std::nullopt));
     s->computeCv
         = in.Double("computeCv", InputLimits::COMPUTE_CV.lo, InputLimits::COMPUTE_CV.hi, 0.0);
+    s->minPeriod = in.Duration("minIterationPeriod", Time(0),
+                               Seconds(InputLimits::MIN_ITERATION_PERIOD_S.hi), std::string("0ns"));
     s->params = ParseRdmaParams(in, cfg);
     // The iteration-aware gain: these keys override the "cc" object's (only when given, so a
     // global default such as --ns3::DcqcnBase::IterGainSlope=... applies otherwise).

@@ -182,6 +182,8 @@ class Job
             d["compute"] = r.compute.GetSeconds();
             d["exposed_comm"] = r.exposedComm.GetSeconds();
             d["gpu_idle"] = r.gpuIdle.GetSeconds();
+            d["period_wait"] = r.periodWait.GetSeconds();
+            d["busy"] = r.BusyTime().GetSeconds();
             out.append(d);
         }
         return out;
@@ -684,7 +686,8 @@ class Simulation
     Job PeriodicJobOf(const py::handle& srcH, const py::handle& dstH, const py::handle& computeH,
                       const py::handle& bytesH, const py::handle& iterationsH,
                       const py::handle& startH, const py::handle& prioH, double aggressiveness,
-                      double slope, double intercept, double computeCv)
+                      double slope, double intercept, double computeCv,
+                      const py::handle& minPeriodH)
     {
         CheckOpen();
         if (!m_rdma)
@@ -708,6 +711,9 @@ class Simulation
         CheckedReal(slope, "iter_gain_slope", InputLimits::ITER_GAIN_SLOPE);
         CheckedReal(intercept, "iter_gain_intercept", InputLimits::ITER_GAIN_INTERCEPT);
         CheckedReal(computeCv, "compute_cv", InputLimits::COMPUTE_CV);
+        const double minPeriod
+            = CheckedReal(ParseTime(minPeriodH, "min_iteration_period"), "min_iteration_period",
+                          InputLimits::MIN_ITERATION_PERIOD_S);
         ObjectFactory cc = m_ccFactory;
         if (m_ccType != "ns3::RdmaFixedRate")
         {
@@ -733,6 +739,7 @@ class Simulation
         job->SetAttribute("ComputeTime", TimeValue(ToTime(compute)));
         job->SetAttribute("MessageBytes", UintegerValue(bytes));
         job->SetAttribute("StartTime", TimeValue(ToTime(start) - Simulator::Now()));
+        job->SetAttribute("MinIterationPeriod", TimeValue(ToTime(minPeriod)));
         if (computeCv > 0.0)
         {
             // one stream per job, so the draws depend on the seed and the job only
@@ -1212,13 +1219,15 @@ PYBIND11_MODULE(mlnet, m)
              py::arg("compute"), py::arg("bytes"), py::arg("iterations"), py::arg("start") = "0us",
              py::arg("priority") = 3, py::arg("aggressiveness") = 1.0,
              py::arg("iter_gain_slope") = 0.0, py::arg("iter_gain_intercept") = 1.0,
-             py::arg("compute_cv") = 0.0,
+             py::arg("compute_cv") = 0.0, py::arg("min_iteration_period") = 0.0,
              "A periodic training job: `iterations` times, compute for `compute`, then send "
              "`bytes` from src to dst on its own queue pair (DCQCN profile `aggressiveness`; "
              "iteration-aware gain F(r) = slope * r + intercept). The first iteration starts "
              "at `start` (the offset between jobs); compute_cv in [0, 1] jitters every compute "
              "phase: normal with mean `compute` and standard deviation compute_cv x compute "
-             "(bounded to [0, 2 x compute]), drawn from the simulation's seed")
+             "(bounded to [0, 2 x compute]), drawn from the simulation's seed; "
+             "min_iteration_period (0 .. 3600 s, 0 = none) starts iteration i no earlier than "
+             "that after iteration i-1 started (a fixed iteration rate)")
         .def("run", &Simulation::Run, py::arg("until") = py::none(),
              "Run until the absolute simulated time `until` (or until no events are left); "
              "the GIL is released meanwhile")

@@ -17,8 +17,11 @@ namespace ns3
  * \ingroup mlnet
  * \brief One training iteration of a job (as seen by its reference worker, rank 0).
  *
- * end - start = compute + exposedComm; gpuIdle = end - start - compute (the GPU waits for the
- * network, so it equals exposedComm for jobs whose GPU never idles for other reasons).
+ * end - start = periodWait + compute + exposedComm; gpuIdle = end - start - compute. periodWait is
+ * the time the iteration waited for the job's MinIterationPeriod (TrainingJob) before its work
+ * began (zero without that cap), so Duration() is the period-inclusive iteration time and
+ * BusyTime() the time from the actual start (what the iteration takes without the cap). gpuIdle
+ * equals exposedComm + periodWait for jobs whose GPU never idles for other reasons.
  */
 struct IterationRecord
 {
@@ -30,11 +33,24 @@ struct IterationRecord
     Time compute;          //!< GPU busy time in the iteration
     Time exposedComm;      //!< communication time not hidden behind compute
     Time gpuIdle;          //!< GPU idle time in the iteration
+    Time periodWait;       //!< wait for MinIterationPeriod before the work began (0 = none)
 
-    /// \return end - start
+    /// \return end - start (the period-inclusive iteration time)
     Time Duration() const
     {
         return end - start;
+    }
+
+    /// \return when the iteration's work began: start + periodWait
+    Time BusyStart() const
+    {
+        return start + periodWait;
+    }
+
+    /// \return end - BusyStart() (the iteration time from its actual start)
+    Time BusyTime() const
+    {
+        return end - BusyStart();
     }
 };
 

@@ -113,13 +113,15 @@ StatsWriter::WriteFlowsCsv(std::ostream& os, const std::vector<FlowStatsRecord>&
 void
 StatsWriter::WriteIterationsCsv(std::ostream& os, const std::vector<IterationRecord>& iterations)
 {
-    os << "job,jobId,iteration,startNs,endNs,durationNs,computeNs,exposedCommNs,gpuIdleNs\n";
+    os << "job,jobId,iteration,startNs,endNs,durationNs,computeNs,exposedCommNs,gpuIdleNs,"
+          "periodWaitNs,busyNs\n";
     for (const IterationRecord& r : iterations)
     {
         os << CsvField(r.job) << ',' << r.jobId << ',' << r.iteration << ','
            << r.start.GetNanoSeconds() << ',' << r.end.GetNanoSeconds() << ','
            << r.Duration().GetNanoSeconds() << ',' << r.compute.GetNanoSeconds() << ','
-           << r.exposedComm.GetNanoSeconds() << ',' << r.gpuIdle.GetNanoSeconds() << '\n';
+           << r.exposedComm.GetNanoSeconds() << ',' << r.gpuIdle.GetNanoSeconds() << ','
+           << r.periodWait.GetNanoSeconds() << ',' << r.BusyTime().GetNanoSeconds() << '\n';
     }
 }
 

@@ -36,6 +36,11 @@ TrainingJob::GetTypeId()
               .AddAttribute("StartTime", "Delay from Start() to the first iteration (>= 0)",
                             TimeValue(Seconds(0)), MakeTimeAccessor(&TrainingJob::m_startTime),
                             MakeTimeChecker(Seconds(0)))
+              .AddAttribute("MinIterationPeriod",
+                            "Minimum time between the starts of consecutive iterations (time, "
+                            ">= 0; 0 = no cap): a faster job idles until the next period",
+                            TimeValue(Seconds(0)), MakeTimeAccessor(&TrainingJob::m_minPeriod),
+                            MakeTimeChecker(Seconds(0)))
               .AddAttribute("RecordMessages", "Keep a record of every message (FCT)",
                             BooleanValue(true), MakeBooleanAccessor(&TrainingJob::m_recordMessages),
                             MakeBooleanChecker())
@@ -55,6 +60,7 @@ void
 TrainingJob::DoDispose()
 {
     m_finishedCb = FinishedCallback();
+    m_waitEvent.Cancel();
     Object::DoDispose();
 }
 
@@ -83,6 +89,23 @@ TrainingJob::BeginIteration()
     {
         m_jobStart = m_iterStart;
     }
+    else if (m_minPeriod.IsStrictlyPositive() && m_iterStart < m_busyStart + m_minPeriod)
+    {
+        // m_busyStart is still the previous iteration's
+        NS_LOG_INFO(m_name << " iteration " << m_records.size() << " waits "
+                           << (m_busyStart + m_minPeriod - m_iterStart).GetMicroSeconds()
+                           << " us for MinIterationPeriod");
+        m_waitEvent = Simulator::Schedule(m_busyStart + m_minPeriod - m_iterStart,
+                                          &TrainingJob::BeginWork, this);
+        return;
+    }
+    BeginWork();
+}
+
+void
+TrainingJob::BeginWork()
+{
+    m_busyStart = Simulator::Now();
     NS_LOG_INFO(m_name << " iteration " << m_records.size() << " starts");
     DoStartIteration();
 }
@@ -97,8 +120,9 @@ TrainingJob::EndIteration(Time compute)
     r.start = m_iterStart;
     r.end = Simulator::Now();
     r.compute = compute;
-    r.exposedComm = r.end - r.start - compute;
-    r.gpuIdle = r.exposedComm;
+    r.periodWait = m_busyStart - m_iterStart;
+    r.exposedComm = r.end - m_busyStart - compute;
+    r.gpuIdle = r.end - r.start - compute;
     m_records.push_back(r);
     m_iterationTrace(r);
     NS_LOG_INFO(m_name << " iteration " << r.iteration << " took " << r.Duration().GetMicroSeconds()
@@ -138,7 +162,7 @@ TrainingJob::RecordMessage(uint32_t src, uint32_t dst, uint64_t bytes, uint8_t c
 Time
 TrainingJob::GetIterationStart() const
 {
-    return m_iterStart;
+    return m_busyStart;
 }
 
 bool

@@ -6,6 +6,7 @@
 #define MLNET_TRAINING_JOB_H
 
 #include "ns3/callback.h"
+#include "ns3/event-id.h"
 #include "ns3/job-records.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
@@ -27,6 +28,14 @@ namespace ns3
  * iterations (DoStartIteration) and calls EndIteration() with the compute time of the
  * iteration; the base records it, fires the traces, and starts the next iteration until
  * Iterations are done (0 = run until the simulation stops).
+ *
+ * MinIterationPeriod caps the iteration rate for every subclass: iteration i's work
+ * (DoStartIteration) begins no earlier than MinIterationPeriod after iteration i-1's began, so
+ * a job faster than the period idles until the next period and moves one iteration's traffic
+ * per period (a fixed offered load). The record of such an iteration starts when the previous
+ * one ended and holds the wait (IterationRecord::periodWait): Duration() is the
+ * period-inclusive time, BusyTime() the time from the actual start. A period at or below the
+ * natural iteration time changes nothing (no event is added).
  */
 class TrainingJob : public Object
 {
@@ -93,21 +102,28 @@ class TrainingJob : public Object
      * \param cls priority class \param posted posting time
      */
     void RecordMessage(uint32_t src, uint32_t dst, uint64_t bytes, uint8_t cls, Time posted);
-    /// \return the current iteration's start
+    /// \return when the current iteration's work began (after any MinIterationPeriod wait)
     Time GetIterationStart() const;
 
     std::string m_name;          //!< job name
     uint32_t m_jobId{0};         //!< job id
     uint32_t m_iterations{0};    //!< iterations to run (0 = unlimited)
     Time m_startTime;            //!< delay from Start() to the first iteration
+    Time m_minPeriod{0};         //!< minimum time between iteration starts (0 = no cap)
     bool m_recordMessages{true}; //!< keep per-message records
 
   private:
+    /// The previous iteration ended (or the job starts): begin the next one, or wait for the
+    /// MinIterationPeriod.
     void BeginIteration();
+    /// Begin the current iteration's work now.
+    void BeginWork();
 
     bool m_started{false};
     bool m_finished{false};
-    Time m_iterStart;
+    Time m_iterStart; //!< the current iteration's record start (the previous one's end)
+    Time m_busyStart; //!< when the current iteration's work began
+    EventId m_waitEvent;
     Time m_jobStart;
     Time m_jobEnd;
     std::vector<IterationRecord> m_records;
