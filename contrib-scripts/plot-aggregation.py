@@ -24,6 +24,14 @@
       from examples/ina-line-rate --csv (one panel per file, e.g. one per --clock): measured
       per-worker aggregation goodput vs adder lanes, one line per port rate, with
       min(line rate, adder throughput) and the goodput of a line-rate datapath.
+  plot-aggregation.py ring-diag OUT.png DIR [DIR ...]
+      from examples/panama-shared-cluster --schemes=ring --trace-ring=DIR (runs are named
+      DIR:mode-dcqcn-load-seed): per run and ring queue pair the CNPs, the time-weighted DCQCN rate while the queue
+      pair has a message outstanding, the share of that time below half the line rate and the
+      rate when a message is posted (the rate kept over idle gaps); per ring step the slowest of
+      the job's transfers against the median one (the time a step waits on its slowest
+      transfer). Figure: per run with DCQCN the rate of every ring queue pair of the job with the
+      slowest one; last panel: CDF of the step times (slowest transfer of each step), all runs.
 """
 
 import csv
@@ -332,6 +340,158 @@ def plot_line_rate(out, paths):
     print("wrote", out)
 
 
+def ring_runs(d):
+    """per run tag: {qp key: dict(row, msgs, rates)} from --trace-ring output."""
+    runs = OrderedDict()
+    for r in read_csv(os.path.join(d, "ring-qps.csv")):
+        key = (r["host"], r["peer"], r["qpn"])
+        runs.setdefault(r["run"], OrderedDict())[key] = dict(row=r, msgs=[], rates=[])
+    for r in read_csv(os.path.join(d, "ring-msgs.csv")):
+        q = runs[r["run"]][(r["host"], r["peer"], r["qpn"])]
+        q["msgs"].append((float(r["bytes"]), float(r["posted_s"]), float(r["done_s"])))
+    for r in read_csv(os.path.join(d, "ring-rates.csv")):
+        q = runs[r["run"]][(r["host"], r["peer"], r["qpn"])]
+        q["rates"].append((float(r["t_s"]), float(r["rate_bps"]), float(r["target_bps"])))
+    return runs
+
+
+def busy_intervals(msgs):
+    """union of the [posted, done] intervals of a queue pair's messages."""
+    out = []
+    for _, a, b in sorted(msgs, key=lambda m: m[1]):
+        if out and a <= out[-1][1]:
+            out[-1][1] = max(out[-1][1], b)
+        else:
+            out.append([a, b])
+    return out
+
+
+def rate_at(rates, t):
+    r = rates[0][1]
+    for x in rates:
+        if x[0] > t:
+            break
+        r = x[1]
+    return r
+
+
+def rate_stats(rates, intervals, line):
+    """time-weighted mean rate over the intervals and the time below line / 2."""
+    total = weighted = below = 0.0
+    for a, b in intervals:
+        t, r = a, rate_at(rates, a)
+        for x in rates:
+            if x[0] <= a:
+                continue
+            if x[0] >= b:
+                break
+            weighted += r * (x[0] - t)
+            below += (x[0] - t) if r < line / 2 else 0
+            t, r = x[0], x[1]
+        weighted += r * (b - t)
+        below += (b - t) if r < line / 2 else 0
+        total += b - a
+    return total, (weighted / total if total else float("nan")), below
+
+
+def rings_of(qps):
+    """the job rings: cycles host -> peer -> ... over the traced queue pairs."""
+    by_host = {k[0]: k for k in qps}
+    seen, rings = set(), []
+    for k in qps:
+        if k in seen:
+            continue
+        ring, cur = [], k
+        while cur not in seen:
+            seen.add(cur)
+            ring.append(cur)
+            cur = by_host.get(cur[1])
+            if cur is None:
+                break
+        rings.append(ring)
+    return rings
+
+
+def plot_ring_diag(out, dirs, line=100e9):
+    runs = OrderedDict()
+    for d in dirs:
+        for tag, qps in ring_runs(d).items():
+            runs["%s:%s" % (os.path.basename(os.path.normpath(d)), tag)] = qps
+    varying = [t for t, qps in runs.items()
+               if any(len({x[1] for x in q["rates"]}) > 1 for q in qps.values())]
+    fig, axes = plt.subplots(1, len(varying) + 1, figsize=(5.5 * (len(varying) + 1), 3.8),
+                             squeeze=False)
+    panels = dict(zip(varying, axes[0]))
+    cdf_ax = axes[0][-1]
+    for tag, qps in runs.items():
+        ax = panels.get(tag)
+        step_times = []
+        print("run %s" % tag)
+        print("  %-9s %5s %9s %9s %10s %9s %12s" % (
+            "qp", "cnps", "busy ms", "rate Gb/s", "below 50%", "min Gb/s", "at post Gb/s"))
+        worst, worst_rate = None, float("inf")
+        for k, q in qps.items():
+            iv = busy_intervals(q["msgs"])
+            busy, rate, below = rate_stats(q["rates"], iv, line)
+            at_post = mean([rate_at(q["rates"], m[1]) for m in q["msgs"][1:]])
+            lo = min(rate_at(q["rates"], m[1]) for m in q["msgs"])
+            print("  %-9s %5s %9.2f %9.1f %9.0f%% %9.1f %12.1f" % (
+                "%s->%s" % (k[0], k[1]), q["row"]["cnps"], busy * 1e3, rate / 1e9,
+                100 * below / busy if busy else 0, lo / 1e9, at_post / 1e9))
+            if rate < worst_rate:
+                worst, worst_rate = k, rate
+        # ring steps: message i of every queue pair of a ring is the same step
+        waits, steps, on_worst, nsteps = 0.0, 0.0, 0.0, 0
+        for ring in rings_of(qps):
+            mean_rate = {k: rate_stats(qps[k]["rates"], busy_intervals(qps[k]["msgs"]), line)[1]
+                         for k in ring}
+            lowest = min(ring, key=lambda k: mean_rate[k])
+            n = min(len(qps[k]["msgs"]) for k in ring)
+            for i in range(n):
+                durs = sorted((qps[k]["msgs"][i][2] - qps[k]["msgs"][i][1], k) for k in ring)
+                step_times.append(durs[-1][0])
+                waits += durs[-1][0] - durs[len(durs) // 2][0]
+                steps += durs[-1][0]
+                on_worst += durs[-1][0] if durs[-1][1] == lowest else 0
+                nsteps += 1
+            size = mean([m[0] for k in ring for m in qps[k]["msgs"]])
+            slow = mean([max(qps[k]["msgs"][i][2] - qps[k]["msgs"][i][1] for k in ring)
+                         for i in range(n)])
+            med = mean([sorted(qps[k]["msgs"][i][2] - qps[k]["msgs"][i][1]
+                               for k in ring)[len(ring) // 2] for i in range(n)])
+            print("  ring %s: %d steps, mean message %.0f B (%.2f us at line rate); step: "
+                  "slowest transfer %.1f us, median %.1f us; lowest rate %.1f Gb/s"
+                  % ("->".join(k[0] for k in ring), n, size, size * 8 / line * 1e6, slow * 1e6,
+                     med * 1e6, mean_rate[lowest] / 1e9))
+        print("  ring steps %d: summed over steps, the slowest transfer exceeds the (upper) median "
+              "one by %.1f%% of the step time; %.0f%% of the step time is spent in steps whose "
+              "slowest transfer is on the ring's lowest-rate queue pair"
+              % (nsteps, 100 * waits / steps if steps else 0,
+                 100.0 * on_worst / steps if steps else 0))
+        v = sorted(step_times)
+        cdf_ax.step([x * 1e6 for x in v], [(i + 1) / len(v) for i in range(len(v))],
+                    where="post", label=tag, lw=1)
+        if ax is None:
+            continue
+        ring = next(r for r in rings_of(qps) if worst in r)
+        for k in ring:
+            rs = qps[k]["rates"]
+            ax.step([x[0] * 1e3 for x in rs], [x[1] / 1e9 for x in rs], where="post",
+                    label="%s->%s (%s CNPs)" % (k[0], k[1], qps[k]["row"]["cnps"]), lw=1)
+        ax.set_title(tag, fontsize=9)
+        ax.set_xlabel("simulated time (ms)")
+        ax.set_ylabel("DCQCN rate Rc (Gb/s)")
+        ax.set_ylim(0, line / 1e9 * 1.05)
+        ax.legend(fontsize=7, loc="lower right")
+    cdf_ax.set_xscale("log")
+    cdf_ax.set_xlabel("ring step time: slowest transfer (us)")
+    cdf_ax.set_ylabel("CDF over steps")
+    cdf_ax.legend(fontsize=6, loc="lower right")
+    fig.tight_layout()
+    fig.savefig(out, dpi=120)
+    print("wrote", out)
+
+
 def main(argv):
     if len(argv) < 3 or argv[1] in ("-h", "--help"):
         print(__doc__)
@@ -347,6 +507,8 @@ def main(argv):
         plot_fixed_load(argv[2], argv[3:])
     elif cmd == "line-rate" and len(argv) >= 4:
         plot_line_rate(argv[2], argv[3:])
+    elif cmd == "ring-diag" and len(argv) >= 4:
+        plot_ring_diag(argv[2], argv[3:])
     else:
         print(__doc__)
         return 2

@@ -30,13 +30,16 @@
 #include "ns3/mlnet-module.h"
 
 #include <algorithm>
+#include <array>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <iterator>
 #include <map>
+#include <memory>
 #include <numeric>
+#include <set>
 #include <sstream>
 
 using namespace ns3;
@@ -62,6 +65,9 @@ struct Options
     uint32_t switchmlSlots{256};
     uint64_t fusionBytes{64 * 1048576};
     std::string panamaCc{"dcqcn"};
+    std::string dcqcn{"paper"}; //!< DCQCN of every RDMA QP and of PANAMA's reaction point
+    std::string traceRing;      //!< directory for the ring QPs' diagnostic traces ("" = none)
+    std::string traceTag;       //!< run name in those traces (mode-dcqcn-load-seed)
     Time duration{MilliSeconds(20)};
     Time warmup{MilliSeconds(4)};
     bool fixed{false};            //!< fixed-load mode: MinIterationPeriod of every job
@@ -228,6 +234,159 @@ struct RunResult
     std::vector<std::pair<uint64_t, std::string>> maxQueues; //!< largest egress queues
 };
 
+/**
+ * Diagnostic of the ring scheme (--trace-ring): every queue pair of the hosts is picked up
+ * within 2 us of its creation (a scan of the NICs: the collective creates its queue pairs on
+ * first use) and its DCQCN rate, target rate and completed messages are recorded. After the
+ * run, the queue pairs that carried a message of a size no background flow has are the ring's.
+ */
+struct QpTracer
+{
+    struct Qp
+    {
+        uint32_t host{0};
+        uint32_t peer{0};
+        Ptr<RdmaQueuePair> qp;
+        std::vector<std::array<double, 3>> rates; //!< time, rate, target (bit/s)
+        std::vector<std::array<double, 3>> msgs;  //!< bytes, posted, done (s)
+        double lastRate{0};
+        double lastTarget{0};
+    };
+
+    std::vector<Ptr<RdmaNic>> nics;
+    std::map<uint32_t, uint32_t> hostOf; //!< address -> host index
+    std::vector<std::unique_ptr<Qp>> qps;
+    std::vector<uint32_t> seen; //!< per NIC: queue pairs picked up
+
+    static void OnRate(Qp* q, double rate)
+    {
+        q->lastRate = rate;
+        q->rates.push_back({Simulator::Now().GetSeconds(), rate, q->lastTarget});
+    }
+
+    static void OnTarget(Qp* q, double target)
+    {
+        q->lastTarget = target;
+        q->rates.push_back({Simulator::Now().GetSeconds(), q->lastRate, target});
+    }
+
+    static void OnMsg(Qp* q, uint64_t, uint64_t bytes, Time posted, Time done)
+    {
+        q->msgs.push_back({double(bytes), posted.GetSeconds(), done.GetSeconds()});
+    }
+
+    void Scan()
+    {
+        for (uint32_t h = 0; h < nics.size(); ++h)
+        {
+            for (; seen[h] < nics[h]->GetNQueuePairs(); ++seen[h])
+            {
+                auto q = std::make_unique<Qp>();
+                q->host = h;
+                q->qp = nics[h]->GetQueuePair(seen[h]);
+                q->peer = hostOf[q->qp->GetPeer().Get()];
+                q->lastRate = q->qp->GetCcState().rate;
+                q->lastTarget = q->qp->GetCcState().targetRate;
+                q->rates.push_back({Simulator::Now().GetSeconds(), q->lastRate, q->lastTarget});
+                q->qp->TraceConnectWithoutContext("Rate", MakeBoundCallback(&OnRate, q.get()));
+                q->qp->TraceConnectWithoutContext("TargetRate",
+                                                  MakeBoundCallback(&OnTarget, q.get()));
+                q->qp->TraceConnectWithoutContext("MessageComplete",
+                                                  MakeBoundCallback(&OnMsg, q.get()));
+                qps.push_back(std::move(q));
+            }
+        }
+        Simulator::Schedule(MicroSeconds(2), &QpTracer::Scan, this);
+    }
+
+    void Start(const std::vector<Ptr<RdmaNic>>& n)
+    {
+        nics = n;
+        seen.assign(n.size(), 0);
+        for (uint32_t h = 0; h < n.size(); ++h)
+        {
+            hostOf[n[h]->GetDevice()->GetIpv4Address().Get()] = h;
+        }
+        Scan();
+    }
+
+    /// Appends the ring's queue pairs to DIR/ring-qps.csv, ring-rates.csv, ring-msgs.csv.
+    void Write(const std::string& dir, const std::string& tag, const std::set<uint64_t>& bgSizes,
+               double lineRate) const
+    {
+        std::filesystem::create_directories(dir);
+        const bool fresh = !std::filesystem::exists(dir + "/ring-qps.csv");
+        std::ofstream qf(dir + "/ring-qps.csv", std::ios::app);
+        std::ofstream rf(dir + "/ring-rates.csv", std::ios::app);
+        std::ofstream mf(dir + "/ring-msgs.csv", std::ios::app);
+        if (fresh)
+        {
+            qf << "run,host,peer,qpn,cnps,tx_bytes,messages,busy_s,mean_rate_busy_bps,"
+                  "time_below_half_busy_s,min_rate_bps,end_rate_bps,end_target_bps\n";
+            rf << "run,host,peer,qpn,t_s,rate_bps,target_bps\n";
+            mf << "run,host,peer,qpn,index,bytes,posted_s,done_s\n";
+        }
+        for (const auto& q : qps)
+        {
+            bool ring = !q->msgs.empty();
+            for (const auto& m : q->msgs)
+            {
+                ring = ring && !bgSizes.count(uint64_t(m[0]));
+            }
+            if (!ring)
+            {
+                continue;
+            }
+            // the rate while the queue pair has a message outstanding (messages on one queue
+            // pair complete in order; the collective posts one message per step)
+            double busy = 0;
+            double rateTime = 0;
+            double below = 0;
+            double minRate = lineRate;
+            for (const auto& m : q->msgs)
+            {
+                busy += m[2] - m[1];
+                double t = m[1];
+                double rate = q->rates.front()[1];
+                for (const auto& r : q->rates)
+                {
+                    if (r[0] <= m[1])
+                    {
+                        rate = r[1];
+                        continue;
+                    }
+                    if (r[0] >= m[2])
+                    {
+                        break;
+                    }
+                    rateTime += rate * (r[0] - t);
+                    below += rate < lineRate / 2 ? r[0] - t : 0;
+                    minRate = std::min(minRate, rate);
+                    t = r[0];
+                    rate = r[1];
+                }
+                rateTime += rate * (m[2] - t);
+                below += rate < lineRate / 2 ? m[2] - t : 0;
+                minRate = std::min(minRate, rate);
+            }
+            qf << tag << "," << q->host << "," << q->peer << "," << q->qp->GetQpn() << ","
+               << q->qp->GetCnpsReceived() << "," << q->qp->GetTxBytes() << "," << q->msgs.size()
+               << "," << busy << "," << (busy > 0 ? rateTime / busy : 0) << "," << below << ","
+               << minRate << "," << q->lastRate << "," << q->lastTarget << "\n";
+            for (const auto& r : q->rates)
+            {
+                rf << tag << "," << q->host << "," << q->peer << "," << q->qp->GetQpn() << ","
+                   << r[0] << "," << r[1] << "," << r[2] << "\n";
+            }
+            for (std::size_t i = 0; i < q->msgs.size(); ++i)
+            {
+                mf << tag << "," << q->host << "," << q->peer << "," << q->qp->GetQpn() << "," << i
+                   << "," << q->msgs[i][0] << "," << q->msgs[i][1] << "," << q->msgs[i][2] << "\n";
+            }
+        }
+    }
+};
+
 RunResult
 RunOne(const Options& o, const std::string& scheme, const std::vector<JobPlan>& plan)
 {
@@ -236,13 +395,24 @@ RunOne(const Options& o, const std::string& scheme, const std::vector<JobPlan>& 
     th.SetHostLinkRate(DataRate(o.rate));
     th.SetFabricLinkRate(DataRate(o.rate));
     FabricTopology t = th.BuildFatTree(o.k);
+    // --dcqcn: the same DCQCN for every RDMA queue pair (ring, background flows) and for
+    // PANAMA's / ideal's reaction point (AggregationDcqcn)
+    // (none: the RDMA queue pairs send at line rate, PFC only; a diagnostic)
+    const std::string dcqcnType = o.dcqcn == "vendor" ? "ns3::DcqcnVendor" : "ns3::Dcqcn";
     RdmaHelper rdma;
+    rdma.SetCongestionControl(o.dcqcn == "none" ? "ns3::RdmaFixedRate" : dcqcnType);
     std::vector<Ptr<RdmaNic>> nics = rdma.Install(t.hosts);
     const double rateBps = double(DataRate(o.rate).GetBitRate());
     const uint32_t trees = o.trees ? o.trees : (o.k / 2) * (o.k / 2);
 
     AggregationHelper agg;
     agg.SetEngineAttribute("MaxJobs", UintegerValue(256));
+    if (o.dcqcn == "vendor")
+    {
+        ObjectFactory reactionPoint;
+        reactionPoint.SetTypeId(dcqcnType);
+        agg.SetReactionPoint(reactionPoint);
+    }
     if (scheme == "panama")
     {
         agg.SetCongestionControl(o.panamaCc == "dctcp" ? "ns3::AggregationDctcp"
@@ -359,6 +529,11 @@ RunOne(const Options& o, const std::string& scheme, const std::vector<JobPlan>& 
         b->Start();
         bg.push_back(b);
     }
+    QpTracer tracer;
+    if (!o.traceRing.empty() && scheme == "ring")
+    {
+        tracer.Start(nics);
+    }
     Simulator::Stop(o.duration);
     Simulator::Run();
 
@@ -432,6 +607,18 @@ RunOne(const Options& o, const std::string& scheme, const std::vector<JobPlan>& 
                                      tier + std::to_string(s) + "." + std::to_string(p)
                                          + (toHost ? "->host" : "->sw"));
         }
+    }
+    if (!o.traceRing.empty() && scheme == "ring")
+    {
+        std::set<uint64_t> bgSizes;
+        for (const auto& b : bg)
+        {
+            for (const auto& f : b ? b->GetFlowRecords() : std::vector<MessageRecord>())
+            {
+                bgSizes.insert(f.bytes);
+            }
+        }
+        tracer.Write(o.traceRing, o.traceTag, bgSizes, rateBps);
     }
     Simulator::Destroy();
     r.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
@@ -527,6 +714,17 @@ main(int argc, char* argv[])
                  o.fusionBytes);
     cmd.AddValue("verbose", "Print every job's model and mean iteration time", verbose);
     cmd.AddValue("panama-cc", "PANAMA's congestion control: dcqcn or dctcp", o.panamaCc);
+    cmd.AddValue("dcqcn",
+                 "DCQCN of every RDMA queue pair (ring, background flows) and of PANAMA's and "
+                 "ideal's reaction point: paper (ns3::Dcqcn, Zhu et al. 2015) or vendor "
+                 "(ns3::DcqcnVendor, the NIC's / HPCC simulator's); their attributes as usual "
+                 "(--ns3::DcqcnBase::RateAI=...); none: RDMA queue pairs at line rate without "
+                 "congestion control (PFC only; PANAMA keeps the paper's), a diagnostic",
+                 o.dcqcn);
+    cmd.AddValue("trace-ring",
+                 "Diagnostic: directory for the ring queue pairs' DCQCN rate and messages "
+                 "(ring-qps.csv, ring-rates.csv, ring-msgs.csv; appended)",
+                 o.traceRing);
     cmd.AddValue("duration", "Simulated time per run (the cap with --min-iterations)", o.duration);
     cmd.AddValue("warmup", "Iterations and flows starting before this are not measured", o.warmup);
     cmd.AddValue("warmup-iterations", "First iterations of every job that are not measured",
@@ -566,6 +764,10 @@ main(int argc, char* argv[])
         if (o.panamaCc != "dcqcn" && o.panamaCc != "dctcp")
         {
             throw std::invalid_argument("--panama-cc must be dcqcn or dctcp");
+        }
+        if (o.dcqcn != "paper" && o.dcqcn != "vendor" && o.dcqcn != "none")
+        {
+            throw std::invalid_argument("--dcqcn = " + o.dcqcn + ": must be paper, vendor or none");
         }
         if (mode != "free" && mode != "fixed")
         {
@@ -631,6 +833,9 @@ main(int argc, char* argv[])
                 for (const std::string& scheme : schemeList)
                 {
                     RngSeedManager::SetRun(seed);
+                    std::ostringstream tag;
+                    tag << mode << "-" << o.dcqcn << "-" << load << "-" << seed;
+                    o.traceTag = tag.str();
                     RunResult r = RunOne(o, scheme, plan);
                     if (scheme == "ring")
                     {
