@@ -248,9 +248,7 @@ void
 Setup(const std::string& scheduler)
 {
     Time::SetResolution(Time::PS);
-    ObjectFactory f;
-    f.SetTypeId(scheduler);
-    Simulator::SetScheduler(f);
+    EventSchedulerHelper::Use(scheduler);
 }
 
 void
@@ -276,10 +274,7 @@ MeasureEventFloor(const std::string& scheduler, uint64_t n, uint32_t population,
     s.floorWallS = clock.Seconds();
     s.floorCpuS = ProcessCpuSeconds() - cpu0;
     s.floorEvents = ExecutedEvents() - ev0;
-    Simulator::Destroy(); // the scenario starts from a fresh simulator (same scheduler type)
-    ObjectFactory f;
-    f.SetTypeId(scheduler);
-    Simulator::SetScheduler(f);
+    Simulator::Destroy(); // the scenario starts from a fresh simulator (same SchedulerType)
 }
 
 void

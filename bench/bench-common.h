@@ -7,6 +7,7 @@
 #ifndef MLNET_BENCH_COMMON_H
 #define MLNET_BENCH_COMMON_H
 
+#include "ns3/event-scheduler-helper.h"
 #include "ns3/node-list.h"
 #include "ns3/node.h"
 #include "ns3/packet.h"
@@ -165,8 +166,10 @@ void MeasureEventFloor(const std::string& scheduler, uint64_t n, uint32_t popula
 JsonLine StandardLine(const std::string& bench, const std::string& simulator, const RunStats& s);
 
 /**
- * Common set-up at the start of main(): picosecond time resolution and the scheduler type.
- * \param scheduler ns-3 scheduler TypeId name ("ns3::MapScheduler", "ns3::HeapScheduler", ...)
+ * Common set-up at the start of main(): picosecond time resolution and the event scheduler
+ * (EventSchedulerHelper::Use: binds "SchedulerType", so the simulators created after each
+ * Simulator::Destroy() use it too; a bad name throws std::invalid_argument).
+ * \param scheduler a name EventSchedulerHelper::Resolve() accepts ("ns3::MapScheduler", "Heap")
  */
 void Setup(const std::string& scheduler);
 

@@ -22,7 +22,7 @@ main(int argc, char* argv[])
     std::string rate = "100Gbps";
     uint32_t payload = 1000;
     uint32_t seed = 1;
-    std::string scheduler = "ns3::PriorityQueueScheduler"; // fastest here, same for both simulators
+    std::string scheduler = EventSchedulerHelper::DefaultType(); // both simulators alike
     std::string name;
 
     CommandLine cmd(__FILE__);
@@ -32,7 +32,9 @@ main(int argc, char* argv[])
     cmd.AddValue("rate", "Link rate; a host's flows share it", rate);
     cmd.AddValue("payload", "Payload bytes per packet", payload);
     cmd.AddValue("seed", "Seed of the permutation", seed);
-    cmd.AddValue("scheduler", "ns-3 scheduler type", scheduler);
+    cmd.AddValue("scheduler",
+                 "ns-3 event scheduler: Map, Heap, List, Calendar, PriorityQueue or a TypeId name",
+                 scheduler);
     cmd.AddValue("name", "Benchmark name in the JSON line (default fattree<k>-<pattern>)", name);
     cmd.Parse(argc, argv);
     if (name.empty())

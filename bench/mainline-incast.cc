@@ -20,7 +20,7 @@ main(int argc, char* argv[])
     double duration = 0.002;
     std::string rate = "100Gbps";
     uint32_t payload = 1000;
-    std::string scheduler = "ns3::PriorityQueueScheduler"; // fastest here, same for both simulators
+    std::string scheduler = EventSchedulerHelper::DefaultType(); // both simulators alike
     std::string name = "incast16";
 
     CommandLine cmd(__FILE__);
@@ -28,7 +28,9 @@ main(int argc, char* argv[])
     cmd.AddValue("duration", "Simulated seconds", duration);
     cmd.AddValue("rate", "Link and sender rate", rate);
     cmd.AddValue("payload", "Payload bytes per packet", payload);
-    cmd.AddValue("scheduler", "ns-3 scheduler type", scheduler);
+    cmd.AddValue("scheduler",
+                 "ns-3 event scheduler: Map, Heap, List, Calendar, PriorityQueue or a TypeId name",
+                 scheduler);
     cmd.AddValue("name", "Benchmark name in the JSON line", name);
     cmd.Parse(argc, argv);
     Setup(scheduler);

@@ -22,7 +22,7 @@ main(int argc, char* argv[])
     std::string rate = "100Gbps";
     uint32_t payload = 1000;
     uint32_t seed = 1;
-    std::string scheduler = "ns3::PriorityQueueScheduler"; // fastest here, same for both simulators
+    std::string scheduler = EventSchedulerHelper::DefaultType(); // both simulators alike
     std::string name;
 
     std::string transport = "udp"; // the mainline baseline sends the same UDP traffic
@@ -49,7 +49,9 @@ main(int argc, char* argv[])
     cmd.AddValue("seed", "Seed of the permutation", seed);
     cmd.AddValue("transport", "mlnet traffic: rdma (DCQCN queue pairs) or udp (constant rate)",
                  transport);
-    cmd.AddValue("scheduler", "ns-3 scheduler type", scheduler);
+    cmd.AddValue("scheduler",
+                 "ns-3 event scheduler: Map, Heap, List, Calendar, PriorityQueue or a TypeId name",
+                 scheduler);
     cmd.AddValue("devices",
                  "In-network aggregation devices spliced into the links: none, or bump (on every "
                  "edge and aggregation uplink and every core port, as PANAMA places them); the "

@@ -17,12 +17,14 @@ main(int argc, char* argv[])
 {
     uint64_t events = 10000000;
     uint32_t population = 128;
-    std::string scheduler = "ns3::PriorityQueueScheduler";
+    std::string scheduler = EventSchedulerHelper::DefaultType(); // both simulators alike
     std::string name = "floor";
     CommandLine cmd(__FILE__);
     cmd.AddValue("events", "Trivial events to execute (>= 1)", events);
     cmd.AddValue("population", "Events pending at any time (>= 1)", population);
-    cmd.AddValue("scheduler", "ns-3 scheduler type", scheduler);
+    cmd.AddValue("scheduler",
+                 "ns-3 event scheduler: Map, Heap, List, Calendar, PriorityQueue or a TypeId name",
+                 scheduler);
     cmd.AddValue("name", "Benchmark name in the JSON line", name);
     cmd.Parse(argc, argv);
     if (events == 0 || population == 0)

@@ -20,7 +20,7 @@ main(int argc, char* argv[])
     std::string rate = "100Gbps";
     uint32_t payload = 1000;
     bool pfc = true;
-    std::string scheduler = "ns3::PriorityQueueScheduler"; // fastest here, same for both simulators
+    std::string scheduler = EventSchedulerHelper::DefaultType(); // both simulators alike
     std::string name = "incast16";
 
     std::string transport = "rdma";
@@ -36,7 +36,9 @@ main(int argc, char* argv[])
     cmd.AddValue("pfc", "PFC on the switches", pfc);
     cmd.AddValue("transport", "mlnet traffic: rdma (DCQCN queue pairs) or udp (constant rate)",
                  transport);
-    cmd.AddValue("scheduler", "ns-3 scheduler type", scheduler);
+    cmd.AddValue("scheduler",
+                 "ns-3 event scheduler: Map, Heap, List, Calendar, PriorityQueue or a TypeId name",
+                 scheduler);
     cmd.AddValue("flowBytes",
                  "RDMA: every sender sends one message of this many bytes and the run ends when "
                  "all are acknowledged (--duration is then a limit); 0: endless senders",

@@ -6,16 +6,19 @@ list(APPEND MLNET_SOURCES
   ${_dir}/fabric-topology-helper.cc
   ${_dir}/unit-parser.cc
   ${_dir}/input-limits.cc
+  ${_dir}/event-scheduler-helper.cc
 )
 list(APPEND MLNET_HEADERS
   ${_dir}/fabric-helper.h
   ${_dir}/fabric-topology-helper.h
   ${_dir}/unit-parser.h
   ${_dir}/input-limits.h
+  ${_dir}/event-scheduler-helper.h
 )
 list(APPEND MLNET_TEST_SOURCES
   ${MLNET_ROOT}/test/helper/unit-parser-test.cc
   ${MLNET_ROOT}/test/helper/scenario-robust-test.cc
+  ${MLNET_ROOT}/test/helper/event-scheduler-helper-test.cc
 )
 
 # Scenario runner (JSON scenario -> run -> records) and the mlnet-run program.

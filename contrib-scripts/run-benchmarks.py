@@ -57,8 +57,13 @@ QUICK_DURATION = {"incast16": "0.0002", "fattree4-permutation": "0.0001",
 COMPARE_BENCHES = ["floor", "fattree4-rdma", "fattree4-rdma-ack16", "incast16-10MB",
                    "fattree8-websearch50", "fattree4-permutation", "fattree16-permutation"]
 RATIO_BENCHES = ["incast16", "fattree4-permutation"]
-SCHEDULERS = ["ns3::MapScheduler", "ns3::HeapScheduler", "ns3::CalendarScheduler",
-              "ns3::PriorityQueueScheduler"]
+SCHEDULERS = ["ns3::MapScheduler", "ns3::HeapScheduler", "ns3::ListScheduler",
+              "ns3::CalendarScheduler", "ns3::PriorityQueueScheduler"]
+# --scheduler-sweep: these scenarios under every scheduler (CPU ns per hop; the floor per event)
+SWEEP_BENCHES = ["floor", "fattree4-rdma", "incast16-10MB", "fattree8-websearch50"]
+# deterministic fields that must not depend on the scheduler
+SAME_FIELDS = ["events", "packet_hops", "rx_bytes", "ecn_marks", "pfc_pauses", "drops",
+               "flows_done", "completion_s", "floor_events"]
 
 
 NICE = 0
@@ -173,10 +178,12 @@ def main():
     ap.add_argument("--quick", action="store_true", help="short runs, one repeat (smoke test)")
     ap.add_argument("--duration-scale", type=float, default=1.0,
                     help="multiply every simulated duration (e.g. 0.25 on a loaded machine)")
-    ap.add_argument("--scheduler", default="ns3::PriorityQueueScheduler",
-                    help="ns-3 scheduler for every scenario program (both simulators)")
+    ap.add_argument("--scheduler", default="",
+                    help="ns-3 scheduler for every scenario program (both simulators; default: "
+                         "the programs' own, EventSchedulerHelper::DefaultType())")
     ap.add_argument("--scheduler-sweep", action="store_true",
-                    help="also time scenario (2) under every ns-3 scheduler")
+                    help="also run the floor, RDMA k=4, 16x10 MB incast and k=8 web-search "
+                         "lines under every ns-3 scheduler (interleaved, --repeat times)")
     ap.add_argument("--no-micro", action="store_true", help="skip the micro-benchmarks")
     ap.add_argument("--only", default="", help="comma-separated scenario keys to run")
     ap.add_argument("--from-jsonl", default="",
@@ -218,7 +225,7 @@ def main():
         raw.append(r)
     for rep in range(0 if a.from_jsonl else a.repeat):
         for key, prog, args, sim in scenarios:
-            args = list(args) + [f"--scheduler={a.scheduler}"]
+            args = list(args) + ([f"--scheduler={a.scheduler}"] if a.scheduler else [])
             if a.quick and key in QUICK_DURATION:
                 args = [x for x in args if not x.startswith("--duration")]
                 args.append(f"--duration={QUICK_DURATION[key]}")
@@ -245,24 +252,24 @@ def main():
     after = {k[0]: v for k, v in runs.items() if k[0] in COMPARE_BENCHES}
 
     if a.scheduler_sweep and not a.from_jsonl:
+        sweep_list = [x for x in SCENARIOS if x[0] in SWEEP_BENCHES and x[3] != "mainline"]
         for rep in range(a.repeat):
-            for sched in SCHEDULERS:
-                for prog, sim in (("mlnet-bench-fattree", "mlnet"),
-                                  ("mainline-fattree", "mainline")):
-                    dur = "0.0001" if a.quick else "0.0005"
-                    r = run_one(os.path.join(bindir, prog),
-                                ["--k=4", f"--duration={dur}", f"--scheduler={sched}"])
-                    r["_role"], r["_sim"] = "sweep", sim
+            for key, prog, args, _ in sweep_list:
+                for sched in SCHEDULERS:
+                    args2 = list(args)
+                    if a.quick:
+                        args2 = [x for x in args2 if not x.startswith("--duration")
+                                 and not x.startswith("--events")]
+                        args2.append("--events=1000000" if key == "floor"
+                                     else f"--duration={QUICK_DURATION[key]}")
+                    r = run_one(os.path.join(bindir, prog), args2 + [f"--scheduler={sched}"])
+                    r["_role"], r["_sim"], r["_key"] = "sweep", key, key
+                    r["_cmd"] = " ".join([prog] + args2 + [f"--scheduler={sched}"])
                     raw.append(r)
-                    sweep.setdefault((sched, sim), []).append(r)
-        for rep in range(a.repeat):
-            for sched in SCHEDULERS:
-                dur = "0.000005" if a.quick else "0.00002"
-                r = run_one(os.path.join(bindir, "mlnet-bench-fattree"),
-                            ["--k=16", f"--duration={dur}", f"--scheduler={sched}"])
-                r["_role"], r["_sim"] = "sweep", "mlnet-k16"
-                raw.append(r)
-                sweep.setdefault((sched, "mlnet-k16"), []).append(r)
+                    sweep.setdefault((sched, key), []).append(r)
+                    print(f"[{rep + 1}/{a.repeat}] sweep {key:22s} {sched:28s} "
+                          f"{(r['floor_ns_per_event'] if key == 'floor' else r['ns_per_hop']):7.1f}"
+                          f" ns", flush=True)
 
     micro_path = os.path.join(bindir, "micro-bench")
     if not a.from_jsonl and not a.no_micro and os.path.exists(micro_path):
@@ -282,7 +289,7 @@ def main():
     md.append(f"Generated by `contrib-scripts/run-benchmarks.py` on {time.strftime('%Y-%m-%d %H:%M')}"
               f" ({os.cpu_count()} cores, load average before the run "
               f"{os.getloadavg()[0]:.2f}); best of {a.repeat} interleaved runs; scheduler "
-              f"{a.scheduler}; total {time.time() - t0:.0f} s.\n")
+              f"{a.scheduler or 'default of the programs'}; total {time.time() - t0:.0f} s.\n")
     md.append("| bench | simulator | sim time (s) | wall (s) | events | packet-hops | "
               "M hops / wall s | M hops / CPU s | M events / wall s | events / hop | build (s) | "
               "peak RSS (MB) |")
@@ -353,16 +360,7 @@ def main():
     md.append("")
 
     if sweep:
-        md.append("## Scheduler sweep (best of repeats)\n")
-        md.append("| scheduler | mlnet k=4 M hops/s | mainline k=4 M hops/s | mlnet k=16 M hops/s |")
-        md.append("|---|---:|---:|---:|")
-        for sched in SCHEDULERS:
-            cells = []
-            for sim in ("mlnet", "mainline", "mlnet-k16"):
-                rr = sweep.get((sched, sim))
-                cells.append(f"{best_of(rr)['hops_per_wall_s'] / 1e6:.3f}" if rr else "-")
-            md.append(f"| {sched} | " + " | ".join(cells) + " |")
-        md.append("")
+        md.extend(sweep_table(sweep))
 
     if micro:
         md.append("## Micro-benchmarks (Google Benchmark)\n")
@@ -417,6 +415,36 @@ def main():
     if before:
         plot_before_after(plt, before, after, a.out + "-before-after.png")
         print(f"wrote {a.out}-before-after.png")
+
+
+def sweep_table(sweep):
+    """Markdown: CPU ns per packet-hop (per event for the floor) under every scheduler, median
+    and p10-p90 over the repeats, and whether the deterministic fields agree."""
+    keys = [k for k in SWEEP_BENCHES if any((s, k) in sweep for s in SCHEDULERS)]
+    md = ["## Scheduler sweep: CPU ns per packet-hop (floor: per event), median [p10-p90]\n",
+          "| scheduler | " + " | ".join(keys) + " |", "|---|" + "---:|" * len(keys)]
+    for sched in SCHEDULERS:
+        cells = []
+        for k in keys:
+            rs = sweep.get((sched, k), [])
+            if not rs:
+                cells.append("-")
+                continue
+            ns = sorted(r["floor_ns_per_event"] if k == "floor" else r["ns_per_hop"] for r in rs)
+            lo, hi = ns[int(0.1 * (len(ns) - 1))], ns[int(round(0.9 * (len(ns) - 1)))]
+            cells.append(f"{median(ns):.0f} [{lo:.0f}-{hi:.0f}]")
+        md.append(f"| {sched} | " + " | ".join(cells) + " |")
+    md.append("")
+    for k in keys:
+        sigs = {}
+        for sched in SCHEDULERS:
+            for r in sweep.get((sched, k), []):
+                sigs.setdefault(tuple(r.get(f) for f in SAME_FIELDS), []).append(sched)
+        md.append(f"- {k}: deterministic fields ({', '.join(SAME_FIELDS)}) "
+                  + ("identical under every scheduler" if len(sigs) == 1
+                     else f"DIFFER: {len(sigs)} distinct sets"))
+    md.append("")
+    return md
 
 
 def plot_before_after(plt, before, after, path):

@@ -282,6 +282,7 @@ ParseOptions(int argc, char* argv[], Options& o)
     std::string aggr = "1.5,2,4,8";
     std::string starts = "phase,offset";
     CommandLine cmd(__FILE__);
+    EventSchedulerHelper::UseDefault(cmd); // mlnet's event scheduler; --scheduler=...
     cmd.AddValue("cc", "Congestion control TypeId (ns3::Dcqcn, ns3::DcqcnVendor)", o.cc);
     cmd.AddValue("bytes", "Bytes each job sends per iteration (>= 1000)", o.bytes);
     cmd.AddValue("fractions",

@@ -148,6 +148,7 @@ main(int argc, char* argv[])
     std::string csv;
     uint32_t runs = 1;
     CommandLine cmd(__FILE__);
+    EventSchedulerHelper::UseDefault(cmd); // mlnet's event scheduler; --scheduler=...
     cmd.AddValue("policies",
                  "Comma-separated flow-scheduling policies (fair, fifo, madd, echelon, "
                  "cadentflow-priority, cadentflow-deadline)",

@@ -123,6 +123,7 @@ main(int argc, char* argv[])
     bool simulate = true;
     std::string csv;
     CommandLine cmd(__FILE__);
+    EventSchedulerHelper::UseDefault(cmd); // mlnet's event scheduler; --scheduler=...
     cmd.AddValue("rates", "Port rates (Gb/s), comma-separated", rates);
     cmd.AddValue("lanes", "Adder lanes, comma-separated", lanes);
     cmd.AddValue("clocks", "Clocks of the table (MHz), comma-separated", clocks);

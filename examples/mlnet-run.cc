@@ -13,7 +13,7 @@
 // described in doc/scenario.rst.
 
 #include "ns3/command-line.h"
-#include "ns3/global-value.h"
+#include "ns3/event-scheduler-helper.h"
 #include "ns3/input-limits.h"
 #include "ns3/scenario-runner.h"
 #include "ns3/scenario.h"
@@ -81,10 +81,10 @@ Main(int argc, char* argv[])
     bool printDefault = false;
     bool printTraceSources = false;
 
-    // ns-3's fastest event scheduler for these runs (about 7% fewer instructions than the
-    // default map scheduler on a k=4 fat-tree); --SchedulerType=... still overrides it.
-    GlobalValue::Bind("SchedulerType", StringValue("ns3::PriorityQueueScheduler"));
     CommandLine cmd(__FILE__);
+    // ns-3's fastest event scheduler for these runs (doc/performance.rst); --scheduler=... and
+    // --SchedulerType=... override it.
+    EventSchedulerHelper::UseDefault(cmd);
     cmd.Usage("Run an mlnet scenario (JSON; the built-in default without one) and write "
               "summary.json, flows.csv and ports.csv.");
     cmd.AddValue("scenario", "JSON scenario file (default: the built-in scenario)", scenarioOption);

@@ -71,6 +71,7 @@ main(int argc, char* argv[])
     std::string intraLatency = "5us";
     std::string perIteration;
     CommandLine cmd(__FILE__);
+    EventSchedulerHelper::UseDefault(cmd); // mlnet's event scheduler; --scheduler=...
     cmd.AddValue("model", "Model zoo name", model);
     cmd.AddValue("gpu",
                  "GPU profile: calibrated v100-amp, v100-fp32, a100-amp, a100-tf32 (published "

@@ -375,6 +375,7 @@ main(int argc, char* argv[])
     std::string bsPartitions = "100000,400000,1600000,6400000";
     std::string bsCredits = "1,2,4,8,16,32";
     CommandLine cmd(__FILE__);
+    EventSchedulerHelper::UseDefault(cmd); // mlnet's event scheduler; --scheduler=...
     cmd.AddValue("model", "Comma-separated model zoo names (vgg16, vgg19, resnet50, ...)", models);
     cmd.AddValue("policies",
                  "Comma-separated policies (fifo, fifo-split, tic, tac, p3, p3-slicing, "

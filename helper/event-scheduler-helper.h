@@ -1,0 +1,74 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef MLNET_EVENT_SCHEDULER_HELPER_H
+#define MLNET_EVENT_SCHEDULER_HELPER_H
+
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+class CommandLine;
+
+/**
+ * \ingroup mlnet
+ * \brief The one place that chooses ns-3's event scheduler (the "SchedulerType" GlobalValue)
+ * for mlnet's programs: mlnet-run, the examples and the benchmarks.
+ *
+ * ns-3 ships five schedulers (Map, the ns-3 default; Heap; List; Calendar; PriorityQueue). All
+ * order events by (time, insertion uid), so they give identical results; only their speed
+ * differs. DefaultType() is the one measured fastest on mlnet's packet-level runs
+ * (doc/performance.rst, "Scheduler choice"). A program calls UseDefault(cmd) before
+ * cmd.Parse(): it binds the default unless the user already chose one (NS_GLOBAL_VALUE, or an
+ * earlier Bind), and adds a `--scheduler` option; ns-3's own `--SchedulerType=...` still
+ * overrides it. Both must happen before the simulator is first used (its implementation reads
+ * the GlobalValue when it is created, and again after each Simulator::Destroy()).
+ */
+class EventSchedulerHelper
+{
+  public:
+    /// \return the scheduler mlnet's programs use unless told otherwise (a TypeId name)
+    static std::string DefaultType();
+
+    /// \return the TypeId names of ns-3's schedulers, in the order of the doc's table
+    static const std::vector<std::string>& KnownTypes();
+
+    /**
+     * The TypeId name of a scheduler given by its full name ("ns3::HeapScheduler") or its
+     * short name ("Heap", "PriorityQueue", case-sensitive).
+     * \param name the user's text
+     * \return the TypeId name; throws std::invalid_argument naming the accepted values if it is
+     *         not an ns-3 event scheduler
+     */
+    static std::string Resolve(const std::string& name);
+
+    /**
+     * Bind "SchedulerType" to a scheduler (Resolve() rules; throws std::invalid_argument).
+     * Takes effect when the simulator implementation is next created.
+     * \param name the scheduler
+     */
+    static void Use(const std::string& name);
+
+    /**
+     * \return true if the user chose a scheduler before the program did: NS_GLOBAL_VALUE sets
+     *         SchedulerType, or it is bound to something other than ns-3's default (Map)
+     */
+    static bool UserChose();
+
+    /**
+     * Bind DefaultType() unless UserChose(), and add `--scheduler=NAME` to cmd (call before
+     * cmd.Parse()). A bad name prints the accepted values and ends the program with
+     * CommandLine's "Invalid command-line argument" exit.
+     * \param cmd the program's command line
+     */
+    static void UseDefault(CommandLine& cmd);
+
+    /// \return the TypeId name "SchedulerType" is bound to now
+    static std::string Current();
+};
+
+} // namespace ns3
+
+#endif /* MLNET_EVENT_SCHEDULER_HELPER_H */

@@ -1,0 +1,172 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+// The event-scheduler choice: names, bad input, and identical results under every ns-3
+// scheduler (they all order events by time, then insertion order).
+
+#include "common/rdma-scenario.h"
+
+#include <catch2/catch.hpp>
+#include <stdexcept>
+
+using namespace ns3;
+using mlnettest::RdmaDumbbell;
+
+namespace
+{
+/// Restores ns-3's SchedulerType when a test ends (the tests share one process).
+struct SchedulerGuard
+{
+    std::string saved{EventSchedulerHelper::Current()};
+
+    ~SchedulerGuard()
+    {
+        GlobalValue::Bind("SchedulerType", TypeIdValue(TypeId::LookupByName(saved)));
+    }
+};
+
+/// What an 8-to-1 DCQCN incast produced: every number that the event order could change.
+struct IncastOutcome
+{
+    uint64_t events{0};
+    std::vector<int64_t> completionPs;
+    uint64_t cnps{0};
+    uint64_t ecnMarks{0};
+    uint64_t pauses{0};
+    uint64_t received{0};
+
+    bool operator==(const IncastOutcome& o) const
+    {
+        return events == o.events && completionPs == o.completionPs && cnps == o.cnps
+               && ecnMarks == o.ecnMarks && pauses == o.pauses && received == o.received;
+    }
+};
+
+IncastOutcome
+RunIncast()
+{
+    const uint32_t n = 8;
+    RdmaDumbbell d(n, 1);
+    IncastOutcome r;
+    r.completionPs.assign(n, -1);
+    std::vector<Ptr<RdmaQueuePair>> qps;
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        qps.push_back(d.Connect(i, n));
+        qps.back()->PostSend(400000 + 10000 * i, RdmaQueuePair::CompletionCallback(
+                                                     [&r, i](uint64_t, uint64_t)
+                                                     {
+                                                         r.completionPs[i]
+                                                             = Simulator::Now().GetPicoSeconds();
+                                                     }));
+    }
+    const uint64_t ev0 = Simulator::GetEventCount();
+    Simulator::Stop(MilliSeconds(2));
+    Simulator::Run();
+    r.events = Simulator::GetEventCount() - ev0;
+    for (const auto& qp : qps)
+    {
+        r.cnps += qp->GetCnpsReceived();
+    }
+    for (uint32_t s = 0; s < d.topo.switches.GetN(); ++s)
+    {
+        Ptr<FabricSwitch> sw = d.topo.switches.Get(s)->GetObject<FabricSwitch>();
+        for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
+        {
+            r.ecnMarks += sw->GetPortStats(p).ecnMarks;
+        }
+    }
+    r.pauses = d.Pauses();
+    r.received = d.nics[n]->GetBytesReceived();
+    Simulator::Destroy();
+    return r;
+}
+} // namespace
+
+TEST_CASE("helper: scheduler names resolve and bad names are rejected", "[helper]")
+{
+    SchedulerGuard guard;
+    REQUIRE(EventSchedulerHelper::KnownTypes().size() == 5);
+    for (const std::string& t : EventSchedulerHelper::KnownTypes())
+    {
+        CHECK(EventSchedulerHelper::Resolve(t) == t);
+    }
+    CHECK(EventSchedulerHelper::Resolve("Heap") == "ns3::HeapScheduler");
+    CHECK(EventSchedulerHelper::Resolve("PriorityQueue") == "ns3::PriorityQueueScheduler");
+    for (const std::string bad : {"", "heap", "Fast", "ns3::Node", "ns3::Scheduler"})
+    {
+        INFO("'" << bad << "'");
+        CHECK_THROWS_WITH(EventSchedulerHelper::Resolve(bad),
+                          Catch::Contains("not an ns-3 event scheduler")
+                              && Catch::Contains("Map, Heap, List, Calendar, PriorityQueue"));
+    }
+    EventSchedulerHelper::Use("Calendar");
+    CHECK(EventSchedulerHelper::Current() == "ns3::CalendarScheduler");
+    CHECK_THROWS_AS(EventSchedulerHelper::Use("Splay"), std::invalid_argument);
+    CHECK(EventSchedulerHelper::Current() == "ns3::CalendarScheduler"); // unchanged
+    CHECK(EventSchedulerHelper::UserChose());
+}
+
+TEST_CASE("helper: the default scheduler is bound unless the user chose one, --scheduler and "
+          "--SchedulerType override it",
+          "[helper]")
+{
+    SchedulerGuard guard;
+    GlobalValue::Bind("SchedulerType", TypeIdValue(TypeId::LookupByName("ns3::MapScheduler")));
+    {
+        CommandLine cmd;
+        EventSchedulerHelper::UseDefault(cmd);
+        CHECK(EventSchedulerHelper::Current() == EventSchedulerHelper::DefaultType());
+        char prog[] = "prog";
+        char* argv[] = {prog};
+        cmd.Parse(1, argv);
+        CHECK(EventSchedulerHelper::Current() == EventSchedulerHelper::DefaultType());
+    }
+    {
+        GlobalValue::Bind("SchedulerType", TypeIdValue(TypeId::LookupByName("ns3::MapScheduler")));
+        CommandLine cmd;
+        EventSchedulerHelper::UseDefault(cmd);
+        char prog[] = "prog";
+        char arg[] = "--scheduler=Heap";
+        char* argv[] = {prog, arg};
+        cmd.Parse(2, argv);
+        CHECK(EventSchedulerHelper::Current() == "ns3::HeapScheduler");
+    }
+    {
+        CommandLine cmd;
+        EventSchedulerHelper::UseDefault(cmd); // Heap is bound: the user's choice stays
+        CHECK(EventSchedulerHelper::Current() == "ns3::HeapScheduler");
+        char prog[] = "prog";
+        char arg[] = "--SchedulerType=ns3::ListScheduler";
+        char* argv[] = {prog, arg};
+        cmd.Parse(2, argv);
+        CHECK(EventSchedulerHelper::Current() == "ns3::ListScheduler");
+    }
+}
+
+TEST_CASE("helper: every ns-3 scheduler gives identical results on a DCQCN incast", "[helper]")
+{
+    SchedulerGuard guard;
+    std::vector<IncastOutcome> out;
+    for (const std::string& t : EventSchedulerHelper::KnownTypes())
+    {
+        EventSchedulerHelper::Use(t);
+        out.push_back(RunIncast());
+    }
+    const IncastOutcome& ref = out.front();
+    // The run exercises what the order of simultaneous events could change.
+    REQUIRE(ref.received == 8 * 400000 + 10000 * 28);
+    for (int64_t ps : ref.completionPs)
+    {
+        REQUIRE(ps > 0);
+    }
+    REQUIRE(ref.ecnMarks > 0);
+    REQUIRE(ref.cnps > 0);
+    for (std::size_t i = 1; i < out.size(); ++i)
+    {
+        INFO(EventSchedulerHelper::KnownTypes()[i] << ": events " << out[i].events << " vs "
+                                                   << ref.events << ", marks " << out[i].ecnMarks
+                                                   << " vs " << ref.ecnMarks);
+        CHECK(out[i] == ref);
+    }
+}
