@@ -28,4 +28,5 @@ list(APPEND MLNET_TEST_SOURCES
   ${MLNET_ROOT}/test/fabric/internet-interop-test.cc
   ${MLNET_ROOT}/test/fabric/mmu-test.cc
   ${MLNET_ROOT}/test/fabric/pfc-incast-test.cc
+  ${MLNET_ROOT}/test/fabric/carried-flow-key-test.cc
 )

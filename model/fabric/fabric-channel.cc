@@ -60,8 +60,15 @@ void
 FabricChannel::Transmit(const Ptr<Packet>& p, uint16_t etherType, const FabricNetDevice* src,
                         const Time& txTime)
 {
+    Transmit(p, etherType, nullptr, src, txTime);
+}
+
+void
+FabricChannel::Transmit(const Ptr<Packet>& p, uint16_t etherType, const FlowKey* key,
+                        const FabricNetDevice* src, const Time& txTime)
+{
     FabricNetDevice* dst = PeekPointer(src == PeekPointer(m_dev[0]) ? m_dev[1] : m_dev[0]);
-    dst->ScheduleArrival(p, etherType, txTime + m_delay);
+    dst->ScheduleArrival(p, etherType, key, txTime + m_delay);
 }
 
 Time

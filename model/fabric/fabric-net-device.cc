@@ -192,8 +192,20 @@ FabricNetDevice::TxTime(uint32_t bytes) const
 void
 FabricNetDevice::Enqueue(const Ptr<Packet>& p, uint8_t cls, uint32_t meta)
 {
+    DoEnqueue(p, cls, meta, nullptr);
+}
+
+void
+FabricNetDevice::Enqueue(const Ptr<Packet>& p, uint8_t cls, uint32_t meta, const FlowKey& key)
+{
+    DoEnqueue(p, cls, meta, &key);
+}
+
+void
+FabricNetDevice::DoEnqueue(const Ptr<Packet>& p, uint8_t cls, uint32_t meta, const FlowKey* key)
+{
     ClassQueue& cq = m_queues[cls];
-    cq.q.push_back(Entry{p, meta});
+    cq.q.push_back(Entry{p, meta, key != nullptr, key ? *key : FlowKey()});
     cq.bytes += p->GetSize();
     if (!m_macTxTrace.IsEmpty())
     {
@@ -345,13 +357,15 @@ FabricNetDevice::TransmitStart()
         }
         if (m_dqHandler)
         {
-            m_dqHandler->PortDequeue(m_handlerPort, e.packet, uint8_t(c), e.meta);
+            m_dqHandler->PortDequeue(m_handlerPort, e.packet, uint8_t(c), e.meta,
+                                     e.hasKey ? &e.key : nullptr);
         }
         else if (!m_dequeueCb.IsNull())
         {
             m_dequeueCb(e.packet, uint8_t(c), e.meta);
+            e.hasKey = false; // the callback may have changed the packet: the next hop parses
         }
-        StartFrame(e.packet, kEtherTypeIpv4);
+        StartFrame(e.packet, kEtherTypeIpv4, e.hasKey ? &e.key : nullptr);
         return;
     }
     if (!m_pull.IsNull())
@@ -365,7 +379,7 @@ FabricNetDevice::TransmitStart()
 }
 
 void
-FabricNetDevice::StartFrame(const Ptr<Packet>& p, uint16_t etherType)
+FabricNetDevice::StartFrame(const Ptr<Packet>& p, uint16_t etherType, const FlowKey* key)
 {
     m_txBusy = true;
     // Exact serialisation: the sub-step remainder of each frame is carried into the next, so
@@ -384,13 +398,20 @@ FabricNetDevice::StartFrame(const Ptr<Packet>& p, uint16_t etherType)
     // In this node's context, like the arrival events (the context orders nothing).
     m_txDoneEvent->Ref(); // the scheduler releases one reference after the event ran
     Simulator::ScheduleWithContext(m_nodeId, txTime, PeekPointer(m_txDoneEvent));
-    m_channel->Transmit(p, etherType, this, txTime);
+    m_channel->Transmit(p, etherType, key, this, txTime);
 }
 
 void
 FabricNetDevice::ScheduleArrival(const Ptr<Packet>& p, uint16_t etherType, const Time& delay)
 {
-    m_inFlight.push_back(InFlight{p, etherType});
+    ScheduleArrival(p, etherType, nullptr, delay);
+}
+
+void
+FabricNetDevice::ScheduleArrival(const Ptr<Packet>& p, uint16_t etherType, const FlowKey* key,
+                                 const Time& delay)
+{
+    m_inFlight.push_back(InFlight{p, etherType, key != nullptr, key ? *key : FlowKey()});
     m_arrivalEvent->Ref(); // the scheduler releases one reference after the event ran
     Simulator::ScheduleWithContext(m_nodeId, delay, PeekPointer(m_arrivalEvent));
 }
@@ -404,7 +425,9 @@ FabricNetDevice::DeliverArrival()
     }
     InFlight& f = m_inFlight[m_inFlightHead++];
     Ptr<Packet> p = f.packet;
-    uint16_t etherType = f.etherType;
+    const uint16_t etherType = f.etherType;
+    const bool hasKey = f.hasKey;
+    const FlowKey key = f.key;
     f.packet = nullptr;
     if (m_inFlightHead == m_inFlight.size())
     {
@@ -417,7 +440,7 @@ FabricNetDevice::DeliverArrival()
         m_inFlight.erase(m_inFlight.begin(), m_inFlight.begin() + m_inFlightHead);
         m_inFlightHead = 0;
     }
-    Receive(p, etherType);
+    ReceiveFrame(p, etherType, hasKey ? &key : nullptr);
 }
 
 void
@@ -429,6 +452,12 @@ FabricNetDevice::TransmitComplete()
 
 void
 FabricNetDevice::Receive(Ptr<Packet> p, uint16_t etherType)
+{
+    ReceiveFrame(p, etherType, nullptr);
+}
+
+void
+FabricNetDevice::ReceiveFrame(const Ptr<Packet>& p, uint16_t etherType, const FlowKey* key)
 {
     m_rxFrames++;
     if (!m_phyRxEndTrace.IsEmpty())
@@ -450,7 +479,7 @@ FabricNetDevice::Receive(Ptr<Packet> p, uint16_t etherType)
     }
     if (m_rxHandler)
     {
-        if (m_rxHandler->PortReceive(m_handlerPort, this, p))
+        if (m_rxHandler->PortReceive(m_handlerPort, this, p, key))
         {
             return;
         }

@@ -4,6 +4,7 @@
 #ifndef MLNET_FABRIC_NET_DEVICE_H
 #define MLNET_FABRIC_NET_DEVICE_H
 
+#include "flow-key.h"
 #include "ns3/callback.h"
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
@@ -35,6 +36,12 @@ class FabricNetDevice;
  * Ptr copies) for every received packet and every dequeued packet: FabricSwitch. Equivalent to
  * the fabric receive and dequeue callbacks; setting either callback replaces the handler's
  * part.
+ *
+ * A packet's FlowKey, once parsed, travels beside it (like its EtherType) from a handler's
+ * Enqueue() over the link to the next handler, so a switch parses each packet's headers only
+ * once, where it enters the switched fabric. Only handlers see it: any other way into or out
+ * of a device (callbacks, NetDevice::Send, a pull source) drops it, and the next switch
+ * parses the bytes again.
  */
 class FabricPortHandler
 {
@@ -43,15 +50,23 @@ class FabricPortHandler
     /**
      * A data packet arrived on a port.
      * \param port the handler's port index \param dev the device \param p the packet
+     * \param key its parsed headers, as the previous handler enqueued them (null: unknown,
+     *        parse the packet)
      * \return true if consumed
      */
-    virtual bool PortReceive(uint32_t port, FabricNetDevice* dev, const Ptr<Packet>& p) = 0;
+    virtual bool PortReceive(uint32_t port, FabricNetDevice* dev, const Ptr<Packet>& p,
+                             const FlowKey* key)
+        = 0;
     /**
      * A packet queued with Enqueue() leaves the queue, just before its transmission.
      * \param port the handler's port index \param p the packet (may still be ECN-marked)
      * \param cls its class \param meta the value given to Enqueue()
+     * \param key the key given to Enqueue() (null if none), sent on with the packet: a handler
+     *        that changes the packet's ECN bits updates key->ecn
      */
-    virtual void PortDequeue(uint32_t port, const Ptr<Packet>& p, uint8_t cls, uint32_t meta) = 0;
+    virtual void PortDequeue(uint32_t port, const Ptr<Packet>& p, uint8_t cls, uint32_t meta,
+                             FlowKey* key)
+        = 0;
 };
 
 /**
@@ -116,6 +131,13 @@ class FabricNetDevice : public NetDevice
      * \param meta opaque value returned to the dequeue callback (the switch's ingress port)
      */
     void Enqueue(const Ptr<Packet>& p, uint8_t cls, uint32_t meta = 0);
+    /**
+     * Enqueue() a packet together with its parsed headers (FabricPortHandler): the key goes
+     * to the dequeue handler and then over the link to the peer's handler.
+     * \param p the IPv4 packet \param cls priority class 0..7 \param meta opaque value
+     * \param key the packet's FlowKey (must describe the packet's bytes)
+     */
+    void Enqueue(const Ptr<Packet>& p, uint8_t cls, uint32_t meta, const FlowKey& key);
 
     /**
      * Send a PFC frame to the peer pausing (quanta > 0) or resuming (quanta = 0) a class.
@@ -141,6 +163,13 @@ class FabricNetDevice : public NetDevice
      * \param p the frame \param etherType its EtherType \param delay until it arrives
      */
     void ScheduleArrival(const Ptr<Packet>& p, uint16_t etherType, const Time& delay);
+    /**
+     * ScheduleArrival() with the packet's parsed headers, handed to the port handler.
+     * \param p the frame \param etherType its EtherType \param key its FlowKey (null: none)
+     * \param delay until it arrives
+     */
+    void ScheduleArrival(const Ptr<Packet>& p, uint16_t etherType, const FlowKey* key,
+                         const Time& delay);
 
     /**
      * Deliver received data packets and dequeue notifications to a port handler (instead of
@@ -245,6 +274,8 @@ class FabricNetDevice : public NetDevice
     {
         Ptr<Packet> packet;
         uint32_t meta;
+        bool hasKey; //!< key is valid
+        FlowKey key; //!< parsed headers (from Enqueue with a key)
     };
     struct ClassQueue
     {
@@ -258,7 +289,9 @@ class FabricNetDevice : public NetDevice
     void TransmitStart();
     void TransmitComplete();
     void DeliverArrival();
-    void StartFrame(const Ptr<Packet>& p, uint16_t etherType);
+    void DoEnqueue(const Ptr<Packet>& p, uint8_t cls, uint32_t meta, const FlowKey* key);
+    void StartFrame(const Ptr<Packet>& p, uint16_t etherType, const FlowKey* key = nullptr);
+    void ReceiveFrame(const Ptr<Packet>& p, uint16_t etherType, const FlowKey* key);
     int SelectClass(uint8_t pausedMask);
     void SnifferTrace(Ptr<const Packet> p, uint16_t etherType, bool tx);
     void HandlePfc(Ptr<Packet> p);
@@ -293,6 +326,8 @@ class FabricNetDevice : public NetDevice
     {
         Ptr<Packet> packet;
         uint16_t etherType;
+        bool hasKey; //!< key is valid
+        FlowKey key; //!< parsed headers, for the port handler
     };
     /// Frames on the wire towards this device, oldest first from m_inFlightHead (a vector
     /// that allocates on first use and drops its consumed prefix now and then).

@@ -347,11 +347,16 @@ FabricSwitch::Configure()
 }
 
 bool
-FabricSwitch::PortReceive(uint32_t in, FabricNetDevice* dev, const Ptr<Packet>& p)
+FabricSwitch::PortReceive(uint32_t in, FabricNetDevice* dev, const Ptr<Packet>& p,
+                          const FlowKey* carried)
 {
     EnsureConfigured();
     FlowKey key;
-    if (!key.Parse(*p))
+    if (carried)
+    {
+        key = *carried; // parsed by an upstream switch: the bytes are the same
+    }
+    else if (!key.Parse(*p))
     {
         m_ports[in].stats.drops++;
         m_ports[in].stats.dropBytes += p->GetSize();
@@ -388,7 +393,7 @@ FabricSwitch::Inject(Ptr<Packet> p, uint32_t in)
 }
 
 void
-FabricSwitch::Forward(uint32_t in, const FlowKey& key, const Ptr<Packet>& p)
+FabricSwitch::Forward(uint32_t in, FlowKey key, const Ptr<Packet>& p)
 {
     uint8_t cls = key.dscp & 0x7;
     int out = SelectEgress(key);
@@ -422,22 +427,22 @@ FabricSwitch::Forward(uint32_t in, const FlowKey& key, const Ptr<Packet>& p)
         {
             meta |= kMarkAtDequeue; // decided in PortDequeue, on the queue left behind
         }
-        else
+        else if (MaybeMark(p, uint32_t(out), cls, m_mmu.EgressBytes(out, cls)))
         {
-            MaybeMark(p, uint32_t(out), cls, m_mmu.EgressBytes(out, cls));
+            key.ecn = Ipv4Header::ECN_CE; // the key sent on describes the marked bytes
         }
     }
     op.stats.maxQueueBytes = std::max(op.stats.maxQueueBytes, m_mmu.EgressPortBytes(out));
-    op.dev->Enqueue(p, cls, meta);
+    op.dev->Enqueue(p, cls, meta, key);
 }
 
-void
+bool
 FabricSwitch::MaybeMark(const Ptr<Packet>& p, uint32_t out, uint8_t cls, uint64_t q)
 {
     Port& op = m_ports[out];
     if (q <= op.kmin)
     {
-        return;
+        return false;
     }
     double prob = EcnProbability(q, op.kmin, op.kmax, m_pmax);
     if (prob >= 1.0 || m_rng->GetValue() < prob)
@@ -445,7 +450,9 @@ FabricSwitch::MaybeMark(const Ptr<Packet>& p, uint32_t out, uint8_t cls, uint64_
         MarkCe(p);
         op.stats.ecnMarks++;
         m_ecnTrace(out, cls);
+        return true;
     }
+    return false;
 }
 
 void
@@ -458,7 +465,8 @@ FabricSwitch::MarkCe(Ptr<Packet> p)
 }
 
 void
-FabricSwitch::PortDequeue(uint32_t out, const Ptr<Packet>& p, uint8_t cls, uint32_t meta)
+FabricSwitch::PortDequeue(uint32_t out, const Ptr<Packet>& p, uint8_t cls, uint32_t meta,
+                          FlowKey* key)
 {
     const uint32_t in = meta & ~kMarkAtDequeue;
     uint32_t size = p->GetSize();
@@ -466,8 +474,11 @@ FabricSwitch::PortDequeue(uint32_t out, const Ptr<Packet>& p, uint8_t cls, uint3
     if (meta & kMarkAtDequeue)
     {
         // The device hands over the packet it is about to transmit (its own, non-const copy):
-        // marking it here is what goes on the wire.
-        MaybeMark(p, out, cls, m_mmu.EgressBytes(out, cls));
+        // marking it here is what goes on the wire, and the key sent with it follows.
+        if (MaybeMark(p, out, cls, m_mmu.EgressBytes(out, cls)) && key)
+        {
+            key->ecn = Ipv4Header::ECN_CE;
+        }
     }
     Port& op = m_ports[out];
     op.stats.txPackets++;

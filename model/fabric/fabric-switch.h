@@ -44,10 +44,11 @@ struct SwitchPortStats
  * \brief An output-queued datacenter switch: flow-hash ECMP forwarding, shared-buffer MMU,
  * PFC and RED-style ECN marking. Aggregated to an ns-3 Node whose devices are FabricNetDevices.
  *
- * Per packet: parse the 5-tuple (FlowKey), look up the destination's ECMP group (one array
- * access for the densely numbered 10.0.0.0/12 host addresses, a hash-table lookup otherwise:
- * O(1) whatever the topology size), pick the member by hashing the 5-tuple with the
- * per-switch seed, ask the MMU for admission and queue the packet at the egress port in the
+ * Per packet: parse the 5-tuple (FlowKey; only where the packet enters the switched fabric:
+ * from one switch to the next the parsed key travels beside the packet), look up the destination's
+ * ECMP group (one array access for the densely numbered 10.0.0.0/12 host addresses, a hash-table
+ * lookup otherwise: O(1) whatever the topology size), pick the member by hashing the 5-tuple with
+ * the per-switch seed, ask the MMU for admission and queue the packet at the egress port in the
  * class given by DSCP mod 8. ECN: an ECN-capable packet is CE-marked with probability following
  * the Kmin/Kmax/Pmax curve of its egress queue (class), either when it leaves the queue (the
  * default, EcnMarkingPoint = Dequeue: the queue it leaves behind decides, and the mark reaches
@@ -150,16 +151,21 @@ class FabricSwitch
     void DoDispose() override;
 
   private:
-    bool PortReceive(uint32_t inPort, FabricNetDevice* dev, const Ptr<Packet>& p) override;
-    void PortDequeue(uint32_t outPort, const Ptr<Packet>& p, uint8_t cls, uint32_t meta) override;
-    void Forward(uint32_t inPort, const FlowKey& key, const Ptr<Packet>& p);
+    bool PortReceive(uint32_t inPort, FabricNetDevice* dev, const Ptr<Packet>& p,
+                     const FlowKey* key) override;
+    void PortDequeue(uint32_t outPort, const Ptr<Packet>& p, uint8_t cls, uint32_t meta,
+                     FlowKey* key) override;
+    void Forward(uint32_t inPort, FlowKey key, const Ptr<Packet>& p);
     void EnsureConfigured();
     void Configure();
     void SendPause(uint32_t port, uint8_t cls);
     void RefreshPause(uint32_t port, uint8_t cls);
     void MarkCe(Ptr<Packet> p);
-    /// RED-style marking decision for an ECN-capable packet at queue length q of (port, class).
-    void MaybeMark(const Ptr<Packet>& p, uint32_t outPort, uint8_t cls, uint64_t q);
+    /**
+     * RED-style marking decision for an ECN-capable packet at queue length q of (port, class).
+     * \return true if the packet was CE-marked
+     */
+    bool MaybeMark(const Ptr<Packet>& p, uint32_t outPort, uint8_t cls, uint64_t q);
 
     /// Set in the device queue's per-packet value (next to the ingress port) when an
     /// ECN-capable packet is to be marked at dequeue: the switch need not parse it again.
