@@ -78,14 +78,15 @@ ParseSection(ScenarioObject& section, const ScenarioConfig&)
     return CongestionControlConfig::ParseObject(section, CongestionControlConfig());
 }
 
-ScenarioSectionRegistry::Registrar g_ccSection("cc",
-                                               [](ScenarioObject& section,
-                                                  const ScenarioConfig& cfg)
-                                               {
-                                                   auto spec = std::make_shared<CcDefaultSpec>();
-                                                   spec->cc = ParseSection(section, cfg);
-                                                   return spec;
-                                               });
+ScenarioSectionRegistry::Registrar g_ccSection(
+    "cc",
+    [](ScenarioObject& section, const ScenarioConfig& cfg)
+    {
+        auto spec = std::make_shared<CcDefaultSpec>();
+        spec->cc = ParseSection(section, cfg);
+        return spec;
+    },
+    "variant");
 
 } // namespace
 

@@ -18,6 +18,13 @@ Sections()
     return m;
 }
 
+std::map<std::string, std::string>&
+Shorthands()
+{
+    static std::map<std::string, std::string> m;
+    return m;
+}
+
 std::map<std::string, GradientAggregatorRegistry::ParseFunction>&
 ModeMap()
 {
@@ -39,12 +46,24 @@ KeysOf(const M& m)
 } // namespace
 
 void
-ScenarioSectionRegistry::Register(const std::string& key, ParseFunction parse)
+ScenarioSectionRegistry::Register(const std::string& key, ParseFunction parse,
+                                  const std::string& shorthand)
 {
     if (!Sections().emplace(key, std::move(parse)).second)
     {
         throw std::logic_error("ScenarioSectionRegistry: \"" + key + "\" registered twice");
     }
+    if (!shorthand.empty())
+    {
+        Shorthands()[key] = shorthand;
+    }
+}
+
+std::string
+ScenarioSectionRegistry::ShorthandOf(const std::string& key)
+{
+    auto it = Shorthands().find(key);
+    return it == Shorthands().end() ? std::string() : it->second;
 }
 
 std::vector<std::string>

@@ -38,21 +38,27 @@ class ScenarioSectionRegistry
     /**
      * Add a section.
      * \param key the top-level key \param parse its parse function
+     * \param shorthand if not empty, the section may also be a string S, read as the object
+     *        {shorthand: S} (e.g. "cc": "dcqcn" for {"variant": "dcqcn"})
      * \throw std::logic_error if the key is already registered
      */
-    static void Register(const std::string& key, ParseFunction parse);
+    static void Register(const std::string& key, ParseFunction parse,
+                         const std::string& shorthand = "");
     /// \return the registered keys, sorted
     static std::vector<std::string> Keys();
     /// \return the parse function of a key (null if none)
     static const ParseFunction* Find(const std::string& key);
+    /// \return the key a string value of the section stands for ("" = no string form)
+    static std::string ShorthandOf(const std::string& key);
 
     /// Registers a section when constructed (use as a namespace-scope static).
     struct Registrar
     {
         /// \param key the top-level key \param parse its parse function
-        Registrar(const std::string& key, ParseFunction parse)
+        /// \param shorthand the key a string value stands for (see Register)
+        Registrar(const std::string& key, ParseFunction parse, const std::string& shorthand = "")
         {
-            Register(key, std::move(parse));
+            Register(key, std::move(parse), shorthand);
         }
     };
 };

@@ -686,12 +686,25 @@ Scenario::ParseChecked(const nlohmann::json& j)
     // Sections of other parts (e.g. "aggregation"), then the traffic that may use them.
     for (const std::string& key : ScenarioSectionRegistry::Keys())
     {
-        if (root.Has(key))
+        const nlohmann::json& raw = root.Raw(key); // known (listed in errors) even if absent
+        if (!root.Has(key))
         {
-            ScenarioObject section = root.Object(key);
-            cfg.sections.push_back((*ScenarioSectionRegistry::Find(key))(section, cfg));
-            section.Finish();
+            continue;
         }
+        // A section with a string form ("cc": "dcqcn") reads it as {shorthand: string}.
+        const std::string shorthand = ScenarioSectionRegistry::ShorthandOf(key);
+        nlohmann::json expanded;
+        if (!shorthand.empty() && raw.is_string())
+        {
+            expanded[shorthand] = raw;
+        }
+        else if (!shorthand.empty() && !raw.is_object())
+        {
+            root.Fail(key, "must be a string (the " + shorthand + ") or a JSON object {...}");
+        }
+        ScenarioObject section(expanded.is_null() ? raw : expanded, root.PathOf(key));
+        cfg.sections.push_back((*ScenarioSectionRegistry::Find(key))(section, cfg));
+        section.Finish();
     }
     // Traffic last: its entries validate host indices and times against what precedes.
     const nlohmann::json& traffic = root.Array("traffic");

@@ -330,7 +330,7 @@ TEST_CASE("aggregation: a data-parallel job trains faster through in-network agg
 }
 
 TEST_CASE("aggregation: with congestion control an aggregation job and an RDMA flow share a "
-          "link fairly; without it the RDMA flow starves",
+          "link fairly, without it the RDMA flow starves",
           "[aggregation]")
 {
     // Workers 0 (leaf 0) and 2 (leaf 1), one tree through the spine; an RDMA flow from host 1
@@ -396,7 +396,7 @@ TEST_CASE("aggregation: with congestion control an aggregation job and an RDMA f
     }
 }
 
-TEST_CASE("aggregation: two aggregation jobs with the DCTCP-style window share a link fairly; "
+TEST_CASE("aggregation: two aggregation jobs with the DCTCP-style window share a link fairly, "
           "against a DCQCN-style job the window takes the larger share",
           "[aggregation]")
 {

@@ -188,4 +188,34 @@ TEST_CASE("helper: bad congestion-control settings give one-line errors", "[help
     CHECK(mlnettest::ScenarioParseError(R"({"cc": {"rateAi": "0Gbps"}, "duration": "1ms"})")
               .rfind("scenario: cc.rateAi = \"0Gbps\": must be a rate in [1bps, 1Pbps]", 0)
           == 0);
+    // The scenario default has the entries' string form too, and names it in its errors.
+    CHECK(mlnettest::ScenarioParseError(R"({"cc": "cubic", "duration": "1ms"})")
+              .rfind("scenario: cc.variant = \"cubic\": must be one of dcqcn, dcqcn-vendor, "
+                     "fixed",
+                     0)
+          == 0);
+    CHECK(mlnettest::ScenarioParseError(R"({"cc": 3, "duration": "1ms"})")
+              .rfind("scenario: cc = 3: must be a string (the variant) or a JSON object", 0)
+          == 0);
+    // An unknown top-level key lists every accepted one, the parts' sections included.
+    const std::string unknown = mlnettest::ScenarioParseError(R"({"duration": "1ms", "zzz": 1})");
+    INFO(unknown);
+    CHECK(unknown.rfind("scenario: zzz: unknown key (accepted: ", 0) == 0);
+    for (const char* key : {"cc", "host", "scheduler", "aggregation", "topology", "duration"})
+    {
+        CHECK(unknown.find(" " + std::string(key) + ",") != std::string::npos);
+    }
+    CHECK(unknown.find(" traffic)") != std::string::npos);
+}
+
+TEST_CASE("helper: a top-level \"cc\" string sets the scenario's default variant", "[helper]")
+{
+    const ScenarioResult r = mlnettest::RunScenarioText(
+        R"({"topology": {"type": "dumbbell", "left": 1, "right": 1}, "cc": "dcqcn-vendor",
+            "traffic": [{"type": "rdma", "src": 0, "dst": 1, "bytes": 1000},
+                        {"type": "rdma", "src": 0, "dst": 1, "bytes": 1000, "cc": "dcqcn"}],
+            "duration": "10us"})");
+    REQUIRE(r.summary.congestionControl.size() == 2);
+    CHECK(r.summary.congestionControl[0].typeId == "ns3::DcqcnVendor"); // the default
+    CHECK(r.summary.congestionControl[1].typeId == "ns3::Dcqcn");       // the entry wins
 }
