@@ -55,7 +55,8 @@ QUICK_DURATION = {"incast16": "0.0002", "fattree4-permutation": "0.0001",
                   "incast16-10MB": "0.1", "fattree8-websearch50": "0.00005"}
 # issue 14's before/after table (--baseline-build-dir): these scenarios, both builds interleaved.
 COMPARE_BENCHES = ["floor", "fattree4-rdma", "fattree4-rdma-ack16", "incast16-10MB",
-                   "fattree8-websearch50", "fattree4-permutation", "fattree16-permutation"]
+                   "fattree8-websearch50", "fattree4-permutation", "fattree8-shuffle",
+                   "fattree16-permutation"]
 RATIO_BENCHES = ["incast16", "fattree4-permutation"]
 SCHEDULERS = ["ns3::MapScheduler", "ns3::HeapScheduler", "ns3::ListScheduler",
               "ns3::CalendarScheduler", "ns3::PriorityQueueScheduler"]

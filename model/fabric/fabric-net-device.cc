@@ -266,11 +266,16 @@ FabricNetDevice::IsEmpty() const
 uint8_t
 FabricNetDevice::GetPausedMask() const
 {
+    if (m_pauseHorizon.IsZero())
+    {
+        return 0; // no pause in force (the common case): no clock read, no scan
+    }
     uint8_t mask = 0;
     Time now = Simulator::Now();
     if (m_pauseHorizon <= now)
     {
-        return 0; // no class paused (the common case): skip the scan
+        m_pauseHorizon = Time(0); // every pause has expired: the next call need not look
+        return 0;
     }
     for (uint8_t c = 0; c < kNumClasses; ++c)
     {

@@ -314,7 +314,9 @@ class FabricNetDevice : public NetDevice
     std::array<ClassQueue, kNumClasses> m_queues;
     std::deque<Ptr<Packet>> m_ctrlQueue;
     std::array<Time, kNumClasses> m_pausedUntil;
-    Time m_pauseHorizon; //!< no class is paused at or after this time
+    /// No class is paused at or after this time; zero once every pause has expired (a cache
+    /// GetPausedMask() clears, so that the common case reads no clock).
+    mutable Time m_pauseHorizon;
     EventId m_pauseExpiry;
     bool m_txBusy{false};
     uint64_t m_txPackets{0}; //!< IPv4 frames transmitted

@@ -3,6 +3,8 @@
  */
 #include "flow-key.h"
 
+#include <algorithm>
+
 namespace ns3
 {
 
@@ -24,8 +26,19 @@ Mix64(uint64_t k)
 bool
 FlowKey::Parse(const Packet& p)
 {
-    uint8_t b[24];
-    uint32_t n = p.CopyData(b, sizeof(b));
+    uint8_t b[64];
+    uint32_t n = p.CopyData(b, 24);
+    if (n >= 20 && (b[0] & 0x0f) > 5 && n == 24)
+    {
+        // Rare path (IP options): copy the header and the ports.
+        n = p.CopyData(b, std::min<uint32_t>(sizeof(b), (b[0] & 0x0f) * 4u + 4));
+    }
+    return Parse(b, n);
+}
+
+bool
+FlowKey::Parse(const uint8_t* b, uint32_t n)
+{
     if (n < 20 || (b[0] >> 4) != 4)
     {
         return false;
@@ -38,26 +51,10 @@ FlowKey::Parse(const Packet& p)
     dst = (uint32_t(b[16]) << 24) | (uint32_t(b[17]) << 16) | (uint32_t(b[18]) << 8) | b[19];
     sport = 0;
     dport = 0;
-    if ((protocol == 17 || protocol == 6) && ihl == 20 && n >= 24)
+    if ((protocol == 17 || protocol == 6) && ihl >= 20 && n >= ihl + 4)
     {
-        sport = uint16_t((b[20] << 8) | b[21]);
-        dport = uint16_t((b[22] << 8) | b[23]);
-    }
-    else if ((protocol == 17 || protocol == 6) && ihl > 20)
-    {
-        uint8_t ports[4];
-        if (p.GetSize() >= ihl + 4)
-        {
-            // Rare path (IP options): copy the whole prefix.
-            uint8_t full[64];
-            uint32_t m = p.CopyData(full, std::min<uint32_t>(sizeof(full), ihl + 4));
-            if (m >= ihl + 4)
-            {
-                std::copy(full + ihl, full + ihl + 4, ports);
-                sport = uint16_t((ports[0] << 8) | ports[1]);
-                dport = uint16_t((ports[2] << 8) | ports[3]);
-            }
-        }
+        sport = uint16_t((b[ihl] << 8) | b[ihl + 1]);
+        dport = uint16_t((b[ihl + 2] << 8) | b[ihl + 3]);
     }
     return true;
 }

@@ -42,6 +42,14 @@ struct FlowKey
     bool Parse(const Packet& p);
 
     /**
+     * Parse the key from the first bytes of an IPv4 packet already copied out (a caller that
+     * needs more of the headers copies them once).
+     * \param b the bytes \param n how many (the ports are read when n covers them)
+     * \return false if n < 20 or not IPv4
+     */
+    bool Parse(const uint8_t* b, uint32_t n);
+
+    /**
      * Hash of the 5-tuple with a seed (flow-hash ECMP): every packet of a flow gets the same
      * value, different seeds give independent spreads.
      * \param seed the per-switch seed

@@ -351,7 +351,7 @@ RdmaNic::Pull(uint8_t pausedMask)
     if (best >= 0)
     {
         m_rr = (uint32_t(best) + 1) % n;
-        return uint32_t(best) < nq ? BuildData(*m_qps[best]) : m_sources[best - nq]->Dequeue();
+        return uint32_t(best) < nq ? BuildData(*m_qps[best], now) : m_sources[best - nq]->Dequeue();
     }
     if (earliest != Time::Max())
     {
@@ -361,9 +361,8 @@ RdmaNic::Pull(uint8_t pausedMask)
 }
 
 Ptr<Packet>
-RdmaNic::BuildData(RdmaQueuePair& qp)
+RdmaNic::BuildData(RdmaQueuePair& qp, const Time& now)
 {
-    Time now = Simulator::Now();
     qp.m_ops->Advance(qp.m_cc, now);
     bool first = false;
     bool last = false;
@@ -524,13 +523,17 @@ RdmaNic::ExpandPsn(uint32_t psn24, uint64_t reference)
 bool
 RdmaNic::Receive(Ptr<FabricNetDevice> dev, Ptr<Packet> p)
 {
+    // One copy of the headers: IPv4 + UDP + BTH (+ the AETH of an ACK).
+    uint8_t b[kIpUdpBytes + 16];
+    const uint32_t n = p->CopyData(b, sizeof(b));
     FlowKey key;
-    if (!key.Parse(*p) || key.protocol != 17 || key.dport != RoceHeader::kUdpPort)
+    const bool plainIpv4 = n >= 20 && b[0] == 0x45; // IPv4 without options: ports at 20
+    if (!(plainIpv4 ? key.Parse(b, n) : key.Parse(*p)) || key.protocol != 17
+        || key.dport != RoceHeader::kUdpPort)
     {
         return false; // not RoCEv2: leave it to the node's other protocol handlers
     }
-    uint8_t b[kIpUdpBytes + 16];
-    if (p->CopyData(b, sizeof(b)) < kIpUdpBytes + kBthBytes)
+    if (n < kIpUdpBytes + kBthBytes)
     {
         return true;
     }
@@ -576,7 +579,7 @@ RdmaNic::DeliverData(Ptr<Packet> p)
 {
     FlowKey key;
     uint8_t b[kIpUdpBytes + kBthBytes];
-    if (!key.Parse(*p) || p->CopyData(b, sizeof(b)) < sizeof(b))
+    if (p->CopyData(b, sizeof(b)) < sizeof(b) || !key.Parse(b, sizeof(b)))
     {
         return;
     }

@@ -161,7 +161,7 @@ class RdmaNic : public Object
     void ReceiveData(uint32_t qpn, const uint8_t* bth, uint32_t payload, uint32_t ipBytes, bool ce);
     void ReceiveAck(RdmaQueuePair& qp, uint64_t psn, bool nak);
     void ReceiveCnp(RdmaQueuePair& qp);
-    Ptr<Packet> BuildData(RdmaQueuePair& qp);
+    Ptr<Packet> BuildData(RdmaQueuePair& qp, const Time& now);
     void SendControl(Ipv4Address dst, uint16_t sport, uint32_t dstQp, uint8_t opcode, uint64_t psn,
                      uint8_t syndrome, uint32_t msn);
     Ptr<Packet> MakePacket(const RoceHeader& bth, uint32_t payload, Ipv4Address dst, uint16_t sport,
