@@ -35,7 +35,9 @@ FabricNetDevice::GetTypeId()
               .AddConstructor<FabricNetDevice>()
               .AddAttribute("DataRate", "Line rate of the port (bit/s)",
                             DataRateValue(DataRate("100Gbps")),
-                            MakeDataRateAccessor(&FabricNetDevice::m_rate), MakeDataRateChecker())
+                            MakeDataRateAccessor(&FabricNetDevice::SetDataRate,
+                                                 &FabricNetDevice::GetDataRate),
+                            MakeDataRateChecker())
               .AddAttribute("Mtu",
                             "Largest IPv4 datagram the port carries (bytes), for upper layers",
                             UintegerValue(9000), MakeUintegerAccessor(&FabricNetDevice::m_mtu),
@@ -186,7 +188,7 @@ FabricNetDevice::WireBits(uint32_t bytes) const
 Time
 FabricNetDevice::TxTime(uint32_t bytes) const
 {
-    return m_txClock.Peek(WireBits(bytes), m_rate.GetBitRate());
+    return m_txClock.Peek(WireBits(bytes), m_bitRate);
 }
 
 void
@@ -389,7 +391,7 @@ FabricNetDevice::StartFrame(const Ptr<Packet>& p, uint16_t etherType, const Flow
     m_txBusy = true;
     // Exact serialisation: the sub-step remainder of each frame is carried into the next, so
     // back-to-back frames leave at the nominal line rate whatever the time resolution.
-    Time txTime = m_txClock.Next(WireBits(p->GetSize()), m_rate.GetBitRate());
+    Time txTime = m_txClock.Next(WireBits(p->GetSize()), m_bitRate);
     m_txFrames++;
     m_txPackets += etherType == kEtherTypeIpv4 ? 1 : 0;
     if (!m_phyTxBeginTrace.IsEmpty())
@@ -592,6 +594,13 @@ DataRate
 FabricNetDevice::GetDataRate() const
 {
     return m_rate;
+}
+
+void
+FabricNetDevice::SetDataRate(DataRate rate)
+{
+    m_rate = rate;
+    m_bitRate = rate.GetBitRate();
 }
 
 Time

@@ -182,7 +182,9 @@ class FabricNetDevice : public NetDevice
     void SetPullCallback(PullCallback cb);                   //!< \param cb the callback
 
     DataRate GetDataRate() const; //!< \return the line rate
-    Time GetDelay() const;        //!< \return the propagation delay of the attached channel
+    /// Set the line rate (the DataRate attribute). \param rate the rate
+    void SetDataRate(DataRate rate);
+    Time GetDelay() const; //!< \return the propagation delay of the attached channel
     /// \return bytes queued in class cls (excluding the frame being transmitted)
     uint64_t GetQueueBytes(uint8_t cls) const
     {
@@ -304,6 +306,7 @@ class FabricNetDevice : public NetDevice
     Ipv4Address m_ipv4;
     uint16_t m_mtu{4200};
     DataRate m_rate;
+    uint64_t m_bitRate{0}; //!< m_rate in bit/s (read per frame; DataRate::GetBitRate logs)
     uint32_t m_frameOverhead{38};
     Scheduler m_scheduler{STRICT_PRIORITY};
     uint32_t m_dwrrQuantum{1600};
