@@ -250,7 +250,7 @@ def main():
                   f"{r['hops_per_wall_s'] / 1e6:7.3f} M hops/s  wall {r['wall_s']:.2f} s",
                   flush=True)
     best = {k: best_of(v) for k, v in runs.items()}
-    after = {k[0]: v for k, v in runs.items() if k[0] in COMPARE_BENCHES}
+    after = {k[0]: v for k, v in runs.items() if k[0] in COMPARE_BENCHES and k[1] != "mainline"}
 
     if a.scheduler_sweep and not a.from_jsonl:
         sweep_list = [x for x in SCENARIOS if x[0] in SWEEP_BENCHES and x[3] != "mainline"]

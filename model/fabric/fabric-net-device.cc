@@ -14,6 +14,8 @@
 #include "ns3/uinteger.h"
 #include "pfc-header.h"
 
+#include <algorithm>
+
 namespace ns3
 {
 
@@ -160,6 +162,7 @@ FabricNetDevice::DoDispose()
     m_ctrlQueue.clear();
     m_inFlight.clear();
     m_inFlightHead = 0;
+    m_inFlightCount = 0;
     m_rxHandler = nullptr;
     m_dqHandler = nullptr;
     m_fabricRx = MakeNullCallback<bool, Ptr<FabricNetDevice>, Ptr<Packet>>();
@@ -418,35 +421,50 @@ void
 FabricNetDevice::ScheduleArrival(const Ptr<Packet>& p, uint16_t etherType, const FlowKey* key,
                                  const Time& delay)
 {
-    m_inFlight.push_back(InFlight{p, etherType, key != nullptr, key ? *key : FlowKey()});
+    if (m_inFlightCount == m_inFlight.size())
+    {
+        GrowInFlight();
+    }
+    InFlight& slot = m_inFlight[(m_inFlightHead + m_inFlightCount) & (m_inFlight.size() - 1)];
+    slot.packet = p; // fields assigned in place: no temporary, no extra reference counting
+    slot.etherType = etherType;
+    slot.hasKey = key != nullptr;
+    if (key)
+    {
+        slot.key = *key;
+    }
+    m_inFlightCount++;
     m_arrivalEvent->Ref(); // the scheduler releases one reference after the event ran
     Simulator::ScheduleWithContext(m_nodeId, delay, PeekPointer(m_arrivalEvent));
 }
 
 void
+FabricNetDevice::GrowInFlight()
+{
+    std::vector<InFlight> ring(std::max<std::size_t>(8, 2 * m_inFlight.size()));
+    for (uint32_t i = 0; i < m_inFlightCount; ++i)
+    {
+        ring[i] = m_inFlight[(m_inFlightHead + i) & (m_inFlight.size() - 1)];
+    }
+    m_inFlight.swap(ring);
+    m_inFlightHead = 0;
+}
+
+void
 FabricNetDevice::DeliverArrival()
 {
-    if (m_inFlightHead >= m_inFlight.size())
+    if (m_inFlightCount == 0)
     {
         return; // disposed while frames were on the wire
     }
-    InFlight& f = m_inFlight[m_inFlightHead++];
+    InFlight& f = m_inFlight[m_inFlightHead];
     Ptr<Packet> p = f.packet;
     const uint16_t etherType = f.etherType;
     const bool hasKey = f.hasKey;
     const FlowKey key = f.key;
     f.packet = nullptr;
-    if (m_inFlightHead == m_inFlight.size())
-    {
-        m_inFlight.clear(); // keeps the capacity
-        m_inFlightHead = 0;
-    }
-    else if (m_inFlightHead >= 64 && 2 * m_inFlightHead >= m_inFlight.size())
-    {
-        // A link that never drains: drop the consumed prefix (amortised O(1) per frame).
-        m_inFlight.erase(m_inFlight.begin(), m_inFlight.begin() + m_inFlightHead);
-        m_inFlightHead = 0;
-    }
+    m_inFlightHead = uint32_t((m_inFlightHead + 1) & (m_inFlight.size() - 1));
+    m_inFlightCount--;
     ReceiveFrame(p, etherType, hasKey ? &key : nullptr);
 }
 

@@ -291,6 +291,7 @@ class FabricNetDevice : public NetDevice
     void TransmitStart();
     void TransmitComplete();
     void DeliverArrival();
+    void GrowInFlight();
     void DoEnqueue(const Ptr<Packet>& p, uint8_t cls, uint32_t meta, const FlowKey* key);
     void StartFrame(const Ptr<Packet>& p, uint16_t etherType, const FlowKey* key = nullptr);
     void ReceiveFrame(const Ptr<Packet>& p, uint16_t etherType, const FlowKey* key);
@@ -334,10 +335,12 @@ class FabricNetDevice : public NetDevice
         bool hasKey; //!< key is valid
         FlowKey key; //!< parsed headers, for the port handler
     };
-    /// Frames on the wire towards this device, oldest first from m_inFlightHead (a vector
-    /// that allocates on first use and drops its consumed prefix now and then).
+    /// Frames on the wire towards this device: a ring buffer, oldest at m_inFlightHead, with a
+    /// power-of-two capacity that is allocated on first use and grows only when full (so it
+    /// holds about the most frames ever in flight on the link, not a consumed prefix).
     std::vector<InFlight> m_inFlight;
-    std::size_t m_inFlightHead{0}; //!< index of the oldest frame in m_inFlight
+    uint32_t m_inFlightHead{0};    //!< index of the oldest frame in m_inFlight
+    uint32_t m_inFlightCount{0};   //!< frames in m_inFlight
     Ptr<EventImpl> m_txDoneEvent;  //!< calls TransmitComplete(); reused for every frame
     Ptr<EventImpl> m_arrivalEvent; //!< calls DeliverArrival(); reused for every frame
     uint32_t m_nodeId{0};          //!< context of arrival events
