@@ -5,7 +5,10 @@
 // summary.json, flows.csv and ports.csv into the output directory.
 //
 //   mlnet-run [--scenario=FILE | FILE] [--out=DIR] [--seed=N] [--quiet] [--print-default]
-//             [--print-trace-sources]
+//             [--print-trace-sources] [--scheduler=NAME]
+//
+// --scheduler: ns-3 event scheduler (Map, Heap, List, Calendar, PriorityQueue; default
+// PriorityQueue, the fastest measured: doc/performance.rst); it changes speed, not results.
 //
 // Bad input (unknown key, wrong type, out-of-range value, missing file, bad JSON, bad --seed,
 // an --out directory that cannot be written, checked before the run) prints one
