@@ -4,7 +4,7 @@
 
 Runs every scenario program (each prints one JSON line), the mainline ns-3 baselines of
 scenarios (1) and (2) in the same run, repeats every run (interleaved, to spread out machine
-noise) and keeps the best (fastest) of the repeats, prints the mlnet/mainline ratio of
+noise) and keeps the median of the repeats (--stat=best: the fastest), prints the mlnet/mainline ratio of
 packet-hops per wall second, checks the targets, and runs the Google Benchmark
 micro-benchmarks if they were built.
 
