@@ -15,7 +15,7 @@
 #include "rdma-congestion-ops.h"
 
 #include <cstdint>
-#include <deque>
+#include <vector>
 
 namespace ns3
 {
@@ -124,6 +124,72 @@ class RdmaQueuePair : public Object
         CompletionCallback cb;
     };
 
+    /**
+     * FIFO of the posted messages: a vector and the index of its head. An idle queue pair
+     * allocates nothing (std::deque allocates a map and a 512-byte block when constructed,
+     * about a quarter of a queue pair's memory at rest).
+     */
+    class MessageQueue
+    {
+      public:
+        /// \return true if no message is queued
+        bool empty() const
+        {
+            return m_head == m_v.size();
+        }
+
+        /// \return the oldest message (not empty())
+        const Message& front() const
+        {
+            return m_v[m_head];
+        }
+
+        /// \param m the message to append
+        void push_back(const Message& m)
+        {
+            m_v.push_back(m);
+        }
+
+        /// Remove the oldest message (not empty()); amortised O(1).
+        void pop_front()
+        {
+            m_v[m_head].cb = CompletionCallback(); // let go of what the callback holds now
+            if (++m_head == m_v.size())
+            {
+                m_v.clear(); // keeps the capacity for the next messages
+                m_head = 0;
+            }
+            else if (m_head >= 32 && 2 * m_head >= m_v.size())
+            {
+                m_v.erase(m_v.begin(), m_v.begin() + m_head);
+                m_head = 0;
+            }
+        }
+
+        /// Remove every message and free the storage.
+        void clear()
+        {
+            std::vector<Message>().swap(m_v);
+            m_head = 0;
+        }
+
+        /// \return iterator to the oldest message
+        std::vector<Message>::const_iterator begin() const
+        {
+            return m_v.begin() + m_head;
+        }
+
+        /// \return iterator past the newest message
+        std::vector<Message>::const_iterator end() const
+        {
+            return m_v.end();
+        }
+
+      private:
+        std::vector<Message> m_v;
+        std::size_t m_head{0};
+    };
+
     /// \return true if a packet may be sent now ignoring pacing (data unsent, window open, no
     /// class change waiting)
     bool CanSend() const;
@@ -150,7 +216,7 @@ class RdmaQueuePair : public Object
     uint32_t m_mtu{1000};
     uint64_t m_maxInflight{0};
 
-    std::deque<Message> m_msgs; //!< posted, not fully acknowledged
+    MessageQueue m_msgs; //!< posted, not fully acknowledged
     uint64_t m_nextMsgId{0};
     uint64_t m_psnEnd{0};   //!< one past the last assigned PSN
     uint64_t m_sndNxt{0};   //!< next PSN to send
