@@ -236,13 +236,14 @@ ParseDataParallel(ScenarioObject& in, const ScenarioConfig& cfg)
         else
         {
             s->servers = ParseHosts(in, "servers", cfg, 1);
-        }
-        for (uint32_t h : s->coLocated ? std::vector<uint32_t>() : s->servers)
-        {
-            if (std::find(s->params.hosts.begin(), s->params.hosts.end(), h)
-                != s->params.hosts.end())
+            for (uint32_t h : s->servers)
             {
-                in.Fail("servers", "must not include a worker host (" + std::to_string(h) + ")");
+                if (std::find(s->params.hosts.begin(), s->params.hosts.end(), h)
+                    != s->params.hosts.end())
+                {
+                    in.Fail("servers",
+                            "must not include a worker host (" + std::to_string(h) + ")");
+                }
             }
         }
     }

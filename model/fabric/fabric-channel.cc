@@ -57,13 +57,6 @@ FabricChannel::Detach(Ptr<FabricNetDevice> dev)
 }
 
 void
-FabricChannel::Transmit(const Ptr<Packet>& p, uint16_t etherType, const FabricNetDevice* src,
-                        const Time& txTime)
-{
-    Transmit(p, etherType, nullptr, src, txTime);
-}
-
-void
 FabricChannel::Transmit(const Ptr<Packet>& p, uint16_t etherType, const FlowKey* key,
                         const FabricNetDevice* src, const Time& txTime)
 {

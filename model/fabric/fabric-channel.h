@@ -41,16 +41,7 @@ class FabricChannel : public Channel
     void Detach(Ptr<FabricNetDevice> dev);
 
     /**
-     * Carry a frame to the other end.
-     * \param p the frame payload
-     * \param etherType its EtherType
-     * \param src the sending device
-     * \param txTime its transmission time
-     */
-    void Transmit(const Ptr<Packet>& p, uint16_t etherType, const FabricNetDevice* src,
-                  const Time& txTime);
-    /**
-     * Carry a frame and its parsed headers (for the peer's port handler) to the other end.
+     * Carry a frame, and its parsed headers for the peer's port handler, to the other end.
      * \param p the frame payload \param etherType its EtherType \param key its FlowKey (null:
      * none) \param src the sending device \param txTime its transmission time
      */

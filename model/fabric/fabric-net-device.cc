@@ -412,12 +412,6 @@ FabricNetDevice::StartFrame(const Ptr<Packet>& p, uint16_t etherType, const Flow
 }
 
 void
-FabricNetDevice::ScheduleArrival(const Ptr<Packet>& p, uint16_t etherType, const Time& delay)
-{
-    ScheduleArrival(p, etherType, nullptr, delay);
-}
-
-void
 FabricNetDevice::ScheduleArrival(const Ptr<Packet>& p, uint16_t etherType, const FlowKey* key,
                                  const Time& delay)
 {

@@ -150,21 +150,17 @@ class FabricNetDevice : public NetDevice
     void TriggerTransmit();
 
     /**
-     * Called by the channel when a frame has been received completely.
+     * A frame received completely, now (the channel's arrivals come through
+     * ScheduleArrival(); tests inject frames here).
      * \param p the frame payload
      * \param etherType its EtherType
      */
     void Receive(Ptr<Packet> p, uint16_t etherType);
     /**
-     * Called by the channel: the frame reaches this device after `delay`, then goes to
-     * Receive(). The frames of one link arrive in the order they were sent, so they wait in a
-     * FIFO and one event object per device, scheduled once per frame, delivers them (no
-     * allocation or bound arguments per frame).
-     * \param p the frame \param etherType its EtherType \param delay until it arrives
-     */
-    void ScheduleArrival(const Ptr<Packet>& p, uint16_t etherType, const Time& delay);
-    /**
-     * ScheduleArrival() with the packet's parsed headers, handed to the port handler.
+     * Called by the channel: the frame reaches this device after `delay`, then is received
+     * with its parsed headers (handed to the port handler). The frames of one link arrive in
+     * the order they were sent, so they wait in a FIFO and one event object per device,
+     * scheduled once per frame, delivers them (no allocation or bound arguments per frame).
      * \param p the frame \param etherType its EtherType \param key its FlowKey (null: none)
      * \param delay until it arrives
      */
