@@ -32,9 +32,11 @@ main(int argc, char* argv[])
     cmd.AddValue("rate", "Link rate; a host's flows share it", rate);
     cmd.AddValue("payload", "Payload bytes per packet", payload);
     cmd.AddValue("seed", "Seed of the permutation", seed);
-    cmd.AddValue("scheduler",
-                 "ns-3 event scheduler: Map, Heap, List, Calendar, PriorityQueue or a TypeId name",
-                 scheduler);
+    cmd.AddValue(
+        "scheduler",
+        "Event scheduler: Map, Heap, List, Calendar, PriorityQueue, QuadHeap, TimingWheel or "
+        "a TypeId name",
+        scheduler);
     cmd.AddValue("name", "Benchmark name in the JSON line (default fattree<k>-<pattern>)", name);
     cmd.Parse(argc, argv);
     if (name.empty())

@@ -28,9 +28,11 @@ main(int argc, char* argv[])
     cmd.AddValue("duration", "Simulated seconds", duration);
     cmd.AddValue("rate", "Link and sender rate", rate);
     cmd.AddValue("payload", "Payload bytes per packet", payload);
-    cmd.AddValue("scheduler",
-                 "ns-3 event scheduler: Map, Heap, List, Calendar, PriorityQueue or a TypeId name",
-                 scheduler);
+    cmd.AddValue(
+        "scheduler",
+        "Event scheduler: Map, Heap, List, Calendar, PriorityQueue, QuadHeap, TimingWheel or "
+        "a TypeId name",
+        scheduler);
     cmd.AddValue("name", "Benchmark name in the JSON line", name);
     cmd.Parse(argc, argv);
     Setup(scheduler);

@@ -49,9 +49,11 @@ main(int argc, char* argv[])
     cmd.AddValue("seed", "Seed of the permutation", seed);
     cmd.AddValue("transport", "mlnet traffic: rdma (DCQCN queue pairs) or udp (constant rate)",
                  transport);
-    cmd.AddValue("scheduler",
-                 "ns-3 event scheduler: Map, Heap, List, Calendar, PriorityQueue or a TypeId name",
-                 scheduler);
+    cmd.AddValue(
+        "scheduler",
+        "Event scheduler: Map, Heap, List, Calendar, PriorityQueue, QuadHeap, TimingWheel or "
+        "a TypeId name",
+        scheduler);
     cmd.AddValue("devices",
                  "In-network aggregation devices spliced into the links: none, or bump (on every "
                  "edge and aggregation uplink and every core port, as PANAMA places them); the "

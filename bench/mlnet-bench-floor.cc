@@ -22,9 +22,11 @@ main(int argc, char* argv[])
     CommandLine cmd(__FILE__);
     cmd.AddValue("events", "Trivial events to execute (>= 1)", events);
     cmd.AddValue("population", "Events pending at any time (>= 1)", population);
-    cmd.AddValue("scheduler",
-                 "ns-3 event scheduler: Map, Heap, List, Calendar, PriorityQueue or a TypeId name",
-                 scheduler);
+    cmd.AddValue(
+        "scheduler",
+        "Event scheduler: Map, Heap, List, Calendar, PriorityQueue, QuadHeap, TimingWheel or "
+        "a TypeId name",
+        scheduler);
     cmd.AddValue("name", "Benchmark name in the JSON line", name);
     cmd.Parse(argc, argv);
     if (events == 0 || population == 0)

@@ -36,9 +36,11 @@ main(int argc, char* argv[])
     cmd.AddValue("pfc", "PFC on the switches", pfc);
     cmd.AddValue("transport", "mlnet traffic: rdma (DCQCN queue pairs) or udp (constant rate)",
                  transport);
-    cmd.AddValue("scheduler",
-                 "ns-3 event scheduler: Map, Heap, List, Calendar, PriorityQueue or a TypeId name",
-                 scheduler);
+    cmd.AddValue(
+        "scheduler",
+        "Event scheduler: Map, Heap, List, Calendar, PriorityQueue, QuadHeap, TimingWheel or "
+        "a TypeId name",
+        scheduler);
     cmd.AddValue("flowBytes",
                  "RDMA: every sender sends one message of this many bytes and the run ends when "
                  "all are acknowledged (--duration is then a limit); 0: endless senders",

@@ -59,7 +59,8 @@ COMPARE_BENCHES = ["floor", "fattree4-rdma", "fattree4-rdma-ack16", "incast16-10
                    "fattree16-permutation"]
 RATIO_BENCHES = ["incast16", "fattree4-permutation"]
 SCHEDULERS = ["ns3::MapScheduler", "ns3::HeapScheduler", "ns3::ListScheduler",
-              "ns3::CalendarScheduler", "ns3::PriorityQueueScheduler"]
+              "ns3::CalendarScheduler", "ns3::PriorityQueueScheduler",
+              "ns3::QuadHeapScheduler", "ns3::TimingWheelScheduler"]
 # --scheduler-sweep: these scenarios under every scheduler (CPU ns per hop; the floor per event)
 SWEEP_BENCHES = ["floor", "fattree4-rdma", "incast16-10MB", "fattree8-websearch50"]
 # deterministic fields that must not depend on the scheduler

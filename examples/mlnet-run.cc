@@ -7,8 +7,9 @@
 //   mlnet-run [--scenario=FILE | FILE] [--out=DIR] [--seed=N] [--quiet] [--print-default]
 //             [--print-trace-sources] [--scheduler=NAME]
 //
-// --scheduler: ns-3 event scheduler (Map, Heap, List, Calendar, PriorityQueue; default
-// PriorityQueue, the fastest measured: doc/performance.rst); it changes speed, not results.
+// --scheduler: event scheduler (ns-3's Map, Heap, List, Calendar, PriorityQueue; mlnet's
+// QuadHeap, TimingWheel; default TimingWheel, the fastest measured: doc/performance.rst); it
+// changes speed, not results.
 //
 // Bad input (unknown key, wrong type, out-of-range value, missing file, bad JSON, bad --seed,
 // an --out directory that cannot be written, checked before the run) prints one

@@ -50,15 +50,16 @@ ParseOption(std::string value)
 std::string
 EventSchedulerHelper::DefaultType()
 {
-    return "ns3::PriorityQueueScheduler";
+    return "ns3::TimingWheelScheduler";
 }
 
 const std::vector<std::string>&
 EventSchedulerHelper::KnownTypes()
 {
     static const std::vector<std::string> types{
-        "ns3::MapScheduler",      "ns3::HeapScheduler",          "ns3::ListScheduler",
-        "ns3::CalendarScheduler", "ns3::PriorityQueueScheduler",
+        "ns3::MapScheduler",         "ns3::HeapScheduler",          "ns3::ListScheduler",
+        "ns3::CalendarScheduler",    "ns3::PriorityQueueScheduler", "ns3::QuadHeapScheduler",
+        "ns3::TimingWheelScheduler",
     };
     return types;
 }

@@ -17,9 +17,11 @@ class CommandLine;
  * \brief The one place that chooses ns-3's event scheduler (the "SchedulerType" GlobalValue)
  * for mlnet's programs: mlnet-run, the examples and the benchmarks.
  *
- * ns-3 ships five schedulers (Map, the ns-3 default; Heap; List; Calendar; PriorityQueue). All
- * order events by (time, insertion uid), so they give identical results; only their speed
- * differs. DefaultType() is the one measured fastest on mlnet's packet-level runs
+ * ns-3 ships five schedulers (Map, the ns-3 default; Heap; List; Calendar; PriorityQueue) and
+ * mlnet adds two (QuadHeap: a 4-ary heap, QuadHeapScheduler; TimingWheel: a ring of time
+ * buckets sorted when due, TimingWheelScheduler). All order events by (time, insertion uid), so
+ * they give identical results; only their speed differs. DefaultType() is the one measured
+ * fastest on mlnet's packet-level runs
  * (doc/performance.rst, "Scheduler choice"). A program calls UseDefault(cmd) before
  * cmd.Parse(): it binds the default unless the user already chose one (NS_GLOBAL_VALUE, or an
  * earlier Bind), and adds a `--scheduler` option; ns-3's own `--SchedulerType=...` still

@@ -1043,9 +1043,10 @@ PYBIND11_MODULE(mlnet, m)
             return EventSchedulerHelper::Current();
         },
         py::arg("name"),
-        "Choose ns-3's event scheduler for the next simulation ('PriorityQueue', mlnet's "
-        "default; 'Map', ns-3's; 'Heap', 'List', 'Calendar', or a TypeId name): same results, "
-        "different speed. Returns the TypeId name; ValueError if unknown.");
+        "Choose ns-3's event scheduler for the next simulation ('TimingWheel', mlnet's "
+        "default; 'Map', ns-3's; 'Heap', 'List', 'Calendar', 'PriorityQueue', 'QuadHeap', or a "
+        "TypeId name): same results, different speed. Returns the TypeId name; ValueError if "
+        "unknown.");
     m.def("scheduler", &EventSchedulerHelper::Current,
           "The TypeId name of the event scheduler the next simulation uses.");
 

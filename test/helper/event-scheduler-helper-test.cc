@@ -86,19 +86,22 @@ RunIncast()
 TEST_CASE("helper: scheduler names resolve and bad names are rejected", "[helper]")
 {
     SchedulerGuard guard;
-    REQUIRE(EventSchedulerHelper::KnownTypes().size() == 5);
+    REQUIRE(EventSchedulerHelper::KnownTypes().size() == 7);
     for (const std::string& t : EventSchedulerHelper::KnownTypes())
     {
         CHECK(EventSchedulerHelper::Resolve(t) == t);
     }
     CHECK(EventSchedulerHelper::Resolve("Heap") == "ns3::HeapScheduler");
     CHECK(EventSchedulerHelper::Resolve("PriorityQueue") == "ns3::PriorityQueueScheduler");
+    CHECK(EventSchedulerHelper::Resolve("QuadHeap") == "ns3::QuadHeapScheduler");
     for (const std::string bad : {"", "heap", "Fast", "ns3::Node", "ns3::Scheduler"})
     {
         INFO("'" << bad << "'");
-        CHECK_THROWS_WITH(EventSchedulerHelper::Resolve(bad),
-                          Catch::Contains("not an ns-3 event scheduler")
-                              && Catch::Contains("Map, Heap, List, Calendar, PriorityQueue"));
+        CHECK_THROWS_WITH(
+            EventSchedulerHelper::Resolve(bad),
+            Catch::Contains("not an ns-3 event scheduler")
+                && Catch::Contains(
+                    "Map, Heap, List, Calendar, PriorityQueue, QuadHeap, TimingWheel"));
     }
     EventSchedulerHelper::Use("Calendar");
     CHECK(EventSchedulerHelper::Current() == "ns3::CalendarScheduler");

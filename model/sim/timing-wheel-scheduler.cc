@@ -1,0 +1,275 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "timing-wheel-scheduler.h"
+
+#include "ns3/assert.h"
+#include "ns3/log.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("TimingWheelScheduler");
+NS_OBJECT_ENSURE_REGISTERED(TimingWheelScheduler);
+
+TypeId
+TimingWheelScheduler::GetTypeId()
+{
+    static TypeId tid
+        = TypeId("ns3::TimingWheelScheduler")
+              .SetParent<Scheduler>()
+              .SetGroupName("Mlnet")
+              .AddConstructor<TimingWheelScheduler>()
+              .AddAttribute("BucketWidth",
+                            "Time covered by one bucket of the wheel (rounded down to a power of "
+                            "two of time steps; > 0). Same results for any width; speed is best "
+                            "with a few events per bucket",
+                            TimeValue(NanoSeconds(32)),
+                            MakeTimeAccessor(&TimingWheelScheduler::m_width),
+                            MakeTimeChecker(TimeStep(1)))
+              .AddAttribute("Buckets",
+                            "Buckets in the wheel (a power of two in [64, 65536]): the wheel "
+                            "spans Buckets x BucketWidth; later events wait in a heap",
+                            UintegerValue(1024),
+                            MakeUintegerAccessor(&TimingWheelScheduler::m_nBuckets),
+                            MakeUintegerChecker<uint32_t>(64, 65536));
+    return tid;
+}
+
+TimingWheelScheduler::TimingWheelScheduler()
+    : m_overflow(CreateObject<QuadHeapScheduler>())
+{
+    NS_LOG_FUNCTION(this);
+}
+
+TimingWheelScheduler::~TimingWheelScheduler()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+TimingWheelScheduler::NotifyConstructionCompleted()
+{
+    Scheduler::NotifyConstructionCompleted();
+    Configure();
+}
+
+void
+TimingWheelScheduler::Configure()
+{
+    if ((m_nBuckets & (m_nBuckets - 1)) != 0)
+    {
+        throw std::invalid_argument("TimingWheelScheduler: Buckets must be a power of two in "
+                                    "[64, 65536], got "
+                                    + std::to_string(m_nBuckets));
+    }
+    uint64_t steps = std::max<int64_t>(m_width.GetTimeStep(), 1);
+    m_shift = 63u - unsigned(__builtin_clzll(steps));
+    m_mask = m_nBuckets - 1;
+    m_buckets.assign(m_nBuckets, std::vector<Event>());
+    m_occupied.assign(m_nBuckets / 64, 0);
+    NS_LOG_LOGIC("slot width 2^" << m_shift << " steps, " << m_nBuckets << " buckets");
+}
+
+void
+TimingWheelScheduler::Mark(std::size_t b)
+{
+    m_occupied[b >> 6] |= uint64_t(1) << (b & 63);
+}
+
+void
+TimingWheelScheduler::Unmark(std::size_t b)
+{
+    m_occupied[b >> 6] &= ~(uint64_t(1) << (b & 63));
+}
+
+void
+TimingWheelScheduler::InsertCurrent(const Event& ev)
+{
+    if (m_head == m_run.size() || Before(m_run.back(), ev))
+    {
+        m_run.push_back(ev); // the common case: later than everything pending in this slot
+        return;
+    }
+    auto pos = std::upper_bound(m_run.begin() + m_head, m_run.end(), ev,
+                                [](const Event& a, const Event& b)
+                                {
+                                    return Before(a, b);
+                                });
+    m_run.insert(pos, ev);
+}
+
+void
+TimingWheelScheduler::Place(const Event& ev)
+{
+    uint64_t slot = ev.key.m_ts >> m_shift;
+    if (slot == m_slot)
+    {
+        InsertCurrent(ev);
+    }
+    else if (slot - m_slot <= m_mask)
+    {
+        std::size_t b = slot & m_mask;
+        m_buckets[b].push_back(ev);
+        Mark(b);
+    }
+    else
+    {
+        m_overflow->Insert(ev);
+    }
+}
+
+void
+TimingWheelScheduler::Insert(const Event& ev)
+{
+    NS_ASSERT_MSG(ev.key.m_ts >= m_lastTs, "TimingWheelScheduler: event at "
+                                               << ev.key.m_ts << " before the last removed one");
+    Place(ev);
+    m_size++;
+}
+
+bool
+TimingWheelScheduler::IsEmpty() const
+{
+    return m_size == 0;
+}
+
+bool
+TimingWheelScheduler::NextOccupied(uint64_t& slot) const
+{
+    const std::size_t words = m_occupied.size();
+    const std::size_t start = (m_slot + 1) & m_mask; // buckets after the current slot, in order
+    std::size_t w = start >> 6;
+    uint64_t bits = m_occupied[w] & (~uint64_t(0) << (start & 63));
+    for (std::size_t i = 0; i <= words; ++i)
+    {
+        if (bits != 0)
+        {
+            std::size_t b = (w << 6) + unsigned(__builtin_ctzll(bits));
+            slot = m_slot + ((b - m_slot) & m_mask); // the slot of the wheel in bucket b
+            return true;
+        }
+        w = (w + 1) % words;
+        bits = m_occupied[w];
+    }
+    return false;
+}
+
+void
+TimingWheelScheduler::Advance()
+{
+    m_run.clear();
+    m_head = 0;
+    uint64_t next = 0;
+    bool inWheel = NextOccupied(next);
+    if (!m_overflow->IsEmpty())
+    {
+        uint64_t o = m_overflow->PeekNext().key.m_ts >> m_shift;
+        next = inWheel ? std::min(next, o) : o;
+    }
+    m_slot = next;
+    // The wheel now spans [m_slot, m_slot + Buckets): bring in what the overflow holds there.
+    while (!m_overflow->IsEmpty()
+           && (m_overflow->PeekNext().key.m_ts >> m_shift) - m_slot <= m_mask)
+    {
+        Event ev = m_overflow->RemoveNext();
+        Place(ev);
+    }
+    // The slot's bucket becomes the run (a swap: the vectors' capacities circulate), joined by
+    // what the overflow placed directly in the run above, and is sorted once.
+    std::size_t b = m_slot & m_mask;
+    m_run.swap(m_buckets[b]);
+    std::vector<Event>& fromOverflow = m_buckets[b];
+    m_run.insert(m_run.end(), fromOverflow.begin(), fromOverflow.end());
+    fromOverflow.clear();
+    Unmark(b);
+    std::sort(m_run.begin(), m_run.end(),
+              [](const Event& x, const Event& y)
+              {
+                  return Before(x, y);
+              });
+}
+
+Scheduler::Event
+TimingWheelScheduler::RemoveNext()
+{
+    NS_ASSERT_MSG(m_size > 0, "TimingWheelScheduler::RemoveNext: no event pending");
+    if (m_head == m_run.size())
+    {
+        Advance();
+    }
+    const Event& ev = m_run[m_head++];
+    m_size--;
+    m_lastTs = ev.key.m_ts;
+    return ev;
+}
+
+Scheduler::Event
+TimingWheelScheduler::PeekNext() const
+{
+    NS_ASSERT_MSG(m_size > 0, "TimingWheelScheduler::PeekNext: no event pending");
+    if (m_head < m_run.size())
+    {
+        return m_run[m_head];
+    }
+    uint64_t slot = 0;
+    if (!NextOccupied(slot))
+    {
+        return m_overflow->PeekNext();
+    }
+    // Overflow events are all beyond the wheel, hence after every bucket's events.
+    const std::vector<Event>& v = m_buckets[slot & m_mask];
+    return *std::min_element(v.begin(), v.end(),
+                             [](const Event& x, const Event& y)
+                             {
+                                 return Before(x, y);
+                             });
+}
+
+void
+TimingWheelScheduler::Remove(const Event& ev)
+{
+    NS_LOG_FUNCTION(this << ev.impl << ev.key.m_ts << ev.key.m_uid);
+    auto same = [&ev](const Event& e)
+    {
+        return e.key.m_uid == ev.key.m_uid;
+    };
+    uint64_t slot = ev.key.m_ts >> m_shift;
+    if (slot == m_slot)
+    {
+        auto it = std::find_if(m_run.begin() + m_head, m_run.end(), same);
+        NS_ASSERT_MSG(it != m_run.end(), "TimingWheelScheduler::Remove: event not pending");
+        m_run.erase(it);
+    }
+    else if (slot - m_slot <= m_mask)
+    {
+        std::size_t b = slot & m_mask;
+        std::vector<Event>& v = m_buckets[b];
+        auto it = std::find_if(v.begin(), v.end(), same);
+        NS_ASSERT_MSG(it != v.end(), "TimingWheelScheduler::Remove: event not pending");
+        *it = v.back();
+        v.pop_back();
+        if (v.empty())
+        {
+            Unmark(b);
+        }
+    }
+    else
+    {
+        m_overflow->Remove(ev);
+    }
+    m_size--;
+}
+
+std::size_t
+TimingWheelScheduler::GetSize() const
+{
+    return m_size;
+}
+
+} // namespace ns3
