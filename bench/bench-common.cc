@@ -118,13 +118,14 @@ ExecutedEvents()
 uint64_t
 HopCounter::Get()
 {
-    return g_hops;
+    return s_frames ? s_frames() - s_base : g_hops;
 }
 
 void
 HopCounter::Reset()
 {
     g_hops = 0;
+    s_base = s_frames ? s_frames() : 0;
 }
 
 void

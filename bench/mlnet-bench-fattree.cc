@@ -135,7 +135,7 @@ main(int argc, char* argv[])
         InstallMlnetSource(t.hosts.Get(f.src), t.hosts.Get(f.dst), uint16_t(10000 + next[f.src]++),
                            fp);
     }
-    uint32_t hooked = HopCounter::ConnectAll<FabricNetDevice>();
+    uint32_t hooked = HopCounter::UseFrameCounters<FabricNetDevice>();
     s.buildWallS = build.Seconds();
 
     RunAndMeasure(duration, s);

@@ -92,7 +92,7 @@ main(int argc, char* argv[])
     {
         InstallMlnetSource(t.hosts.Get(i), t.hosts.Get(senders), uint16_t(10000 + i), fp);
     }
-    uint32_t hooked = HopCounter::ConnectAll<FabricNetDevice>();
+    uint32_t hooked = HopCounter::UseFrameCounters<FabricNetDevice>();
     s.buildWallS = build.Seconds();
 
     RunAndMeasure(duration, s);
