@@ -1,0 +1,354 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "mlnet-simulator-impl.h"
+
+#include "ns3/abort.h"
+#include "ns3/log.h"
+#include "ns3/make-event.h"
+#include "ns3/simulator.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace ns3
+{
+
+// NS_LOG only on the rare paths (see the class documentation): the per-event path has none.
+NS_LOG_COMPONENT_DEFINE("MlnetSimulatorImpl");
+
+NS_OBJECT_ENSURE_REGISTERED(MlnetSimulatorImpl);
+
+TypeId
+MlnetSimulatorImpl::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::MlnetSimulatorImpl")
+                            .SetParent<SimulatorImpl>()
+                            .SetGroupName("Mlnet")
+                            .AddConstructor<MlnetSimulatorImpl>();
+    return tid;
+}
+
+MlnetSimulatorImpl::MlnetSimulatorImpl()
+    : m_currentUid(EventId::UID::INVALID)
+    , m_currentContext(Simulator::NO_CONTEXT)
+    , m_nextUid(EventId::UID::VALID)
+    , m_mainThreadId(std::this_thread::get_id())
+{
+    NS_LOG_FUNCTION(this);
+}
+
+MlnetSimulatorImpl::~MlnetSimulatorImpl()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+MlnetSimulatorImpl::EnablePreEventHook(bool enable)
+{
+    m_preEventHook = enable;
+}
+
+void
+MlnetSimulatorImpl::DoDispose()
+{
+    NS_LOG_FUNCTION(this);
+    InsertForeignEvents();
+    if (m_events)
+    {
+        // Events that never ran: the scheduler held their reference.
+        while (!m_events->IsEmpty())
+        {
+            m_events->RemoveNext().impl->Unref();
+        }
+    }
+    m_queued = 0;
+    m_events = nullptr;
+    SimulatorImpl::DoDispose();
+}
+
+void
+MlnetSimulatorImpl::Destroy()
+{
+    NS_LOG_FUNCTION(this);
+    // A destroy event may schedule further destroy events: they join the back and run too.
+    while (!m_destroyEvents.empty())
+    {
+        Ptr<EventImpl> ev = m_destroyEvents.front().PeekEventImpl();
+        m_destroyEvents.pop_front();
+        NS_LOG_LOGIC("destroy event " << ev);
+        if (!ev->IsCancelled())
+        {
+            ev->Invoke();
+        }
+    }
+}
+
+void
+MlnetSimulatorImpl::SetScheduler(ObjectFactory schedulerFactory)
+{
+    NS_LOG_FUNCTION(this << schedulerFactory);
+    Ptr<Scheduler> next = schedulerFactory.Create<Scheduler>();
+    NS_ABORT_MSG_IF(!next,
+                    "MlnetSimulatorImpl::SetScheduler: SchedulerType '"
+                        << schedulerFactory.GetTypeId().GetName()
+                        << "' is not an ns-3 event scheduler (a subclass of ns3::Scheduler, e.g. "
+                           "ns3::MapScheduler)");
+    if (m_events)
+    {
+        // (timestamp, uid) keys are kept: the order does not change.
+        while (!m_events->IsEmpty())
+        {
+            next->Insert(m_events->RemoveNext());
+        }
+    }
+    m_events = next;
+}
+
+uint32_t
+MlnetSimulatorImpl::GetSystemId() const
+{
+    return 0; // not distributed
+}
+
+bool
+MlnetSimulatorImpl::IsFinished() const
+{
+    return m_queued == 0 || m_stop;
+}
+
+void
+MlnetSimulatorImpl::InsertForeignEvents()
+{
+    if (!m_foreignPending.load(std::memory_order_relaxed))
+    {
+        return;
+    }
+    std::vector<ForeignEvent> events;
+    {
+        std::lock_guard<std::mutex> lock(m_foreignMutex);
+        events.swap(m_foreign);
+        m_foreignPending.store(false, std::memory_order_relaxed);
+    }
+    for (const ForeignEvent& e : events)
+    {
+        // As ns-3: the delay counts from the main thread's current time when it inserts them.
+        Enqueue(m_currentTs + e.delay, e.context, e.event);
+    }
+}
+
+void
+MlnetSimulatorImpl::Run()
+{
+    NS_LOG_FUNCTION(this);
+    m_mainThreadId = std::this_thread::get_id(); // the thread that runs is the main thread
+    InsertForeignEvents();
+    m_stop = false;
+    while (m_queued != 0 && !m_stop)
+    {
+        // m_events is read every time: an event may call SetScheduler().
+        const Scheduler::Event next = m_events->RemoveNext();
+        if (m_preEventHook)
+        {
+            // Before the clock moves, as DefaultSimulatorImpl calls it.
+            PreEventHook(EventId(next.impl, next.key.m_ts, next.key.m_context, next.key.m_uid));
+        }
+        --m_queued;
+        ++m_eventCount;
+        m_currentTs = next.key.m_ts;
+        m_currentContext = next.key.m_context;
+        m_currentUid = next.key.m_uid;
+        next.impl->Invoke(); // does nothing if the event was cancelled
+        next.impl->Unref();
+        if (m_foreignPending.load(std::memory_order_relaxed))
+        {
+            InsertForeignEvents();
+        }
+    }
+    NS_LOG_LOGIC("run ends at " << m_currentTs << " with " << m_queued << " events queued");
+}
+
+void
+MlnetSimulatorImpl::Stop()
+{
+    NS_LOG_FUNCTION(this);
+    m_stop = true;
+}
+
+void
+MlnetSimulatorImpl::StopEvent()
+{
+    Stop();
+}
+
+MlnetSimulatorImpl::StopResult
+MlnetSimulatorImpl::Stop(const Time& delay)
+{
+    NS_LOG_FUNCTION(this << delay.GetTimeStep());
+    // An ordinary event, as ns-3 schedules Simulator::Stop: it takes a uid and counts as an
+    // executed event. void in ns-3.37, the EventId from 3.38 on.
+    return static_cast<StopResult>(
+        Schedule(delay, MakeEvent(&MlnetSimulatorImpl::StopEvent, this)));
+}
+
+void
+MlnetSimulatorImpl::CheckDelay(int64_t delay, const char* call)
+{
+    NS_ABORT_MSG_IF(delay < 0, "MlnetSimulatorImpl::"
+                                   << call << ": delay must be >= 0 (an event cannot be "
+                                   << "scheduled in the past); got " << delay << " time steps");
+}
+
+uint32_t
+MlnetSimulatorImpl::Enqueue(uint64_t ts, uint32_t context, EventImpl* event)
+{
+    Scheduler::Event ev;
+    ev.impl = event;
+    ev.key.m_ts = ts;
+    ev.key.m_context = context;
+    ev.key.m_uid = m_nextUid++;
+    ++m_queued;
+    m_events->Insert(ev);
+    return ev.key.m_uid;
+}
+
+EventId
+MlnetSimulatorImpl::Schedule(const Time& delay, EventImpl* event)
+{
+    const int64_t d = delay.GetTimeStep();
+    if (d < 0)
+    {
+        CheckDelay(d, "Schedule");
+    }
+    const uint64_t ts = m_currentTs + uint64_t(d);
+    const uint32_t uid = Enqueue(ts, m_currentContext, event);
+    return EventId(event, ts, m_currentContext, uid);
+}
+
+void
+MlnetSimulatorImpl::ScheduleWithContext(uint32_t context, const Time& delay, EventImpl* event)
+{
+    const int64_t d = delay.GetTimeStep();
+    if (d < 0)
+    {
+        CheckDelay(d, "ScheduleWithContext");
+    }
+    if (std::this_thread::get_id() == m_mainThreadId)
+    {
+        Enqueue(m_currentTs + uint64_t(d), context, event);
+        return;
+    }
+    // Another thread: the main thread inserts it after its current event (time and uid are
+    // given then), as ns-3 does.
+    std::lock_guard<std::mutex> lock(m_foreignMutex);
+    m_foreign.push_back(ForeignEvent{context, uint64_t(d), event});
+    m_foreignPending.store(true, std::memory_order_relaxed);
+}
+
+EventId
+MlnetSimulatorImpl::ScheduleNow(EventImpl* event)
+{
+    const uint32_t uid = Enqueue(m_currentTs, m_currentContext, event);
+    return EventId(event, m_currentTs, m_currentContext, uid);
+}
+
+EventId
+MlnetSimulatorImpl::ScheduleDestroy(EventImpl* event)
+{
+    // Not queued: run by Destroy(). It still consumes a uid, as in ns-3, so that the events
+    // scheduled after it get the same uids as under DefaultSimulatorImpl.
+    EventId id(Ptr<EventImpl>(event, false), m_currentTs, 0xffffffff, EventId::UID::DESTROY);
+    m_destroyEvents.push_back(id);
+    ++m_nextUid;
+    return id;
+}
+
+Time
+MlnetSimulatorImpl::Now() const
+{
+    return TimeStep(m_currentTs);
+}
+
+Time
+MlnetSimulatorImpl::GetDelayLeft(const EventId& id) const
+{
+    if (IsExpired(id))
+    {
+        return TimeStep(0);
+    }
+    return TimeStep(id.GetTs() - m_currentTs);
+}
+
+void
+MlnetSimulatorImpl::Remove(const EventId& id)
+{
+    if (id.GetUid() == EventId::UID::DESTROY)
+    {
+        auto it = std::find(m_destroyEvents.begin(), m_destroyEvents.end(), id);
+        if (it != m_destroyEvents.end())
+        {
+            m_destroyEvents.erase(it);
+        }
+        return;
+    }
+    if (IsExpired(id))
+    {
+        return;
+    }
+    Scheduler::Event ev;
+    ev.impl = id.PeekEventImpl();
+    ev.key.m_ts = id.GetTs();
+    ev.key.m_context = id.GetContext();
+    ev.key.m_uid = id.GetUid();
+    m_events->Remove(ev);
+    --m_queued;
+    ev.impl->Cancel(); // the caller's EventId now reads as expired
+    ev.impl->Unref();  // the scheduler's reference
+}
+
+void
+MlnetSimulatorImpl::Cancel(const EventId& id)
+{
+    if (!IsExpired(id))
+    {
+        id.PeekEventImpl()->Cancel();
+    }
+}
+
+bool
+MlnetSimulatorImpl::IsExpired(const EventId& id) const
+{
+    EventImpl* impl = id.PeekEventImpl();
+    if (impl == nullptr || impl->IsCancelled())
+    {
+        return true;
+    }
+    if (id.GetUid() == EventId::UID::DESTROY)
+    {
+        // Pending until Destroy() runs it (or Remove() takes it out).
+        return std::find(m_destroyEvents.begin(), m_destroyEvents.end(), id)
+               == m_destroyEvents.end();
+    }
+    // Expired once the clock passed it, or it is the current event or ran earlier at this time.
+    return id.GetTs() < m_currentTs || (id.GetTs() == m_currentTs && id.GetUid() <= m_currentUid);
+}
+
+Time
+MlnetSimulatorImpl::GetMaximumSimulationTime() const
+{
+    return TimeStep(std::numeric_limits<int64_t>::max());
+}
+
+uint32_t
+MlnetSimulatorImpl::GetContext() const
+{
+    return m_currentContext;
+}
+
+uint64_t
+MlnetSimulatorImpl::GetEventCount() const
+{
+    return m_eventCount;
+}
+
+} // namespace ns3

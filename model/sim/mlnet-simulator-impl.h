@@ -1,0 +1,178 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef MLNET_SIMULATOR_IMPL_H
+#define MLNET_SIMULATOR_IMPL_H
+
+#include "ns3/event-id.h"
+#include "ns3/event-impl.h"
+#include "ns3/nstime.h"
+#include "ns3/object-factory.h"
+#include "ns3/ptr.h"
+#include "ns3/scheduler.h"
+#include "ns3/simulator-impl.h"
+
+#include <atomic>
+#include <cstdint>
+#include <deque>
+#include <mutex>
+#include <thread>
+#include <utility>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup mlnet
+ * \brief A sequential ns-3 simulator implementation with the same event order as
+ * ns3::DefaultSimulatorImpl and less work per event.
+ *
+ * Selected like any ns-3 simulator implementation, before the simulator is first used (or after
+ * Simulator::Destroy()):
+ * \code
+ *   GlobalValue::Bind("SimulatorImplementationType", StringValue("ns3::MlnetSimulatorImpl"));
+ *   // or NS_GLOBAL_VALUE="SimulatorImplementationType=ns3::MlnetSimulatorImpl"
+ *   // or --SimulatorImplementationType=ns3::MlnetSimulatorImpl on a CommandLine
+ * \endcode
+ * The "SchedulerType" GlobalValue (any ns-3 Scheduler) and Simulator::SetScheduler() work as
+ * with the default implementation.
+ *
+ * Same results: events run in (timestamp, uid) order; uids are handed out in scheduling order
+ * from EventId::UID::VALID, and ScheduleDestroy() consumes one as ns-3 does, so every event gets
+ * the uid it would get under DefaultSimulatorImpl and a simulation's outputs are byte-identical.
+ * A cancelled event still runs its turn (it advances the clock and counts in GetEventCount()),
+ * as in ns-3. Stop(delay) schedules an ordinary event (one uid, one counted event).
+ *
+ * What it saves per event, compared with DefaultSimulatorImpl:
+ *  - no NS_LOG_FUNCTION / NS_LOG_LOGIC on the per-event path (Schedule, ScheduleWithContext,
+ *    ScheduleNow, the event loop): each is a LogComponent::IsEnabled() call even when logging
+ *    is off. The rare paths (construction, Run, Stop, SetScheduler, Destroy) still log under
+ *    the "MlnetSimulatorImpl" component;
+ *  - no EventId built for every executed event: DefaultSimulatorImpl builds one (a reference
+ *    count increment and decrement, and EventId's own NS_LOG_FUNCTION) to pass it to
+ *    SimulatorImpl::PreEventHook(), which is empty in ns-3. This class does not call
+ *    PreEventHook() unless a subclass asks for it with EnablePreEventHook();
+ *  - no scheduler IsEmpty() call per event (the number of queued events is counted here), time
+ *    arithmetic on raw time steps instead of Time temporaries;
+ *  - no lock and no read-modify-write atomic on the common path. Events that another thread
+ *    schedules with ScheduleWithContext() (the only call ns-3 allows off the main thread) wait
+ *    in a queue under a mutex and are inserted by the main thread after the current event, as
+ *    in ns-3; the main thread notices them through one relaxed atomic flag load per event (a
+ *    plain load on x86 and ARM).
+ *
+ * Contracts as in ns-3's Simulator API (simulator.h): Remove() and Cancel() of an expired,
+ * cancelled or already removed event do nothing; Remove() of a destroy event takes it out of
+ * the destroy list; IsExpired() of a destroy event is false until Destroy() runs it or it is
+ * cancelled or removed; GetDelayLeft() of an expired event is zero. Bad input: scheduling with
+ * a negative delay (an event in the past) is a fatal error naming the call and the delay in
+ * every build (DefaultSimulatorImpl asserts it in Schedule() only, and only in builds with
+ * asserts, which Debian's libns3 is not), and so is a SchedulerType that is not an ns-3
+ * Scheduler.
+ *
+ * Builds against ns-3.37 and later: SimulatorImpl::Stop(const Time&) returns void in 3.37 and
+ * the EventId of the stop event from 3.38; StopResult is whichever the installed ns-3 declares.
+ */
+class MlnetSimulatorImpl : public SimulatorImpl
+{
+  public:
+    /// What SimulatorImpl::Stop(const Time&) returns in the ns-3 being built against.
+    using StopResult = decltype(std::declval<SimulatorImpl&>().Stop(std::declval<const Time&>()));
+
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    MlnetSimulatorImpl();
+    ~MlnetSimulatorImpl() override;
+
+    // Inherited from SimulatorImpl (semantics of ns-3's Simulator API)
+    void Destroy() override;
+    bool IsFinished() const override;
+    void Stop() override;
+    /**
+     * Stop the simulation after delay (an ordinary event: one uid, one counted event).
+     * \param delay the time from now; must be >= 0
+     * \return the stop event's EventId where ns-3's SimulatorImpl declares one (3.38+)
+     */
+    StopResult Stop(const Time& delay) override;
+    EventId Schedule(const Time& delay, EventImpl* event) override;
+    void ScheduleWithContext(uint32_t context, const Time& delay, EventImpl* event) override;
+    EventId ScheduleNow(EventImpl* event) override;
+    EventId ScheduleDestroy(EventImpl* event) override;
+    void Remove(const EventId& id) override;
+    void Cancel(const EventId& id) override;
+    bool IsExpired(const EventId& id) const override;
+    void Run() override;
+    Time Now() const override;
+    Time GetDelayLeft(const EventId& id) const override;
+    Time GetMaximumSimulationTime() const override;
+    void SetScheduler(ObjectFactory schedulerFactory) override;
+    uint32_t GetSystemId() const override;
+    uint32_t GetContext() const override;
+    uint64_t GetEventCount() const override;
+
+  protected:
+    /**
+     * Make the event loop call PreEventHook() before every event, with the event's EventId, as
+     * DefaultSimulatorImpl always does (a subclass that overrides PreEventHook calls this in
+     * its constructor; it costs an EventId per event).
+     * \param enable whether to call the hook
+     */
+    void EnablePreEventHook(bool enable = true);
+
+    void DoDispose() override;
+
+  private:
+    /// An event that a thread other than the main one scheduled with ScheduleWithContext.
+    struct ForeignEvent
+    {
+        uint32_t context; //!< the event's context
+        uint64_t delay;   //!< time steps from the simulation time at which it is inserted
+        EventImpl* event; //!< the event (its reference now belongs to the simulator)
+    };
+
+    /**
+     * Queue an event in the scheduler with the next uid.
+     * \param ts absolute time in time steps
+     * \param context the event's context
+     * \param event the event; its reference passes to the scheduler
+     * \return the uid given to the event
+     */
+    uint32_t Enqueue(uint64_t ts, uint32_t context, EventImpl* event);
+
+    /// Insert the events other threads queued (main thread; rare: only when the flag is set).
+    void InsertForeignEvents();
+
+    /// The stop event of Stop(delay).
+    void StopEvent();
+
+    /**
+     * Abort with a message naming the call if delay is negative.
+     * \param delay the delay in time steps
+     * \param call the API call, for the message
+     */
+    static void CheckDelay(int64_t delay, const char* call);
+
+    Ptr<Scheduler> m_events;    //!< the pending events
+    uint64_t m_queued{0};       //!< events in m_events
+    uint64_t m_currentTs{0};    //!< time of the current event, in time steps
+    uint32_t m_currentUid;      //!< uid of the current event
+    uint32_t m_currentContext;  //!< context of the current event
+    uint32_t m_nextUid;         //!< the uid the next scheduled event gets
+    uint64_t m_eventCount{0};   //!< events executed (cancelled ones included)
+    bool m_stop{false};         //!< Stop() was called: Run() returns after the current event
+    bool m_preEventHook{false}; //!< call PreEventHook() per event (EnablePreEventHook)
+    std::deque<EventId> m_destroyEvents; //!< ScheduleDestroy() events, in order
+    std::thread::id m_mainThreadId;      //!< the thread that runs the simulation
+
+    std::atomic<bool> m_foreignPending{false}; //!< m_foreign may be non-empty
+    std::mutex m_foreignMutex;                 //!< guards m_foreign
+    std::vector<ForeignEvent> m_foreign;       //!< events from other threads, in arrival order
+};
+
+} // namespace ns3
+
+#endif /* MLNET_SIMULATOR_IMPL_H */
