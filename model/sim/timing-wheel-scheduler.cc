@@ -187,6 +187,12 @@ TimingWheelScheduler::Advance()
     std::vector<Event>& fromOverflow = m_buckets[b];
     m_run.insert(m_run.end(), fromOverflow.begin(), fromOverflow.end());
     fromOverflow.clear();
+    if (fromOverflow.capacity() > kKeptCapacity)
+    {
+        // A burst left a large array here: free it, so that bursts do not leave every bucket
+        // holding the largest one's capacity.
+        std::vector<Event>().swap(fromOverflow);
+    }
     Unmark(b);
     std::sort(m_run.begin(), m_run.end(),
               [](const Event& x, const Event& y)

@@ -64,6 +64,9 @@ class TimingWheelScheduler final : public Scheduler
     void NotifyConstructionCompleted() override;
 
   private:
+    /// Events a bucket's array may keep room for once emptied (more is freed).
+    static constexpr std::size_t kKeptCapacity = 64;
+
     /**
      * \param a an event \param b another
      * \return true if a runs before b: earlier time stamp, or the same and a smaller uid
