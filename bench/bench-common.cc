@@ -219,6 +219,7 @@ StandardLine(const std::string& bench, const std::string& simulator, const RunSt
     JsonLine j;
     j.Add("bench", bench)
         .Add("simulator", simulator)
+        .Add("simulator_impl", EventSchedulerHelper::CurrentSimulator())
         .Add("sim_time_s", s.simTimeS)
         .Add("wall_s", s.runWallS)
         .Add("cpu_s", s.runCpuS)
@@ -250,6 +251,10 @@ Setup(const std::string& scheduler)
 {
     Time::SetResolution(Time::PS);
     EventSchedulerHelper::Use(scheduler);
+    if (!EventSchedulerHelper::UserChoseSimulator()) // --SimulatorImplementationType=... wins
+    {
+        EventSchedulerHelper::UseSimulator(EventSchedulerHelper::DefaultSimulatorType());
+    }
 }
 
 void

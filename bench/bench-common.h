@@ -195,7 +195,8 @@ struct RunStats
 void MeasureEventFloor(const std::string& scheduler, uint64_t n, uint32_t population, RunStats& s);
 
 /**
- * Start the JSON line with the fields every benchmark reports: bench, simulator, sim_time_s,
+ * Start the JSON line with the fields every benchmark reports: bench, simulator,
+ * simulator_impl (the ns-3 SimulatorImpl TypeId), sim_time_s,
  * wall_s (run), cpu_s (run), events, packet_hops, hops_per_wall_s, events_per_wall_s, peak_rss_mb,
  * build_wall_s, build_rss_mb; with a measured floor also floor_events, floor_events_per_wall_s,
  * floor_events_per_cpu_s, floor_ns_per_event (CPU), ns_per_hop (CPU) and hop_vs_floor (their

@@ -6,6 +6,8 @@
 #include "ns3/command-line.h"
 #include "ns3/global-value.h"
 #include "ns3/scheduler.h"
+#include "ns3/simulator-impl.h"
+#include "ns3/string.h"
 #include "ns3/type-id.h"
 
 #include <cstdlib>
@@ -18,6 +20,15 @@ namespace ns3
 namespace
 {
 const char* const kNs3Default = "ns3::MapScheduler"; //!< ns-3's own SchedulerType default
+const char* const kNs3SimulatorDefault = "ns3::DefaultSimulatorImpl"; //!< and its implementation
+
+/// Whether NS_GLOBAL_VALUE sets this GlobalValue.
+bool
+EnvSets(const std::string& name)
+{
+    const char* env = std::getenv("NS_GLOBAL_VALUE");
+    return env && std::string(env).find(name + "=") != std::string::npos;
+}
 
 /// "Map, Heap, ..." for error messages.
 std::string
@@ -31,12 +42,13 @@ AcceptedList()
     return s + " (or the full TypeId name, e.g. ns3::HeapScheduler)";
 }
 
+/// A `--scheduler` / `--simulator` value through use(); false (with the reason) if it is bad.
 bool
-ParseOption(std::string value)
+ParseOption(void (*use)(const std::string&), const std::string& value)
 {
     try
     {
-        EventSchedulerHelper::Use(value);
+        use(value);
         return true;
     }
     catch (const std::invalid_argument& e)
@@ -44,6 +56,18 @@ ParseOption(std::string value)
         std::cerr << e.what() << std::endl;
         return false; // CommandLine prints "Invalid command-line argument" and exits
     }
+}
+
+bool
+ParseScheduler(std::string value)
+{
+    return ParseOption(&EventSchedulerHelper::Use, value);
+}
+
+bool
+ParseSimulator(std::string value)
+{
+    return ParseOption(&EventSchedulerHelper::UseSimulator, value);
 }
 } // namespace
 
@@ -92,26 +116,80 @@ EventSchedulerHelper::Use(const std::string& name)
 bool
 EventSchedulerHelper::UserChose()
 {
-    const char* env = std::getenv("NS_GLOBAL_VALUE");
-    if (env && std::string(env).find("SchedulerType=") != std::string::npos)
-    {
-        return true;
-    }
-    return Current() != kNs3Default;
+    return EnvSets("SchedulerType") || Current() != kNs3Default;
 }
 
 void
-EventSchedulerHelper::UseDefault(CommandLine& cmd)
+EventSchedulerHelper::UseDefaults()
 {
     if (!UserChose())
     {
         Use(DefaultType());
     }
+    if (!UserChoseSimulator())
+    {
+        UseSimulator(DefaultSimulatorType());
+    }
+}
+
+void
+EventSchedulerHelper::UseDefault(CommandLine& cmd)
+{
+    UseDefaults();
     cmd.AddValue("scheduler",
-                 "ns-3 event scheduler (same results, different speed): " + AcceptedList()
+                 "Event scheduler (same results, different speed): " + AcceptedList()
                      + "; mlnet's default is " + DefaultType()
                      + " (ns-3's --SchedulerType=... works too)",
-                 MakeCallback(&ParseOption));
+                 MakeCallback(&ParseScheduler));
+    cmd.AddValue("simulator",
+                 "Simulator implementation (same results, different speed): mlnet "
+                 "(ns3::MlnetSimulatorImpl, the default), ns3 (ns3::DefaultSimulatorImpl) or a "
+                 "TypeId name (ns-3's --SimulatorImplementationType=... works too)",
+                 MakeCallback(&ParseSimulator));
+}
+
+std::string
+EventSchedulerHelper::DefaultSimulatorType()
+{
+    return "ns3::MlnetSimulatorImpl";
+}
+
+std::string
+EventSchedulerHelper::ResolveSimulator(const std::string& name)
+{
+    std::string full = name == "mlnet" ? "ns3::MlnetSimulatorImpl"
+                       : name == "ns3" ? kNs3SimulatorDefault
+                                       : name;
+    TypeId tid;
+    if (full.empty() || !TypeId::LookupByNameFailSafe(full, &tid)
+        || !tid.IsChildOf(SimulatorImpl::GetTypeId()) || !tid.HasConstructor())
+    {
+        throw std::invalid_argument("simulator '" + name
+                                    + "' is not an ns-3 simulator implementation; accepted: "
+                                      "mlnet, ns3 (or the full TypeId name, e.g. "
+                                      "ns3::RealtimeSimulatorImpl)");
+    }
+    return full;
+}
+
+void
+EventSchedulerHelper::UseSimulator(const std::string& name)
+{
+    GlobalValue::Bind("SimulatorImplementationType", StringValue(ResolveSimulator(name)));
+}
+
+bool
+EventSchedulerHelper::UserChoseSimulator()
+{
+    return EnvSets("SimulatorImplementationType") || CurrentSimulator() != kNs3SimulatorDefault;
+}
+
+std::string
+EventSchedulerHelper::CurrentSimulator()
+{
+    StringValue v;
+    GlobalValue::GetValueByName("SimulatorImplementationType", v);
+    return v.Get();
 }
 
 std::string

@@ -14,8 +14,9 @@ class CommandLine;
 
 /**
  * \ingroup mlnet
- * \brief The one place that chooses ns-3's event scheduler (the "SchedulerType" GlobalValue)
- * for mlnet's programs: mlnet-run, the examples and the benchmarks.
+ * \brief The one place that chooses the event engine of mlnet's programs (mlnet-run, the
+ * examples, the benchmarks and the Python module): ns-3's event scheduler (the "SchedulerType"
+ * GlobalValue) and the simulator implementation ("SimulatorImplementationType").
  *
  * ns-3 ships five schedulers (Map, the ns-3 default; Heap; List; Calendar; PriorityQueue) and
  * mlnet adds two (QuadHeap: a 4-ary heap, QuadHeapScheduler; TimingWheel: a ring of time
@@ -27,6 +28,12 @@ class CommandLine;
  * earlier Bind), and adds a `--scheduler` option; ns-3's own `--SchedulerType=...` still
  * overrides it. Both must happen before the simulator is first used (its implementation reads
  * the GlobalValue when it is created, and again after each Simulator::Destroy()).
+ *
+ * The simulator implementation is chosen the same way: DefaultSimulatorType() is
+ * MlnetSimulatorImpl (ns-3's event loop without its per-event logging, EventId and lock; same
+ * event order, same results), `--simulator=mlnet|ns3|<TypeId>` chooses, and ns-3's
+ * `--SimulatorImplementationType=...` or NS_GLOBAL_VALUE still override it (e.g. a real-time
+ * implementation is kept).
  */
 class EventSchedulerHelper
 {
@@ -60,7 +67,7 @@ class EventSchedulerHelper
     static bool UserChose();
 
     /**
-     * Bind DefaultType() unless UserChose(), and add `--scheduler=NAME` to cmd (call before
+     * UseDefaults(), and add `--scheduler=NAME` and `--simulator=NAME` to cmd (call before
      * cmd.Parse()). A bad name prints the accepted values and ends the program with
      * CommandLine's "Invalid command-line argument" exit.
      * \param cmd the program's command line
@@ -69,6 +76,40 @@ class EventSchedulerHelper
 
     /// \return the TypeId name "SchedulerType" is bound to now
     static std::string Current();
+
+    /// \return the simulator implementation mlnet's programs use unless told otherwise
+    static std::string DefaultSimulatorType();
+
+    /**
+     * The TypeId name of a simulator implementation: "mlnet" (MlnetSimulatorImpl), "ns3"
+     * (ns-3's DefaultSimulatorImpl) or a TypeId name of a SimulatorImpl.
+     * \param name the user's text
+     * \return the TypeId name; throws std::invalid_argument naming the accepted values otherwise
+     */
+    static std::string ResolveSimulator(const std::string& name);
+
+    /**
+     * Bind "SimulatorImplementationType" (ResolveSimulator() rules; throws
+     * std::invalid_argument). Takes effect when the simulator is next created.
+     * \param name the implementation
+     */
+    static void UseSimulator(const std::string& name);
+
+    /**
+     * \return true if the user chose a simulator implementation before the program did:
+     *         NS_GLOBAL_VALUE sets SimulatorImplementationType, or it is bound to something
+     *         other than ns-3's default
+     */
+    static bool UserChoseSimulator();
+
+    /// \return the TypeId name "SimulatorImplementationType" is bound to now
+    static std::string CurrentSimulator();
+
+    /**
+     * Bind DefaultType() and DefaultSimulatorType() where the user chose nothing (what
+     * UseDefault() does, for programs without a CommandLine, such as the Python module).
+     */
+    static void UseDefaults();
 };
 
 } // namespace ns3

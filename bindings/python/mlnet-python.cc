@@ -1029,12 +1029,9 @@ PYBIND11_MODULE(mlnet, m)
     mlnetpy::RegisterAggregation(m);
     mlnetpy::RegisterHost(m);
 
-    // The same event scheduler as mlnet's programs (same results, faster), unless the user chose
-    // one through NS_GLOBAL_VALUE.
-    if (!EventSchedulerHelper::UserChose())
-    {
-        EventSchedulerHelper::Use(EventSchedulerHelper::DefaultType());
-    }
+    // The same event engine as mlnet's programs (scheduler and simulator implementation: same
+    // results, faster), unless the user chose through NS_GLOBAL_VALUE.
+    EventSchedulerHelper::UseDefaults();
     m.def(
         "set_scheduler",
         [](const std::string& name)

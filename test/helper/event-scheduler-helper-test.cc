@@ -14,14 +14,17 @@ using mlnettest::RdmaDumbbell;
 
 namespace
 {
-/// Restores ns-3's SchedulerType when a test ends (the tests share one process).
+/// Restores ns-3's SchedulerType and SimulatorImplementationType when a test ends (the tests
+/// share one process).
 struct SchedulerGuard
 {
     std::string saved{EventSchedulerHelper::Current()};
+    std::string savedImpl{EventSchedulerHelper::CurrentSimulator()};
 
     ~SchedulerGuard()
     {
         GlobalValue::Bind("SchedulerType", TypeIdValue(TypeId::LookupByName(saved)));
+        GlobalValue::Bind("SimulatorImplementationType", StringValue(savedImpl));
     }
 };
 
@@ -172,4 +175,56 @@ TEST_CASE("helper: every ns-3 scheduler gives identical results on a DCQCN incas
                                                    << " vs " << ref.ecnMarks);
         CHECK(out[i] == ref);
     }
+}
+
+TEST_CASE("helper: simulator implementation names resolve, bad ones are rejected, and the "
+          "default is bound unless the user chose one",
+          "[helper]")
+{
+    SchedulerGuard guard;
+    CHECK(EventSchedulerHelper::ResolveSimulator("mlnet") == "ns3::MlnetSimulatorImpl");
+    CHECK(EventSchedulerHelper::ResolveSimulator("ns3") == "ns3::DefaultSimulatorImpl");
+    CHECK(EventSchedulerHelper::ResolveSimulator("ns3::RealtimeSimulatorImpl")
+          == "ns3::RealtimeSimulatorImpl");
+    for (const std::string bad : {"", "Mlnet", "ns3::Node", "ns3::SimulatorImpl", "ns3::Scheduler"})
+    {
+        INFO("'" << bad << "'");
+        CHECK_THROWS_WITH(EventSchedulerHelper::ResolveSimulator(bad),
+                          Catch::Contains("not an ns-3 simulator implementation")
+                              && Catch::Contains("accepted: mlnet, ns3"));
+    }
+    GlobalValue::Bind("SimulatorImplementationType", StringValue("ns3::DefaultSimulatorImpl"));
+    CHECK_FALSE(EventSchedulerHelper::UserChoseSimulator());
+    {
+        CommandLine cmd;
+        EventSchedulerHelper::UseDefault(cmd);
+        CHECK(EventSchedulerHelper::CurrentSimulator() == "ns3::MlnetSimulatorImpl");
+        char prog[] = "prog";
+        char arg[] = "--simulator=ns3";
+        char* argv[] = {prog, arg};
+        cmd.Parse(2, argv);
+        CHECK(EventSchedulerHelper::CurrentSimulator() == "ns3::DefaultSimulatorImpl");
+    }
+    // A user's choice (here a real-time implementation) is kept.
+    GlobalValue::Bind("SimulatorImplementationType", StringValue("ns3::RealtimeSimulatorImpl"));
+    CHECK(EventSchedulerHelper::UserChoseSimulator());
+    EventSchedulerHelper::UseDefaults();
+    CHECK(EventSchedulerHelper::CurrentSimulator() == "ns3::RealtimeSimulatorImpl");
+    CHECK_THROWS_AS(EventSchedulerHelper::UseSimulator("fast"), std::invalid_argument);
+    CHECK(EventSchedulerHelper::CurrentSimulator() == "ns3::RealtimeSimulatorImpl");
+}
+
+TEST_CASE("helper: ns-3's and mlnet's simulator implementations give identical results on a "
+          "DCQCN incast",
+          "[helper]")
+{
+    SchedulerGuard guard;
+    EventSchedulerHelper::Use(EventSchedulerHelper::DefaultType());
+    EventSchedulerHelper::UseSimulator("ns3");
+    IncastOutcome ref = RunIncast();
+    EventSchedulerHelper::UseSimulator("mlnet");
+    IncastOutcome ours = RunIncast();
+    REQUIRE(ref.received == 8 * 400000 + 10000 * 28);
+    REQUIRE(ref.cnps > 0);
+    CHECK(ours == ref);
 }
