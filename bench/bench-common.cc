@@ -250,11 +250,7 @@ void
 Setup(const std::string& scheduler)
 {
     Time::SetResolution(Time::PS);
-    EventSchedulerHelper::Use(scheduler);
-    if (!EventSchedulerHelper::UserChoseSimulator()) // --SimulatorImplementationType=... wins
-    {
-        EventSchedulerHelper::UseSimulator(EventSchedulerHelper::DefaultSimulatorType());
-    }
+    EventSchedulerHelper::Use(scheduler); // the implementation: UseDefaults() before Parse
 }
 
 void

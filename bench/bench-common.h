@@ -209,7 +209,9 @@ JsonLine StandardLine(const std::string& bench, const std::string& simulator, co
 /**
  * Common set-up at the start of main(): picosecond time resolution and the event scheduler
  * (EventSchedulerHelper::Use: binds "SchedulerType", so the simulators created after each
- * Simulator::Destroy() use it too; a bad name throws std::invalid_argument).
+ * Simulator::Destroy() use it too; a bad name throws std::invalid_argument). The simulator
+ * implementation is bound before the command line is parsed (EventSchedulerHelper::
+ * UseDefaults(), in each program), so that --SimulatorImplementationType=... overrides it.
  * \param scheduler a name EventSchedulerHelper::Resolve() accepts ("ns3::MapScheduler", "Heap")
  */
 void Setup(const std::string& scheduler);

@@ -38,6 +38,7 @@ main(int argc, char* argv[])
         "a TypeId name",
         scheduler);
     cmd.AddValue("name", "Benchmark name in the JSON line (default fattree<k>-<pattern>)", name);
+    EventSchedulerHelper::UseDefaults(); // before Parse: --SimulatorImplementationType wins
     cmd.Parse(argc, argv);
     if (name.empty())
     {

@@ -60,6 +60,7 @@ main(int argc, char* argv[])
                  "traffic does not aggregate, it only crosses them",
                  devices);
     cmd.AddValue("name", "Benchmark name in the JSON line (default fattree<k>-<pattern>)", name);
+    EventSchedulerHelper::UseDefaults(); // before Parse: --SimulatorImplementationType wins
     cmd.Parse(argc, argv);
     if (name.empty())
     {

@@ -28,6 +28,7 @@ main(int argc, char* argv[])
         "a TypeId name",
         scheduler);
     cmd.AddValue("name", "Benchmark name in the JSON line", name);
+    EventSchedulerHelper::UseDefaults(); // before Parse: --SimulatorImplementationType wins
     cmd.Parse(argc, argv);
     if (events == 0 || population == 0)
     {
