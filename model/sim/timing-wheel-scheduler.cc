@@ -121,6 +121,7 @@ TimingWheelScheduler::Place(const Event& ev)
     else
     {
         m_overflow->Insert(ev);
+        m_overflowSlot = std::min(m_overflowSlot, slot);
     }
 }
 
@@ -167,18 +168,17 @@ TimingWheelScheduler::Advance()
     m_head = 0;
     uint64_t next = 0;
     bool inWheel = NextOccupied(next);
-    if (!m_overflow->IsEmpty())
-    {
-        uint64_t o = m_overflow->PeekNext().key.m_ts >> m_shift;
-        next = inWheel ? std::min(next, o) : o;
-    }
+    next = inWheel ? std::min(next, m_overflowSlot) : m_overflowSlot;
     m_slot = next;
     // The wheel now spans [m_slot, m_slot + Buckets): bring in what the overflow holds there.
-    while (!m_overflow->IsEmpty()
-           && (m_overflow->PeekNext().key.m_ts >> m_shift) - m_slot <= m_mask)
+    if (m_overflowSlot - m_slot <= m_mask)
     {
-        Event ev = m_overflow->RemoveNext();
-        Place(ev);
+        do
+        {
+            Event ev = m_overflow->RemoveNext();
+            Place(ev);
+            UpdateOverflowSlot();
+        } while (m_overflowSlot - m_slot <= m_mask);
     }
     // The slot's bucket becomes the run (a swap: the vectors' capacities circulate), joined by
     // what the overflow placed directly in the run above, and is sorted once.
@@ -194,11 +194,40 @@ TimingWheelScheduler::Advance()
         std::vector<Event>().swap(fromOverflow);
     }
     Unmark(b);
-    std::sort(m_run.begin(), m_run.end(),
-              [](const Event& x, const Event& y)
-              {
-                  return Before(x, y);
-              });
+    SortRun();
+}
+
+void
+TimingWheelScheduler::SortRun()
+{
+    const std::size_t n = m_run.size();
+    if (n > kInsertionSortMax)
+    {
+        std::sort(m_run.begin(), m_run.end(),
+                  [](const Event& x, const Event& y)
+                  {
+                      return Before(x, y);
+                  });
+        return;
+    }
+    // A slot holds a few events in a packet simulation: a plain insertion sort, inline.
+    for (std::size_t i = 1; i < n; ++i)
+    {
+        Event ev = m_run[i];
+        std::size_t j = i;
+        while (j > 0 && Before(ev, m_run[j - 1]))
+        {
+            m_run[j] = m_run[j - 1];
+            --j;
+        }
+        m_run[j] = ev;
+    }
+}
+
+void
+TimingWheelScheduler::UpdateOverflowSlot()
+{
+    m_overflowSlot = m_overflow->IsEmpty() ? kNoSlot : m_overflow->PeekNext().key.m_ts >> m_shift;
 }
 
 Scheduler::Event
@@ -268,6 +297,7 @@ TimingWheelScheduler::Remove(const Event& ev)
     else
     {
         m_overflow->Remove(ev);
+        UpdateOverflowSlot();
     }
     m_size--;
 }

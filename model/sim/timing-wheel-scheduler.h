@@ -66,6 +66,10 @@ class TimingWheelScheduler final : public Scheduler
   private:
     /// Events a bucket's array may keep room for once emptied (more is freed).
     static constexpr std::size_t kKeptCapacity = 64;
+    /// Runs up to this long are sorted by insertion, longer ones by std::sort.
+    static constexpr std::size_t kInsertionSortMax = 16;
+    /// m_overflowSlot when the overflow heap is empty (after every slot).
+    static constexpr uint64_t kNoSlot = ~uint64_t(0);
 
     /**
      * \param a an event \param b another
@@ -89,6 +93,10 @@ class TimingWheelScheduler final : public Scheduler
     bool NextOccupied(uint64_t& slot) const;
     /// The current run is exhausted: make the slot of the next event current and sort it.
     void Advance();
+    /// Sort the current run by (time, uid).
+    void SortRun();
+    /// Set m_overflowSlot from the overflow heap's earliest event.
+    void UpdateOverflowSlot();
     /// \param b mark bucket b non-empty
     void Mark(std::size_t b);
     /// \param b mark bucket b empty
@@ -105,6 +113,7 @@ class TimingWheelScheduler final : public Scheduler
     std::size_t m_head{0};                     //!< next event of m_run
     uint64_t m_slot{0};                        //!< the current slot
     Ptr<QuadHeapScheduler> m_overflow;         //!< events at or beyond m_slot + Buckets
+    uint64_t m_overflowSlot{kNoSlot};          //!< slot of its earliest event
     std::size_t m_size{0};                     //!< pending events
     uint64_t m_lastTs{0};                      //!< time stamp of the last removed event
 };
