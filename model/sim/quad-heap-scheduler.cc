@@ -39,7 +39,7 @@ QuadHeapScheduler::SiftUp(std::size_t i, const Event& ev)
     while (i > 0)
     {
         std::size_t parent = (i - 1) / kArity;
-        if (!Before(ev, m_heap[parent]))
+        if (!(ev < m_heap[parent]))
         {
             break;
         }
@@ -64,12 +64,12 @@ QuadHeapScheduler::SiftDown(std::size_t i, const Event& ev)
         std::size_t last = first + kArity < n ? first + kArity : n;
         for (std::size_t c = first + 1; c < last; ++c)
         {
-            if (Before(m_heap[c], m_heap[best]))
+            if (m_heap[c] < m_heap[best])
             {
                 best = c;
             }
         }
-        if (!Before(m_heap[best], ev))
+        if (!(m_heap[best] < ev))
         {
             break;
         }
@@ -130,7 +130,7 @@ QuadHeapScheduler::Remove(const Event& ev)
         {
             return; // it was the last element
         }
-        if (i > 0 && Before(last, m_heap[(i - 1) / kArity]))
+        if (i > 0 && last < m_heap[(i - 1) / kArity])
         {
             SiftUp(i, last);
         }

@@ -57,15 +57,6 @@ class QuadHeapScheduler final : public Scheduler
     static constexpr std::size_t kArity = 4;
 
     /**
-     * \param a an event \param b another
-     * \return true if a runs before b: earlier time stamp, or the same and a smaller uid
-     */
-    static bool Before(const Event& a, const Event& b)
-    {
-        return a.key.m_ts < b.key.m_ts || (a.key.m_ts == b.key.m_ts && a.key.m_uid < b.key.m_uid);
-    }
-
-    /**
      * Move ev up from the hole at i to its place and store it there.
      * \param i the hole \param ev the event to place
      */

@@ -91,16 +91,12 @@ TimingWheelScheduler::Unmark(std::size_t b)
 void
 TimingWheelScheduler::InsertCurrent(const Event& ev)
 {
-    if (m_head == m_run.size() || Before(m_run.back(), ev))
+    if (m_head == m_run.size() || m_run.back() < ev)
     {
         m_run.push_back(ev); // the common case: later than everything pending in this slot
         return;
     }
-    auto pos = std::upper_bound(m_run.begin() + m_head, m_run.end(), ev,
-                                [](const Event& a, const Event& b)
-                                {
-                                    return Before(a, b);
-                                });
+    auto pos = std::upper_bound(m_run.begin() + m_head, m_run.end(), ev);
     m_run.insert(pos, ev);
 }
 
@@ -203,11 +199,7 @@ TimingWheelScheduler::SortRun()
     const std::size_t n = m_run.size();
     if (n > kInsertionSortMax)
     {
-        std::sort(m_run.begin(), m_run.end(),
-                  [](const Event& x, const Event& y)
-                  {
-                      return Before(x, y);
-                  });
+        std::sort(m_run.begin(), m_run.end());
         return;
     }
     // A slot holds a few events in a packet simulation: a plain insertion sort, inline.
@@ -215,7 +207,7 @@ TimingWheelScheduler::SortRun()
     {
         Event ev = m_run[i];
         std::size_t j = i;
-        while (j > 0 && Before(ev, m_run[j - 1]))
+        while (j > 0 && ev < m_run[j - 1])
         {
             m_run[j] = m_run[j - 1];
             --j;
@@ -259,11 +251,7 @@ TimingWheelScheduler::PeekNext() const
     }
     // Overflow events are all beyond the wheel, hence after every bucket's events.
     const std::vector<Event>& v = m_buckets[slot & m_mask];
-    return *std::min_element(v.begin(), v.end(),
-                             [](const Event& x, const Event& y)
-                             {
-                                 return Before(x, y);
-                             });
+    return *std::min_element(v.begin(), v.end());
 }
 
 void

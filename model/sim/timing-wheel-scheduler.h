@@ -71,15 +71,6 @@ class TimingWheelScheduler final : public Scheduler
     /// m_overflowSlot when the overflow heap is empty (after every slot).
     static constexpr uint64_t kNoSlot = ~uint64_t(0);
 
-    /**
-     * \param a an event \param b another
-     * \return true if a runs before b: earlier time stamp, or the same and a smaller uid
-     */
-    static bool Before(const Event& a, const Event& b)
-    {
-        return a.key.m_ts < b.key.m_ts || (a.key.m_ts == b.key.m_ts && a.key.m_uid < b.key.m_uid);
-    }
-
     /// Size the wheel from the attributes (once, before the first event).
     void Configure();
     /// \param ev insert ev into the current slot's sorted run
