@@ -59,15 +59,50 @@ ParseOption(void (*use)(const std::string&), const std::string& value)
 }
 
 bool
-ParseScheduler(std::string value)
+ParseScheduler(const std::string& value)
 {
     return ParseOption(&EventSchedulerHelper::Use, value);
 }
 
 bool
-ParseSimulator(std::string value)
+ParseSchedulerByValue(std::string value)
+{
+    return ParseScheduler(value);
+}
+
+bool
+ParseSimulator(const std::string& value)
 {
     return ParseOption(&EventSchedulerHelper::UseSimulator, value);
+}
+
+bool
+ParseSimulatorByValue(std::string value)
+{
+    return ParseSimulator(value);
+}
+
+/**
+ * Add a `--name=VALUE` option handled by a function. CommandLine takes a
+ * Callback<bool, const std::string&> from ns-3.38 and a Callback<bool, std::string> in 3.37:
+ * this overload is chosen where the first compiles, the next one otherwise.
+ */
+template<class Cmd>
+auto
+AddParsedOption(Cmd& cmd, const std::string& name, const std::string& help,
+                bool (*byRef)(const std::string&), bool (*)(std::string), int)
+    -> decltype(cmd.AddValue(name, help, MakeCallback(byRef)))
+{
+    return cmd.AddValue(name, help, MakeCallback(byRef));
+}
+
+/// ns-3.37's form (see above).
+template<class Cmd>
+void
+AddParsedOption(Cmd& cmd, const std::string& name, const std::string& help,
+                bool (*)(const std::string&), bool (*byValue)(std::string), long)
+{
+    cmd.AddValue(name, help, MakeCallback(byValue));
 }
 } // namespace
 
@@ -136,16 +171,16 @@ void
 EventSchedulerHelper::UseDefault(CommandLine& cmd)
 {
     UseDefaults();
-    cmd.AddValue("scheduler",
-                 "Event scheduler (same results, different speed): " + AcceptedList()
-                     + "; mlnet's default is " + DefaultType()
-                     + " (ns-3's --SchedulerType=... works too)",
-                 MakeCallback(&ParseScheduler));
-    cmd.AddValue("simulator",
-                 "Simulator implementation (same results, different speed): mlnet "
-                 "(ns3::MlnetSimulatorImpl, the default), ns3 (ns3::DefaultSimulatorImpl) or a "
-                 "TypeId name (ns-3's --SimulatorImplementationType=... works too)",
-                 MakeCallback(&ParseSimulator));
+    AddParsedOption(cmd, "scheduler",
+                    "Event scheduler (same results, different speed): " + AcceptedList()
+                        + "; mlnet's default is " + DefaultType()
+                        + " (ns-3's --SchedulerType=... works too)",
+                    &ParseScheduler, &ParseSchedulerByValue, 0);
+    AddParsedOption(cmd, "simulator",
+                    "Simulator implementation (same results, different speed): mlnet "
+                    "(ns3::MlnetSimulatorImpl, the default), ns3 (ns3::DefaultSimulatorImpl) or "
+                    "a TypeId name (ns-3's --SimulatorImplementationType=... works too)",
+                    &ParseSimulator, &ParseSimulatorByValue, 0);
 }
 
 std::string
