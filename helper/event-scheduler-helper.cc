@@ -84,25 +84,34 @@ ParseSimulatorByValue(std::string value)
 
 /**
  * Add a `--name=VALUE` option handled by a function. CommandLine takes a
- * Callback<bool, const std::string&> from ns-3.38 and a Callback<bool, std::string> in 3.37:
- * this overload is chosen where the first compiles, the next one otherwise.
+ * Callback<bool, const std::string&> from ns-3.38 and a Callback<bool, std::string> in 3.37
+ * (each with a default value). The overload is picked by the exact member function this
+ * ns-3 declares (a static_cast to its type), never by conversion: ns-3's Callback converts from
+ * any other Callback through CallbackBase, which would compile and be undefined behaviour.
  */
 template<class Cmd>
 auto
 AddParsedOption(Cmd& cmd, const std::string& name, const std::string& help,
                 bool (*byRef)(const std::string&), bool (*)(std::string), int)
-    -> decltype(cmd.AddValue(name, help, MakeCallback(byRef)))
+    -> decltype(static_cast<void (Cmd::*)(const std::string&, const std::string&,
+                                          Callback<bool, const std::string&>, const std::string&)>(
+                    &Cmd::AddValue),
+                void())
 {
-    return cmd.AddValue(name, help, MakeCallback(byRef));
+    cmd.AddValue(name, help, Callback<bool, const std::string&>(MakeCallback(byRef)));
 }
 
 /// ns-3.37's form (see above).
 template<class Cmd>
-void
+auto
 AddParsedOption(Cmd& cmd, const std::string& name, const std::string& help,
                 bool (*)(const std::string&), bool (*byValue)(std::string), long)
+    -> decltype(static_cast<void (Cmd::*)(const std::string&, const std::string&,
+                                          Callback<bool, std::string>, const std::string&)>(
+                    &Cmd::AddValue),
+                void())
 {
-    cmd.AddValue(name, help, MakeCallback(byValue));
+    cmd.AddValue(name, help, Callback<bool, std::string>(MakeCallback(byValue)));
 }
 } // namespace
 
