@@ -1046,6 +1046,20 @@ PYBIND11_MODULE(mlnet, m)
         "unknown.");
     m.def("scheduler", &EventSchedulerHelper::Current,
           "The TypeId name of the event scheduler the next simulation uses.");
+    m.def(
+        "set_simulator",
+        [](const std::string& name)
+        {
+            EventSchedulerHelper::UseSimulator(name);
+            return EventSchedulerHelper::CurrentSimulator();
+        },
+        py::arg("name"),
+        "Choose the simulator implementation for the next simulation ('mlnet': "
+        "ns3::MlnetSimulatorImpl, mlnet's default; 'ns3': ns-3's DefaultSimulatorImpl; or a "
+        "SimulatorImpl TypeId name): same results, different speed. Returns the TypeId name; "
+        "ValueError if unknown.");
+    m.def("simulator", &EventSchedulerHelper::CurrentSimulator,
+          "The TypeId name of the simulator implementation the next simulation uses.");
 
     m.def(
         "parse_rate",

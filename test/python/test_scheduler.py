@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""mlnet.set_scheduler / mlnet.scheduler: ns-3's event scheduler from Python."""
+"""mlnet.set_scheduler / mlnet.scheduler / mlnet.set_simulator / mlnet.simulator: the event
+engine from Python."""
 
 import unittest
 
@@ -18,6 +19,7 @@ def incast(size=500_000):
 class TestScheduler(unittest.TestCase):
     def tearDown(self):
         mlnet.set_scheduler("TimingWheel")
+        mlnet.set_simulator("mlnet")
 
     def test_default_is_the_programs_default(self):
         self.assertEqual(mlnet.scheduler(), "ns3::TimingWheelScheduler")
@@ -35,6 +37,16 @@ class TestScheduler(unittest.TestCase):
             mlnet.set_scheduler("Fastest")
         self.assertIn("TimingWheel", str(e.exception))
         self.assertEqual(mlnet.scheduler(), "ns3::TimingWheelScheduler")
+
+    def test_simulator_implementation_default_and_same_results(self):
+        self.assertEqual(mlnet.simulator(), "ns3::MlnetSimulatorImpl")
+        reference = incast()
+        self.assertEqual(mlnet.set_simulator("ns3"), "ns3::DefaultSimulatorImpl")
+        self.assertEqual(incast(), reference)
+        with self.assertRaises(ValueError) as e:
+            mlnet.set_simulator("fastest")
+        self.assertIn("accepted: mlnet, ns3", str(e.exception))
+        self.assertEqual(mlnet.simulator(), "ns3::DefaultSimulatorImpl")
 
 
 if __name__ == "__main__":
