@@ -7,9 +7,6 @@ list(APPEND MLNET_SOURCES
   ${_dir}/unit-parser.cc
   ${_dir}/input-limits.cc
   ${_dir}/event-scheduler-helper.cc
-  ${MLNET_ROOT}/model/sim/quad-heap-scheduler.cc
-  ${MLNET_ROOT}/model/sim/timing-wheel-scheduler.cc
-  ${MLNET_ROOT}/model/sim/mlnet-simulator-impl.cc
 )
 list(APPEND MLNET_HEADERS
   ${_dir}/fabric-helper.h
@@ -17,16 +14,11 @@ list(APPEND MLNET_HEADERS
   ${_dir}/unit-parser.h
   ${_dir}/input-limits.h
   ${_dir}/event-scheduler-helper.h
-  ${MLNET_ROOT}/model/sim/quad-heap-scheduler.h
-  ${MLNET_ROOT}/model/sim/timing-wheel-scheduler.h
-  ${MLNET_ROOT}/model/sim/mlnet-simulator-impl.h
 )
 list(APPEND MLNET_TEST_SOURCES
   ${MLNET_ROOT}/test/helper/unit-parser-test.cc
   ${MLNET_ROOT}/test/helper/scenario-robust-test.cc
   ${MLNET_ROOT}/test/helper/event-scheduler-helper-test.cc
-  ${MLNET_ROOT}/test/helper/mlnet-schedulers-test.cc
-  ${MLNET_ROOT}/test/helper/mlnet-simulator-impl-test.cc
 )
 
 # Scenario runner (JSON scenario -> run -> records) and the mlnet-run program.

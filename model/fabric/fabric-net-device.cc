@@ -9,6 +9,7 @@
 #include "ns3/ethernet-header.h"
 #include "ns3/log.h"
 #include "ns3/mlnet-enum-accessor.h"
+#include "ns3/mlnet-simulator-impl.h"
 #include "ns3/node.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
@@ -163,6 +164,8 @@ FabricNetDevice::DoDispose()
     m_inFlight.clear();
     m_inFlightHead = 0;
     m_inFlightCount = 0;
+    m_txDoneReserved = false;
+    m_txDoneSim = nullptr;
     m_rxHandler = nullptr;
     m_dqHandler = nullptr;
     m_fabricRx = MakeNullCallback<bool, Ptr<FabricNetDevice>, Ptr<Packet>>();
@@ -220,6 +223,7 @@ FabricNetDevice::DoEnqueue(const Ptr<Packet>& p, uint8_t cls, uint32_t meta, con
     {
         m_queueTrace(cls, cq.bytes);
     }
+    NeedTxDone();
     if (!m_txBusy)
     {
         TransmitStart();
@@ -236,6 +240,7 @@ FabricNetDevice::SendPfc(uint8_t cls, uint16_t quanta)
     m_ctrlQueue.push_back(p);
     m_pfcTxTrace(cls, quanta);
     NS_LOG_DEBUG("PFC tx class " << unsigned(cls) << " quanta " << quanta);
+    NeedTxDone();
     if (!m_txBusy)
     {
         TransmitStart();
@@ -245,15 +250,69 @@ FabricNetDevice::SendPfc(uint8_t cls, uint16_t quanta)
 void
 FabricNetDevice::TriggerTransmit()
 {
+    SettleTxDone();
     if (!m_txBusy)
     {
         TransmitStart();
     }
 }
 
+void
+FabricNetDevice::SettleTxDone() const
+{
+    if (!m_txDoneReserved)
+    {
+        return;
+    }
+    if (MlnetSimulatorImpl::Running() != m_txDoneSim
+        && PeekPointer(Simulator::GetImplementation()) != static_cast<SimulatorImpl*>(m_txDoneSim))
+    {
+        // Another simulator since (Simulator::Destroy()): the event went with the old one, as
+        // ns-3 drops pending events; the transmitter stays as it was, busy.
+        m_txDoneReserved = false;
+        return;
+    }
+    if (m_txDoneSim->HasPassed(m_txDoneTs, m_txDoneUid))
+    {
+        m_txDoneReserved = false; // it would have run, and found nothing to send
+        m_txBusy = false;
+    }
+}
+
+void
+FabricNetDevice::NeedTxDone()
+{
+    SettleTxDone();
+    if (m_txDoneReserved)
+    {
+        m_txDoneReserved = false;
+        m_txDoneEvent->Ref(); // the scheduler releases one reference after the event ran
+        m_txDoneSim->ScheduleReserved(m_txDoneTs, m_txDoneUid, m_nodeId,
+                                      PeekPointer(m_txDoneEvent));
+    }
+}
+
+bool
+FabricNetDevice::HasQueued() const
+{
+    if (!m_ctrlQueue.empty())
+    {
+        return true;
+    }
+    for (const ClassQueue& q : m_queues)
+    {
+        if (!q.q.empty())
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
 bool
 FabricNetDevice::IsEmpty() const
 {
+    SettleTxDone();
     if (m_txBusy || !m_ctrlQueue.empty())
     {
         return false;
@@ -405,9 +464,22 @@ FabricNetDevice::StartFrame(const Ptr<Packet>& p, uint16_t etherType, const Flow
     {
         SnifferTrace(p, etherType, true);
     }
-    // In this node's context, like the arrival events (the context orders nothing).
-    m_txDoneEvent->Ref(); // the scheduler releases one reference after the event ran
-    Simulator::ScheduleWithContext(m_nodeId, txTime, PeekPointer(m_txDoneEvent));
+    // In this node's context, like the arrival events (the context orders nothing). A port
+    // that pulls (a host's) needs the event to pull; a switch port with nothing queued only
+    // reserves it (m_txDoneReserved), on mlnet's simulator.
+    MlnetSimulatorImpl* sim = m_pull.IsNull() ? MlnetSimulatorImpl::Running() : nullptr;
+    if (sim && !HasQueued())
+    {
+        m_txDoneSim = sim;
+        m_txDoneTs = sim->NowStep() + uint64_t(txTime.GetTimeStep());
+        m_txDoneUid = sim->ReserveUid();
+        m_txDoneReserved = true;
+    }
+    else
+    {
+        m_txDoneEvent->Ref(); // the scheduler releases one reference after the event ran
+        Simulator::ScheduleWithContext(m_nodeId, txTime, PeekPointer(m_txDoneEvent));
+    }
     m_channel->Transmit(p, etherType, key, this, txTime);
 }
 

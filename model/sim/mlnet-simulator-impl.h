@@ -114,6 +114,54 @@ class MlnetSimulatorImpl : public SimulatorImpl
     uint32_t GetContext() const override;
     uint64_t GetEventCount() const override;
 
+    /**
+     * \return the implementation whose Run() is executing events now, or nullptr (outside
+     *         Run(), or another implementation is installed). Model code running inside an
+     *         event may use the reserved-uid calls below on it.
+     */
+    static MlnetSimulatorImpl* Running()
+    {
+        return s_running;
+    }
+
+    /**
+     * Take the uid that the next scheduled event would get, without scheduling anything. The
+     * caller may later schedule an event with it (ScheduleReserved) or never: either way every
+     * other event gets the uid it would have had, so the order of events is unchanged. A model
+     * uses it for an event that often turns out to have nothing to do.
+     * \return the reserved uid
+     */
+    uint32_t ReserveUid()
+    {
+        return m_nextUid++;
+    }
+
+    /**
+     * \param ts a time in time steps \param uid a uid
+     * \return true if an event at (ts, uid) would already have run: it orders before the
+     *         current (inside Run) or the last executed event
+     */
+    bool HasPassed(uint64_t ts, uint32_t uid) const
+    {
+        return ts < m_currentTs || (ts == m_currentTs && uid < m_currentUid);
+    }
+
+    /// \return the current simulation time in time steps
+    uint64_t NowStep() const
+    {
+        return m_currentTs;
+    }
+
+    /**
+     * Schedule an event at an absolute time with a uid from ReserveUid(): it takes the place in
+     * the event order it would have had if scheduled when the uid was reserved. (ts, uid) must
+     * not have passed (asserted).
+     * \param ts absolute time in time steps \param uid the reserved uid
+     * \param context the event's context \param event the event; its reference passes to the
+     *        simulator
+     */
+    void ScheduleReserved(uint64_t ts, uint32_t uid, uint32_t context, EventImpl* event);
+
   protected:
     /**
      * Make the event loop call PreEventHook() before every event, with the event's EventId, as
@@ -171,6 +219,8 @@ class MlnetSimulatorImpl : public SimulatorImpl
     std::atomic<bool> m_foreignPending{false}; //!< m_foreign may be non-empty
     std::mutex m_foreignMutex;                 //!< guards m_foreign
     std::vector<ForeignEvent> m_foreign;       //!< events from other threads, in arrival order
+
+    static MlnetSimulatorImpl* s_running; //!< the implementation inside Run(), if any
 };
 
 } // namespace ns3

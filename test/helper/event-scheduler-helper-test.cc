@@ -226,5 +226,11 @@ TEST_CASE("helper: ns-3's and mlnet's simulator implementations give identical r
     IncastOutcome ours = RunIncast();
     REQUIRE(ref.received == 8 * 400000 + 10000 * 28);
     REQUIRE(ref.cnps > 0);
+    REQUIRE(ref.pauses + ref.ecnMarks > 0);
+    // mlnet's implementation lets an idle switch port skip its transmit-complete event (a
+    // reserved uid, FabricNetDevice::StartFrame): the same results from fewer events.
+    INFO("events: ns-3 " << ref.events << ", mlnet " << ours.events);
+    CHECK(ours.events < ref.events);
+    ours.events = ref.events;
     CHECK(ours == ref);
 }

@@ -619,6 +619,86 @@ TEST_CASE("sim: Stop(delay) stops at that time, after the events scheduled befor
     CheckStopEventId();
 }
 
+namespace
+{
+/// The reserved-uid script: at t = 0, "x" is scheduled (or, with reserve, only its uid is
+/// taken) for 10 ns, then "y" for 10 ns and "w" for 5 ns; at 5 ns "w" schedules the reserved
+/// "x" (unless skipX). Logs every event with its uid.
+struct ReservedScript
+{
+    bool reserve{false};
+    bool skipX{false};
+    uint64_t xTs{0};
+    uint32_t xUid{0};
+    std::vector<std::string> seen;
+    std::vector<bool> passedAt; //!< HasPassed(x) seen by "w" and by "y"
+
+    void Event(std::string tag)
+    {
+        seen.push_back(tag + "@" + std::to_string(Simulator::Now().GetNanoSeconds()));
+        if (reserve && MlnetSimulatorImpl::Running())
+        {
+            passedAt.push_back(MlnetSimulatorImpl::Running()->HasPassed(xTs, xUid));
+        }
+        if (tag == "w" && reserve && !skipX)
+        {
+            MlnetSimulatorImpl::Running()->ScheduleReserved(
+                xTs, xUid, Simulator::GetContext(),
+                MakeEvent(&ReservedScript::Event, this, std::string("x")));
+        }
+    }
+
+    void Start()
+    {
+        if (reserve)
+        {
+            MlnetSimulatorImpl* sim = MlnetSimulatorImpl::Running();
+            REQUIRE(sim != nullptr);
+            xTs = sim->NowStep() + uint64_t(NanoSeconds(10).GetTimeStep());
+            xUid = sim->ReserveUid();
+        }
+        else
+        {
+            Simulator::Schedule(NanoSeconds(10), &ReservedScript::Event, this, std::string("x"));
+        }
+        EventId y = Simulator::Schedule(NanoSeconds(10), &ReservedScript::Event, this, "y");
+        Simulator::Schedule(NanoSeconds(5), &ReservedScript::Event, this, std::string("w"));
+        seen.push_back("y-uid=" + std::to_string(y.GetUid()));
+    }
+};
+
+std::vector<std::string>
+RunReservedScript(const std::string& impl, bool reserve, bool skipX, ReservedScript& s)
+{
+    ImplGuard guard;
+    guard.Use(impl);
+    s.reserve = reserve;
+    s.skipX = skipX;
+    Simulator::Schedule(NanoSeconds(0), &ReservedScript::Start, &s);
+    Simulator::Run();
+    CHECK(MlnetSimulatorImpl::Running() == nullptr); // only inside Run()
+    return s.seen;
+}
+} // namespace
+
+TEST_CASE("sim: an event scheduled with a reserved uid runs where it would have run, and the "
+          "other events keep their uids",
+          "[sim]")
+{
+    ReservedScript plain;
+    auto ref = RunReservedScript(kDefault, false, false, plain);
+    REQUIRE(ref == std::vector<std::string>{"y-uid=6", "w@5", "x@10", "y@10"});
+    ReservedScript reserved;
+    CHECK(RunReservedScript(kMlnet, true, false, reserved) == ref);
+    // "w" (5 ns) and "x" itself: not passed yet; "y" (after x, same time): passed.
+    CHECK(reserved.passedAt == std::vector<bool>{false, false, true});
+    // Never scheduled: nothing runs in its place, every other event is unchanged.
+    ReservedScript skipped;
+    CHECK(RunReservedScript(kMlnet, true, true, skipped)
+          == std::vector<std::string>{"y-uid=6", "w@5", "y@10"});
+    CHECK(skipped.passedAt == std::vector<bool>{false, true});
+}
+
 TEST_CASE("sim: bad input is a fatal error naming the call and the accepted range", "[sim]")
 {
     auto inMlnet = [](const std::function<void()>& f)

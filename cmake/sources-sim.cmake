@@ -1,0 +1,17 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# The event engine (model/sim/): mlnet's event schedulers and simulator implementation.
+set(_dir ${MLNET_ROOT}/model/sim)
+list(APPEND MLNET_SOURCES
+  ${_dir}/quad-heap-scheduler.cc
+  ${_dir}/timing-wheel-scheduler.cc
+  ${_dir}/mlnet-simulator-impl.cc
+)
+list(APPEND MLNET_HEADERS
+  ${_dir}/quad-heap-scheduler.h
+  ${_dir}/timing-wheel-scheduler.h
+  ${_dir}/mlnet-simulator-impl.h
+)
+list(APPEND MLNET_TEST_SOURCES
+  ${MLNET_ROOT}/test/helper/mlnet-schedulers-test.cc
+  ${MLNET_ROOT}/test/helper/mlnet-simulator-impl-test.cc
+)
