@@ -258,6 +258,22 @@ FabricNetDevice::TriggerTransmit()
 }
 
 void
+FabricNetDevice::ScheduleDeviceEvent(MlnetSimulatorImpl* sim, const Time& delay,
+                                     const Ptr<EventImpl>& event) const
+{
+    // In this node's context (the context orders nothing). Inside MlnetSimulatorImpl's Run()
+    // the call goes to it directly: same uid, same order, without ns-3's static wrapper.
+    if (sim)
+    {
+        sim->ScheduleInRun(m_nodeId, uint64_t(delay.GetTimeStep()), PeekPointer(event));
+    }
+    else
+    {
+        Simulator::ScheduleWithContext(m_nodeId, delay, PeekPointer(event));
+    }
+}
+
+void
 FabricNetDevice::SettleTxDone() const
 {
     if (!m_txDoneReserved)
@@ -467,8 +483,8 @@ FabricNetDevice::StartFrame(const Ptr<Packet>& p, uint16_t etherType, const Flow
     // In this node's context, like the arrival events (the context orders nothing). A port
     // that pulls (a host's) needs the event to pull; a switch port with nothing queued only
     // reserves it (m_txDoneReserved), on mlnet's simulator.
-    MlnetSimulatorImpl* sim = m_pull.IsNull() ? MlnetSimulatorImpl::Running() : nullptr;
-    if (sim && !HasQueued())
+    MlnetSimulatorImpl* sim = MlnetSimulatorImpl::Running();
+    if (sim && m_pull.IsNull() && !HasQueued())
     {
         m_txDoneSim = sim;
         m_txDoneTs = sim->NowStep() + uint64_t(txTime.GetTimeStep());
@@ -478,7 +494,7 @@ FabricNetDevice::StartFrame(const Ptr<Packet>& p, uint16_t etherType, const Flow
     else
     {
         m_txDoneEvent->Ref(); // the scheduler releases one reference after the event ran
-        Simulator::ScheduleWithContext(m_nodeId, txTime, PeekPointer(m_txDoneEvent));
+        ScheduleDeviceEvent(sim, txTime, m_txDoneEvent);
     }
     m_channel->Transmit(p, etherType, key, this, txTime);
 }
@@ -501,7 +517,7 @@ FabricNetDevice::ScheduleArrival(const Ptr<Packet>& p, uint16_t etherType, const
     }
     m_inFlightCount++;
     m_arrivalEvent->Ref(); // the scheduler releases one reference after the event ran
-    Simulator::ScheduleWithContext(m_nodeId, delay, PeekPointer(m_arrivalEvent));
+    ScheduleDeviceEvent(MlnetSimulatorImpl::Running(), delay, m_arrivalEvent);
 }
 
 void

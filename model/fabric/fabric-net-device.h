@@ -286,6 +286,13 @@ class FabricNetDevice : public NetDevice
 
     class DeviceEvent;
 
+    /**
+     * Schedule one of the device's own events after delay, in this node's context.
+     * \param sim MlnetSimulatorImpl::Running() (nullptr: through ns-3's Simulator)
+     * \param delay the delay \param event the event, already referenced for the scheduler
+     */
+    void ScheduleDeviceEvent(MlnetSimulatorImpl* sim, const Time& delay,
+                             const Ptr<EventImpl>& event) const;
     /// Resolve a reserved transmit-complete event against the clock (see m_txDoneReserved).
     void SettleTxDone() const;
     /// Something to send arrived: settle the reserved event, and schedule it if still ahead.

@@ -153,6 +153,18 @@ class MlnetSimulatorImpl : public SimulatorImpl
     }
 
     /**
+     * ScheduleWithContext() for model code running inside this implementation's Run() (so in
+     * the main thread; see Running()): the same uid and place in the event order, without
+     * ns-3's static Simulator wrapper and the thread check.
+     * \param context the event's context \param delay the delay in time steps (>= 0)
+     * \param event the event; its reference passes to the simulator
+     */
+    void ScheduleInRun(uint32_t context, uint64_t delay, EventImpl* event)
+    {
+        Enqueue(m_currentTs + delay, context, event);
+    }
+
+    /**
      * Schedule an event at an absolute time with a uid from ReserveUid(): it takes the place in
      * the event order it would have had if scheduled when the uid was reserved. (ts, uid) must
      * not have passed (asserted).
