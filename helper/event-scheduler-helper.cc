@@ -58,28 +58,20 @@ ParseOption(void (*use)(const std::string&), const std::string& value)
     }
 }
 
+/// ParseOption(Use, value), as the callback ns-3.38+ takes.
+template<void (*Use)(const std::string&)>
 bool
-ParseScheduler(const std::string& value)
+ParseByRef(const std::string& value)
 {
-    return ParseOption(&EventSchedulerHelper::Use, value);
+    return ParseOption(Use, value);
 }
 
+/// ParseOption(Use, value), as the callback ns-3.37 takes.
+template<void (*Use)(const std::string&)>
 bool
-ParseSchedulerByValue(std::string value)
+ParseByValue(std::string value)
 {
-    return ParseScheduler(value);
-}
-
-bool
-ParseSimulator(const std::string& value)
-{
-    return ParseOption(&EventSchedulerHelper::UseSimulator, value);
-}
-
-bool
-ParseSimulatorByValue(std::string value)
-{
-    return ParseSimulator(value);
+    return ParseOption(Use, value);
 }
 
 /**
@@ -89,29 +81,27 @@ ParseSimulatorByValue(std::string value)
  * ns-3 declares (a static_cast to its type), never by conversion: ns-3's Callback converts from
  * any other Callback through CallbackBase, which would compile and be undefined behaviour.
  */
-template<class Cmd>
+template<void (*Use)(const std::string&), class Cmd>
 auto
-AddParsedOption(Cmd& cmd, const std::string& name, const std::string& help,
-                bool (*byRef)(const std::string&), bool (*)(std::string), int)
+AddParsedOption(Cmd& cmd, const std::string& name, const std::string& help, int)
     -> decltype(static_cast<void (Cmd::*)(const std::string&, const std::string&,
                                           Callback<bool, const std::string&>, const std::string&)>(
                     &Cmd::AddValue),
                 void())
 {
-    cmd.AddValue(name, help, Callback<bool, const std::string&>(MakeCallback(byRef)));
+    cmd.AddValue(name, help, Callback<bool, const std::string&>(MakeCallback(&ParseByRef<Use>)));
 }
 
 /// ns-3.37's form (see above).
-template<class Cmd>
+template<void (*Use)(const std::string&), class Cmd>
 auto
-AddParsedOption(Cmd& cmd, const std::string& name, const std::string& help,
-                bool (*)(const std::string&), bool (*byValue)(std::string), long)
+AddParsedOption(Cmd& cmd, const std::string& name, const std::string& help, long)
     -> decltype(static_cast<void (Cmd::*)(const std::string&, const std::string&,
                                           Callback<bool, std::string>, const std::string&)>(
                     &Cmd::AddValue),
                 void())
 {
-    cmd.AddValue(name, help, Callback<bool, std::string>(MakeCallback(byValue)));
+    cmd.AddValue(name, help, Callback<bool, std::string>(MakeCallback(&ParseByValue<Use>)));
 }
 } // namespace
 
@@ -180,16 +170,17 @@ void
 EventSchedulerHelper::UseDefault(CommandLine& cmd)
 {
     UseDefaults();
-    AddParsedOption(cmd, "scheduler",
-                    "Event scheduler (same results, different speed): " + AcceptedList()
-                        + "; mlnet's default is " + DefaultType()
-                        + " (ns-3's --SchedulerType=... works too)",
-                    &ParseScheduler, &ParseSchedulerByValue, 0);
-    AddParsedOption(cmd, "simulator",
-                    "Simulator implementation (same results, different speed): mlnet "
-                    "(ns3::MlnetSimulatorImpl, the default), ns3 (ns3::DefaultSimulatorImpl) or "
-                    "a TypeId name (ns-3's --SimulatorImplementationType=... works too)",
-                    &ParseSimulator, &ParseSimulatorByValue, 0);
+    AddParsedOption<&EventSchedulerHelper::Use>(
+        cmd, "scheduler",
+        "Event scheduler (same results, different speed): " + AcceptedList()
+            + "; mlnet's default is " + DefaultType() + " (ns-3's --SchedulerType=... works too)",
+        0);
+    AddParsedOption<&EventSchedulerHelper::UseSimulator>(
+        cmd, "simulator",
+        "Simulator implementation (same results, different speed): mlnet "
+        "(ns3::MlnetSimulatorImpl, the default), ns3 (ns3::DefaultSimulatorImpl) or "
+        "a TypeId name (ns-3's --SimulatorImplementationType=... works too)",
+        0);
 }
 
 std::string

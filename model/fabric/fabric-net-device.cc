@@ -223,11 +223,7 @@ FabricNetDevice::DoEnqueue(const Ptr<Packet>& p, uint8_t cls, uint32_t meta, con
     {
         m_queueTrace(cls, cq.bytes);
     }
-    NeedTxDone();
-    if (!m_txBusy)
-    {
-        TransmitStart();
-    }
+    FrameQueued();
 }
 
 void
@@ -240,6 +236,12 @@ FabricNetDevice::SendPfc(uint8_t cls, uint16_t quanta)
     m_ctrlQueue.push_back(p);
     m_pfcTxTrace(cls, quanta);
     NS_LOG_DEBUG("PFC tx class " << unsigned(cls) << " quanta " << quanta);
+    FrameQueued();
+}
+
+void
+FabricNetDevice::FrameQueued()
+{
     NeedTxDone();
     if (!m_txBusy)
     {

@@ -297,6 +297,8 @@ class FabricNetDevice : public NetDevice
     void SettleTxDone() const;
     /// Something to send arrived: settle the reserved event, and schedule it if still ahead.
     void NeedTxDone();
+    /// A data or PFC frame was queued: make sure it will be sent (now if the port is idle).
+    void FrameQueued();
     /// \return true if a class queue or the PFC queue holds a frame
     bool HasQueued() const;
 

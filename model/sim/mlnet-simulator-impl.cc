@@ -213,24 +213,9 @@ MlnetSimulatorImpl::CheckDelay(int64_t delay, const char* call)
                                    << "scheduled in the past); got " << delay << " time steps");
 }
 
-uint32_t
-MlnetSimulatorImpl::Enqueue(uint64_t ts, uint32_t context, EventImpl* event)
-{
-    Scheduler::Event ev;
-    ev.impl = event;
-    ev.key.m_ts = ts;
-    ev.key.m_context = context;
-    ev.key.m_uid = m_nextUid++;
-    ++m_queued;
-    m_events->Insert(ev);
-    return ev.key.m_uid;
-}
-
 void
-MlnetSimulatorImpl::ScheduleReserved(uint64_t ts, uint32_t uid, uint32_t context, EventImpl* event)
+MlnetSimulatorImpl::Insert(uint64_t ts, uint32_t uid, uint32_t context, EventImpl* event)
 {
-    NS_ASSERT_MSG(!HasPassed(ts, uid),
-                  "ScheduleReserved: (" << ts << ", " << uid << ") has passed");
     Scheduler::Event ev;
     ev.impl = event;
     ev.key.m_ts = ts;
@@ -238,6 +223,22 @@ MlnetSimulatorImpl::ScheduleReserved(uint64_t ts, uint32_t uid, uint32_t context
     ev.key.m_uid = uid;
     ++m_queued;
     m_events->Insert(ev);
+}
+
+uint32_t
+MlnetSimulatorImpl::Enqueue(uint64_t ts, uint32_t context, EventImpl* event)
+{
+    const uint32_t uid = m_nextUid++;
+    Insert(ts, uid, context, event);
+    return uid;
+}
+
+void
+MlnetSimulatorImpl::ScheduleReserved(uint64_t ts, uint32_t uid, uint32_t context, EventImpl* event)
+{
+    NS_ASSERT_MSG(!HasPassed(ts, uid),
+                  "ScheduleReserved: (" << ts << ", " << uid << ") has passed");
+    Insert(ts, uid, context, event);
 }
 
 EventId
@@ -357,8 +358,9 @@ MlnetSimulatorImpl::IsExpired(const EventId& id) const
         return std::find(m_destroyEvents.begin(), m_destroyEvents.end(), id)
                == m_destroyEvents.end();
     }
-    // Expired once the clock passed it, or it is the current event or ran earlier at this time.
-    return id.GetTs() < m_currentTs || (id.GetTs() == m_currentTs && id.GetUid() <= m_currentUid);
+    // Expired once it ran earlier, or it is the current event.
+    return HasPassed(id.GetTs(), id.GetUid())
+           || (id.GetTs() == m_currentTs && id.GetUid() == m_currentUid);
 }
 
 Time

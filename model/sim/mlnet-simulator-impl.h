@@ -203,6 +203,14 @@ class MlnetSimulatorImpl : public SimulatorImpl
      */
     uint32_t Enqueue(uint64_t ts, uint32_t context, EventImpl* event);
 
+    /**
+     * Queue an event in the scheduler with a given uid (Enqueue, ScheduleReserved).
+     * \param ts absolute time in time steps \param uid its uid
+     * \param context the event's context \param event the event; its reference passes to the
+     *        scheduler
+     */
+    void Insert(uint64_t ts, uint32_t uid, uint32_t context, EventImpl* event);
+
     /// Insert the events other threads queued (main thread; rare: only when the flag is set).
     void InsertForeignEvents();
 

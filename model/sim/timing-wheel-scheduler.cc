@@ -163,18 +163,12 @@ TimingWheelScheduler::Advance()
     m_run.clear();
     m_head = 0;
     uint64_t next = 0;
-    bool inWheel = NextOccupied(next);
-    next = inWheel ? std::min(next, m_overflowSlot) : m_overflowSlot;
-    m_slot = next;
+    m_slot = NextOccupied(next) ? std::min(next, m_overflowSlot) : m_overflowSlot;
     // The wheel now spans [m_slot, m_slot + Buckets): bring in what the overflow holds there.
-    if (m_overflowSlot - m_slot <= m_mask)
+    while (m_overflowSlot - m_slot <= m_mask)
     {
-        do
-        {
-            Event ev = m_overflow->RemoveNext();
-            Place(ev);
-            UpdateOverflowSlot();
-        } while (m_overflowSlot - m_slot <= m_mask);
+        Place(m_overflow->RemoveNext());
+        UpdateOverflowSlot();
     }
     // The slot's bucket becomes the run (a swap: the vectors' capacities circulate), joined by
     // what the overflow placed directly in the run above, and is sorted once.
