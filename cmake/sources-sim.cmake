@@ -5,13 +5,16 @@ list(APPEND MLNET_SOURCES
   ${_dir}/quad-heap-scheduler.cc
   ${_dir}/timing-wheel-scheduler.cc
   ${_dir}/mlnet-simulator-impl.cc
+  ${_dir}/reusable-timer.cc
 )
 list(APPEND MLNET_HEADERS
   ${_dir}/quad-heap-scheduler.h
   ${_dir}/timing-wheel-scheduler.h
   ${_dir}/mlnet-simulator-impl.h
+  ${_dir}/reusable-timer.h
 )
 list(APPEND MLNET_TEST_SOURCES
   ${MLNET_ROOT}/test/helper/mlnet-schedulers-test.cc
   ${MLNET_ROOT}/test/helper/mlnet-simulator-impl-test.cc
+  ${MLNET_ROOT}/test/helper/reusable-timer-test.cc
 )

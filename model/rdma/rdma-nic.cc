@@ -78,6 +78,7 @@ RdmaNic::GetTypeId()
 RdmaNic::RdmaNic()
 {
     m_ccFactory.SetTypeId("ns3::Dcqcn");
+    m_wake.Bind<RdmaNic, &RdmaNic::Wake>(this);
 }
 
 RdmaNic::~RdmaNic() = default;
@@ -252,12 +253,11 @@ RdmaNic::Kick()
 void
 RdmaNic::ScheduleWake(Time at)
 {
-    if (!m_wake.IsExpired() && Time(m_wake.GetTs()) <= at)
+    if (m_wake.IsPending() && m_wake.GetTsStep() <= at.GetTimeStep())
     {
         return;
     }
-    m_wake.Cancel();
-    m_wake = Simulator::Schedule(at - Simulator::Now(), &RdmaNic::Wake, this);
+    m_wake.Schedule(at - Simulator::Now());
 }
 
 void
@@ -462,31 +462,31 @@ RdmaNic::ArmRto(RdmaQueuePair& qp)
     qp.m_rtoDeadline = Simulator::Now() + m_rto;
     // A pending event of an earlier arming fires no later than the new deadline (unless the
     // timeout was shortened since): it moves itself there (OnRtoTimer), no second event.
-    if (!qp.m_rto.IsExpired() && Time(qp.m_rto.GetTs()) > qp.m_rtoDeadline)
+    if (qp.m_rto.IsPending() && qp.m_rto.GetTsStep() > qp.m_rtoDeadline.GetTimeStep())
     {
         qp.m_rto.Cancel();
     }
-    if (qp.m_rto.IsExpired())
+    if (!qp.m_rto.IsPending())
     {
-        qp.m_rto = Simulator::Schedule(m_rto, &RdmaNic::OnRtoTimer, this, Ptr<RdmaQueuePair>(&qp));
+        qp.m_rto.Schedule(m_rto);
     }
 }
 
 void
-RdmaNic::OnRtoTimer(Ptr<RdmaQueuePair> qp)
+RdmaNic::OnRtoTimer(RdmaQueuePair& qp)
 {
-    if (!qp->m_rtoArmed)
+    if (!qp.m_rtoArmed)
     {
         return; // disarmed since (progress acknowledged everything)
     }
     Time now = Simulator::Now();
-    if (qp->m_rtoDeadline > now)
+    if (qp.m_rtoDeadline > now)
     {
-        qp->m_rto = Simulator::Schedule(qp->m_rtoDeadline - now, &RdmaNic::OnRtoTimer, this, qp);
+        qp.m_rto.Schedule(qp.m_rtoDeadline - now);
         return;
     }
-    qp->m_rtoArmed = false;
-    OnRto(*qp);
+    qp.m_rtoArmed = false;
+    OnRto(qp);
 }
 
 void

@@ -9,6 +9,7 @@
 #include "ns3/object-factory.h"
 #include "ns3/object.h"
 #include "ns3/packet.h"
+#include "ns3/reusable-timer.h"
 #include "ns3/traced-callback.h"
 #include "rdma-nic-source.h"
 #include "rdma-queue-pair.h"
@@ -169,7 +170,7 @@ class RdmaNic : public Object
     void ScheduleWake(Time at);
     void Wake();
     void ArmRto(RdmaQueuePair& qp);
-    void OnRtoTimer(Ptr<RdmaQueuePair> qp);
+    void OnRtoTimer(RdmaQueuePair& qp);
     void OnRto(RdmaQueuePair& qp);
     void Kick();
     static uint64_t ExpandPsn(uint32_t psn24, uint64_t reference);
@@ -180,7 +181,7 @@ class RdmaNic : public Object
     std::vector<Responder> m_responders;   //!< by local responder QP number
     uint32_t m_rr{0};
     uint8_t m_classesInUse{0}; //!< bit c set: some queue pair sends in class c
-    EventId m_wake;
+    ReusableTimer m_wake;      //!< wakes the port when a queue pair may send again
     ObjectFactory m_ccFactory;
     ReceiveCallback m_rxCb;
     HostReceiveHook m_hostRx;  //!< null: no host path

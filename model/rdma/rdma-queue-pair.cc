@@ -41,16 +41,26 @@ RdmaQueuePair::GetTypeId()
     return tid;
 }
 
-RdmaQueuePair::RdmaQueuePair() = default;
+RdmaQueuePair::RdmaQueuePair()
+{
+    m_rto.Bind<RdmaQueuePair, &RdmaQueuePair::OnRtoTimer>(this);
+}
+
 RdmaQueuePair::~RdmaQueuePair() = default;
+
+void
+RdmaQueuePair::OnRtoTimer()
+{
+    if (m_nic)
+    {
+        m_nic->OnRtoTimer(*this);
+    }
+}
 
 void
 RdmaQueuePair::DoDispose()
 {
-    // The retransmission-timer event holds a reference to this queue pair: cancelling is not
-    // enough, the EventId must let go of the event or the pair never dies (reference cycle).
     m_rto.Cancel();
-    m_rto = EventId();
     m_nic = nullptr;
     m_ops = nullptr;
     m_msgs.clear();

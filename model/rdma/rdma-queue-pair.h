@@ -10,6 +10,7 @@
 #include "ns3/ipv4-address.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
+#include "ns3/reusable-timer.h"
 #include "ns3/traced-callback.h"
 #include "ns3/tx-time-accumulator.h"
 #include "rdma-congestion-ops.h"
@@ -200,6 +201,8 @@ class RdmaQueuePair : public Object
     /// Payload bytes of packet psn, and whether it starts/ends its message.
     uint32_t PayloadOf(uint64_t psn, bool& first, bool& last) const;
     void UpdateRateTraces();
+    /// The retransmission timer's event came due (tells the NIC).
+    void OnRtoTimer();
 
     Ptr<RdmaNic> m_nic;
     uint32_t m_qpn{0};
@@ -234,7 +237,7 @@ class RdmaQueuePair : public Object
     /// Retransmission timer, lazy: one pending event at most; re-arming only moves
     /// m_rtoDeadline and the event, when it fires early, re-schedules itself for the deadline
     /// (an ACK per packet would otherwise cancel and insert one event per packet).
-    EventId m_rto;
+    ReusableTimer m_rto;
     Time m_rtoDeadline; //!< when the armed timer expires
 
     RdmaCcState m_cc;

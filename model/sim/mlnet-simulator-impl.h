@@ -152,6 +152,18 @@ class MlnetSimulatorImpl : public SimulatorImpl
         return m_currentTs;
     }
 
+    /// \return the uid of the event being executed (or of the last one)
+    uint32_t CurrentUid() const
+    {
+        return m_currentUid;
+    }
+
+    /// \return the context of the event being executed (GetContext() without a virtual call)
+    uint32_t CurrentContext() const
+    {
+        return m_currentContext;
+    }
+
     /**
      * ScheduleWithContext() for model code running inside this implementation's Run() (so in
      * the main thread; see Running()): the same uid and place in the event order, without

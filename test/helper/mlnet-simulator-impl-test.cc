@@ -6,6 +6,7 @@
 // GetDelayLeft, Stop, destroy events), under every ns-3 scheduler; events from another thread;
 // the PreEventHook opt-in; fatal errors on bad input.
 
+#include "common/simulator-impl-guard.h"
 #include "ns3/core-module.h"
 #include "ns3/default-simulator-impl.h"
 #include "ns3/map-scheduler.h"
@@ -23,40 +24,12 @@
 #include <vector>
 
 using namespace ns3;
+using mlnettest::ImplGuard;
 
 namespace
 {
 const std::string kMlnet = "ns3::MlnetSimulatorImpl";
 const std::string kDefault = "ns3::DefaultSimulatorImpl";
-
-/// Selects a simulator implementation and scheduler for one test and restores both after
-/// (the whole suite may run with another implementation forced through NS_GLOBAL_VALUE).
-struct ImplGuard
-{
-    StringValue savedImpl;
-    TypeIdValue savedScheduler;
-
-    ImplGuard()
-    {
-        GlobalValue::GetValueByName("SimulatorImplementationType", savedImpl);
-        GlobalValue::GetValueByName("SchedulerType", savedScheduler);
-    }
-
-    /// Destroy the current simulator; the next Simulator call creates `impl` with `scheduler`.
-    void Use(const std::string& impl, const std::string& scheduler = "ns3::MapScheduler")
-    {
-        Simulator::Destroy();
-        GlobalValue::Bind("SimulatorImplementationType", StringValue(impl));
-        GlobalValue::Bind("SchedulerType", TypeIdValue(TypeId::LookupByName(scheduler)));
-    }
-
-    ~ImplGuard()
-    {
-        Simulator::Destroy();
-        GlobalValue::Bind("SimulatorImplementationType", savedImpl);
-        GlobalValue::Bind("SchedulerType", savedScheduler);
-    }
-};
 
 /// What a script observed: one line per executed event or API answer.
 std::vector<std::string> g_trace;
