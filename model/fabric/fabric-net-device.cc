@@ -171,6 +171,7 @@ FabricNetDevice::DoDispose()
     m_fabricRx = MakeNullCallback<bool, Ptr<FabricNetDevice>, Ptr<Packet>>();
     m_dequeueCb = MakeNullCallback<void, Ptr<const Packet>, uint8_t, uint32_t>();
     m_pull = MakeNullCallback<Ptr<Packet>, uint8_t>();
+    m_pullSource = nullptr;
     m_rxCallback
         = MakeNullCallback<bool, Ptr<NetDevice>, Ptr<const Packet>, uint16_t, const Address&>();
     m_promiscCallback = MakeNullCallback<bool, Ptr<NetDevice>, Ptr<const Packet>, uint16_t,
@@ -455,7 +456,15 @@ FabricNetDevice::TransmitStart()
         StartFrame(e.packet, kEtherTypeIpv4, e.hasKey ? &e.key : nullptr);
         return;
     }
-    if (!m_pull.IsNull())
+    if (m_pullSource)
+    {
+        Ptr<Packet> p = m_pullSource->PortPull(paused);
+        if (p)
+        {
+            StartFrame(p, kEtherTypeIpv4);
+        }
+    }
+    else if (!m_pull.IsNull())
     {
         Ptr<Packet> p = m_pull(paused);
         if (p)
@@ -486,7 +495,7 @@ FabricNetDevice::StartFrame(const Ptr<Packet>& p, uint16_t etherType, const Flow
     // that pulls (a host's) needs the event to pull; a switch port with nothing queued only
     // reserves it (m_txDoneReserved), on mlnet's simulator.
     MlnetSimulatorImpl* sim = MlnetSimulatorImpl::Running();
-    if (sim && m_pull.IsNull() && !HasQueued())
+    if (sim && !m_pullSource && m_pull.IsNull() && !HasQueued())
     {
         m_txDoneSim = sim;
         m_txDoneTs = sim->NowStep() + uint64_t(txTime.GetTimeStep());
@@ -673,6 +682,19 @@ FabricNetDevice::SetPortHandler(FabricPortHandler* h, uint32_t port)
 }
 
 void
+FabricNetDevice::SetReceiveHandler(FabricPortHandler* h, uint32_t port)
+{
+    m_rxHandler = h;
+    m_handlerPort = port;
+}
+
+void
+FabricNetDevice::SetPullSource(FabricPullSource* src)
+{
+    m_pullSource = src;
+}
+
+void
 FabricNetDevice::SetFabricReceiveCallback(FabricReceiveCallback cb)
 {
     m_rxHandler = nullptr;
@@ -689,6 +711,7 @@ FabricNetDevice::SetDequeueCallback(DequeueCallback cb)
 void
 FabricNetDevice::SetPullCallback(PullCallback cb)
 {
+    m_pullSource = nullptr;
     m_pull = cb;
 }
 

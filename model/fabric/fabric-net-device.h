@@ -72,6 +72,23 @@ class FabricPortHandler
 
 /**
  * \ingroup mlnet
+ * \brief What a host port pulls its next packet from when its class queues are empty (an RDMA
+ * NIC's queue-pair scheduler): a direct virtual call instead of the pull callback.
+ */
+class FabricPullSource
+{
+  public:
+    virtual ~FabricPullSource() = default;
+    /**
+     * The port may start a frame.
+     * \param pausedMask bit c set: class c is paused by PFC
+     * \return the next packet to send (an IPv4 datagram), or null if none now
+     */
+    virtual Ptr<Packet> PortPull(uint8_t pausedMask) = 0;
+};
+
+/**
+ * \ingroup mlnet
  * \brief A full-duplex datacenter Ethernet port (host NIC port or switch port) with eight
  * priority classes and 802.1Qbb PFC.
  *
@@ -174,6 +191,17 @@ class FabricNetDevice : public NetDevice
      * \param h the handler (null: none) \param port the index passed back to it
      */
     void SetPortHandler(FabricPortHandler* h, uint32_t port);
+    /**
+     * Deliver received data packets to a port handler (its PortDequeue is not called; the
+     * dequeue callback, if any, stays); SetFabricReceiveCallback() restores the callback.
+     * \param h the handler (null: none) \param port the index passed back to it
+     */
+    void SetReceiveHandler(FabricPortHandler* h, uint32_t port);
+    /**
+     * Pull from a source when the class queues are empty (instead of the pull callback, which
+     * setting it restores). \param src the source (null: none)
+     */
+    void SetPullSource(FabricPullSource* src);
     void SetFabricReceiveCallback(FabricReceiveCallback cb); //!< \param cb the callback
     void SetDequeueCallback(DequeueCallback cb);             //!< \param cb the callback
     void SetPullCallback(PullCallback cb);                   //!< \param cb the callback
@@ -379,6 +407,7 @@ class FabricNetDevice : public NetDevice
     FabricReceiveCallback m_fabricRx;
     DequeueCallback m_dequeueCb;
     PullCallback m_pull;
+    FabricPullSource* m_pullSource{nullptr}; //!< pulled instead of m_pull (SetPullSource)
     NetDevice::ReceiveCallback m_rxCallback;
     NetDevice::PromiscReceiveCallback m_promiscCallback;
 

@@ -96,9 +96,8 @@ RdmaNic::DoDispose()
     m_responders.clear();
     if (m_dev)
     {
-        m_dev->SetPullCallback(MakeNullCallback<Ptr<Packet>, uint8_t>());
-        m_dev->SetFabricReceiveCallback(
-            MakeNullCallback<bool, Ptr<FabricNetDevice>, Ptr<Packet>>());
+        m_dev->SetPullSource(nullptr);
+        m_dev->SetReceiveHandler(nullptr, 0);
     }
     m_dev = nullptr;
     m_rxCb = MakeNullCallback<void, Ipv4Address, uint32_t, uint64_t>();
@@ -111,8 +110,9 @@ void
 RdmaNic::SetDevice(Ptr<FabricNetDevice> dev)
 {
     m_dev = dev;
-    dev->SetPullCallback(MakeCallback(&RdmaNic::Pull, this));
-    dev->SetFabricReceiveCallback(MakeCallback(&RdmaNic::Receive, this));
+    // Direct virtual calls (no Callback layers, no Ptr copies per packet).
+    dev->SetPullSource(this);
+    dev->SetReceiveHandler(this, 0);
 }
 
 Ptr<FabricNetDevice>
@@ -285,7 +285,7 @@ RdmaNic::NotifySource()
 }
 
 Ptr<Packet>
-RdmaNic::Pull(uint8_t pausedMask)
+RdmaNic::PortPull(uint8_t pausedMask)
 {
     const uint32_t nq = m_qps.size();
     const uint32_t n = nq + m_sources.size();
@@ -521,7 +521,8 @@ RdmaNic::ExpandPsn(uint32_t psn24, uint64_t reference)
 }
 
 bool
-RdmaNic::Receive(Ptr<FabricNetDevice> dev, Ptr<Packet> p)
+RdmaNic::PortReceive(uint32_t /* port */, FabricNetDevice* /* dev */, const Ptr<Packet>& p,
+                     const FlowKey* /* key */)
 {
     // One copy of the headers: IPv4 + UDP + BTH (+ the AETH of an ACK).
     uint8_t b[kIpUdpBytes + 16];
@@ -572,6 +573,12 @@ RdmaNic::Receive(Ptr<FabricNetDevice> dev, Ptr<Packet> p)
         ReceiveAck(qp, psn, (syndrome & 0x60) == RoceHeader::kNakSequenceError);
     }
     return true;
+}
+
+void
+RdmaNic::PortDequeue(uint32_t /* port */, const Ptr<Packet>& /* p */, uint8_t /* cls */,
+                     uint32_t /* meta */, FlowKey* /* key */)
+{
 }
 
 void

@@ -6,6 +6,7 @@
 
 #include "ns3/callback.h"
 #include "ns3/event-id.h"
+#include "ns3/fabric-net-device.h"
 #include "ns3/object-factory.h"
 #include "ns3/object.h"
 #include "ns3/packet.h"
@@ -22,7 +23,6 @@
 namespace ns3
 {
 
-class FabricNetDevice;
 class RoceHeader;
 
 /**
@@ -42,7 +42,10 @@ class RoceHeader;
  * Notification point: at most one CNP per queue pair per CnpInterval while CE-marked packets
  * arrive. ACKs, NAKs and CNPs use the ControlClass priority.
  */
-class RdmaNic : public Object
+class RdmaNic
+    : public Object
+    , public FabricPortHandler
+    , public FabricPullSource
 {
   public:
     /// A message arrived completely at this NIC: (source address, source QP number, bytes).
@@ -153,8 +156,14 @@ class RdmaNic : public Object
         RdmaReceiveStats stats; //!< arrivals, marks, deliveries
     };
 
-    Ptr<Packet> Pull(uint8_t pausedMask);
-    bool Receive(Ptr<FabricNetDevice> dev, Ptr<Packet> p);
+    /// The port's class queues are empty: the next data packet of a queue pair or a source.
+    Ptr<Packet> PortPull(uint8_t pausedMask) override;
+    /// A packet arrived at the port: RoCEv2 packets are consumed, others left to the node.
+    bool PortReceive(uint32_t port, FabricNetDevice* dev, const Ptr<Packet>& p,
+                     const FlowKey* key) override;
+    /// Not called (the NIC sets only the receive handler).
+    void PortDequeue(uint32_t port, const Ptr<Packet>& p, uint8_t cls, uint32_t meta,
+                     FlowKey* key) override;
     /**
      * A data packet for the responder QP \p qpn. By index, not by reference: the message-received
      * trace and callback may connect new queue pairs to this NIC, which grows m_responders.
