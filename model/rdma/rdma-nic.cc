@@ -368,7 +368,7 @@ RdmaNic::BuildData(RdmaQueuePair& qp, const Time& now)
     bool last = false;
     uint64_t psn = qp.m_sndNxt;
     uint32_t payload = qp.PayloadOf(psn, first, last);
-    RoceHeader bth;
+    RoceHeader& bth = m_hdr.bth;
     bth.m_opcode = first && last
                        ? RoceHeader::WRITE_ONLY
                        : (first ? RoceHeader::WRITE_FIRST
@@ -376,7 +376,9 @@ RdmaNic::BuildData(RdmaQueuePair& qp, const Time& now)
     bth.m_destQp = qp.m_peerQpn;
     bth.m_psn = uint32_t(psn & 0xffffff);
     bth.m_ackRequest = last;
-    Ptr<Packet> p = MakePacket(bth, payload, qp.m_peer, qp.m_srcPort, qp.m_class, true);
+    bth.m_syndrome = 0;
+    bth.m_msn = 0;
+    Ptr<Packet> p = MakePacket(payload, qp.m_peer, qp.m_srcPort, qp.m_class, true);
     qp.m_txPackets++;
     qp.m_txBytes += p->GetSize();
     if (psn < qp.m_highSent)
@@ -419,18 +421,17 @@ RdmaNic::BuildData(RdmaQueuePair& qp, const Time& now)
 }
 
 Ptr<Packet>
-RdmaNic::MakePacket(const RoceHeader& bth, uint32_t payload, Ipv4Address dst, uint16_t sport,
-                    uint8_t cls, bool ect)
+RdmaNic::MakePacket(uint32_t payload, Ipv4Address dst, uint16_t sport, uint8_t cls, bool ect)
 {
-    // Payload and ICRC are virtual bytes; the whole header stack is written in one pass.
-    RoceV2Header h;
+    // Payload and ICRC are virtual bytes; the whole header stack is written in one pass, from
+    // the NIC's one header object (no Header constructed and destroyed per packet).
+    RoceV2Header& h = m_hdr;
     h.src = m_dev->GetIpv4Address();
     h.dst = dst;
     h.dscp = cls;
     h.ecn = ect ? 2 : 0; // ECT(0)
     h.sport = sport;
     h.payload = payload + kIcrcBytes;
-    h.bth = bth;
     Ptr<Packet> p = Create<Packet>(payload + kIcrcBytes);
     p->AddHeader(h);
     return p;
@@ -440,13 +441,14 @@ void
 RdmaNic::SendControl(Ipv4Address dst, uint16_t sport, uint32_t dstQp, uint8_t opcode, uint64_t psn,
                      uint8_t syndrome, uint32_t msn)
 {
-    RoceHeader h;
+    RoceHeader& h = m_hdr.bth;
     h.m_opcode = opcode;
+    h.m_ackRequest = false;
     h.m_destQp = dstQp;
     h.m_psn = uint32_t(psn & 0xffffff);
     h.m_syndrome = syndrome;
     h.m_msn = msn;
-    Ptr<Packet> p = MakePacket(h, 0, dst, sport, m_ctrlClass, false);
+    Ptr<Packet> p = MakePacket(0, dst, sport, m_ctrlClass, false);
     m_controlSent++;
     m_dev->Enqueue(p, m_ctrlClass, 0);
 }

@@ -15,6 +15,7 @@
 #include "rdma-nic-source.h"
 #include "rdma-queue-pair.h"
 #include "rdma-receive-stats.h"
+#include "roce-v2-header.h"
 
 #include <cstdint>
 #include <unordered_map>
@@ -174,8 +175,14 @@ class RdmaNic
     Ptr<Packet> BuildData(RdmaQueuePair& qp, const Time& now);
     void SendControl(Ipv4Address dst, uint16_t sport, uint32_t dstQp, uint8_t opcode, uint64_t psn,
                      uint8_t syndrome, uint32_t msn);
-    Ptr<Packet> MakePacket(const RoceHeader& bth, uint32_t payload, Ipv4Address dst, uint16_t sport,
-                           uint8_t cls, bool ect);
+    /**
+     * A RoCEv2 packet with the transport header in m_hdr.bth (set by the caller).
+     * \param payload payload bytes \param dst destination \param sport UDP source port
+     * \param cls priority class (DSCP) \param ect ECN-capable (ECT(0))
+     * \return the packet
+     */
+    Ptr<Packet> MakePacket(uint32_t payload, Ipv4Address dst, uint16_t sport, uint8_t cls,
+                           bool ect);
     void ScheduleWake(Time at);
     void Wake();
     void ArmRto(RdmaQueuePair& qp);
@@ -190,6 +197,7 @@ class RdmaNic
     std::vector<Responder> m_responders;   //!< by local responder QP number
     uint32_t m_rr{0};
     uint8_t m_classesInUse{0}; //!< bit c set: some queue pair sends in class c
+    RoceV2Header m_hdr;        //!< the header MakePacket() writes (filled per packet)
     ReusableTimer m_wake;      //!< wakes the port when a queue pair may send again
     ObjectFactory m_ccFactory;
     ReceiveCallback m_rxCb;
