@@ -7,6 +7,7 @@
 #include "ns3/flow-key.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/log.h"
+#include "ns3/mlnet-simulator-impl.h"
 #include "ns3/node.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
@@ -257,7 +258,7 @@ RdmaNic::ScheduleWake(Time at)
     {
         return;
     }
-    m_wake.Schedule(at - Simulator::Now());
+    m_wake.Schedule(at - MlnetSimulatorImpl::CurrentTime());
 }
 
 void
@@ -296,7 +297,7 @@ RdmaNic::PortPull(uint8_t pausedMask)
     // Strict priority between classes (class 7 highest, as the fabric), round robin among the
     // queue pairs of a class. With a single class in use the first ready QP wins (early exit).
     const bool oneClass = (m_classesInUse & (m_classesInUse - 1)) == 0;
-    Time now = Simulator::Now();
+    Time now = MlnetSimulatorImpl::CurrentTime();
     if (m_hostTxReady > now)
     {
         ScheduleWake(m_hostTxReady); // the host transmit path is still reading
@@ -461,7 +462,7 @@ RdmaNic::ArmRto(RdmaQueuePair& qp)
         return;
     }
     qp.m_rtoArmed = true;
-    qp.m_rtoDeadline = Simulator::Now() + m_rto;
+    qp.m_rtoDeadline = MlnetSimulatorImpl::CurrentTime() + m_rto;
     // A pending event of an earlier arming fires no later than the new deadline (unless the
     // timeout was shortened since): it moves itself there (OnRtoTimer), no second event.
     if (qp.m_rto.IsPending() && qp.m_rto.GetTsStep() > qp.m_rtoDeadline.GetTimeStep())
@@ -481,7 +482,7 @@ RdmaNic::OnRtoTimer(RdmaQueuePair& qp)
     {
         return; // disarmed since (progress acknowledged everything)
     }
-    Time now = Simulator::Now();
+    Time now = MlnetSimulatorImpl::CurrentTime();
     if (qp.m_rtoDeadline > now)
     {
         qp.m_rto.Schedule(qp.m_rtoDeadline - now);
@@ -605,7 +606,7 @@ void
 RdmaNic::ReceiveData(uint32_t qpn, const uint8_t* bth, uint32_t payload, uint32_t ipBytes, bool ce)
 {
     Responder* rp = &m_responders[qpn];
-    Time now = Simulator::Now();
+    Time now = MlnetSimulatorImpl::CurrentTime();
     uint8_t opcode = bth[0];
     uint32_t psn24 = (uint32_t(bth[9]) << 16) | (uint32_t(bth[10]) << 8) | bth[11];
     uint64_t psn = ExpandPsn(psn24, rp->epsn);
@@ -690,7 +691,7 @@ RdmaNic::ReceiveData(uint32_t qpn, const uint8_t* bth, uint32_t payload, uint32_
 void
 RdmaNic::ReceiveAck(RdmaQueuePair& qp, uint64_t psn, bool nak)
 {
-    Time now = Simulator::Now();
+    Time now = MlnetSimulatorImpl::CurrentTime();
     // An ACK of psn acknowledges everything up to psn; a NAK of psn everything before it.
     uint64_t una = nak ? psn : psn + 1;
     if (una > qp.m_highSent)
@@ -736,7 +737,7 @@ RdmaNic::ReceiveAck(RdmaQueuePair& qp, uint64_t psn, bool nak)
 void
 RdmaNic::ReceiveCnp(RdmaQueuePair& qp)
 {
-    Time now = Simulator::Now();
+    Time now = MlnetSimulatorImpl::CurrentTime();
     qp.m_cnps++;
     qp.m_ops->Advance(qp.m_cc, now);
     qp.m_ops->OnCnp(qp.m_cc, now);

@@ -11,6 +11,7 @@
 #include "ns3/ptr.h"
 #include "ns3/scheduler.h"
 #include "ns3/simulator-impl.h"
+#include "ns3/simulator.h"
 
 #include <atomic>
 #include <cstdint>
@@ -150,6 +151,17 @@ class MlnetSimulatorImpl : public SimulatorImpl
     uint64_t NowStep() const
     {
         return m_currentTs;
+    }
+
+    /**
+     * Simulator::Now() for model code on a hot path: read directly inside this
+     * implementation's Run(), through ns-3's Simulator otherwise (same value).
+     * \return the current simulation time
+     */
+    static Time CurrentTime()
+    {
+        const MlnetSimulatorImpl* sim = s_running;
+        return sim ? TimeStep(sim->m_currentTs) : Simulator::Now();
     }
 
     /// \return the uid of the event being executed (or of the last one)
