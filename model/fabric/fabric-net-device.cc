@@ -253,10 +253,26 @@ FabricNetDevice::FrameQueued()
 void
 FabricNetDevice::TriggerTransmit()
 {
-    SettleTxDone();
+    if (m_pullSource)
+    {
+        NeedTxDone(); // a pull source's news: its skipped transmit-complete event must run
+    }
+    else
+    {
+        SettleTxDone();
+    }
     if (!m_txBusy)
     {
         TransmitStart();
+    }
+}
+
+void
+FabricNetDevice::PullSourceChanged()
+{
+    if (m_pullSource)
+    {
+        NeedTxDone();
     }
 }
 
@@ -492,10 +508,12 @@ FabricNetDevice::StartFrame(const Ptr<Packet>& p, uint16_t etherType, const Flow
         SnifferTrace(p, etherType, true);
     }
     // In this node's context, like the arrival events (the context orders nothing). A port
-    // that pulls (a host's) needs the event to pull; a switch port with nothing queued only
-    // reserves it (m_txDoneReserved), on mlnet's simulator.
+    // that pulls (a host's) needs the event to pull, unless its pull source says a pull would
+    // do nothing (MayPull: a NIC without queue pairs); a port with nothing queued and nothing
+    // to pull only reserves it (m_txDoneReserved), on mlnet's simulator.
     MlnetSimulatorImpl* sim = MlnetSimulatorImpl::Running();
-    if (sim && !m_pullSource && m_pull.IsNull() && !HasQueued())
+    const bool pullIdle = m_pullSource ? !m_pullSource->MayPull() : m_pull.IsNull();
+    if (sim && pullIdle && !HasQueued())
     {
         m_txDoneSim = sim;
         m_txDoneTs = sim->NowStep() + uint64_t(txTime.GetTimeStep());
@@ -691,6 +709,7 @@ FabricNetDevice::SetReceiveHandler(FabricPortHandler* h, uint32_t port)
 void
 FabricNetDevice::SetPullSource(FabricPullSource* src)
 {
+    NeedTxDone(); // a transmit-complete event skipped under the old source runs
     m_pullSource = src;
 }
 

@@ -85,6 +85,18 @@ class FabricPullSource
      * \return the next packet to send (an IPv4 datagram), or null if none now
      */
     virtual Ptr<Packet> PortPull(uint8_t pausedMask) = 0;
+
+    /**
+     * Whether PortPull() could do anything now. false promises that it would return null and
+     * change nothing (schedule nothing), and stays so until the source calls the port's
+     * TriggerTransmit() or PullSourceChanged(): the port may then skip its transmit-complete
+     * event as an idle switch port does (only the order-preserving reservation of its uid).
+     * \return false if a pull would do nothing (default: true, always pull)
+     */
+    virtual bool MayPull() const
+    {
+        return true;
+    }
 };
 
 /**
@@ -166,6 +178,13 @@ class FabricNetDevice : public NetDevice
 
     /// Wake the transmitter (a pull source has a packet ready).
     void TriggerTransmit();
+
+    /**
+     * The pull source's state changed in a way that MayPull() may now answer true: a
+     * transmit-complete event skipped on its earlier answer is scheduled after all, at its
+     * time and place (the transmitter is not started otherwise).
+     */
+    void PullSourceChanged();
 
     /**
      * A frame received completely, now (the channel's arrivals come through

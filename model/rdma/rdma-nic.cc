@@ -178,6 +178,10 @@ RdmaNic::Connect(Ptr<RdmaNic> remote, uint8_t cls, const ObjectFactory* cc)
     qp->m_ops->Init(qp->m_cc, Simulator::Now());
     qp->m_nextAvail = Simulator::Now();
     m_qps.push_back(qp);
+    if (m_dev)
+    {
+        m_dev->PullSourceChanged(); // MayPull() may have changed
+    }
     m_classesInUse |= uint8_t(1u << cls);
     return qp;
 }
@@ -271,6 +275,10 @@ void
 RdmaNic::AddSource(RdmaNicSource* src)
 {
     m_sources.push_back(src);
+    if (m_dev)
+    {
+        m_dev->PullSourceChanged(); // MayPull() may have changed
+    }
 }
 
 void
@@ -283,6 +291,12 @@ void
 RdmaNic::NotifySource()
 {
     Kick();
+}
+
+bool
+RdmaNic::MayPull() const
+{
+    return !m_qps.empty() || !m_sources.empty();
 }
 
 Ptr<Packet>

@@ -159,6 +159,8 @@ class RdmaNic
 
     /// The port's class queues are empty: the next data packet of a queue pair or a source.
     Ptr<Packet> PortPull(uint8_t pausedMask) override;
+    /// A NIC without queue pairs and sources pulls nothing (its port sends only ACKs/CNPs).
+    bool MayPull() const override;
     /// A packet arrived at the port: RoCEv2 packets are consumed, others left to the node.
     bool PortReceive(uint32_t port, FabricNetDevice* dev, const Ptr<Packet>& p,
                      const FlowKey* key) override;
