@@ -474,10 +474,11 @@ FabricNetDevice::TransmitStart()
     }
     if (m_pullSource)
     {
-        Ptr<Packet> p = m_pullSource->PortPull(paused);
+        const FlowKey* key = nullptr;
+        Ptr<Packet> p = m_pullSource->PortPull(paused, key);
         if (p)
         {
-            StartFrame(p, kEtherTypeIpv4);
+            StartFrame(p, kEtherTypeIpv4, key);
         }
     }
     else if (!m_pull.IsNull())

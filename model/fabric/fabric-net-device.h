@@ -82,9 +82,11 @@ class FabricPullSource
     /**
      * The port may start a frame.
      * \param pausedMask bit c set: class c is paused by PFC
+     * \param key set to the packet's headers as a FlowKey if the source knows them (valid until
+     *        its next call; the next hop then need not parse them), else to nullptr
      * \return the next packet to send (an IPv4 datagram), or null if none now
      */
-    virtual Ptr<Packet> PortPull(uint8_t pausedMask) = 0;
+    virtual Ptr<Packet> PortPull(uint8_t pausedMask, const FlowKey*& key) = 0;
 
     /**
      * Whether PortPull() could do anything now. false promises that it would return null and

@@ -300,8 +300,9 @@ RdmaNic::MayPull() const
 }
 
 Ptr<Packet>
-RdmaNic::PortPull(uint8_t pausedMask)
+RdmaNic::PortPull(uint8_t pausedMask, const FlowKey*& key)
 {
+    key = nullptr;
     const uint32_t nq = m_qps.size();
     const uint32_t n = nq + m_sources.size();
     if (n == 0)
@@ -366,7 +367,13 @@ RdmaNic::PortPull(uint8_t pausedMask)
     if (best >= 0)
     {
         m_rr = (uint32_t(best) + 1) % n;
-        return uint32_t(best) < nq ? BuildData(*m_qps[best], now) : m_sources[best - nq]->Dequeue();
+        if (uint32_t(best) < nq)
+        {
+            Ptr<Packet> p = BuildData(*m_qps[best], now);
+            key = &m_key; // the first switch need not parse the headers
+            return p;
+        }
+        return m_sources[best - nq]->Dequeue();
     }
     if (earliest != Time::Max())
     {
@@ -447,6 +454,14 @@ RdmaNic::MakePacket(uint32_t payload, Ipv4Address dst, uint16_t sport, uint8_t c
     h.ecn = ect ? 2 : 0; // ECT(0)
     h.sport = sport;
     h.payload = payload + kIcrcBytes;
+    // The parsed form of the same headers, handed to the port with the packet.
+    m_key.src = h.src.Get();
+    m_key.dst = dst.Get();
+    m_key.sport = sport;
+    m_key.dport = RoceHeader::kUdpPort;
+    m_key.protocol = 17; // UDP
+    m_key.dscp = cls & 0x3f;
+    m_key.ecn = h.ecn;
     Ptr<Packet> p = Create<Packet>(payload + kIcrcBytes);
     p->AddHeader(h);
     return p;
@@ -465,7 +480,7 @@ RdmaNic::SendControl(Ipv4Address dst, uint16_t sport, uint32_t dstQp, uint8_t op
     h.m_msn = msn;
     Ptr<Packet> p = MakePacket(0, dst, sport, m_ctrlClass, false);
     m_controlSent++;
-    m_dev->Enqueue(p, m_ctrlClass, 0);
+    m_dev->Enqueue(p, m_ctrlClass, 0, m_key);
 }
 
 void

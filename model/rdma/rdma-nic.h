@@ -158,7 +158,7 @@ class RdmaNic
     };
 
     /// The port's class queues are empty: the next data packet of a queue pair or a source.
-    Ptr<Packet> PortPull(uint8_t pausedMask) override;
+    Ptr<Packet> PortPull(uint8_t pausedMask, const FlowKey*& key) override;
     /// A NIC without queue pairs and sources pulls nothing (its port sends only ACKs/CNPs).
     bool MayPull() const override;
     /// A packet arrived at the port: RoCEv2 packets are consumed, others left to the node.
@@ -200,6 +200,7 @@ class RdmaNic
     uint32_t m_rr{0};
     uint8_t m_classesInUse{0}; //!< bit c set: some queue pair sends in class c
     RoceV2Header m_hdr;        //!< the header MakePacket() writes (filled per packet)
+    FlowKey m_key;             //!< the FlowKey of the last packet MakePacket() built
     ReusableTimer m_wake;      //!< wakes the port when a queue pair may send again
     ObjectFactory m_ccFactory;
     ReceiveCallback m_rxCb;

@@ -2,8 +2,10 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 // The RDMA NIC's one-pass header stack must be byte-identical to ns-3's own IPv4 and UDP
-// headers followed by the BTH, so switches, pcap and Wireshark see ordinary RoCEv2 packets.
+// headers followed by the BTH, so switches, pcap and Wireshark see ordinary RoCEv2 packets; the
+// parsed key the NIC hands its port with a packet is the packet's own.
 
+#include "common/rdma-scenario.h"
 #include "ns3/core-module.h"
 #include "ns3/internet-module.h"
 #include "ns3/mlnet-module.h"
@@ -79,4 +81,35 @@ TEST_CASE("rdma: RoceV2Header equals Ipv4Header + UdpHeader + RoceHeader byte fo
         REQUIRE(back.bth.m_destQp == 0x123456);
         REQUIRE(back.bth.m_psn == 0xabcdef);
     }
+}
+
+TEST_CASE("rdma: the FlowKey the NIC hands its port with a packet equals the packet's parsed "
+          "headers",
+          "[rdma]")
+{
+    // The first switch forwards on this key instead of parsing the packet (FabricPullSource).
+    mlnettest::RdmaDumbbell d(2, 1);
+    Ptr<RdmaQueuePair> qp = d.Connect(0, 2);
+    qp->SetPriorityClass(5);
+    // Pulled here instead of by the port (which would take the first packet at once).
+    d.nics[0]->GetDevice()->SetPullSource(nullptr);
+    qp->PostSend(3000);
+    FabricPullSource* nic = PeekPointer(d.nics[0]); // the port's view of its NIC
+    const FlowKey* key = nullptr;
+    Ptr<Packet> p = nic->PortPull(0, key);
+    REQUIRE(p);
+    REQUIRE(key != nullptr);
+    FlowKey parsed;
+    REQUIRE(parsed.Parse(*p));
+    CHECK(key->src == parsed.src);
+    CHECK(key->dst == parsed.dst);
+    CHECK(key->sport == parsed.sport);
+    CHECK(key->dport == parsed.dport);
+    CHECK(key->protocol == parsed.protocol);
+    CHECK(key->dscp == parsed.dscp);
+    CHECK(key->ecn == parsed.ecn);
+    CHECK(parsed.dscp == 5);
+    CHECK(parsed.ecn == 2); // ECT(0)
+    CHECK(parsed.dport == RoceHeader::kUdpPort);
+    Simulator::Destroy();
 }
