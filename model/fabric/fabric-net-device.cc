@@ -160,6 +160,7 @@ FabricNetDevice::DoDispose()
     {
         q.q.clear();
     }
+    m_queuedMask = 0;
     m_ctrlQueue.clear();
     m_inFlight.clear();
     m_inFlightHead = 0;
@@ -215,6 +216,7 @@ FabricNetDevice::DoEnqueue(const Ptr<Packet>& p, uint8_t cls, uint32_t meta, con
 {
     ClassQueue& cq = m_queues[cls];
     cq.q.push_back(Entry{p, meta, key != nullptr, key ? *key : FlowKey()});
+    m_queuedMask |= uint8_t(1u << cls);
     cq.bytes += p->GetSize();
     if (!m_macTxTrace.IsEmpty())
     {
@@ -330,36 +332,14 @@ FabricNetDevice::NeedTxDone()
 bool
 FabricNetDevice::HasQueued() const
 {
-    if (!m_ctrlQueue.empty())
-    {
-        return true;
-    }
-    for (const ClassQueue& q : m_queues)
-    {
-        if (!q.q.empty())
-        {
-            return true;
-        }
-    }
-    return false;
+    return m_queuedMask != 0 || !m_ctrlQueue.empty();
 }
 
 bool
 FabricNetDevice::IsEmpty() const
 {
     SettleTxDone();
-    if (m_txBusy || !m_ctrlQueue.empty())
-    {
-        return false;
-    }
-    for (const ClassQueue& q : m_queues)
-    {
-        if (!q.q.empty())
-        {
-            return false;
-        }
-    }
-    return true;
+    return !m_txBusy && !HasQueued();
 }
 
 uint8_t
@@ -389,25 +369,14 @@ FabricNetDevice::GetPausedMask() const
 int
 FabricNetDevice::SelectClass(uint8_t pausedMask)
 {
+    const uint32_t ready = m_queuedMask & ~uint32_t(pausedMask);
+    if (ready == 0)
+    {
+        return -1;
+    }
     if (m_scheduler == STRICT_PRIORITY)
     {
-        for (int c = kNumClasses - 1; c >= 0; --c)
-        {
-            if (!m_queues[c].q.empty() && !((pausedMask >> c) & 1u))
-            {
-                return c;
-            }
-        }
-        return -1;
-    }
-    bool any = false;
-    for (uint8_t c = 0; c < kNumClasses; ++c)
-    {
-        any = any || (!m_queues[c].q.empty() && !((pausedMask >> c) & 1u));
-    }
-    if (!any)
-    {
-        return -1;
+        return 31 - __builtin_clz(ready); // the highest class with packets, not paused
     }
     // Deficit round robin: serve the current class while its deficit covers its head packet,
     // then move on and credit the next eligible class one quantum.
@@ -454,6 +423,10 @@ FabricNetDevice::TransmitStart()
         ClassQueue& cq = m_queues[c];
         Entry e = std::move(cq.q.front());
         cq.q.pop_front();
+        if (cq.q.empty())
+        {
+            m_queuedMask &= uint8_t(~(1u << c));
+        }
         cq.bytes -= e.packet->GetSize();
         if (!m_queueTrace.IsEmpty())
         {

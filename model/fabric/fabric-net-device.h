@@ -379,6 +379,7 @@ class FabricNetDevice : public NetDevice
     TxTimeAccumulator m_txClock; //!< exact frame times (remainder carried between frames)
 
     std::array<ClassQueue, kNumClasses> m_queues;
+    uint8_t m_queuedMask{0}; //!< bit c set: m_queues[c] holds packets
     std::deque<Ptr<Packet>> m_ctrlQueue;
     std::array<Time, kNumClasses> m_pausedUntil;
     /// No class is paused at or after this time; zero once every pause has expired (a cache
