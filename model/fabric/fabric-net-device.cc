@@ -255,14 +255,8 @@ FabricNetDevice::FrameQueued()
 void
 FabricNetDevice::TriggerTransmit()
 {
-    if (m_pullSource)
-    {
-        NeedTxDone(); // a pull source's news: its skipped transmit-complete event must run
-    }
-    else
-    {
-        SettleTxDone();
-    }
+    PullSourceChanged(); // a pull source's news: its skipped transmit-complete event must run
+    SettleTxDone();
     if (!m_txBusy)
     {
         TransmitStart();

@@ -64,10 +64,13 @@ class FabricPortHandler
      * \param cls its class \param meta the value given to Enqueue()
      * \param key the key given to Enqueue() (null if none), sent on with the packet: a handler
      *        that changes the packet's ECN bits updates key->ecn
+     *
+     * Not called for a handler set with SetReceiveHandler() (default: nothing to do).
      */
-    virtual void PortDequeue(uint32_t port, const Ptr<Packet>& p, uint8_t cls, uint32_t meta,
-                             FlowKey* key)
-        = 0;
+    virtual void PortDequeue(uint32_t /* port */, const Ptr<Packet>& /* p */, uint8_t /* cls */,
+                             uint32_t /* meta */, FlowKey* /* key */)
+    {
+    }
 };
 
 /**
@@ -390,7 +393,8 @@ class FabricNetDevice : public NetDevice
 
     /**
      * The transmit-complete event of the frame on the wire may be reserved instead of
-     * scheduled (StartFrame, a port without a pull callback on MlnetSimulatorImpl): its uid is
+     * scheduled (StartFrame, on MlnetSimulatorImpl, a port with nothing to pull: no pull
+     * callback, or a pull source whose MayPull() is false): its uid is
      * taken, so every other event keeps its place in the order, and it is scheduled with that
      * (time, uid) only when something to send arrives before the frame ends. Otherwise it
      * would have run and found nothing to send: once the clock passes (time, uid) the

@@ -608,12 +608,6 @@ RdmaNic::PortReceive(uint32_t /* port */, FabricNetDevice* /* dev */, const Ptr<
 }
 
 void
-RdmaNic::PortDequeue(uint32_t /* port */, const Ptr<Packet>& /* p */, uint8_t /* cls */,
-                     uint32_t /* meta */, FlowKey* /* key */)
-{
-}
-
-void
 RdmaNic::DeliverData(Ptr<Packet> p)
 {
     FlowKey key;

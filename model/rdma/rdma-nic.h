@@ -164,9 +164,6 @@ class RdmaNic
     /// A packet arrived at the port: RoCEv2 packets are consumed, others left to the node.
     bool PortReceive(uint32_t port, FabricNetDevice* dev, const Ptr<Packet>& p,
                      const FlowKey* key) override;
-    /// Not called (the NIC sets only the receive handler).
-    void PortDequeue(uint32_t port, const Ptr<Packet>& p, uint8_t cls, uint32_t meta,
-                     FlowKey* key) override;
     /**
      * A data packet for the responder QP \p qpn. By index, not by reference: the message-received
      * trace and callback may connect new queue pairs to this NIC, which grows m_responders.
