@@ -3,6 +3,7 @@
 set(_dir ${MLNET_ROOT}/model/fabric)
 list(APPEND MLNET_SOURCES
   ${_dir}/fabric-channel.cc
+  ${_dir}/fabric-frame.cc
   ${_dir}/fabric-net-device.cc
   ${_dir}/fabric-switch.cc
   ${_dir}/flow-key.cc
@@ -12,6 +13,7 @@ list(APPEND MLNET_SOURCES
 )
 list(APPEND MLNET_HEADERS
   ${_dir}/fabric-channel.h
+  ${_dir}/fabric-frame.h
   ${_dir}/fabric-net-device.h
   ${_dir}/fabric-switch.h
   ${_dir}/flow-key.h
@@ -29,4 +31,5 @@ list(APPEND MLNET_TEST_SOURCES
   ${MLNET_ROOT}/test/fabric/mmu-test.cc
   ${MLNET_ROOT}/test/fabric/pfc-incast-test.cc
   ${MLNET_ROOT}/test/fabric/carried-flow-key-test.cc
+  ${MLNET_ROOT}/test/fabric/fabric-frame-test.cc
 )

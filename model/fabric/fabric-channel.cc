@@ -57,11 +57,11 @@ FabricChannel::Detach(Ptr<FabricNetDevice> dev)
 }
 
 void
-FabricChannel::Transmit(const Ptr<Packet>& p, uint16_t etherType, const FlowKey* key,
+FabricChannel::Transmit(FabricFrame& f, uint16_t etherType, const FlowKey* key,
                         const FabricNetDevice* src, const Time& txTime)
 {
     FabricNetDevice* dst = PeekPointer(src == PeekPointer(m_dev[0]) ? m_dev[1] : m_dev[0]);
-    dst->ScheduleArrival(p, etherType, key, txTime + m_delay);
+    dst->ScheduleArrival(f, etherType, key, txTime + m_delay);
 }
 
 Time

@@ -4,6 +4,7 @@
 #ifndef MLNET_FABRIC_CHANNEL_H
 #define MLNET_FABRIC_CHANNEL_H
 
+#include "fabric-frame.h"
 #include "flow-key.h"
 #include "ns3/channel.h"
 #include "ns3/nstime.h"
@@ -42,10 +43,11 @@ class FabricChannel : public Channel
 
     /**
      * Carry a frame, and its parsed headers for the peer's port handler, to the other end.
-     * \param p the frame payload \param etherType its EtherType \param key its FlowKey (null:
-     * none) \param src the sending device \param txTime its transmission time
+     * \param f the frame payload (a packet or a compact frame), moved on (left empty)
+     * \param etherType its EtherType \param key its FlowKey (null: none)
+     * \param src the sending device \param txTime its transmission time
      */
-    void Transmit(const Ptr<Packet>& p, uint16_t etherType, const FlowKey* key,
+    void Transmit(FabricFrame& f, uint16_t etherType, const FlowKey* key,
                   const FabricNetDevice* src, const Time& txTime);
 
     /// \return the propagation delay

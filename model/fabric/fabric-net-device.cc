@@ -202,25 +202,41 @@ FabricNetDevice::TxTime(uint32_t bytes) const
 void
 FabricNetDevice::Enqueue(const Ptr<Packet>& p, uint8_t cls, uint32_t meta)
 {
-    DoEnqueue(p, cls, meta, nullptr);
+    FabricFrame f(p);
+    DoEnqueue(f, cls, meta, nullptr);
 }
 
 void
 FabricNetDevice::Enqueue(const Ptr<Packet>& p, uint8_t cls, uint32_t meta, const FlowKey& key)
 {
-    DoEnqueue(p, cls, meta, &key);
+    FabricFrame f(p);
+    DoEnqueue(f, cls, meta, &key);
 }
 
 void
-FabricNetDevice::DoEnqueue(const Ptr<Packet>& p, uint8_t cls, uint32_t meta, const FlowKey* key)
+FabricNetDevice::Enqueue(FabricFrame& f, uint8_t cls, uint32_t meta, const FlowKey& key)
+{
+    DoEnqueue(f, cls, meta, &key);
+}
+
+void
+FabricNetDevice::DoEnqueue(FabricFrame& f, uint8_t cls, uint32_t meta, const FlowKey* key)
 {
     ClassQueue& cq = m_queues[cls];
-    cq.q.push_back(Entry{p, meta, key != nullptr, key ? *key : FlowKey()});
+    cq.q.emplace_back();
+    Entry& e = cq.q.back();
+    e.frame = std::move(f);
+    e.meta = meta;
+    e.hasKey = key != nullptr;
+    if (key)
+    {
+        e.key = *key;
+    }
     m_queuedMask |= uint8_t(1u << cls);
-    cq.bytes += p->GetSize();
+    cq.bytes += e.frame.GetSize();
     if (!m_macTxTrace.IsEmpty())
     {
-        m_macTxTrace(p);
+        m_macTxTrace(e.frame.GetPacket());
     }
     if (!m_queueTrace.IsEmpty())
     {
@@ -378,9 +394,9 @@ FabricNetDevice::SelectClass(uint8_t pausedMask)
     {
         ClassQueue& cur = m_queues[m_dwrrNext];
         bool eligible = !cur.q.empty() && !((pausedMask >> m_dwrrNext) & 1u);
-        if (eligible && cur.deficit >= int64_t(cur.q.front().packet->GetSize()))
+        if (eligible && cur.deficit >= int64_t(cur.q.front().frame.GetSize()))
         {
-            cur.deficit -= cur.q.front().packet->GetSize();
+            cur.deficit -= cur.q.front().frame.GetSize();
             return m_dwrrNext;
         }
         if (!eligible)
@@ -405,9 +421,9 @@ FabricNetDevice::TransmitStart()
     }
     if (!m_ctrlQueue.empty())
     {
-        Ptr<Packet> p = m_ctrlQueue.front();
+        FabricFrame f(m_ctrlQueue.front());
         m_ctrlQueue.pop_front();
-        StartFrame(p, PfcHeader::kEtherType);
+        StartFrame(f, PfcHeader::kEtherType);
         return;
     }
     uint8_t paused = GetPausedMask();
@@ -421,31 +437,31 @@ FabricNetDevice::TransmitStart()
         {
             m_queuedMask &= uint8_t(~(1u << c));
         }
-        cq.bytes -= e.packet->GetSize();
+        cq.bytes -= e.frame.GetSize();
         if (!m_queueTrace.IsEmpty())
         {
             m_queueTrace(uint8_t(c), cq.bytes);
         }
         if (m_dqHandler)
         {
-            m_dqHandler->PortDequeue(m_handlerPort, e.packet, uint8_t(c), e.meta,
+            m_dqHandler->PortDequeue(m_handlerPort, e.frame, uint8_t(c), e.meta,
                                      e.hasKey ? &e.key : nullptr);
         }
         else if (!m_dequeueCb.IsNull())
         {
-            m_dequeueCb(e.packet, uint8_t(c), e.meta);
+            m_dequeueCb(e.frame.GetPacket(), uint8_t(c), e.meta);
             e.hasKey = false; // the callback may have changed the packet: the next hop parses
         }
-        StartFrame(e.packet, kEtherTypeIpv4, e.hasKey ? &e.key : nullptr);
+        StartFrame(e.frame, kEtherTypeIpv4, e.hasKey ? &e.key : nullptr);
         return;
     }
     if (m_pullSource)
     {
         const FlowKey* key = nullptr;
-        Ptr<Packet> p = m_pullSource->PortPull(paused, key);
-        if (p)
+        FabricFrame f;
+        if (m_pullSource->PortPull(paused, f, key))
         {
-            StartFrame(p, kEtherTypeIpv4, key);
+            StartFrame(f, kEtherTypeIpv4, key);
         }
     }
     else if (!m_pull.IsNull())
@@ -453,27 +469,28 @@ FabricNetDevice::TransmitStart()
         Ptr<Packet> p = m_pull(paused);
         if (p)
         {
-            StartFrame(p, kEtherTypeIpv4);
+            FabricFrame f(p);
+            StartFrame(f, kEtherTypeIpv4);
         }
     }
 }
 
 void
-FabricNetDevice::StartFrame(const Ptr<Packet>& p, uint16_t etherType, const FlowKey* key)
+FabricNetDevice::StartFrame(FabricFrame& f, uint16_t etherType, const FlowKey* key)
 {
     m_txBusy = true;
     // Exact serialisation: the sub-step remainder of each frame is carried into the next, so
     // back-to-back frames leave at the nominal line rate whatever the time resolution.
-    Time txTime = m_txClock.Next(WireBits(p->GetSize()), m_bitRate);
+    Time txTime = m_txClock.Next(WireBits(f.GetSize()), m_bitRate);
     m_txFrames++;
     m_txPackets += etherType == kEtherTypeIpv4 ? 1 : 0;
     if (!m_phyTxBeginTrace.IsEmpty())
     {
-        m_phyTxBeginTrace(p);
+        m_phyTxBeginTrace(f.GetPacket());
     }
     if (!m_snifferTrace.IsEmpty() || !m_promiscSnifferTrace.IsEmpty())
     {
-        SnifferTrace(p, etherType, true);
+        SnifferTrace(f.GetPacket(), etherType, true);
     }
     // In this node's context, like the arrival events (the context orders nothing). A port
     // that pulls (a host's) needs the event to pull, unless its pull source says a pull would
@@ -493,11 +510,11 @@ FabricNetDevice::StartFrame(const Ptr<Packet>& p, uint16_t etherType, const Flow
         m_txDoneEvent->Ref(); // the scheduler releases one reference after the event ran
         ScheduleDeviceEvent(sim, txTime, m_txDoneEvent);
     }
-    m_channel->Transmit(p, etherType, key, this, txTime);
+    m_channel->Transmit(f, etherType, key, this, txTime);
 }
 
 void
-FabricNetDevice::ScheduleArrival(const Ptr<Packet>& p, uint16_t etherType, const FlowKey* key,
+FabricNetDevice::ScheduleArrival(FabricFrame& f, uint16_t etherType, const FlowKey* key,
                                  const Time& delay)
 {
     if (m_inFlightCount == m_inFlight.size())
@@ -505,7 +522,7 @@ FabricNetDevice::ScheduleArrival(const Ptr<Packet>& p, uint16_t etherType, const
         GrowInFlight();
     }
     InFlight& slot = m_inFlight[(m_inFlightHead + m_inFlightCount) & (m_inFlight.size() - 1)];
-    slot.packet = p; // fields assigned in place: no temporary, no extra reference counting
+    slot.frame = std::move(f); // fields assigned in place: no temporary
     slot.etherType = etherType;
     slot.hasKey = key != nullptr;
     if (key)
@@ -536,15 +553,14 @@ FabricNetDevice::DeliverArrival()
     {
         return; // disposed while frames were on the wire
     }
-    InFlight& f = m_inFlight[m_inFlightHead];
-    Ptr<Packet> p = f.packet;
-    const uint16_t etherType = f.etherType;
-    const bool hasKey = f.hasKey;
-    const FlowKey key = f.key;
-    f.packet = nullptr;
+    InFlight& slot = m_inFlight[m_inFlightHead];
+    FabricFrame f(std::move(slot.frame));
+    const uint16_t etherType = slot.etherType;
+    const bool hasKey = slot.hasKey;
+    const FlowKey key = slot.key;
     m_inFlightHead = uint32_t((m_inFlightHead + 1) & (m_inFlight.size() - 1));
     m_inFlightCount--;
-    ReceiveFrame(p, etherType, hasKey ? &key : nullptr);
+    ReceiveFrame(f, etherType, hasKey ? &key : nullptr);
 }
 
 void
@@ -557,41 +573,48 @@ FabricNetDevice::TransmitComplete()
 void
 FabricNetDevice::Receive(Ptr<Packet> p, uint16_t etherType)
 {
-    ReceiveFrame(p, etherType, nullptr);
+    FabricFrame f(p);
+    ReceiveFrame(f, etherType, nullptr);
 }
 
 void
-FabricNetDevice::ReceiveFrame(const Ptr<Packet>& p, uint16_t etherType, const FlowKey* key)
+FabricNetDevice::ReceiveFrame(FabricFrame& f, uint16_t etherType, const FlowKey* key)
 {
     m_rxFrames++;
     if (!m_phyRxEndTrace.IsEmpty())
     {
-        m_phyRxEndTrace(p);
+        m_phyRxEndTrace(f.GetPacket());
     }
     if (!m_snifferTrace.IsEmpty() || !m_promiscSnifferTrace.IsEmpty())
     {
-        SnifferTrace(p, etherType, false);
+        SnifferTrace(f.GetPacket(), etherType, false);
     }
     if (etherType == PfcHeader::kEtherType)
     {
-        HandlePfc(p);
+        HandlePfc(f.GetPacket());
         return;
     }
     if (!m_macRxTrace.IsEmpty())
     {
-        m_macRxTrace(p);
+        m_macRxTrace(f.GetPacket());
     }
     if (m_rxHandler)
     {
-        if (m_rxHandler->PortReceive(m_handlerPort, this, p, key))
+        // A handler that declines leaves the frame as it was (it may have materialised it).
+        if (m_rxHandler->PortReceive(m_handlerPort, this, f, key))
         {
             return;
         }
     }
-    else if (!m_fabricRx.IsNull() && m_fabricRx(this, p))
+    else if (!m_fabricRx.IsNull() && m_fabricRx(this, f.GetPacket()))
     {
         return;
     }
+    if (m_promiscCallback.IsNull() && m_rxCallback.IsNull())
+    {
+        return;
+    }
+    Ptr<Packet> p = f.GetPacket();
     Ptr<FabricNetDevice> peer = GetPeer();
     Address from = peer ? peer->GetAddress() : Address(m_address);
     if (!m_promiscCallback.IsNull())

@@ -4,6 +4,7 @@
 #ifndef MLNET_FABRIC_NET_DEVICE_H
 #define MLNET_FABRIC_NET_DEVICE_H
 
+#include "fabric-frame.h"
 #include "flow-key.h"
 #include "ns3/callback.h"
 #include "ns3/data-rate.h"
@@ -50,24 +51,26 @@ class FabricPortHandler
     virtual ~FabricPortHandler() = default;
     /**
      * A data packet arrived on a port.
-     * \param port the handler's port index \param dev the device \param p the packet
+     * \param port the handler's port index \param dev the device
+     * \param f the frame (a packet or a compact descriptor); the handler may move it on (the
+     *        device does not use it after the call), e.g. into another port's Enqueue()
      * \param key its parsed headers, as the previous handler enqueued them (null: unknown,
-     *        parse the packet)
+     *        parse the frame)
      * \return true if consumed
      */
-    virtual bool PortReceive(uint32_t port, FabricNetDevice* dev, const Ptr<Packet>& p,
+    virtual bool PortReceive(uint32_t port, FabricNetDevice* dev, FabricFrame& f,
                              const FlowKey* key)
         = 0;
     /**
      * A packet queued with Enqueue() leaves the queue, just before its transmission.
-     * \param port the handler's port index \param p the packet (may still be ECN-marked)
+     * \param port the handler's port index \param f the frame (may still be ECN-marked)
      * \param cls its class \param meta the value given to Enqueue()
      * \param key the key given to Enqueue() (null if none), sent on with the packet: a handler
      *        that changes the packet's ECN bits updates key->ecn
      *
      * Not called for a handler set with SetReceiveHandler() (default: nothing to do).
      */
-    virtual void PortDequeue(uint32_t /* port */, const Ptr<Packet>& /* p */, uint8_t /* cls */,
+    virtual void PortDequeue(uint32_t /* port */, FabricFrame& /* f */, uint8_t /* cls */,
                              uint32_t /* meta */, FlowKey* /* key */)
     {
     }
@@ -85,11 +88,12 @@ class FabricPullSource
     /**
      * The port may start a frame.
      * \param pausedMask bit c set: class c is paused by PFC
+     * \param f set to the next packet to send (an IPv4 datagram: a packet or a compact frame)
      * \param key set to the packet's headers as a FlowKey if the source knows them (valid until
      *        its next call; the next hop then need not parse them), else to nullptr
-     * \return the next packet to send (an IPv4 datagram), or null if none now
+     * \return true if f was set, false if there is nothing to send now
      */
-    virtual Ptr<Packet> PortPull(uint8_t pausedMask, const FlowKey*& key) = 0;
+    virtual bool PortPull(uint8_t pausedMask, FabricFrame& f, const FlowKey*& key) = 0;
 
     /**
      * Whether PortPull() could do anything now. false promises that it would return null and
@@ -173,6 +177,13 @@ class FabricNetDevice : public NetDevice
      * \param key the packet's FlowKey (must describe the packet's bytes)
      */
     void Enqueue(const Ptr<Packet>& p, uint8_t cls, uint32_t meta, const FlowKey& key);
+    /**
+     * Enqueue() a frame (a packet or a compact descriptor) with its parsed headers.
+     * \param f the frame, moved into the queue (left empty)
+     * \param cls priority class 0..7 \param meta opaque value
+     * \param key the packet's FlowKey (must describe the frame's bytes)
+     */
+    void Enqueue(FabricFrame& f, uint8_t cls, uint32_t meta, const FlowKey& key);
 
     /**
      * Send a PFC frame to the peer pausing (quanta > 0) or resuming (quanta = 0) a class.
@@ -203,11 +214,10 @@ class FabricNetDevice : public NetDevice
      * with its parsed headers (handed to the port handler). The frames of one link arrive in
      * the order they were sent, so they wait in a FIFO and one event object per device,
      * scheduled once per frame, delivers them (no allocation or bound arguments per frame).
-     * \param p the frame \param etherType its EtherType \param key its FlowKey (null: none)
-     * \param delay until it arrives
+     * \param f the frame, moved into the link's FIFO (left empty) \param etherType its EtherType
+     * \param key its FlowKey (null: none) \param delay until it arrives
      */
-    void ScheduleArrival(const Ptr<Packet>& p, uint16_t etherType, const FlowKey* key,
-                         const Time& delay);
+    void ScheduleArrival(FabricFrame& f, uint16_t etherType, const FlowKey* key, const Time& delay);
 
     /**
      * Deliver received data packets and dequeue notifications to a port handler (instead of
@@ -324,7 +334,7 @@ class FabricNetDevice : public NetDevice
   private:
     struct Entry
     {
-        Ptr<Packet> packet;
+        FabricFrame frame;
         uint32_t meta;
         bool hasKey; //!< key is valid
         FlowKey key; //!< parsed headers (from Enqueue with a key)
@@ -358,9 +368,9 @@ class FabricNetDevice : public NetDevice
     void TransmitComplete();
     void DeliverArrival();
     void GrowInFlight();
-    void DoEnqueue(const Ptr<Packet>& p, uint8_t cls, uint32_t meta, const FlowKey* key);
-    void StartFrame(const Ptr<Packet>& p, uint16_t etherType, const FlowKey* key = nullptr);
-    void ReceiveFrame(const Ptr<Packet>& p, uint16_t etherType, const FlowKey* key);
+    void DoEnqueue(FabricFrame& f, uint8_t cls, uint32_t meta, const FlowKey* key);
+    void StartFrame(FabricFrame& f, uint16_t etherType, const FlowKey* key = nullptr);
+    void ReceiveFrame(FabricFrame& f, uint16_t etherType, const FlowKey* key);
     int SelectClass(uint8_t pausedMask);
     void SnifferTrace(Ptr<const Packet> p, uint16_t etherType, bool tx);
     void HandlePfc(Ptr<Packet> p);
@@ -412,7 +422,7 @@ class FabricNetDevice : public NetDevice
     /// A frame on the wire towards this device (ScheduleArrival).
     struct InFlight
     {
-        Ptr<Packet> packet;
+        FabricFrame frame;
         uint16_t etherType;
         bool hasKey; //!< key is valid
         FlowKey key; //!< parsed headers, for the port handler

@@ -347,8 +347,7 @@ FabricSwitch::Configure()
 }
 
 bool
-FabricSwitch::PortReceive(uint32_t in, FabricNetDevice* dev, const Ptr<Packet>& p,
-                          const FlowKey* carried)
+FabricSwitch::PortReceive(uint32_t in, FabricNetDevice* dev, FabricFrame& f, const FlowKey* carried)
 {
     EnsureConfigured();
     FlowKey key;
@@ -356,20 +355,29 @@ FabricSwitch::PortReceive(uint32_t in, FabricNetDevice* dev, const Ptr<Packet>& 
     {
         key = *carried; // parsed by an upstream switch: the bytes are the same
     }
-    else if (!key.Parse(*p))
+    else if (!key.Parse(f))
     {
-        m_ports[in].stats.drops++;
-        m_ports[in].stats.dropBytes += p->GetSize();
-        m_dropTrace(p, in, 0, "NotIpv4");
+        Drop(f, in, 0, "NotIpv4");
         return true;
     }
     if (key.dst == m_localAddr && !m_local.IsNull())
     {
-        m_local(in, p);
+        m_local(in, f.GetPacket());
         return true;
     }
-    Forward(in, key, p);
+    Forward(in, key, f);
     return true;
+}
+
+void
+FabricSwitch::Drop(FabricFrame& f, uint32_t in, uint8_t cls, const char* reason)
+{
+    m_ports[in].stats.drops++;
+    m_ports[in].stats.dropBytes += f.GetSize();
+    if (!m_dropTrace.IsEmpty())
+    {
+        m_dropTrace(f.GetPacket(), in, cls, reason);
+    }
 }
 
 void
@@ -389,28 +397,25 @@ FabricSwitch::Inject(Ptr<Packet> p, uint32_t in)
         m_dropTrace(p, in, 0, "NotIpv4");
         return;
     }
-    Forward(in, key, p);
+    FabricFrame f(p);
+    Forward(in, key, f);
 }
 
 void
-FabricSwitch::Forward(uint32_t in, FlowKey key, const Ptr<Packet>& p)
+FabricSwitch::Forward(uint32_t in, FlowKey key, FabricFrame& f)
 {
     uint8_t cls = key.dscp & 0x7;
     int out = SelectEgress(key);
-    uint32_t size = p->GetSize();
+    uint32_t size = f.GetSize();
     if (out < 0)
     {
-        m_ports[in].stats.drops++;
-        m_ports[in].stats.dropBytes += size;
-        m_dropTrace(p, in, cls, "NoRoute");
+        Drop(f, in, cls, "NoRoute");
         return;
     }
     SharedBufferMmu::Verdict v = m_mmu.Admit(in, uint32_t(out), cls, size);
     if (!SharedBufferMmu::Admitted(v))
     {
-        m_ports[in].stats.drops++;
-        m_ports[in].stats.dropBytes += size;
-        m_dropTrace(p, in, cls, SharedBufferMmu::ReasonName(v));
+        Drop(f, in, cls, SharedBufferMmu::ReasonName(v));
         NS_LOG_DEBUG("drop at port " << in << ": " << SharedBufferMmu::ReasonName(v));
         return;
     }
@@ -427,17 +432,17 @@ FabricSwitch::Forward(uint32_t in, FlowKey key, const Ptr<Packet>& p)
         {
             meta |= kMarkAtDequeue; // decided in PortDequeue, on the queue left behind
         }
-        else if (MaybeMark(p, uint32_t(out), cls, m_mmu.EgressBytes(out, cls)))
+        else if (MaybeMark(f, uint32_t(out), cls, m_mmu.EgressBytes(out, cls)))
         {
             key.ecn = Ipv4Header::ECN_CE; // the key sent on describes the marked bytes
         }
     }
     op.stats.maxQueueBytes = std::max(op.stats.maxQueueBytes, m_mmu.EgressPortBytes(out));
-    op.dev->Enqueue(p, cls, meta, key);
+    op.dev->Enqueue(f, cls, meta, key);
 }
 
 bool
-FabricSwitch::MaybeMark(const Ptr<Packet>& p, uint32_t out, uint8_t cls, uint64_t q)
+FabricSwitch::MaybeMark(FabricFrame& f, uint32_t out, uint8_t cls, uint64_t q)
 {
     Port& op = m_ports[out];
     if (q <= op.kmin)
@@ -447,7 +452,7 @@ FabricSwitch::MaybeMark(const Ptr<Packet>& p, uint32_t out, uint8_t cls, uint64_
     double prob = EcnProbability(q, op.kmin, op.kmax, m_pmax);
     if (prob >= 1.0 || m_rng->GetValue() < prob)
     {
-        MarkCe(p);
+        f.SetEcnCe();
         op.stats.ecnMarks++;
         m_ecnTrace(out, cls);
         return true;
@@ -456,26 +461,16 @@ FabricSwitch::MaybeMark(const Ptr<Packet>& p, uint32_t out, uint8_t cls, uint64_
 }
 
 void
-FabricSwitch::MarkCe(Ptr<Packet> p)
-{
-    Ipv4Header ip;
-    p->RemoveHeader(ip);
-    ip.SetEcn(Ipv4Header::ECN_CE);
-    p->AddHeader(ip);
-}
-
-void
-FabricSwitch::PortDequeue(uint32_t out, const Ptr<Packet>& p, uint8_t cls, uint32_t meta,
-                          FlowKey* key)
+FabricSwitch::PortDequeue(uint32_t out, FabricFrame& f, uint8_t cls, uint32_t meta, FlowKey* key)
 {
     const uint32_t in = meta & ~kMarkAtDequeue;
-    uint32_t size = p->GetSize();
+    uint32_t size = f.GetSize();
     m_mmu.Dequeue(in, out, cls, size);
     if (meta & kMarkAtDequeue)
     {
         // The device hands over the packet it is about to transmit (its own, non-const copy):
         // marking it here is what goes on the wire, and the key sent with it follows.
-        if (MaybeMark(p, out, cls, m_mmu.EgressBytes(out, cls)) && key)
+        if (MaybeMark(f, out, cls, m_mmu.EgressBytes(out, cls)) && key)
         {
             key->ecn = Ipv4Header::ECN_CE;
         }

@@ -151,21 +151,22 @@ class FabricSwitch
     void DoDispose() override;
 
   private:
-    bool PortReceive(uint32_t inPort, FabricNetDevice* dev, const Ptr<Packet>& p,
+    bool PortReceive(uint32_t inPort, FabricNetDevice* dev, FabricFrame& f,
                      const FlowKey* key) override;
-    void PortDequeue(uint32_t outPort, const Ptr<Packet>& p, uint8_t cls, uint32_t meta,
+    void PortDequeue(uint32_t outPort, FabricFrame& f, uint8_t cls, uint32_t meta,
                      FlowKey* key) override;
-    void Forward(uint32_t inPort, FlowKey key, const Ptr<Packet>& p);
+    void Forward(uint32_t inPort, FlowKey key, FabricFrame& f);
+    /// Fire the drop trace (materialising the frame only if it has sinks); count the drop.
+    void Drop(FabricFrame& f, uint32_t inPort, uint8_t cls, const char* reason);
     void EnsureConfigured();
     void Configure();
     void SendPause(uint32_t port, uint8_t cls);
     void RefreshPause(uint32_t port, uint8_t cls);
-    void MarkCe(Ptr<Packet> p);
     /**
      * RED-style marking decision for an ECN-capable packet at queue length q of (port, class).
      * \return true if the packet was CE-marked
      */
-    bool MaybeMark(const Ptr<Packet>& p, uint32_t outPort, uint8_t cls, uint64_t q);
+    bool MaybeMark(FabricFrame& f, uint32_t outPort, uint8_t cls, uint64_t q);
 
     /// Set in the device queue's per-packet value (next to the ingress port) when an
     /// ECN-capable packet is to be marked at dequeue: the switch need not parse it again.

@@ -3,6 +3,8 @@
  */
 #include "flow-key.h"
 
+#include "fabric-frame.h"
+
 #include <algorithm>
 
 namespace ns3
@@ -21,10 +23,11 @@ Mix64(uint64_t k)
     k ^= k >> 33;
     return k;
 }
-} // namespace
 
+/// Parse a key from anything with CopyData (a Packet, a FabricFrame).
+template<class P>
 bool
-FlowKey::Parse(const Packet& p)
+ParseFrom(FlowKey& key, const P& p)
 {
     uint8_t b[64];
     uint32_t n = p.CopyData(b, 24);
@@ -33,7 +36,20 @@ FlowKey::Parse(const Packet& p)
         // Rare path (IP options): copy the header and the ports.
         n = p.CopyData(b, std::min<uint32_t>(sizeof(b), (b[0] & 0x0f) * 4u + 4));
     }
-    return Parse(b, n);
+    return key.Parse(b, n);
+}
+} // namespace
+
+bool
+FlowKey::Parse(const Packet& p)
+{
+    return ParseFrom(*this, p);
+}
+
+bool
+FlowKey::Parse(const FabricFrame& f)
+{
+    return ParseFrom(*this, f);
 }
 
 bool

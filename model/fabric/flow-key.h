@@ -11,6 +11,8 @@
 namespace ns3
 {
 
+class FabricFrame;
+
 /**
  * \ingroup mlnet
  * \brief The fields a switch needs from an IPv4 packet: 5-tuple, DSCP and ECN.
@@ -40,6 +42,12 @@ struct FlowKey
      * \return false if the packet is too short or not IPv4
      */
     bool Parse(const Packet& p);
+    /**
+     * Parse the key from a frame (a packet or a compact frame), as Parse(const Packet&).
+     * \param f the frame
+     * \return false if the frame is too short or not IPv4
+     */
+    bool Parse(const FabricFrame& f);
 
     /**
      * Parse the key from the first bytes of an IPv4 packet already copied out (a caller that

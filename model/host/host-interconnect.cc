@@ -363,15 +363,6 @@ HostInterconnect::Recompute()
 }
 
 void
-HostInterconnect::MarkCe(Ptr<Packet> p)
-{
-    Ipv4Header ip;
-    p->RemoveHeader(ip);
-    ip.SetEcn(Ipv4Header::ECN_CE);
-    p->AddHeader(ip);
-}
-
-void
 HostInterconnect::Receive(Ptr<Packet> p, uint32_t qp, uint32_t payload)
 {
     const uint32_t size = p->GetSize();
@@ -393,7 +384,7 @@ HostInterconnect::Receive(Ptr<Packet> p, uint32_t qp, uint32_t payload)
         if (m_ccMarking && m_ewma > m_ccThreshold && m_occupancy >= m_ccMarkBytes
             && (key.ecn == 1 || key.ecn == 2))
         {
-            MarkCe(p);
+            FabricFrame::SetEcnCe(*p);
             m_stats.ceMarked++;
         }
         if (m_ctrl.IsExpired())

@@ -115,7 +115,6 @@ class HostInterconnect : public Object
     void SendPause();
     void RefreshPause();
     void MaybeResume();
-    void MarkCe(Ptr<Packet> p);
 
     // parameters
     bool m_enabled{true};

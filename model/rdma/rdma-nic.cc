@@ -299,15 +299,15 @@ RdmaNic::MayPull() const
     return !m_qps.empty() || !m_sources.empty();
 }
 
-Ptr<Packet>
-RdmaNic::PortPull(uint8_t pausedMask, const FlowKey*& key)
+bool
+RdmaNic::PortPull(uint8_t pausedMask, FabricFrame& f, const FlowKey*& key)
 {
     key = nullptr;
     const uint32_t nq = m_qps.size();
     const uint32_t n = nq + m_sources.size();
     if (n == 0)
     {
-        return nullptr;
+        return false;
     }
     // Strict priority between classes (class 7 highest, as the fabric), round robin among the
     // queue pairs of a class. With a single class in use the first ready QP wins (early exit).
@@ -316,7 +316,7 @@ RdmaNic::PortPull(uint8_t pausedMask, const FlowKey*& key)
     if (m_hostTxReady > now)
     {
         ScheduleWake(m_hostTxReady); // the host transmit path is still reading
-        return nullptr;
+        return false;
     }
     Time earliest = Time::Max();
     int best = -1;
@@ -369,21 +369,22 @@ RdmaNic::PortPull(uint8_t pausedMask, const FlowKey*& key)
         m_rr = (uint32_t(best) + 1) % n;
         if (uint32_t(best) < nq)
         {
-            Ptr<Packet> p = BuildData(*m_qps[best], now);
+            BuildData(*m_qps[best], now, f);
             key = &m_key; // the first switch need not parse the headers
-            return p;
+            return true;
         }
-        return m_sources[best - nq]->Dequeue();
+        f = FabricFrame(m_sources[best - nq]->Dequeue());
+        return !f.IsEmpty();
     }
     if (earliest != Time::Max())
     {
         ScheduleWake(earliest);
     }
-    return nullptr;
+    return false;
 }
 
-Ptr<Packet>
-RdmaNic::BuildData(RdmaQueuePair& qp, const Time& now)
+void
+RdmaNic::BuildData(RdmaQueuePair& qp, const Time& now, FabricFrame& f)
 {
     qp.m_ops->Advance(qp.m_cc, now);
     bool first = false;
@@ -400,9 +401,10 @@ RdmaNic::BuildData(RdmaQueuePair& qp, const Time& now)
     bth.m_ackRequest = last;
     bth.m_syndrome = 0;
     bth.m_msn = 0;
-    Ptr<Packet> p = MakePacket(payload, qp.m_peer, qp.m_srcPort, qp.m_class, true);
+    MakeFrame(f, payload, qp.m_peer, qp.m_srcPort, qp.m_class, true);
+    const uint32_t size = f.GetSize();
     qp.m_txPackets++;
-    qp.m_txBytes += p->GetSize();
+    qp.m_txBytes += size;
     if (psn < qp.m_highSent)
     {
         qp.m_retx++;
@@ -424,12 +426,12 @@ RdmaNic::BuildData(RdmaQueuePair& qp, const Time& now)
     const double pace = qp.PacingRate();
     if (pace >= qp.m_cc.lineRate)
     {
-        qp.m_nextAvail = now + m_dev->TxTime(p->GetSize()); // a lower bound of the port's time
+        qp.m_nextAvail = now + m_dev->TxTime(size); // a lower bound of the port's time
     }
     else
     {
         // Exact pacing: the sub-step remainder is carried from packet to packet.
-        Time interval = qp.m_paceClock.Next(m_dev->WireBits(p->GetSize()),
+        Time interval = qp.m_paceClock.Next(m_dev->WireBits(size),
                                             uint64_t(std::llround(std::max(pace, 1e3))));
         bool onSchedule = qp.m_nextAvail <= now && now - qp.m_nextAvail < interval * kPacingBurst;
         qp.m_nextAvail = (onSchedule ? qp.m_nextAvail : now) + interval;
@@ -439,14 +441,14 @@ RdmaNic::BuildData(RdmaQueuePair& qp, const Time& now)
     {
         m_hostTxReady = m_hostTx(payload);
     }
-    return p;
 }
 
-Ptr<Packet>
-RdmaNic::MakePacket(uint32_t payload, Ipv4Address dst, uint16_t sport, uint8_t cls, bool ect)
+void
+RdmaNic::MakeFrame(FabricFrame& f, uint32_t payload, Ipv4Address dst, uint16_t sport, uint8_t cls,
+                   bool ect)
 {
     // Payload and ICRC are virtual bytes; the whole header stack is written in one pass, from
-    // the NIC's one header object (no Header constructed and destroyed per packet).
+    // the NIC's one header object, into the compact frame: no ns3::Packet, no allocation.
     RoceV2Header& h = m_hdr;
     h.src = m_dev->GetIpv4Address();
     h.dst = dst;
@@ -462,9 +464,8 @@ RdmaNic::MakePacket(uint32_t payload, Ipv4Address dst, uint16_t sport, uint8_t c
     m_key.protocol = 17; // UDP
     m_key.dscp = cls & 0x3f;
     m_key.ecn = h.ecn;
-    Ptr<Packet> p = Create<Packet>(payload + kIcrcBytes);
-    p->AddHeader(h);
-    return p;
+    const uint32_t n = h.Write(f.Headers());
+    f.SetCompact(n, n + payload + kIcrcBytes, &RoceV2Header::Materialise);
 }
 
 void
@@ -478,9 +479,10 @@ RdmaNic::SendControl(Ipv4Address dst, uint16_t sport, uint32_t dstQp, uint8_t op
     h.m_psn = uint32_t(psn & 0xffffff);
     h.m_syndrome = syndrome;
     h.m_msn = msn;
-    Ptr<Packet> p = MakePacket(0, dst, sport, m_ctrlClass, false);
+    FabricFrame f;
+    MakeFrame(f, 0, dst, sport, m_ctrlClass, false);
     m_controlSent++;
-    m_dev->Enqueue(p, m_ctrlClass, 0, m_key);
+    m_dev->Enqueue(f, m_ctrlClass, 0, m_key);
 }
 
 void
@@ -553,15 +555,15 @@ RdmaNic::ExpandPsn(uint32_t psn24, uint64_t reference)
 }
 
 bool
-RdmaNic::PortReceive(uint32_t /* port */, FabricNetDevice* /* dev */, const Ptr<Packet>& p,
+RdmaNic::PortReceive(uint32_t /* port */, FabricNetDevice* /* dev */, FabricFrame& f,
                      const FlowKey* /* key */)
 {
     // One copy of the headers: IPv4 + UDP + BTH (+ the AETH of an ACK).
     uint8_t b[kIpUdpBytes + 16];
-    const uint32_t n = p->CopyData(b, sizeof(b));
+    const uint32_t n = f.CopyData(b, sizeof(b));
     FlowKey key;
     const bool plainIpv4 = n >= 20 && b[0] == 0x45; // IPv4 without options: ports at 20
-    if (!(plainIpv4 ? key.Parse(b, n) : key.Parse(*p)) || key.protocol != 17
+    if (!(plainIpv4 ? key.Parse(b, n) : key.Parse(f)) || key.protocol != 17
         || key.dport != RoceHeader::kUdpPort)
     {
         return false; // not RoCEv2: leave it to the node's other protocol handlers
@@ -580,13 +582,14 @@ RdmaNic::PortReceive(uint32_t /* port */, FabricNetDevice* /* dev */, const Ptr<
         {
             return true;
         }
-        uint32_t payload = p->GetSize() - kIpUdpBytes - kBthBytes - kIcrcBytes;
+        const uint32_t size = f.GetSize();
+        uint32_t payload = size - kIpUdpBytes - kBthBytes - kIcrcBytes;
         if (!m_hostRx.IsNull())
         {
-            m_hostRx(p, destQp, payload); // DeliverData() once the host path wrote it
+            m_hostRx(f.GetPacket(), destQp, payload); // DeliverData() once the host path wrote it
             return true;
         }
-        ReceiveData(destQp, bth, payload, p->GetSize(), key.ecn == 3);
+        ReceiveData(destQp, bth, payload, size, key.ecn == 3);
         return true;
     }
     if (destQp >= m_qps.size())

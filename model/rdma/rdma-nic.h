@@ -158,11 +158,11 @@ class RdmaNic
     };
 
     /// The port's class queues are empty: the next data packet of a queue pair or a source.
-    Ptr<Packet> PortPull(uint8_t pausedMask, const FlowKey*& key) override;
+    bool PortPull(uint8_t pausedMask, FabricFrame& f, const FlowKey*& key) override;
     /// A NIC without queue pairs and sources pulls nothing (its port sends only ACKs/CNPs).
     bool MayPull() const override;
     /// A packet arrived at the port: RoCEv2 packets are consumed, others left to the node.
-    bool PortReceive(uint32_t port, FabricNetDevice* dev, const Ptr<Packet>& p,
+    bool PortReceive(uint32_t port, FabricNetDevice* dev, FabricFrame& f,
                      const FlowKey* key) override;
     /**
      * A data packet for the responder QP \p qpn. By index, not by reference: the message-received
@@ -171,17 +171,19 @@ class RdmaNic
     void ReceiveData(uint32_t qpn, const uint8_t* bth, uint32_t payload, uint32_t ipBytes, bool ce);
     void ReceiveAck(RdmaQueuePair& qp, uint64_t psn, bool nak);
     void ReceiveCnp(RdmaQueuePair& qp);
-    Ptr<Packet> BuildData(RdmaQueuePair& qp, const Time& now);
+    /// The next data packet of a queue pair, as a compact frame. \param f set to it
+    void BuildData(RdmaQueuePair& qp, const Time& now, FabricFrame& f);
     void SendControl(Ipv4Address dst, uint16_t sport, uint32_t dstQp, uint8_t opcode, uint64_t psn,
                      uint8_t syndrome, uint32_t msn);
     /**
-     * A RoCEv2 packet with the transport header in m_hdr.bth (set by the caller).
+     * A RoCEv2 packet with the transport header in m_hdr.bth (set by the caller), as a compact
+     * frame (its headers written inline; an ns3::Packet only if something asks for one).
+     * \param f set to the frame
      * \param payload payload bytes \param dst destination \param sport UDP source port
      * \param cls priority class (DSCP) \param ect ECN-capable (ECT(0))
-     * \return the packet
      */
-    Ptr<Packet> MakePacket(uint32_t payload, Ipv4Address dst, uint16_t sport, uint8_t cls,
-                           bool ect);
+    void MakeFrame(FabricFrame& f, uint32_t payload, Ipv4Address dst, uint16_t sport, uint8_t cls,
+                   bool ect);
     void ScheduleWake(Time at);
     void Wake();
     void ArmRto(RdmaQueuePair& qp);
@@ -196,8 +198,8 @@ class RdmaNic
     std::vector<Responder> m_responders;   //!< by local responder QP number
     uint32_t m_rr{0};
     uint8_t m_classesInUse{0}; //!< bit c set: some queue pair sends in class c
-    RoceV2Header m_hdr;        //!< the header MakePacket() writes (filled per packet)
-    FlowKey m_key;             //!< the FlowKey of the last packet MakePacket() built
+    RoceV2Header m_hdr;        //!< the header MakeFrame() writes (filled per packet)
+    FlowKey m_key;             //!< the FlowKey of the last packet MakeFrame() built
     ReusableTimer m_wake;      //!< wakes the port when a queue pair may send again
     ObjectFactory m_ccFactory;
     ReceiveCallback m_rxCb;

@@ -50,6 +50,12 @@ class RoceHeader : public Header
      * \return the bytes read; 0 (fields unchanged) when fewer bytes than the header remain
      */
     uint32_t Deserialize(Buffer::Iterator start) override;
+    /**
+     * Write the header's bytes (as Serialize) to plain memory.
+     * \param b at least GetSerializedSize() bytes
+     * \return GetSerializedSize()
+     */
+    uint32_t Write(uint8_t* b) const;
 
     /// \return true for the data opcodes
     bool IsData() const

@@ -3,6 +3,8 @@
  */
 #include "roce-v2-header.h"
 
+#include <cstring>
+
 namespace ns3
 {
 
@@ -46,25 +48,65 @@ RoceV2Header::GetSerializedSize() const
     return kIpv4Bytes + kUdpBytes + bth.GetSerializedSize();
 }
 
+uint32_t
+RoceV2Header::Write(uint8_t* b) const
+{
+    const uint32_t udpLength = kUdpBytes + bth.GetSerializedSize() + payload;
+    const uint32_t ipLength = kIpv4Bytes + udpLength;
+    const uint32_t s = src.Get();
+    const uint32_t d = dst.Get();
+    const uint8_t ip[kIpv4Bytes + kUdpBytes] = {
+        0x45, // version 4, IHL 5
+        uint8_t((dscp << 2) | (ecn & 0x3)),
+        uint8_t(ipLength >> 8),
+        uint8_t(ipLength),
+        0, // identification
+        0,
+        0x40, // don't fragment
+        0,
+        64, // TTL
+        17, // UDP
+        0,  // checksum (not computed, as ns-3 by default)
+        0,
+        uint8_t(s >> 24),
+        uint8_t(s >> 16),
+        uint8_t(s >> 8),
+        uint8_t(s),
+        uint8_t(d >> 24),
+        uint8_t(d >> 16),
+        uint8_t(d >> 8),
+        uint8_t(d),
+        uint8_t(sport >> 8),
+        uint8_t(sport),
+        uint8_t(RoceHeader::kUdpPort >> 8),
+        uint8_t(RoceHeader::kUdpPort & 0xff),
+        uint8_t(udpLength >> 8),
+        uint8_t(udpLength),
+        0, // UDP checksum optional over IPv4
+        0,
+    };
+    std::memcpy(b, ip, sizeof(ip));
+    return kIpv4Bytes + kUdpBytes + bth.Write(b + sizeof(ip));
+}
+
 void
 RoceV2Header::Serialize(Buffer::Iterator i) const
 {
-    uint32_t udpLength = kUdpBytes + bth.GetSerializedSize() + payload;
-    i.WriteU8(0x45); // version 4, IHL 5
-    i.WriteU8(uint8_t((dscp << 2) | (ecn & 0x3)));
-    i.WriteHtonU16(uint16_t(kIpv4Bytes + udpLength));
-    i.WriteHtonU16(0);      // identification
-    i.WriteHtonU16(0x4000); // don't fragment
-    i.WriteU8(64);          // TTL
-    i.WriteU8(17);          // UDP
-    i.WriteHtonU16(0);      // checksum (not computed, as ns-3 by default)
-    i.WriteHtonU32(src.Get());
-    i.WriteHtonU32(dst.Get());
-    i.WriteHtonU16(sport);
-    i.WriteHtonU16(RoceHeader::kUdpPort);
-    i.WriteHtonU16(uint16_t(udpLength));
-    i.WriteHtonU16(0); // UDP checksum optional over IPv4
-    bth.Serialize(i);
+    uint8_t b[kIpv4Bytes + kUdpBytes + 28];
+    i.Write(b, Write(b));
+}
+
+Ptr<Packet>
+RoceV2Header::Materialise(const uint8_t* headers, uint32_t headerBytes, uint32_t size)
+{
+    Buffer bytes;
+    bytes.AddAtStart(headerBytes);
+    bytes.Begin().Write(headers, headerBytes);
+    RoceV2Header h;
+    h.Deserialize(bytes.Begin());
+    Ptr<Packet> p = Create<Packet>(size - headerBytes);
+    p->AddHeader(h);
+    return p;
 }
 
 uint32_t

@@ -6,6 +6,7 @@
 
 #include "ns3/header.h"
 #include "ns3/ipv4-address.h"
+#include "ns3/packet.h"
 #include "roce-header.h"
 
 namespace ns3
@@ -35,6 +36,21 @@ class RoceV2Header : public Header
      * \return the bytes read; 0 (fields unchanged) when fewer bytes than the header remain
      */
     uint32_t Deserialize(Buffer::Iterator start) override;
+    /**
+     * Write the header stack's bytes (as Serialize) to plain memory: the RDMA NIC's compact
+     * frames (FabricFrame) keep them inline.
+     * \param b at least GetSerializedSize() bytes (at most 56)
+     * \return GetSerializedSize()
+     */
+    uint32_t Write(uint8_t* b) const;
+    /**
+     * The packet a compact frame of RoCEv2 headers stands for: exactly the packet
+     * Create<Packet>(size - headerBytes) + AddHeader(RoceV2Header) would make (a
+     * FabricFrame::Materialiser).
+     * \param headers the header bytes \param headerBytes how many \param size the whole size
+     * \return the packet
+     */
+    static Ptr<Packet> Materialise(const uint8_t* headers, uint32_t headerBytes, uint32_t size);
 
     Ipv4Address src;     //!< IPv4 source
     Ipv4Address dst;     //!< IPv4 destination

@@ -96,11 +96,12 @@ TEST_CASE("rdma: the FlowKey the NIC hands its port with a packet equals the pac
     qp->PostSend(3000);
     FabricPullSource* nic = PeekPointer(d.nics[0]); // the port's view of its NIC
     const FlowKey* key = nullptr;
-    Ptr<Packet> p = nic->PortPull(0, key);
-    REQUIRE(p);
+    FabricFrame f;
+    REQUIRE(nic->PortPull(0, f, key));
+    REQUIRE(f.IsCompact());
     REQUIRE(key != nullptr);
     FlowKey parsed;
-    REQUIRE(parsed.Parse(*p));
+    REQUIRE(parsed.Parse(*f.GetPacket()));
     CHECK(key->src == parsed.src);
     CHECK(key->dst == parsed.dst);
     CHECK(key->sport == parsed.sport);

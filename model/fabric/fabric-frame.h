@@ -1,0 +1,215 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef MLNET_FABRIC_FRAME_H
+#define MLNET_FABRIC_FRAME_H
+
+#include "ns3/packet.h"
+#include "ns3/ptr.h"
+
+#include <cstdint>
+#include <cstring>
+
+namespace ns3
+{
+
+/**
+ * \ingroup mlnet
+ * \brief A packet on its way through the fabric: either an ns3::Packet, or a compact
+ * descriptor that stands for one and becomes one only when something asks for it.
+ *
+ * A compact frame keeps the bytes of its headers inline (at most kMaxHeaderBytes); the rest
+ * of its size is virtual zero bytes, as in an ns3::Packet created with a size. It costs no
+ * allocation and no reference counting: an RDMA NIC builds one per packet, ports queue it and
+ * the channel carries it by value, a switch reads its headers and marks ECN in them, and the
+ * receiving NIC reads them. GetPacket() materialises the ns3::Packet it stands for, byte for
+ * byte (built by its producer's own header class, so that packet metadata and Print() are
+ * those of the producer's packet), the first time a trace source with sinks, pcap, a callback
+ * or an ns-3 protocol handler needs one; from then on the frame is that packet, and every
+ * later hop sees and changes the same object, as if it had been a packet from the start.
+ *
+ * A compact frame is an IPv4 datagram whose IPv4 header has no options and a zero checksum
+ * (ns-3's default, checksums not computed). The one difference from carrying a packet: the
+ * packet's uid (Packet::GetUid()) is taken when it is materialised, not when the frame is
+ * built.
+ */
+class FabricFrame
+{
+  public:
+    /// Bytes of headers a compact frame keeps inline (IPv4 + UDP + the largest RoCE header).
+    static constexpr uint32_t kMaxHeaderBytes = 56;
+    /**
+     * Builds the packet a compact frame stands for.
+     * \param headers its header bytes \param headerBytes how many \param size its whole size
+     * \return the packet
+     */
+    typedef Ptr<Packet> (*Materialiser)(const uint8_t* headers, uint32_t headerBytes,
+                                        uint32_t size);
+
+    /// An empty frame (no packet).
+    FabricFrame() = default;
+    /// A frame carrying a packet. \param p the packet
+    explicit FabricFrame(const Ptr<Packet>& p)
+        : m_packet(PeekPointer(p))
+    {
+        Acquire();
+    }
+
+    ~FabricFrame()
+    {
+        Release();
+    }
+
+    /// Copy: shares a packet. \param o the source
+    FabricFrame(const FabricFrame& o)
+    {
+        CopyFields(o);
+        Acquire();
+    }
+
+    /// Copy: shares a packet. \param o the source \return this
+    FabricFrame& operator=(const FabricFrame& o)
+    {
+        if (this != &o)
+        {
+            Release();
+            CopyFields(o);
+            Acquire();
+        }
+        return *this;
+    }
+
+    /// Move: the source is left empty (no reference counting). \param o the source
+    FabricFrame(FabricFrame&& o) noexcept
+    {
+        CopyFields(o);
+        o.m_packet = nullptr;
+        o.m_build = nullptr;
+    }
+
+    /// Move: the source is left empty (no reference counting). \param o the source
+    /// \return this
+    FabricFrame& operator=(FabricFrame&& o) noexcept
+    {
+        if (this != &o)
+        {
+            Release();
+            CopyFields(o);
+            o.m_packet = nullptr;
+            o.m_build = nullptr;
+        }
+        return *this;
+    }
+
+    /**
+     * Make this a compact frame, after its producer wrote its header bytes to Headers().
+     * \param headerBytes bytes written (at most kMaxHeaderBytes)
+     * \param size the whole size of the packet it stands for (at least headerBytes)
+     * \param build what materialises it
+     */
+    void SetCompact(uint32_t headerBytes, uint32_t size, Materialiser build)
+    {
+        m_packet = nullptr;
+        m_headerBytes = uint8_t(headerBytes);
+        m_size = size;
+        m_build = build;
+    }
+
+    /// \return where a producer writes the header bytes of a compact frame
+    uint8_t* Headers()
+    {
+        return m_headers;
+    }
+
+    /// \return true if the frame is a compact descriptor (no packet materialised)
+    bool IsCompact() const
+    {
+        return !m_packet && m_build;
+    }
+
+    /// \return true if the frame holds nothing
+    bool IsEmpty() const
+    {
+        return !m_packet && !m_build;
+    }
+
+    /// \return the size of the packet, in bytes
+    uint32_t GetSize() const
+    {
+        return m_packet ? m_packet->GetSize() : m_size;
+    }
+
+    /**
+     * Copy the first bytes of the packet (as Packet::CopyData).
+     * \param buffer the destination \param n at most this many
+     * \return bytes copied
+     */
+    uint32_t CopyData(uint8_t* buffer, uint32_t n) const;
+
+    /**
+     * The packet, materialised on the first call (the frame then holds it).
+     * \return the packet (null for an empty frame)
+     */
+    Ptr<Packet> GetPacket();
+
+    /// Set the ECN codepoint of the IPv4 header to CE (11), as a switch's marking does.
+    void SetEcnCe();
+
+    /**
+     * Set the ECN codepoint of an IPv4 packet's header to CE (the packet starts with it).
+     * \param p the packet
+     */
+    static void SetEcnCe(Packet& p);
+
+    /// Drop the packet or descriptor (the frame becomes empty).
+    void Clear()
+    {
+        Release();
+        m_packet = nullptr;
+        m_build = nullptr;
+    }
+
+  private:
+    /// Take a reference to m_packet, if any.
+    void Acquire() const
+    {
+        if (m_packet)
+        {
+            m_packet->Ref();
+        }
+    }
+
+    /// Release the reference to m_packet, if any (m_packet is left dangling).
+    void Release() const
+    {
+        if (m_packet)
+        {
+            m_packet->Unref();
+        }
+    }
+
+    /// Copy every field (no reference counting). \param o the source
+    void CopyFields(const FabricFrame& o)
+    {
+        m_packet = o.m_packet;
+        m_build = o.m_build;
+        m_size = o.m_size;
+        m_headerBytes = o.m_headerBytes;
+        if (o.m_build)
+        {
+            std::memcpy(m_headers, o.m_headers, sizeof(m_headers)); // compact frames only
+        }
+    }
+
+    /// The packet, once there is one (a reference held; moved between frames without
+    /// reference counting, which ns-3's Ptr cannot do before ns-3.38).
+    Packet* m_packet{nullptr};
+    Materialiser m_build{nullptr};      //!< compact: builds the packet
+    uint32_t m_size{0};                 //!< compact: the packet's size
+    uint8_t m_headerBytes{0};           //!< compact: valid bytes in m_headers
+    uint8_t m_headers[kMaxHeaderBytes]; //!< compact: the first bytes of the packet
+};
+
+} // namespace ns3
+
+#endif /* MLNET_FABRIC_FRAME_H */
