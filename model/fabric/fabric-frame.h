@@ -51,6 +51,7 @@ class FabricFrame
     /// A frame carrying a packet. \param p the packet
     explicit FabricFrame(const Ptr<Packet>& p)
         : m_packet(PeekPointer(p))
+        , m_size(p ? p->GetSize() : 0)
     {
         Acquire();
     }
@@ -85,6 +86,7 @@ class FabricFrame
         CopyFields(o);
         o.m_packet = nullptr;
         o.m_build = nullptr;
+        o.m_size = 0;
     }
 
     /// Move: the source is left empty (no reference counting). \param o the source
@@ -97,6 +99,7 @@ class FabricFrame
             CopyFields(o);
             o.m_packet = nullptr;
             o.m_build = nullptr;
+            o.m_size = 0;
         }
         return *this;
     }
@@ -133,10 +136,15 @@ class FabricFrame
         return !m_packet && !m_build;
     }
 
-    /// \return the size of the packet, in bytes
+    /**
+     * The size of the packet, kept in the frame: ports and switches do not touch the packet
+     * object (a cache miss per dequeue in deep queues). A packet must not change its size
+     * while a frame carries it (the port's queue accounting already assumes so).
+     * \return the size of the packet, in bytes
+     */
     uint32_t GetSize() const
     {
-        return m_packet ? m_packet->GetSize() : m_size;
+        return m_size;
     }
 
     /**
@@ -167,6 +175,7 @@ class FabricFrame
         Release();
         m_packet = nullptr;
         m_build = nullptr;
+        m_size = 0;
     }
 
   private:
@@ -205,7 +214,7 @@ class FabricFrame
     /// reference counting, which ns-3's Ptr cannot do before ns-3.38).
     Packet* m_packet{nullptr};
     Materialiser m_build{nullptr};      //!< compact: builds the packet
-    uint32_t m_size{0};                 //!< compact: the packet's size
+    uint32_t m_size{0};                 //!< the packet's size
     uint8_t m_headerBytes{0};           //!< compact: valid bytes in m_headers
     uint8_t m_headers[kMaxHeaderBytes]; //!< compact: the first bytes of the packet
 };
