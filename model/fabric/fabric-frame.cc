@@ -11,16 +11,85 @@
 namespace ns3
 {
 
+namespace
+{
+/// Free compact blocks, kept for reuse until the process exits (never returned: a frame may be
+/// destroyed during static destruction, after any pool object would be).
+void* g_freeCompact = nullptr;
+} // namespace
+
+FabricFrame::Compact*
+FabricFrame::AllocCompact()
+{
+    Compact* c = static_cast<Compact*>(g_freeCompact);
+    if (c)
+    {
+        g_freeCompact = c->next;
+        return c;
+    }
+    return new Compact;
+}
+
+void
+FabricFrame::FreeCompact(Compact* c)
+{
+    c->next = static_cast<Compact*>(g_freeCompact);
+    g_freeCompact = c;
+}
+
+uint8_t*
+FabricFrame::Headers()
+{
+    if (m_packet || !m_compact)
+    {
+        Clear();
+        m_compact = AllocCompact();
+        m_compact->build = nullptr;
+        m_compact->headerBytes = 0;
+    }
+    return m_compact->headers;
+}
+
+void
+FabricFrame::SetCompact(uint32_t headerBytes, uint32_t size, Materialiser build)
+{
+    Headers(); // a frame whose producer wrote nothing still gets its block
+    m_compact->headerBytes = headerBytes;
+    m_compact->build = build;
+    m_size = size;
+}
+
+void
+FabricFrame::CopyFrom(const FabricFrame& o)
+{
+    m_packet = o.m_packet;
+    m_size = o.m_size;
+    m_compact = nullptr;
+    if (m_packet)
+    {
+        m_packet->Ref();
+    }
+    else if (o.m_compact)
+    {
+        m_compact = AllocCompact();
+        std::memcpy(m_compact, o.m_compact, sizeof(Compact));
+    }
+}
+
 uint32_t
 FabricFrame::CopyData(uint8_t* buffer, uint32_t n) const
 {
-    if (m_packet || !m_build)
+    if (m_packet)
     {
-        return m_packet ? m_packet->CopyData(buffer, n) : 0;
+        return m_packet->CopyData(buffer, n);
+    }
+    if (!m_compact)
+    {
+        return 0;
     }
     n = std::min(n, m_size);
-    const uint32_t h = std::min<uint32_t>(n, m_headerBytes);
-    std::memcpy(buffer, m_headers, h);
+    const uint32_t h = std::min(n, m_compact->headerBytes);
+    std::memcpy(buffer, m_compact->headers, h);
     std::memset(buffer + h, 0, n - h); // the virtual bytes are zeros
     return n;
 }
@@ -28,12 +97,13 @@ FabricFrame::CopyData(uint8_t* buffer, uint32_t n) const
 Ptr<Packet>
 FabricFrame::GetPacket()
 {
-    if (!m_packet && m_build)
+    if (!m_packet && m_compact && m_compact->build)
     {
-        Ptr<Packet> p = m_build(m_headers, m_headerBytes, m_size);
+        Ptr<Packet> p = m_compact->build(m_compact->headers, m_compact->headerBytes, m_size);
+        FreeCompact(m_compact);
+        m_compact = nullptr;
         m_packet = PeekPointer(p);
-        Acquire();
-        m_build = nullptr;
+        m_packet->Ref();
     }
     return Ptr<Packet>(m_packet);
 }
@@ -41,16 +111,16 @@ FabricFrame::GetPacket()
 void
 FabricFrame::SetEcnCe()
 {
-    if (m_packet || !m_build)
+    if (m_packet)
     {
-        if (m_packet)
-        {
-            SetEcnCe(*m_packet);
-        }
-        return;
+        SetEcnCe(*m_packet);
     }
-    // The TOS byte; the checksum stays zero, as Ipv4Header writes it unless checksums are on.
-    m_headers[1] = uint8_t(m_headers[1] | Ipv4Header::ECN_CE);
+    else if (m_compact)
+    {
+        // The TOS byte; the checksum stays zero, as Ipv4Header writes it unless checksums are
+        // on.
+        m_compact->headers[1] = uint8_t(m_compact->headers[1] | Ipv4Header::ECN_CE);
+    }
 }
 
 void

@@ -8,7 +8,6 @@
 #include "ns3/ptr.h"
 
 #include <cstdint>
-#include <cstring>
 
 namespace ns3
 {
@@ -18,25 +17,28 @@ namespace ns3
  * \brief A packet on its way through the fabric: either an ns3::Packet, or a compact
  * descriptor that stands for one and becomes one only when something asks for it.
  *
- * A compact frame keeps the bytes of its headers inline (at most kMaxHeaderBytes); the rest
- * of its size is virtual zero bytes, as in an ns3::Packet created with a size. It costs no
- * allocation and no reference counting: an RDMA NIC builds one per packet, ports queue it and
- * the channel carries it by value, a switch reads its headers and marks ECN in them, and the
- * receiving NIC reads them. GetPacket() materialises the ns3::Packet it stands for, byte for
- * byte (built by its producer's own header class, so that packet metadata and Print() are
- * those of the producer's packet), the first time a trace source with sinks, pcap, a callback
- * or an ns-3 protocol handler needs one; from then on the frame is that packet, and every
- * later hop sees and changes the same object, as if it had been a packet from the start.
+ * A compact frame keeps the bytes of its headers (at most kMaxHeaderBytes) in a small block
+ * taken from a free list; the rest of its size is virtual zero bytes, as in an ns3::Packet
+ * created with a size. An RDMA NIC builds one per packet, ports queue it and the channel
+ * carries it (a frame is 16 bytes, moved without reference counting), a switch reads its
+ * headers and marks ECN in them, and the receiving NIC reads them: no ns3::Packet, no header
+ * objects, no heap allocation once the free list holds as many blocks as packets in flight.
+ * GetPacket() materialises the ns3::Packet it stands for, byte for byte (built by its
+ * producer's own header class, so that packet metadata and Print() are those of the
+ * producer's packet), the first time a trace source with sinks, pcap, a callback or an ns-3
+ * protocol handler needs one; from then on the frame is that packet, and every later hop sees
+ * and changes the same object, as if it had been a packet from the start.
  *
  * A compact frame is an IPv4 datagram whose IPv4 header has no options and a zero checksum
  * (ns-3's default, checksums not computed). The one difference from carrying a packet: the
  * packet's uid (Packet::GetUid()) is taken when it is materialised, not when the frame is
- * built.
+ * built. The free list is a process-wide one without locks, as ns-3's own packet-buffer free
+ * list (one simulation per process, as ns-3's Simulator).
  */
 class FabricFrame
 {
   public:
-    /// Bytes of headers a compact frame keeps inline (IPv4 + UDP + the largest RoCE header).
+    /// Bytes of headers a compact frame keeps (IPv4 + UDP + the largest RoCE header).
     static constexpr uint32_t kMaxHeaderBytes = 56;
     /**
      * Builds the packet a compact frame stands for.
@@ -53,7 +55,10 @@ class FabricFrame
         : m_packet(PeekPointer(p))
         , m_size(p ? p->GetSize() : 0)
     {
-        Acquire();
+        if (m_packet)
+        {
+            m_packet->Ref();
+        }
     }
 
     ~FabricFrame()
@@ -61,48 +66,58 @@ class FabricFrame
         Release();
     }
 
-    /// Copy: shares a packet. \param o the source
+    /// Copy: shares a packet, copies a compact frame's headers. \param o the source
     FabricFrame(const FabricFrame& o)
     {
-        CopyFields(o);
-        Acquire();
+        CopyFrom(o);
     }
 
-    /// Copy: shares a packet. \param o the source \return this
+    /// Copy: shares a packet, copies a compact frame's headers. \param o the source
+    /// \return this
     FabricFrame& operator=(const FabricFrame& o)
     {
         if (this != &o)
         {
             Release();
-            CopyFields(o);
-            Acquire();
+            CopyFrom(o);
         }
         return *this;
     }
 
-    /// Move: the source is left empty (no reference counting). \param o the source
+    /// Move: the source is left empty (no reference counting, no copy). \param o the source
     FabricFrame(FabricFrame&& o) noexcept
+        : m_packet(o.m_packet)
+        , m_compact(o.m_compact)
+        , m_size(o.m_size)
     {
-        CopyFields(o);
         o.m_packet = nullptr;
-        o.m_build = nullptr;
+        o.m_compact = nullptr;
         o.m_size = 0;
     }
 
-    /// Move: the source is left empty (no reference counting). \param o the source
+    /// Move: the source is left empty (no reference counting, no copy). \param o the source
     /// \return this
     FabricFrame& operator=(FabricFrame&& o) noexcept
     {
         if (this != &o)
         {
             Release();
-            CopyFields(o);
+            m_packet = o.m_packet;
+            m_compact = o.m_compact;
+            m_size = o.m_size;
             o.m_packet = nullptr;
-            o.m_build = nullptr;
+            o.m_compact = nullptr;
             o.m_size = 0;
         }
         return *this;
     }
+
+    /**
+     * Start a compact frame: the frame drops what it held and returns where its producer
+     * writes the header bytes, then calls SetCompact().
+     * \return at least kMaxHeaderBytes bytes
+     */
+    uint8_t* Headers();
 
     /**
      * Make this a compact frame, after its producer wrote its header bytes to Headers().
@@ -110,30 +125,18 @@ class FabricFrame
      * \param size the whole size of the packet it stands for (at least headerBytes)
      * \param build what materialises it
      */
-    void SetCompact(uint32_t headerBytes, uint32_t size, Materialiser build)
-    {
-        m_packet = nullptr;
-        m_headerBytes = uint8_t(headerBytes);
-        m_size = size;
-        m_build = build;
-    }
-
-    /// \return where a producer writes the header bytes of a compact frame
-    uint8_t* Headers()
-    {
-        return m_headers;
-    }
+    void SetCompact(uint32_t headerBytes, uint32_t size, Materialiser build);
 
     /// \return true if the frame is a compact descriptor (no packet materialised)
     bool IsCompact() const
     {
-        return !m_packet && m_build;
+        return m_compact != nullptr && m_packet == nullptr;
     }
 
     /// \return true if the frame holds nothing
     bool IsEmpty() const
     {
-        return !m_packet && !m_build;
+        return m_packet == nullptr && m_compact == nullptr;
     }
 
     /**
@@ -174,49 +177,42 @@ class FabricFrame
     {
         Release();
         m_packet = nullptr;
-        m_build = nullptr;
+        m_compact = nullptr;
         m_size = 0;
     }
 
   private:
-    /// Take a reference to m_packet, if any.
-    void Acquire() const
+    /// A compact frame's headers (from the free list).
+    struct Compact
     {
-        if (m_packet)
-        {
-            m_packet->Ref();
-        }
-    }
+        Materialiser build;               //!< builds the packet
+        Compact* next;                    //!< next free block (on the free list)
+        uint32_t headerBytes;             //!< valid bytes in headers
+        uint8_t headers[kMaxHeaderBytes]; //!< the first bytes of the packet
+    };
 
-    /// Release the reference to m_packet, if any (m_packet is left dangling).
-    void Release() const
+    static Compact* AllocCompact();      //!< \return a block from the free list
+    static void FreeCompact(Compact* c); //!< \param c a block back to the free list
+    void CopyFrom(const FabricFrame& o); //!< copy o into this (empty) frame \param o source
+
+    /// Let go of the packet's reference and of the compact block (fields left dangling).
+    void Release()
     {
         if (m_packet)
         {
             m_packet->Unref();
         }
-    }
-
-    /// Copy every field (no reference counting). \param o the source
-    void CopyFields(const FabricFrame& o)
-    {
-        m_packet = o.m_packet;
-        m_build = o.m_build;
-        m_size = o.m_size;
-        m_headerBytes = o.m_headerBytes;
-        if (o.m_build)
+        if (m_compact)
         {
-            std::memcpy(m_headers, o.m_headers, sizeof(m_headers)); // compact frames only
+            FreeCompact(m_compact);
         }
     }
 
     /// The packet, once there is one (a reference held; moved between frames without
     /// reference counting, which ns-3's Ptr cannot do before ns-3.38).
     Packet* m_packet{nullptr};
-    Materialiser m_build{nullptr};      //!< compact: builds the packet
-    uint32_t m_size{0};                 //!< the packet's size
-    uint8_t m_headerBytes{0};           //!< compact: valid bytes in m_headers
-    uint8_t m_headers[kMaxHeaderBytes]; //!< compact: the first bytes of the packet
+    Compact* m_compact{nullptr}; //!< a compact frame's headers (null once materialised)
+    uint32_t m_size{0};          //!< the packet's size
 };
 
 } // namespace ns3
