@@ -20,7 +20,7 @@ namespace ns3
  * A compact frame keeps the bytes of its headers (at most kMaxHeaderBytes) in a small block
  * taken from a free list; the rest of its size is virtual zero bytes, as in an ns3::Packet
  * created with a size. An RDMA NIC builds one per packet, ports queue it and the channel
- * carries it (a frame is 16 bytes, moved without reference counting), a switch reads its
+ * carries it (a frame is 24 bytes, moved without reference counting), a switch reads its
  * headers and marks ECN in them, and the receiving NIC reads them: no ns3::Packet, no header
  * objects, no heap allocation once the free list holds as many blocks as packets in flight.
  * GetPacket() materialises the ns3::Packet it stands for, byte for byte (built by its
