@@ -83,11 +83,11 @@ FabricFrame::CopyData(uint8_t* buffer, uint32_t n) const
     {
         return m_packet->CopyData(buffer, n);
     }
-    if (!m_compact)
+    n = m_compact ? std::min(n, m_size) : 0;
+    if (n == 0)
     {
-        return 0;
+        return 0; // (buffer may be null)
     }
-    n = std::min(n, m_size);
     const uint32_t h = std::min(n, m_compact->headerBytes);
     std::memcpy(buffer, m_compact->headers, h);
     std::memset(buffer + h, 0, n - h); // the virtual bytes are zeros
