@@ -3,6 +3,7 @@
  */
 #include "fabric-frame.h"
 
+#include "ns3/assert.h"
 #include "ns3/ipv4-header.h"
 
 #include <algorithm>
@@ -53,6 +54,9 @@ FabricFrame::Headers()
 void
 FabricFrame::SetCompact(uint32_t headerBytes, uint32_t size, Materialiser build)
 {
+    NS_ASSERT_MSG(headerBytes <= kMaxHeaderBytes && headerBytes <= size && build,
+                  "FabricFrame::SetCompact: headerBytes must be 0.." << kMaxHeaderBytes
+                                                                     << " and at most size");
     Headers(); // a frame whose producer wrote nothing still gets its block
     m_compact->headerBytes = headerBytes;
     m_compact->build = build;
