@@ -102,8 +102,7 @@ AggregationDevice::DoDispose()
         s.drain.Cancel();
         if (s.dev)
         {
-            s.dev->SetFabricReceiveCallback(FabricNetDevice::FabricReceiveCallback());
-            s.dev->SetDequeueCallback(FabricNetDevice::DequeueCallback());
+            s.dev->SetPortHandler(nullptr, 0);
         }
         s.dev = nullptr;
         s.waiting.clear();
@@ -123,9 +122,7 @@ AggregationDevice::SetPorts(Ptr<FabricNetDevice> switchSide, Ptr<FabricNetDevice
     m_sides[1].dev = linkSide;
     for (uint8_t i = 0; i < 2; ++i)
     {
-        m_sides[i].dev->SetFabricReceiveCallback(
-            MakeCallback(&AggregationDevice::Receive, this, i));
-        m_sides[i].dev->SetDequeueCallback(MakeCallback(&AggregationDevice::OnDequeue, this, i));
+        m_sides[i].dev->SetPortHandler(this, i); // one virtual call per frame, no callbacks
     }
     m_engine->SetEmitCallback(MakeCallback(&AggregationDevice::Emit, this));
 }
@@ -207,21 +204,23 @@ AggregationDevice::Expire(Side& s)
 }
 
 bool
-AggregationDevice::Receive(uint8_t side, Ptr<FabricNetDevice> dev, Ptr<Packet> p)
+AggregationDevice::PortReceive(uint32_t port, FabricNetDevice* /* dev */, FabricFrame& f,
+                               const FlowKey* key)
 {
+    const uint8_t side = uint8_t(port);
     uint8_t b[24];
-    uint32_t n = p->CopyData(b, sizeof(b));
+    uint32_t n = f.CopyData(b, sizeof(b));
     uint32_t dst = n >= 20 ? (uint32_t(b[16]) << 24) | (uint32_t(b[17]) << 16)
                                  | (uint32_t(b[18]) << 8) | b[19]
                            : 0;
     uint8_t cls = n >= 2 ? uint8_t((b[1] >> 2) & 0x7) : 0;
     AggregationStackHeader h;
-    if (dst != m_engine->GetAddress().Get() || !AggregationStackHeader::Peek(*p, h))
+    if (dst != m_engine->GetAddress().Get() || !AggregationStackHeader::Peek(*f.GetPacket(), h))
     {
-        // Pass through, unchanged, in the same class.
+        // Pass through, unchanged, in the same class, with the parsed headers it came with.
         m_stats.passThrough[side]++;
         Side& out = m_sides[1 - side];
-        out.dev->Enqueue(p, cls, cls);
+        out.dev->Enqueue(f, cls, cls, key);
         if (out.dev->GetQueueBytes(cls) > m_passPause && !m_sides[side].passPaused[cls])
         {
             m_sides[side].passPaused[cls] = true;
@@ -230,6 +229,7 @@ AggregationDevice::Receive(uint8_t side, Ptr<FabricNetDevice> dev, Ptr<Packet> p
         return true;
     }
     m_stats.aggregationRx++;
+    Ptr<Packet> p = f.GetPacket();
     Side& s = m_sides[side];
     Expire(s);
     uint32_t size = p->GetSize();
@@ -312,8 +312,10 @@ AggregationDevice::CheckDrain(uint8_t side)
 }
 
 void
-AggregationDevice::OnDequeue(uint8_t side, Ptr<const Packet> p, uint8_t cls, uint32_t meta)
+AggregationDevice::PortDequeue(uint32_t port, FabricFrame& /* f */, uint8_t cls,
+                               uint32_t /* meta */, FlowKey* /* key */)
 {
+    const uint8_t side = uint8_t(port);
     // A packet left side `side`: traffic into it comes from the other side.
     Side& from = m_sides[1 - side];
     if (from.passPaused[cls] && m_sides[side].dev->GetQueueBytes(cls) <= m_passPause / 2)

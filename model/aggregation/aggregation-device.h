@@ -51,7 +51,9 @@ struct AggregationDeviceStats
  * PassThroughPauseBytes the device pauses the sending side in that class too, so PFC crosses
  * the device.
  */
-class AggregationDevice : public Object
+class AggregationDevice
+    : public Object
+    , public FabricPortHandler
 {
   public:
     /// Trace signature of input-buffer occupancy: (side: 0 switch, 1 link, bytes waiting).
@@ -100,8 +102,13 @@ class AggregationDevice : public Object
         EventId drain;
     };
 
-    bool Receive(uint8_t side, Ptr<FabricNetDevice> dev, Ptr<Packet> p);
-    void OnDequeue(uint8_t side, Ptr<const Packet> p, uint8_t cls, uint32_t meta);
+    /// A frame arrived on side `port`: aggregation packets to the engine (as an ns3::Packet),
+    /// everything else passes through as it came (a compact frame stays compact).
+    bool PortReceive(uint32_t port, FabricNetDevice* dev, FabricFrame& f,
+                     const FlowKey* key) override;
+    /// A frame left side `port`: lift the pass-through pause of the other side.
+    void PortDequeue(uint32_t port, FabricFrame& f, uint8_t cls, uint32_t meta,
+                     FlowKey* key) override;
     void Emit(Ptr<Packet> p, bool linkSide);
     void Expire(Side& s);
     void CheckDrain(uint8_t side);

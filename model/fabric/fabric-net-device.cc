@@ -220,6 +220,12 @@ FabricNetDevice::Enqueue(FabricFrame& f, uint8_t cls, uint32_t meta, const FlowK
 }
 
 void
+FabricNetDevice::Enqueue(FabricFrame& f, uint8_t cls, uint32_t meta, const FlowKey* key)
+{
+    DoEnqueue(f, cls, meta, key);
+}
+
+void
 FabricNetDevice::DoEnqueue(FabricFrame& f, uint8_t cls, uint32_t meta, const FlowKey* key)
 {
     ClassQueue& cq = m_queues[cls];

@@ -184,6 +184,14 @@ class FabricNetDevice : public NetDevice
      * \param key the packet's FlowKey (must describe the frame's bytes)
      */
     void Enqueue(FabricFrame& f, uint8_t cls, uint32_t meta, const FlowKey& key);
+    /**
+     * Enqueue() a frame with its parsed headers if known (a handler passing on what it
+     * received).
+     * \param f the frame, moved into the queue (left empty)
+     * \param cls priority class 0..7 \param meta opaque value
+     * \param key the frame's FlowKey, or null (the next switch parses the frame)
+     */
+    void Enqueue(FabricFrame& f, uint8_t cls, uint32_t meta, const FlowKey* key);
 
     /**
      * Send a PFC frame to the peer pausing (quanta > 0) or resuming (quanta = 0) a class.
