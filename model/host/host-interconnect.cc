@@ -363,18 +363,21 @@ HostInterconnect::Recompute()
 }
 
 void
-HostInterconnect::Receive(Ptr<Packet> p, uint32_t qp, uint32_t payload)
+HostInterconnect::Receive(FabricFrame f, uint32_t qp, uint32_t payload)
 {
-    const uint32_t size = p->GetSize();
+    const uint32_t size = f.GetSize();
     m_stats.rxPackets++;
     m_stats.rxBytes += size;
     FlowKey key;
-    key.Parse(*p);
+    key.Parse(f);
     if (m_occupancy + size > m_bufferBytes)
     {
         m_stats.dropPackets++;
         m_stats.dropBytes += size;
-        m_dropTrace(p);
+        if (!m_dropTrace.IsEmpty())
+        {
+            m_dropTrace(f.GetPacket());
+        }
         NS_LOG_DEBUG("host drop, buffer " << m_occupancy << " bytes");
         return;
     }
@@ -384,7 +387,7 @@ HostInterconnect::Receive(Ptr<Packet> p, uint32_t qp, uint32_t payload)
         if (m_ccMarking && m_ewma > m_ccThreshold && m_occupancy >= m_ccMarkBytes
             && (key.ecn == 1 || key.ecn == 2))
         {
-            FabricFrame::SetEcnCe(*p);
+            f.SetEcnCe();
             m_stats.ceMarked++;
         }
         if (m_ctrl.IsExpired())
@@ -393,7 +396,7 @@ HostInterconnect::Receive(Ptr<Packet> p, uint32_t qp, uint32_t payload)
         }
     }
     m_classes |= uint8_t(1u << (key.dscp & 7));
-    m_queue.push_back(Entry{p, qp, payload, Simulator::Now()});
+    m_queue.push_back(Entry{std::move(f), qp, payload, Simulator::Now()});
     m_occupancy = m_occupancy + size;
     m_stats.maxBufferBytes = std::max<uint64_t>(m_stats.maxBufferBytes, m_occupancy);
     if (m_pfc && !m_pausing && m_occupancy > m_pauseAt)
@@ -442,9 +445,9 @@ HostInterconnect::StartDma()
 void
 HostInterconnect::CompleteDma()
 {
-    Entry e = m_queue.front();
+    Entry e = std::move(m_queue.front());
     m_queue.pop_front();
-    const uint32_t size = e.packet->GetSize();
+    const uint32_t size = e.frame.GetSize();
     Time now = Simulator::Now();
     m_occupancy = m_occupancy - size;
     m_stats.deliveredPackets++;
@@ -463,7 +466,7 @@ HostInterconnect::CompleteDma()
     {
         StartDma();
     }
-    m_nic->DeliverData(e.packet);
+    m_nic->DeliverData(e.frame);
 }
 
 Time

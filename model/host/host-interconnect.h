@@ -8,6 +8,7 @@
 #include "host-path-timing.h"
 #include "iotlb.h"
 #include "ns3/event-id.h"
+#include "ns3/fabric-frame.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/packet.h"
@@ -100,13 +101,13 @@ class HostInterconnect : public Object
   private:
     struct Entry
     {
-        Ptr<Packet> packet;
+        FabricFrame frame; //!< the packet, as it arrived (a compact frame stays compact)
         uint32_t qp;
         uint32_t payload;
         Time arrival;
     };
 
-    void Receive(Ptr<Packet> p, uint32_t qp, uint32_t payload);
+    void Receive(FabricFrame f, uint32_t qp, uint32_t payload);
     Time TransmitReady(uint32_t payload);
     void StartDma();
     void CompleteDma();

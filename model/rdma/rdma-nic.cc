@@ -586,7 +586,7 @@ RdmaNic::PortReceive(uint32_t /* port */, FabricNetDevice* /* dev */, FabricFram
         uint32_t payload = size - kIpUdpBytes - kBthBytes - kIcrcBytes;
         if (!m_hostRx.IsNull())
         {
-            m_hostRx(f.GetPacket(), destQp, payload); // DeliverData() once the host path wrote it
+            m_hostRx(std::move(f), destQp, payload); // DeliverData() once the host path wrote it
             return true;
         }
         ReceiveData(destQp, bth, payload, size, key.ecn == 3);
@@ -613,9 +613,15 @@ RdmaNic::PortReceive(uint32_t /* port */, FabricNetDevice* /* dev */, FabricFram
 void
 RdmaNic::DeliverData(Ptr<Packet> p)
 {
+    DeliverData(FabricFrame(p));
+}
+
+void
+RdmaNic::DeliverData(const FabricFrame& f)
+{
     FlowKey key;
     uint8_t b[kIpUdpBytes + kBthBytes];
-    if (p->CopyData(b, sizeof(b)) < sizeof(b) || !key.Parse(b, sizeof(b)))
+    if (f.CopyData(b, sizeof(b)) < sizeof(b) || !key.Parse(b, sizeof(b)))
     {
         return;
     }
@@ -623,8 +629,8 @@ RdmaNic::DeliverData(Ptr<Packet> p)
     uint32_t destQp = (uint32_t(bth[5]) << 16) | (uint32_t(bth[6]) << 8) | bth[7];
     if (destQp < m_responders.size())
     {
-        uint32_t payload = p->GetSize() - kIpUdpBytes - kBthBytes - kIcrcBytes;
-        ReceiveData(destQp, bth, payload, p->GetSize(), key.ecn == 3);
+        uint32_t payload = f.GetSize() - kIpUdpBytes - kBthBytes - kIcrcBytes;
+        ReceiveData(destQp, bth, payload, f.GetSize(), key.ecn == 3);
     }
 }
 

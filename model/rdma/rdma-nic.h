@@ -56,10 +56,12 @@ class RdmaNic
     /// Trace signature of CnpTx: (destination QP number).
     typedef void (*CnpTracedCallback)(uint32_t qpn);
     /**
-     * Host receive path (e.g. HostInterconnect): (packet, responder QP number, payload bytes).
-     * It takes every received data packet and calls DeliverData() once the packet is in memory.
+     * Host receive path (e.g. HostInterconnect): (frame, responder QP number, payload bytes).
+     * It takes every received data packet, as the frame it arrived in (a compact frame stays
+     * compact: FabricFrame::GetPacket() if the path needs an ns3::Packet), and calls
+     * DeliverData() once the packet is in memory.
      */
-    typedef Callback<void, Ptr<Packet>, uint32_t, uint32_t> HostReceiveHook;
+    typedef Callback<void, FabricFrame, uint32_t, uint32_t> HostReceiveHook;
     /// Host transmit path: (payload bytes of a data packet just built) -> earliest time the
     /// next data packet can have been read from memory.
     typedef Callback<Time, uint32_t> HostTransmitHook;
@@ -102,6 +104,8 @@ class RdmaNic
      * \param rx receive path \param tx transmit path
      */
     void SetHostPath(HostReceiveHook rx, HostTransmitHook tx);
+    /// \param f a data packet handed to the host receive path, now in memory: process it
+    void DeliverData(const FabricFrame& f);
     /// \param p a data packet handed to the host receive path, now in memory: process it
     void DeliverData(Ptr<Packet> p);
 
