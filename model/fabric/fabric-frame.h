@@ -130,7 +130,7 @@ class FabricFrame
     /// \return true if the frame is a compact descriptor (no packet materialised)
     bool IsCompact() const
     {
-        return m_compact != nullptr && m_packet == nullptr;
+        return m_compact != nullptr; // (never together with a packet)
     }
 
     /// \return true if the frame holds nothing

@@ -214,12 +214,6 @@ FabricNetDevice::Enqueue(const Ptr<Packet>& p, uint8_t cls, uint32_t meta, const
 }
 
 void
-FabricNetDevice::Enqueue(FabricFrame& f, uint8_t cls, uint32_t meta, const FlowKey& key)
-{
-    DoEnqueue(f, cls, meta, &key);
-}
-
-void
 FabricNetDevice::Enqueue(FabricFrame& f, uint8_t cls, uint32_t meta, const FlowKey* key)
 {
     DoEnqueue(f, cls, meta, key);

@@ -35,7 +35,8 @@ class FabricNetDevice;
 /**
  * \ingroup mlnet
  * \brief The owner of a fabric port called directly (one virtual call, no Callback layers or
- * Ptr copies) for every received packet and every dequeued packet: FabricSwitch. Equivalent to
+ * Ptr copies) for every received packet and every dequeued packet: FabricSwitch,
+ * AggregationDevice, and (receive only) RdmaNic. Equivalent to
  * the fabric receive and dequeue callbacks; setting either callback replaces the handler's
  * part.
  *
@@ -96,7 +97,7 @@ class FabricPullSource
     virtual bool PortPull(uint8_t pausedMask, FabricFrame& f, const FlowKey*& key) = 0;
 
     /**
-     * Whether PortPull() could do anything now. false promises that it would return null and
+     * Whether PortPull() could do anything now. false promises that it would return false and
      * change nothing (schedule nothing), and stays so until the source calls the port's
      * TriggerTransmit() or PullSourceChanged(): the port may then skip its transmit-complete
      * event as an idle switch port does (only the order-preserving reservation of its uid).
@@ -178,18 +179,11 @@ class FabricNetDevice : public NetDevice
      */
     void Enqueue(const Ptr<Packet>& p, uint8_t cls, uint32_t meta, const FlowKey& key);
     /**
-     * Enqueue() a frame (a packet or a compact descriptor) with its parsed headers.
+     * Enqueue() a frame (a packet or a compact descriptor) with its parsed headers if known.
      * \param f the frame, moved into the queue (left empty)
      * \param cls priority class 0..7 \param meta opaque value
-     * \param key the packet's FlowKey (must describe the frame's bytes)
-     */
-    void Enqueue(FabricFrame& f, uint8_t cls, uint32_t meta, const FlowKey& key);
-    /**
-     * Enqueue() a frame with its parsed headers if known (a handler passing on what it
-     * received).
-     * \param f the frame, moved into the queue (left empty)
-     * \param cls priority class 0..7 \param meta opaque value
-     * \param key the frame's FlowKey, or null (the next switch parses the frame)
+     * \param key the frame's FlowKey (must describe its bytes), or null (the next switch
+     *        parses the frame)
      */
     void Enqueue(FabricFrame& f, uint8_t cls, uint32_t meta, const FlowKey* key);
 

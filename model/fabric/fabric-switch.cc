@@ -438,7 +438,7 @@ FabricSwitch::Forward(uint32_t in, FlowKey key, FabricFrame& f)
         }
     }
     op.stats.maxQueueBytes = std::max(op.stats.maxQueueBytes, m_mmu.EgressPortBytes(out));
-    op.dev->Enqueue(f, cls, meta, key);
+    op.dev->Enqueue(f, cls, meta, &key);
 }
 
 bool

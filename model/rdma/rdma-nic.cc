@@ -456,16 +456,12 @@ RdmaNic::MakeFrame(FabricFrame& f, uint32_t payload, Ipv4Address dst, uint16_t s
     h.ecn = ect ? 2 : 0; // ECT(0)
     h.sport = sport;
     h.payload = payload + kIcrcBytes;
-    // The parsed form of the same headers, handed to the port with the packet.
-    m_key.src = h.src.Get();
-    m_key.dst = dst.Get();
-    m_key.sport = sport;
-    m_key.dport = RoceHeader::kUdpPort;
-    m_key.protocol = 17; // UDP
-    m_key.dscp = cls & 0x3f;
-    m_key.ecn = h.ecn;
-    const uint32_t n = h.Write(f.Headers());
+    static_assert(kIpUdpBytes + RoceHeader::kMaxBytes <= FabricFrame::kMaxHeaderBytes,
+                  "a compact frame holds the largest RoCEv2 header stack");
+    uint8_t* b = f.Headers();
+    const uint32_t n = h.Write(b);
     f.SetCompact(n, n + payload + kIcrcBytes, &RoceV2Header::Materialise);
+    m_key.Parse(b, n); // the same headers, parsed, handed to the port with the frame
 }
 
 void
@@ -482,7 +478,7 @@ RdmaNic::SendControl(Ipv4Address dst, uint16_t sport, uint32_t dstQp, uint8_t op
     FabricFrame f;
     MakeFrame(f, 0, dst, sport, m_ctrlClass, false);
     m_controlSent++;
-    m_dev->Enqueue(f, m_ctrlClass, 0, m_key);
+    m_dev->Enqueue(f, m_ctrlClass, 0, &m_key);
 }
 
 void
@@ -608,12 +604,6 @@ RdmaNic::PortReceive(uint32_t /* port */, FabricNetDevice* /* dev */, FabricFram
         ReceiveAck(qp, psn, (syndrome & 0x60) == RoceHeader::kNakSequenceError);
     }
     return true;
-}
-
-void
-RdmaNic::DeliverData(Ptr<Packet> p)
-{
-    DeliverData(FabricFrame(p));
 }
 
 void

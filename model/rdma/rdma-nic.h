@@ -24,8 +24,6 @@
 namespace ns3
 {
 
-class RoceHeader;
-
 /**
  * \ingroup mlnet
  * \brief RoCEv2 RDMA NIC of a host: queue pairs, their transmit scheduler, the responder
@@ -106,8 +104,6 @@ class RdmaNic
     void SetHostPath(HostReceiveHook rx, HostTransmitHook tx);
     /// \param f a data packet handed to the host receive path, now in memory: process it
     void DeliverData(const FabricFrame& f);
-    /// \param p a data packet handed to the host receive path, now in memory: process it
-    void DeliverData(Ptr<Packet> p);
 
     /**
      * Serve another packet source in the transmit scheduler, like a queue pair.

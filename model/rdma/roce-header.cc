@@ -82,7 +82,7 @@ RoceHeader::Write(uint8_t* b) const
 void
 RoceHeader::Serialize(Buffer::Iterator i) const
 {
-    uint8_t b[28];
+    uint8_t b[kMaxBytes];
     i.Write(b, Write(b));
 }
 

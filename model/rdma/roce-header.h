@@ -24,6 +24,7 @@ class RoceHeader : public Header
 {
   public:
     static constexpr uint16_t kUdpPort = 4791; //!< RoCEv2 UDP destination port
+    static constexpr uint32_t kMaxBytes = 28;  //!< the largest header (a CNP's BTH + reserved)
 
     /// InfiniBand RC opcodes used by the model.
     enum Opcode : uint8_t

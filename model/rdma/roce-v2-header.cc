@@ -92,7 +92,7 @@ RoceV2Header::Write(uint8_t* b) const
 void
 RoceV2Header::Serialize(Buffer::Iterator i) const
 {
-    uint8_t b[kIpv4Bytes + kUdpBytes + 28];
+    uint8_t b[kIpv4Bytes + kUdpBytes + RoceHeader::kMaxBytes];
     i.Write(b, Write(b));
 }
 
