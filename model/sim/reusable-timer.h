@@ -22,7 +22,7 @@ class MlnetSimulatorImpl;
  * retransmission timeout), with the semantics of an ns-3 EventId kept by the owner.
  *
  * Schedule() replaces the pending expiry, as `id.Cancel(); id = Simulator::Schedule(...)`
- * does; Cancel() drops it; IsPending() and GetTs() tell whether one is pending and when.
+ * does; Cancel() drops it; IsPending() and GetTsStep() tell whether one is pending and when.
  *
  * Inside MlnetSimulatorImpl's Run() the timer schedules one event object of its own again and
  * again (ns-3 events are reference counted, so one object can sit in the scheduler several
