@@ -19,8 +19,10 @@ list(APPEND MLNET_HEADERS
   ${_dir}/flow-key.h
   ${_dir}/mlnet-enum-accessor.h
   ${_dir}/pfc-header.h
+  ${_dir}/ring-queue.h
   ${_dir}/shared-buffer-mmu.h
   ${_dir}/tx-time-accumulator.h
+  ${_dir}/watched-traced-callback.h
 )
 list(APPEND MLNET_TEST_SOURCES
   ${MLNET_ROOT}/test/fabric/ecmp-test.cc
@@ -32,4 +34,5 @@ list(APPEND MLNET_TEST_SOURCES
   ${MLNET_ROOT}/test/fabric/pfc-incast-test.cc
   ${MLNET_ROOT}/test/fabric/carried-flow-key-test.cc
   ${MLNET_ROOT}/test/fabric/fabric-frame-test.cc
+  ${MLNET_ROOT}/test/fabric/ring-queue-test.cc
 )

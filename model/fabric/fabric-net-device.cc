@@ -143,6 +143,13 @@ FabricNetDevice::FabricNetDevice()
     m_pausedUntil.fill(Time(0));
     m_txDoneEvent = Create<DeviceEvent>(this, &FabricNetDevice::TransmitComplete);
     m_arrivalEvent = Create<DeviceEvent>(this, &FabricNetDevice::DeliverArrival);
+    m_macTxTrace.Watch(&m_watched, W_MAC_TX);
+    m_macRxTrace.Watch(&m_watched, W_MAC_RX);
+    m_phyTxBeginTrace.Watch(&m_watched, W_PHY_TX_BEGIN);
+    m_phyRxEndTrace.Watch(&m_watched, W_PHY_RX_END);
+    m_snifferTrace.Watch(&m_watched, W_SNIFFER);
+    m_promiscSnifferTrace.Watch(&m_watched, W_PROMISC_SNIFFER);
+    m_queueTrace.Watch(&m_watched, W_QUEUE);
 }
 
 FabricNetDevice::~FabricNetDevice()
@@ -158,13 +165,11 @@ FabricNetDevice::DoDispose()
     m_channel = nullptr;
     for (auto& q : m_queues)
     {
-        q.q.clear();
+        q.q.Clear();
     }
     m_queuedMask = 0;
     m_ctrlQueue.clear();
-    m_inFlight.clear();
-    m_inFlightHead = 0;
-    m_inFlightCount = 0;
+    m_inFlight.Clear();
     m_txDoneReserved = false;
     m_txDoneSim = nullptr;
     m_rxHandler = nullptr;
@@ -177,6 +182,7 @@ FabricNetDevice::DoDispose()
         = MakeNullCallback<bool, Ptr<NetDevice>, Ptr<const Packet>, uint16_t, const Address&>();
     m_promiscCallback = MakeNullCallback<bool, Ptr<NetDevice>, Ptr<const Packet>, uint16_t,
                                          const Address&, const Address&, PacketType>();
+    SetWatched(W_FABRIC_RX_CB | W_DEQUEUE_CB | W_PULL_CB | W_RX_CB | W_PROMISC_CB, false);
     NetDevice::DoDispose();
 }
 
@@ -223,8 +229,7 @@ void
 FabricNetDevice::DoEnqueue(FabricFrame& f, uint8_t cls, uint32_t meta, const FlowKey* key)
 {
     ClassQueue& cq = m_queues[cls];
-    cq.q.emplace_back();
-    Entry& e = cq.q.back();
+    Entry& e = cq.q.PushBack();
     e.frame = std::move(f);
     e.meta = meta;
     e.hasKey = key != nullptr;
@@ -232,14 +237,14 @@ FabricNetDevice::DoEnqueue(FabricFrame& f, uint8_t cls, uint32_t meta, const Flo
     {
         e.key = *key;
     }
-    m_queuedMask |= uint8_t(1u << cls);
+    m_queuedMask |= uint16_t(1u << cls);
     cq.bytes += e.frame.GetSize();
-    if (!m_macTxTrace.IsEmpty())
+    if (m_watched & (W_MAC_TX | W_QUEUE))
     {
-        m_macTxTrace(e.frame.GetPacket());
-    }
-    if (!m_queueTrace.IsEmpty())
-    {
+        if (m_watched & W_MAC_TX)
+        {
+            m_macTxTrace(e.frame.GetPacket());
+        }
         m_queueTrace(cls, cq.bytes);
     }
     FrameQueued();
@@ -253,6 +258,7 @@ FabricNetDevice::SendPfc(uint8_t cls, uint16_t quanta)
     Ptr<Packet> p = Create<Packet>(PfcHeader::kFrameBytes - h.GetSerializedSize());
     p->AddHeader(h);
     m_ctrlQueue.push_back(p);
+    m_queuedMask |= kCtrlQueued;
     m_pfcTxTrace(cls, quanta);
     NS_LOG_DEBUG("PFC tx class " << unsigned(cls) << " quanta " << quanta);
     FrameQueued();
@@ -342,7 +348,7 @@ FabricNetDevice::NeedTxDone()
 bool
 FabricNetDevice::HasQueued() const
 {
-    return m_queuedMask != 0 || !m_ctrlQueue.empty();
+    return m_queuedMask != 0;
 }
 
 bool
@@ -379,7 +385,7 @@ FabricNetDevice::GetPausedMask() const
 int
 FabricNetDevice::SelectClass(uint8_t pausedMask)
 {
-    const uint32_t ready = m_queuedMask & ~uint32_t(pausedMask);
+    const uint32_t ready = m_queuedMask & ~uint32_t(pausedMask) & ~uint32_t(kCtrlQueued);
     if (ready == 0)
     {
         return -1;
@@ -393,10 +399,10 @@ FabricNetDevice::SelectClass(uint8_t pausedMask)
     while (true)
     {
         ClassQueue& cur = m_queues[m_dwrrNext];
-        bool eligible = !cur.q.empty() && !((pausedMask >> m_dwrrNext) & 1u);
-        if (eligible && cur.deficit >= int64_t(cur.q.front().frame.GetSize()))
+        bool eligible = !cur.q.Empty() && !((pausedMask >> m_dwrrNext) & 1u);
+        if (eligible && cur.deficit >= int64_t(cur.q.Front().frame.GetSize()))
         {
-            cur.deficit -= cur.q.front().frame.GetSize();
+            cur.deficit -= cur.q.Front().frame.GetSize();
             return m_dwrrNext;
         }
         if (!eligible)
@@ -405,7 +411,7 @@ FabricNetDevice::SelectClass(uint8_t pausedMask)
         }
         m_dwrrNext = uint8_t((m_dwrrNext + 1) % kNumClasses);
         ClassQueue& next = m_queues[m_dwrrNext];
-        if (!next.q.empty() && !((pausedMask >> m_dwrrNext) & 1u))
+        if (!next.q.Empty() && !((pausedMask >> m_dwrrNext) & 1u))
         {
             next.deficit += m_dwrrQuantum;
         }
@@ -419,10 +425,14 @@ FabricNetDevice::TransmitStart()
     {
         return;
     }
-    if (!m_ctrlQueue.empty())
+    if (m_queuedMask & kCtrlQueued)
     {
         FabricFrame f(m_ctrlQueue.front());
         m_ctrlQueue.pop_front();
+        if (m_ctrlQueue.empty())
+        {
+            m_queuedMask &= uint16_t(~kCtrlQueued);
+        }
         StartFrame(f, PfcHeader::kEtherType);
         return;
     }
@@ -431,14 +441,14 @@ FabricNetDevice::TransmitStart()
     if (c >= 0)
     {
         ClassQueue& cq = m_queues[c];
-        Entry e = std::move(cq.q.front());
-        cq.q.pop_front();
-        if (cq.q.empty())
+        Entry e = std::move(cq.q.Front());
+        cq.q.PopFront();
+        if (cq.q.Empty())
         {
-            m_queuedMask &= uint8_t(~(1u << c));
+            m_queuedMask &= uint16_t(~(1u << c));
         }
         cq.bytes -= e.frame.GetSize();
-        if (!m_queueTrace.IsEmpty())
+        if (m_watched & W_QUEUE)
         {
             m_queueTrace(uint8_t(c), cq.bytes);
         }
@@ -447,7 +457,7 @@ FabricNetDevice::TransmitStart()
             m_dqHandler->PortDequeue(m_handlerPort, e.frame, uint8_t(c), e.meta,
                                      e.hasKey ? &e.key : nullptr);
         }
-        else if (!m_dequeueCb.IsNull())
+        else if (m_watched & W_DEQUEUE_CB)
         {
             m_dequeueCb(e.frame.GetPacket(), uint8_t(c), e.meta);
             e.hasKey = false; // the callback may have changed the packet: the next hop parses
@@ -464,7 +474,7 @@ FabricNetDevice::TransmitStart()
             StartFrame(f, kEtherTypeIpv4, key);
         }
     }
-    else if (!m_pull.IsNull())
+    else if (m_watched & W_PULL_CB)
     {
         Ptr<Packet> p = m_pull(paused);
         if (p)
@@ -484,20 +494,23 @@ FabricNetDevice::StartFrame(FabricFrame& f, uint16_t etherType, const FlowKey* k
     Time txTime = m_txClock.Next(WireBits(f.GetSize()), m_bitRate);
     m_txFrames++;
     m_txPackets += etherType == kEtherTypeIpv4 ? 1 : 0;
-    if (!m_phyTxBeginTrace.IsEmpty())
+    if (m_watched & (W_PHY_TX_BEGIN | W_SNIFFER | W_PROMISC_SNIFFER))
     {
-        m_phyTxBeginTrace(f.GetPacket());
-    }
-    if (!m_snifferTrace.IsEmpty() || !m_promiscSnifferTrace.IsEmpty())
-    {
-        SnifferTrace(f.GetPacket(), etherType, true);
+        if (m_watched & W_PHY_TX_BEGIN)
+        {
+            m_phyTxBeginTrace(f.GetPacket());
+        }
+        if (m_watched & (W_SNIFFER | W_PROMISC_SNIFFER))
+        {
+            SnifferTrace(f.GetPacket(), etherType, true);
+        }
     }
     // In this node's context, like the arrival events (the context orders nothing). A port
     // that pulls (a host's) needs the event to pull, unless its pull source says a pull would
     // do nothing (MayPull: a NIC without queue pairs); a port with nothing queued and nothing
     // to pull only reserves it (m_txDoneReserved), on mlnet's simulator.
     MlnetSimulatorImpl* sim = MlnetSimulatorImpl::Running();
-    const bool pullIdle = m_pullSource ? !m_pullSource->MayPull() : m_pull.IsNull();
+    const bool pullIdle = m_pullSource ? !m_pullSource->MayPull() : !(m_watched & W_PULL_CB);
     if (sim && pullIdle && !HasQueued())
     {
         m_txDoneSim = sim;
@@ -517,11 +530,7 @@ void
 FabricNetDevice::ScheduleArrival(FabricFrame& f, uint16_t etherType, const FlowKey* key,
                                  const Time& delay)
 {
-    if (m_inFlightCount == m_inFlight.size())
-    {
-        GrowInFlight();
-    }
-    InFlight& slot = m_inFlight[(m_inFlightHead + m_inFlightCount) & (m_inFlight.size() - 1)];
+    InFlight& slot = m_inFlight.PushBack();
     slot.frame = std::move(f); // fields assigned in place: no temporary
     slot.etherType = etherType;
     slot.hasKey = key != nullptr;
@@ -529,37 +538,23 @@ FabricNetDevice::ScheduleArrival(FabricFrame& f, uint16_t etherType, const FlowK
     {
         slot.key = *key;
     }
-    m_inFlightCount++;
     m_arrivalEvent->Ref(); // the scheduler releases one reference after the event ran
     ScheduleDeviceEvent(MlnetSimulatorImpl::Running(), delay, m_arrivalEvent);
 }
 
 void
-FabricNetDevice::GrowInFlight()
-{
-    std::vector<InFlight> ring(std::max<std::size_t>(8, 2 * m_inFlight.size()));
-    for (uint32_t i = 0; i < m_inFlightCount; ++i)
-    {
-        ring[i] = m_inFlight[(m_inFlightHead + i) & (m_inFlight.size() - 1)];
-    }
-    m_inFlight.swap(ring);
-    m_inFlightHead = 0;
-}
-
-void
 FabricNetDevice::DeliverArrival()
 {
-    if (m_inFlightCount == 0)
+    if (m_inFlight.Empty())
     {
         return; // disposed while frames were on the wire
     }
-    InFlight& slot = m_inFlight[m_inFlightHead];
+    InFlight& slot = m_inFlight.Front();
     FabricFrame f(std::move(slot.frame));
     const uint16_t etherType = slot.etherType;
     const bool hasKey = slot.hasKey;
     const FlowKey key = slot.key;
-    m_inFlightHead = uint32_t((m_inFlightHead + 1) & (m_inFlight.size() - 1));
-    m_inFlightCount--;
+    m_inFlight.PopFront();
     ReceiveFrame(f, etherType, hasKey ? &key : nullptr);
 }
 
@@ -581,20 +576,23 @@ void
 FabricNetDevice::ReceiveFrame(FabricFrame& f, uint16_t etherType, const FlowKey* key)
 {
     m_rxFrames++;
-    if (!m_phyRxEndTrace.IsEmpty())
+    if (m_watched & (W_PHY_RX_END | W_SNIFFER | W_PROMISC_SNIFFER))
     {
-        m_phyRxEndTrace(f.GetPacket());
-    }
-    if (!m_snifferTrace.IsEmpty() || !m_promiscSnifferTrace.IsEmpty())
-    {
-        SnifferTrace(f.GetPacket(), etherType, false);
+        if (m_watched & W_PHY_RX_END)
+        {
+            m_phyRxEndTrace(f.GetPacket());
+        }
+        if (m_watched & (W_SNIFFER | W_PROMISC_SNIFFER))
+        {
+            SnifferTrace(f.GetPacket(), etherType, false);
+        }
     }
     if (etherType == PfcHeader::kEtherType)
     {
         HandlePfc(f.GetPacket());
         return;
     }
-    if (!m_macRxTrace.IsEmpty())
+    if (m_watched & W_MAC_RX)
     {
         m_macRxTrace(f.GetPacket());
     }
@@ -606,11 +604,11 @@ FabricNetDevice::ReceiveFrame(FabricFrame& f, uint16_t etherType, const FlowKey*
             return;
         }
     }
-    else if (!m_fabricRx.IsNull() && m_fabricRx(this, f.GetPacket()))
+    else if ((m_watched & W_FABRIC_RX_CB) && m_fabricRx(this, f.GetPacket()))
     {
         return;
     }
-    if (m_promiscCallback.IsNull() && m_rxCallback.IsNull())
+    if (!(m_watched & (W_RX_CB | W_PROMISC_CB)))
     {
         return;
     }
@@ -709,6 +707,7 @@ FabricNetDevice::SetFabricReceiveCallback(FabricReceiveCallback cb)
 {
     m_rxHandler = nullptr;
     m_fabricRx = cb;
+    SetWatched(W_FABRIC_RX_CB, !cb.IsNull());
 }
 
 void
@@ -716,6 +715,7 @@ FabricNetDevice::SetDequeueCallback(DequeueCallback cb)
 {
     m_dqHandler = nullptr;
     m_dequeueCb = cb;
+    SetWatched(W_DEQUEUE_CB, !cb.IsNull());
 }
 
 void
@@ -723,6 +723,7 @@ FabricNetDevice::SetPullCallback(PullCallback cb)
 {
     m_pullSource = nullptr;
     m_pull = cb;
+    SetWatched(W_PULL_CB, !cb.IsNull());
 }
 
 DataRate
@@ -906,12 +907,14 @@ void
 FabricNetDevice::SetReceiveCallback(NetDevice::ReceiveCallback cb)
 {
     m_rxCallback = cb;
+    SetWatched(W_RX_CB, !cb.IsNull());
 }
 
 void
 FabricNetDevice::SetPromiscReceiveCallback(NetDevice::PromiscReceiveCallback cb)
 {
     m_promiscCallback = cb;
+    SetWatched(W_PROMISC_CB, !cb.IsNull());
 }
 
 bool

@@ -16,7 +16,9 @@
 #include "ns3/nstime.h"
 #include "ns3/packet.h"
 #include "ns3/traced-callback.h"
+#include "ring-queue.h"
 #include "tx-time-accumulator.h"
+#include "watched-traced-callback.h"
 
 #include <array>
 #include <cstdint>
@@ -337,16 +339,50 @@ class FabricNetDevice : public NetDevice
     struct Entry
     {
         FabricFrame frame;
-        uint32_t meta;
-        bool hasKey; //!< key is valid
-        FlowKey key; //!< parsed headers (from Enqueue with a key)
+        uint32_t meta{0};
+        bool hasKey{false}; //!< key is valid
+        FlowKey key;        //!< parsed headers (from Enqueue with a key)
     };
     struct ClassQueue
     {
-        std::deque<Entry> q;
+        RingQueue<Entry> q;
         uint64_t bytes{0};
         int64_t deficit{0};
     };
+    /// A frame on the wire towards this device (ScheduleArrival).
+    struct InFlight
+    {
+        FabricFrame frame;
+        uint16_t etherType{0};
+        bool hasKey{false}; //!< key is valid
+        FlowKey key;        //!< parsed headers, for the port handler
+    };
+
+    /// m_queuedMask bit of the PFC (control) queue; bits 0-7 are the class queues.
+    static constexpr uint16_t kCtrlQueued = 1u << kNumClasses;
+
+    /// m_watched bits: trace sources with sinks, and callbacks that are set.
+    enum WatchBit : uint16_t
+    {
+        W_MAC_TX = 1u << 0,
+        W_MAC_RX = 1u << 1,
+        W_PHY_TX_BEGIN = 1u << 2,
+        W_PHY_RX_END = 1u << 3,
+        W_SNIFFER = 1u << 4,
+        W_PROMISC_SNIFFER = 1u << 5,
+        W_QUEUE = 1u << 6,
+        W_FABRIC_RX_CB = 1u << 7,
+        W_DEQUEUE_CB = 1u << 8,
+        W_PULL_CB = 1u << 9,
+        W_RX_CB = 1u << 10,
+        W_PROMISC_CB = 1u << 11,
+    };
+
+    /// Set or clear a watch bit. \param bit the bit \param on its value
+    void SetWatched(uint16_t bit, bool on)
+    {
+        m_watched = on ? uint16_t(m_watched | bit) : uint16_t(m_watched & ~bit);
+    }
 
     class DeviceEvent;
 
@@ -369,7 +405,6 @@ class FabricNetDevice : public NetDevice
     void TransmitStart();
     void TransmitComplete();
     void DeliverArrival();
-    void GrowInFlight();
     void DoEnqueue(FabricFrame& f, uint8_t cls, uint32_t meta, const FlowKey* key);
     void StartFrame(FabricFrame& f, uint16_t etherType, const FlowKey* key = nullptr);
     void ReceiveFrame(FabricFrame& f, uint16_t etherType, const FlowKey* key);
@@ -378,31 +413,11 @@ class FabricNetDevice : public NetDevice
     void HandlePfc(Ptr<Packet> p);
     uint8_t ClassOfIpv4(const Packet& p) const;
 
-    Ptr<Node> m_node;
-    Ptr<FabricChannel> m_channel;
-    uint32_t m_ifIndex{0};
-    Mac48Address m_address;
-    Ipv4Address m_ipv4;
-    uint16_t m_mtu{4200};
-    DataRate m_rate;
-    uint64_t m_bitRate{0}; //!< m_rate in bit/s (read per frame; DataRate::GetBitRate logs)
-    uint32_t m_frameOverhead{38};
-    Scheduler m_scheduler{STRICT_PRIORITY};
-    uint32_t m_dwrrQuantum{1600};
-    uint64_t m_hostQueueLimit{0};
-    uint8_t m_dwrrNext{0};
-    TxTimeAccumulator m_txClock; //!< exact frame times (remainder carried between frames)
-
-    std::array<ClassQueue, kNumClasses> m_queues;
-    uint8_t m_queuedMask{0}; //!< bit c set: m_queues[c] holds packets
-    std::deque<Ptr<Packet>> m_ctrlQueue;
-    std::array<Time, kNumClasses> m_pausedUntil;
-    /// No class is paused at or after this time; zero once every pause has expired (a cache
-    /// GetPausedMask() clears, so that the common case reads no clock).
-    mutable Time m_pauseHorizon;
-    EventId m_pauseExpiry;
+    // Per-frame state first and together: a packet-hop touches these few cache lines of a
+    // device rather than a line per member (doc/performance.rst, step 18).
+    uint16_t m_queuedMask{0}; //!< bit c set: m_queues[c] holds frames; kCtrlQueued: PFC frames
+    uint16_t m_watched{0};    //!< WatchBit: trace sources with sinks, callbacks that are set
     mutable bool m_txBusy{false};
-
     /**
      * The transmit-complete event of the frame on the wire may be reserved instead of
      * scheduled (StartFrame, on MlnetSimulatorImpl, a port with nothing to pull: no pull
@@ -414,51 +429,60 @@ class FabricNetDevice : public NetDevice
      * of hops; the results are the same, only the executed-event count is lower.
      */
     mutable bool m_txDoneReserved{false};
+    uint8_t m_dwrrNext{0};
+    Scheduler m_scheduler{STRICT_PRIORITY};
+    uint32_t m_nodeId{0}; //!< context of arrival events
+    uint32_t m_handlerPort{0};
+    uint32_t m_frameOverhead{38};
+    uint64_t m_bitRate{0}; //!< m_rate in bit/s (read per frame; DataRate::GetBitRate logs)
+    /// No class is paused at or after this time; zero once every pause has expired (a cache
+    /// GetPausedMask() clears, so that the common case reads no clock).
+    mutable Time m_pauseHorizon;
+    Ptr<FabricChannel> m_channel;
+    FabricPortHandler* m_rxHandler{nullptr};  //!< receives data packets (SetPortHandler)
+    FabricPortHandler* m_dqHandler{nullptr};  //!< told about dequeues (SetPortHandler)
+    FabricPullSource* m_pullSource{nullptr};  //!< pulled instead of m_pull (SetPullSource)
+    RingQueue<InFlight> m_inFlight;           //!< frames on the wire towards this device
+    Ptr<EventImpl> m_txDoneEvent;             //!< calls TransmitComplete(); reused for every frame
+    Ptr<EventImpl> m_arrivalEvent;            //!< calls DeliverArrival(); reused for every frame
     uint64_t m_txDoneTs{0};                   //!< its time, in time steps
-    uint32_t m_txDoneUid{0};                  //!< its uid
     MlnetSimulatorImpl* m_txDoneSim{nullptr}; //!< the simulator that reserved it
+    uint32_t m_txDoneUid{0};                  //!< its uid
     uint64_t m_txPackets{0};                  //!< IPv4 frames transmitted
     uint64_t m_txFrames{0};                   //!< all frames transmitted
     uint64_t m_rxFrames{0};                   //!< all frames received
+    TxTimeAccumulator m_txClock; //!< exact frame times (remainder carried between frames)
+    std::array<ClassQueue, kNumClasses> m_queues;
 
-    /// A frame on the wire towards this device (ScheduleArrival).
-    struct InFlight
-    {
-        FabricFrame frame;
-        uint16_t etherType;
-        bool hasKey; //!< key is valid
-        FlowKey key; //!< parsed headers, for the port handler
-    };
-    /// Frames on the wire towards this device: a ring buffer, oldest at m_inFlightHead, with a
-    /// power-of-two capacity that is allocated on first use and grows only when full (so it
-    /// holds about the most frames ever in flight on the link, not a consumed prefix).
-    std::vector<InFlight> m_inFlight;
-    uint32_t m_inFlightHead{0};    //!< index of the oldest frame in m_inFlight
-    uint32_t m_inFlightCount{0};   //!< frames in m_inFlight
-    Ptr<EventImpl> m_txDoneEvent;  //!< calls TransmitComplete(); reused for every frame
-    Ptr<EventImpl> m_arrivalEvent; //!< calls DeliverArrival(); reused for every frame
-    uint32_t m_nodeId{0};          //!< context of arrival events
+    // Configuration and state that a frame does not touch.
+    Ptr<Node> m_node;
+    uint32_t m_ifIndex{0};
+    Mac48Address m_address;
+    Ipv4Address m_ipv4;
+    uint16_t m_mtu{4200};
+    DataRate m_rate;
+    uint32_t m_dwrrQuantum{1600};
+    uint64_t m_hostQueueLimit{0};
+    std::deque<Ptr<Packet>> m_ctrlQueue;
+    std::array<Time, kNumClasses> m_pausedUntil;
+    EventId m_pauseExpiry;
 
-    FabricPortHandler* m_rxHandler{nullptr}; //!< receives data packets (SetPortHandler)
-    FabricPortHandler* m_dqHandler{nullptr}; //!< told about dequeues (SetPortHandler)
-    uint32_t m_handlerPort{0};
     FabricReceiveCallback m_fabricRx;
     DequeueCallback m_dequeueCb;
     PullCallback m_pull;
-    FabricPullSource* m_pullSource{nullptr}; //!< pulled instead of m_pull (SetPullSource)
     NetDevice::ReceiveCallback m_rxCallback;
     NetDevice::PromiscReceiveCallback m_promiscCallback;
 
-    TracedCallback<Ptr<const Packet>> m_macTxTrace;
-    TracedCallback<Ptr<const Packet>> m_macRxTrace;
+    WatchedTracedCallback<Ptr<const Packet>> m_macTxTrace;
+    WatchedTracedCallback<Ptr<const Packet>> m_macRxTrace;
     TracedCallback<Ptr<const Packet>> m_macTxDropTrace;
-    TracedCallback<Ptr<const Packet>> m_phyTxBeginTrace;
-    TracedCallback<Ptr<const Packet>> m_phyRxEndTrace;
-    TracedCallback<Ptr<const Packet>> m_snifferTrace;
-    TracedCallback<Ptr<const Packet>> m_promiscSnifferTrace;
+    WatchedTracedCallback<Ptr<const Packet>> m_phyTxBeginTrace;
+    WatchedTracedCallback<Ptr<const Packet>> m_phyRxEndTrace;
+    WatchedTracedCallback<Ptr<const Packet>> m_snifferTrace;
+    WatchedTracedCallback<Ptr<const Packet>> m_promiscSnifferTrace;
     TracedCallback<uint8_t, uint16_t> m_pfcTxTrace;
     TracedCallback<uint8_t, uint16_t> m_pfcRxTrace;
-    TracedCallback<uint8_t, uint64_t> m_queueTrace;
+    WatchedTracedCallback<uint8_t, uint64_t> m_queueTrace;
 };
 
 } // namespace ns3
