@@ -60,7 +60,8 @@ void
 FabricChannel::Transmit(FabricFrame& f, uint16_t etherType, const FlowKey* key,
                         const FabricNetDevice* src, const Time& txTime)
 {
-    FabricNetDevice* dst = PeekPointer(src == PeekPointer(m_dev[0]) ? m_dev[1] : m_dev[0]);
+    // The far end, chosen without a branch (the two directions of a link alternate).
+    FabricNetDevice* dst = PeekPointer(m_dev[src == PeekPointer(m_dev[0])]);
     dst->ScheduleArrival(f, etherType, key, txTime + m_delay);
 }
 

@@ -45,14 +45,11 @@ class TxTimeAccumulator
         {
             Rescale(rateBps);
         }
-        uint64_t steps = s.steps;
         m_carry += s.rem; // both < rate, so no overflow below 2^63 bit/s
-        if (m_carry >= rateBps)
-        {
-            m_carry -= rateBps;
-            ++steps;
-        }
-        return TimeStep(steps);
+        // Branch-free: whether the carry wraps follows no pattern a predictor learns.
+        const uint64_t wrap = m_carry >= rateBps;
+        m_carry -= wrap * rateBps;
+        return TimeStep(s.steps + wrap);
     }
 
     /**
@@ -83,12 +80,12 @@ class TxTimeAccumulator
     /// \return the memoised split of (bits, rate), computing it on a miss
     const Split& Lookup(uint64_t bits, uint64_t rateBps) const
     {
-        for (const Split& s : m_memo)
+        // The entry is chosen without a branch (a port alternating data and ACK frames would
+        // mispredict a search); only a miss branches.
+        const Split& s = m_memo[(m_memo[1].bits == bits) & (m_memo[1].rate == rateBps)];
+        if (s.bits == bits && s.rate == rateBps && rateBps != 0)
         {
-            if (s.bits == bits && s.rate == rateBps && rateBps != 0)
-            {
-                return s;
-            }
+            return s;
         }
         return Miss(bits, rateBps);
     }
