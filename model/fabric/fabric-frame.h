@@ -7,6 +7,7 @@
 #include "ns3/packet.h"
 #include "ns3/ptr.h"
 
+#include <algorithm>
 #include <cstdint>
 
 namespace ns3
@@ -156,6 +157,24 @@ class FabricFrame
      * \return bytes copied
      */
     uint32_t CopyData(uint8_t* buffer, uint32_t n) const;
+
+    /**
+     * The first bytes of the packet, at least n of them, without a copy when the frame keeps
+     * them (a compact frame whose header bytes cover n); otherwise copied into buffer, as
+     * CopyData (zeros past the end of the packet).
+     * \param buffer n bytes for the copy \param n bytes wanted
+     * \return the bytes (in the frame or in buffer; valid while the frame is unchanged)
+     */
+    const uint8_t* PeekData(uint8_t* buffer, uint32_t n) const
+    {
+        if (m_compact && m_compact->headerBytes >= n)
+        {
+            return m_compact->headers;
+        }
+        const uint32_t got = CopyData(buffer, n);
+        std::fill(buffer + got, buffer + n, uint8_t(0));
+        return buffer;
+    }
 
     /**
      * The packet, materialised on the first call (the frame then holds it).

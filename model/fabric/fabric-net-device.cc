@@ -229,14 +229,7 @@ void
 FabricNetDevice::DoEnqueue(FabricFrame& f, uint8_t cls, uint32_t meta, const FlowKey* key)
 {
     ClassQueue& cq = m_queues[cls];
-    Entry& e = cq.q.PushBack();
-    e.frame = std::move(f);
-    e.meta = meta;
-    e.hasKey = key != nullptr;
-    if (key)
-    {
-        e.key = *key;
-    }
+    Entry& e = cq.q.EmplaceBack(std::move(f), meta, key);
     m_queuedMask |= uint16_t(1u << cls);
     cq.bytes += e.frame.GetSize();
     if (m_watched & (W_MAC_TX | W_QUEUE))
@@ -530,14 +523,7 @@ void
 FabricNetDevice::ScheduleArrival(FabricFrame& f, uint16_t etherType, const FlowKey* key,
                                  const Time& delay)
 {
-    InFlight& slot = m_inFlight.PushBack();
-    slot.frame = std::move(f); // fields assigned in place: no temporary
-    slot.etherType = etherType;
-    slot.hasKey = key != nullptr;
-    if (key)
-    {
-        slot.key = *key;
-    }
+    m_inFlight.EmplaceBack(std::move(f), etherType, key);
     m_arrivalEvent->Ref(); // the scheduler releases one reference after the event ran
     ScheduleDeviceEvent(MlnetSimulatorImpl::Running(), delay, m_arrivalEvent);
 }

@@ -338,6 +338,18 @@ class FabricNetDevice : public NetDevice
   private:
     struct Entry
     {
+        /// \param f the frame (moved from) \param m its meta \param k its key, or null
+        Entry(FabricFrame&& f, uint32_t m, const FlowKey* k)
+            : frame(std::move(f))
+            , meta(m)
+            , hasKey(k != nullptr)
+        {
+            if (k)
+            {
+                key = *k;
+            }
+        }
+
         FabricFrame frame;
         uint32_t meta{0};
         bool hasKey{false}; //!< key is valid
@@ -352,6 +364,18 @@ class FabricNetDevice : public NetDevice
     /// A frame on the wire towards this device (ScheduleArrival).
     struct InFlight
     {
+        /// \param f the frame (moved from) \param t its EtherType \param k its key, or null
+        InFlight(FabricFrame&& f, uint16_t t, const FlowKey* k)
+            : frame(std::move(f))
+            , etherType(t)
+            , hasKey(k != nullptr)
+        {
+            if (k)
+            {
+                key = *k;
+            }
+        }
+
         FabricFrame frame;
         uint16_t etherType{0};
         bool hasKey{false}; //!< key is valid

@@ -31,6 +31,7 @@ namespace
 const uint32_t kIcrcBytes = 4;
 const uint32_t kIpUdpBytes = 28;
 const uint32_t kBthBytes = 12;
+const uint32_t kAethBytes = 4;
 /// Packets of lateness a rate-limited queue pair may catch up on (token-bucket depth).
 const int64_t kPacingBurst = 4;
 } // namespace
@@ -552,15 +553,23 @@ RdmaNic::ExpandPsn(uint32_t psn24, uint64_t reference)
 
 bool
 RdmaNic::PortReceive(uint32_t /* port */, FabricNetDevice* /* dev */, FabricFrame& f,
-                     const FlowKey* /* key */)
+                     const FlowKey* carried)
 {
-    // One copy of the headers: IPv4 + UDP + BTH (+ the AETH of an ACK).
-    uint8_t b[kIpUdpBytes + 16];
-    const uint32_t n = f.CopyData(b, sizeof(b));
+    // IPv4 + UDP + BTH (+ the AETH of an ACK): read in place from a compact frame, copied
+    // from a packet. A key carried from the last switch describes the same bytes.
+    uint8_t copy[kIpUdpBytes + kBthBytes + kAethBytes];
+    const uint8_t* b = f.PeekData(copy, kIpUdpBytes + kBthBytes);
+    const uint32_t n = std::min<uint32_t>(f.GetSize(), kIpUdpBytes + kBthBytes);
     FlowKey key;
-    const bool plainIpv4 = n >= 20 && b[0] == 0x45; // IPv4 without options: ports at 20
-    if (!(plainIpv4 ? key.Parse(b, n) : key.Parse(f)) || key.protocol != 17
-        || key.dport != RoceHeader::kUdpPort)
+    if (carried)
+    {
+        key = *carried;
+    }
+    else if (!(n >= 20 && b[0] == 0x45 ? key.Parse(b, n) : key.Parse(f))) // ports at 20
+    {
+        return false; // not IPv4
+    }
+    if (key.protocol != 17 || key.dport != RoceHeader::kUdpPort)
     {
         return false; // not RoCEv2: leave it to the node's other protocol handlers
     }
@@ -599,7 +608,7 @@ RdmaNic::PortReceive(uint32_t /* port */, FabricNetDevice* /* dev */, FabricFram
     }
     else if (opcode == RoceHeader::ACK)
     {
-        uint8_t syndrome = bth[kBthBytes];
+        const uint8_t syndrome = f.PeekData(copy, sizeof(copy))[kIpUdpBytes + kBthBytes];
         uint64_t psn = ExpandPsn(psn24, qp.m_sndUna);
         ReceiveAck(qp, psn, (syndrome & 0x60) == RoceHeader::kNakSequenceError);
     }

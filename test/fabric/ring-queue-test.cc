@@ -28,7 +28,7 @@ TEST_CASE("fabric: a ring queue is a FIFO through wrap-around and growth", "[fab
     int expect = 0;
     for (int i = 0; i < 5; ++i)
     {
-        q.PushBack() = next++;
+        q.EmplaceBack(next++);
     }
     for (int i = 0; i < 3; ++i)
     {
@@ -38,7 +38,7 @@ TEST_CASE("fabric: a ring queue is a FIFO through wrap-around and growth", "[fab
     // The head is now at slot 3 of 8: these wrap around, then grow the ring twice.
     for (int i = 0; i < 30; ++i)
     {
-        q.PushBack() = next++;
+        q.EmplaceBack(next++);
     }
     CHECK(q.Size() == 32);
     while (!q.Empty())
@@ -55,7 +55,7 @@ TEST_CASE("fabric: a ring queue releases what it held on pop and on clear", "[fa
     RingQueue<std::shared_ptr<int>> q;
     for (int i = 0; i < 10; ++i)
     {
-        q.PushBack() = token;
+        q.EmplaceBack(token);
     }
     CHECK(token.use_count() == 11);
     q.PopFront();
@@ -63,7 +63,7 @@ TEST_CASE("fabric: a ring queue releases what it held on pop and on clear", "[fa
     q.Clear();
     CHECK(q.Empty());
     CHECK(token.use_count() == 1);
-    q.PushBack() = token; // usable after Clear
+    q.EmplaceBack(token); // usable after Clear
     CHECK(q.Front().get() == token.get());
 }
 
