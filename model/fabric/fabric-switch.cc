@@ -191,6 +191,8 @@ FabricSwitch::SetRoute(Ipv4Address dst, const std::vector<uint32_t>& ports)
         g = m_groups.size();
         m_groups.push_back(ports);
         m_groupIndex.emplace(ports, g);
+        m_groupSpans.push_back({uint32_t(m_groupPorts.size()), uint32_t(ports.size())});
+        m_groupPorts.insert(m_groupPorts.end(), ports.begin(), ports.end());
     }
     else
     {
@@ -242,13 +244,13 @@ FabricSwitch::SelectEgress(const FlowKey& key)
     {
         return -1;
     }
-    const std::vector<uint32_t>& g = m_groups[gi];
-    if (g.size() == 1)
+    const GroupSpan s = m_groupSpans[gi];
+    if (s.count == 1)
     {
-        return int(g[0]);
+        return int(m_groupPorts[s.first]);
     }
     EnsureConfigured();
-    return int(g[key.Hash(m_seedInUse) % g.size()]);
+    return int(m_groupPorts[s.first + key.Hash(m_seedInUse) % s.count]);
 }
 
 uint32_t

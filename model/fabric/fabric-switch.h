@@ -196,6 +196,16 @@ class FabricSwitch
     std::vector<uint32_t> m_denseRoute;
     std::unordered_map<uint32_t, uint32_t> m_routeOf; //!< other addresses -> group index
     std::vector<std::vector<uint32_t>> m_groups;      //!< ECMP groups (deduplicated)
+    /// Where a group's ports are in m_groupPorts.
+    struct GroupSpan
+    {
+        uint32_t first; //!< index of its first port
+        uint32_t count; //!< its number of ports
+    };
+    /// The groups' ports end to end (SetRoute appends each new group to m_groups and here): a
+    /// lookup reads two small contiguous arrays instead of a vector per group.
+    std::vector<uint32_t> m_groupPorts;
+    std::vector<GroupSpan> m_groupSpans; //!< per group, its ports in m_groupPorts
     std::map<std::vector<uint32_t>, uint32_t> m_groupIndex;
     SharedBufferMmu m_mmu;
     bool m_configured{false};
