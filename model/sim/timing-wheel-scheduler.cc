@@ -4,6 +4,7 @@
 #include "timing-wheel-scheduler.h"
 
 #include "ns3/assert.h"
+#include "ns3/boolean.h"
 #include "ns3/log.h"
 #include "ns3/uinteger.h"
 
@@ -37,7 +38,18 @@ TimingWheelScheduler::GetTypeId()
                             "spans Buckets x BucketWidth; later events wait in a heap",
                             UintegerValue(1024),
                             MakeUintegerAccessor(&TimingWheelScheduler::m_nBuckets),
-                            MakeUintegerChecker<uint32_t>(64, 65536));
+                            MakeUintegerChecker<uint32_t>(64, 65536))
+              .AddAttribute("AdaptWidth",
+                            "Adapt the bucket width as the simulation runs (BucketWidth is then "
+                            "the starting width): halve it while slots average more than 8 "
+                            "events, double it while more than 1/8 of events go past the wheel. "
+                            "Same results either way; speed only",
+                            BooleanValue(true), MakeBooleanAccessor(&TimingWheelScheduler::m_adapt),
+                            MakeBooleanChecker())
+              .AddAttribute(
+                  "AdaptInterval", "Events between two decisions of AdaptWidth (in [16, 2^30])",
+                  UintegerValue(16384), MakeUintegerAccessor(&TimingWheelScheduler::m_adaptEvery),
+                  MakeUintegerChecker<uint32_t>(16, uint32_t(1) << 30));
     return tid;
 }
 
@@ -118,6 +130,7 @@ TimingWheelScheduler::Place(const Event& ev)
     {
         m_overflow->Insert(ev);
         m_overflowSlot = std::min(m_overflowSlot, slot);
+        m_toHeap++;
     }
 }
 
@@ -127,6 +140,7 @@ TimingWheelScheduler::Insert(const Event& ev)
     NS_ASSERT_MSG(ev.key.m_ts >= m_lastTs, "TimingWheelScheduler: event at "
                                                << ev.key.m_ts << " before the last removed one");
     Place(ev);
+    m_inserts++;
     m_size++;
 }
 
@@ -158,8 +172,58 @@ TimingWheelScheduler::NextOccupied(uint64_t& slot) const
 }
 
 void
+TimingWheelScheduler::Adapt()
+{
+    if (8 * m_toHeap > m_inserts && m_shift < kMaxShift)
+    {
+        // The wheel is too short for the delays scheduled: never this narrow again (so that
+        // crowded slots and a short wheel do not make it swing between two widths).
+        m_minShift = m_shift + 1;
+        Rescale(m_shift + 1);
+    }
+    else if (m_runEvents > 8 * m_advances && 64 * m_toHeap < m_inserts && m_shift > m_minShift)
+    {
+        Rescale(m_shift - 1); // slots too crowded: long sorts
+    }
+    m_advances = 0;
+    m_runEvents = 0;
+    m_inserts = 0;
+    m_toHeap = 0;
+}
+
+void
+TimingWheelScheduler::Rescale(unsigned shift)
+{
+    NS_LOG_LOGIC("bucket width 2^" << m_shift << " -> 2^" << shift << " steps");
+    std::vector<Event> pending;
+    for (std::size_t w = 0; w < m_occupied.size(); ++w)
+    {
+        for (uint64_t bits = m_occupied[w]; bits != 0; bits &= bits - 1)
+        {
+            std::vector<Event>& v = m_buckets[(w << 6) + unsigned(__builtin_ctzll(bits))];
+            pending.insert(pending.end(), v.begin(), v.end());
+            v.clear();
+        }
+        m_occupied[w] = 0;
+    }
+    m_shift = shift;
+    // Every pending event is at or after the last one removed: with the wheel one slot before
+    // that one's, all of them go to buckets (or beyond the wheel) and Advance() resumes there.
+    m_slot = (m_lastTs >> m_shift) - 1;
+    UpdateOverflowSlot();
+    for (const Event& ev : pending)
+    {
+        Place(ev);
+    }
+}
+
+void
 TimingWheelScheduler::Advance()
 {
+    if (m_adapt && m_runEvents >= m_adaptEvery)
+    {
+        Adapt();
+    }
     m_run.clear();
     m_head = 0;
     uint64_t next = 0;
@@ -184,6 +248,8 @@ TimingWheelScheduler::Advance()
         std::vector<Event>().swap(fromOverflow);
     }
     Unmark(b);
+    m_advances++;
+    m_runEvents += m_run.size();
     SortRun();
 }
 
@@ -294,6 +360,12 @@ std::size_t
 TimingWheelScheduler::GetSize() const
 {
     return m_size;
+}
+
+Time
+TimingWheelScheduler::GetCurrentWidth() const
+{
+    return TimeStep(int64_t(1) << m_shift);
 }
 
 } // namespace ns3

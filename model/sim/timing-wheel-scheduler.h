@@ -36,6 +36,15 @@ namespace ns3
  * Events must not be inserted before the last one removed (a simulator never does), checked
  * by NS_ASSERT.
  *
+ * The best width gives a few events per slot: many make every slot a long sort, few make the
+ * wheel short (events pass it into the heap). With AdaptWidth (the default) the wheel finds it
+ * as the simulation runs: every AdaptInterval events it halves the width while sorted
+ * runs average more than 8 events (and under 1/64 of insertions went to the heap), and doubles
+ * it while more than 1/8 of insertions went to the heap (and then never narrows below that
+ * width again, so that it settles instead of swinging); the pending events are re-bucketed
+ * (when a slot is exhausted, so the order is untouched). BucketWidth is then the starting
+ * width. A 100 Gb/s fat-tree packet simulation settles at a few nanoseconds.
+ *
  * Select it with the "SchedulerType" GlobalValue
  * (`--SchedulerType=ns3::TimingWheelScheduler`, or EventSchedulerHelper).
  */
@@ -60,6 +69,9 @@ class TimingWheelScheduler final : public Scheduler
     /// \return the number of pending events
     std::size_t GetSize() const;
 
+    /// \return the current bucket width (AdaptWidth may have changed it from BucketWidth)
+    Time GetCurrentWidth() const;
+
   protected:
     void NotifyConstructionCompleted() override;
 
@@ -70,6 +82,8 @@ class TimingWheelScheduler final : public Scheduler
     static constexpr std::size_t kInsertionSortMax = 16;
     /// m_overflowSlot when the overflow heap is empty (after every slot).
     static constexpr uint64_t kNoSlot = ~uint64_t(0);
+    /// AdaptWidth widens to at most 2^kMaxShift time steps per bucket.
+    static constexpr unsigned kMaxShift = 40;
 
     /// Size the wheel from the attributes (once, before the first event).
     void Configure();
@@ -86,6 +100,13 @@ class TimingWheelScheduler final : public Scheduler
     void Advance();
     /// Sort the current run by (time, uid).
     void SortRun();
+    /// Every AdaptInterval events: halve or double the width (see the class comment).
+    void Adapt();
+    /**
+     * Change the width (the current run must be exhausted): re-bucket every pending event.
+     * \param shift the new width, 2^shift time steps
+     */
+    void Rescale(unsigned shift);
     /// Set m_overflowSlot from the overflow heap's earliest event.
     void UpdateOverflowSlot();
     /// \param b mark bucket b non-empty
@@ -93,8 +114,15 @@ class TimingWheelScheduler final : public Scheduler
     /// \param b mark bucket b empty
     void Unmark(std::size_t b);
 
-    Time m_width;        //!< BucketWidth attribute
-    uint32_t m_nBuckets; //!< Buckets attribute
+    Time m_width;            //!< BucketWidth attribute
+    uint32_t m_nBuckets;     //!< Buckets attribute
+    bool m_adapt;            //!< AdaptWidth attribute
+    uint32_t m_adaptEvery;   //!< AdaptInterval attribute
+    uint64_t m_advances{0};  //!< slot advances since the last Adapt()
+    uint64_t m_runEvents{0}; //!< events in the runs sorted since then
+    uint64_t m_inserts{0};   //!< insertions since then
+    uint64_t m_toHeap{0};    //!< of which beyond the wheel
+    unsigned m_minShift{0};  //!< AdaptWidth narrows no further (once the wheel was too short)
 
     unsigned m_shift{0};                       //!< slot = time stamp >> m_shift
     uint64_t m_mask{0};                        //!< bucket = slot & m_mask

@@ -146,6 +146,73 @@ TEST_CASE("helper: the timing wheel scheduler returns events by (time, uid) unde
         "BucketWidth", TimeValue(TimeStep(100)), "Buckets", UintegerValue(256)));
 }
 
+TEST_CASE("helper: the timing wheel keeps the (time, uid) order while it adapts its width",
+          "[helper]")
+{
+    // A decision every 16 events: the random mix (1/8 of inserts far ahead) makes the
+    // wheel widen and narrow over and over, re-bucketing pending events each time.
+    for (int64_t w : {1, 32, 100000})
+    {
+        CheckRandomOrder(CreateObjectWithAttributes<TimingWheelScheduler>(
+            "BucketWidth", TimeValue(TimeStep(w)), "Buckets", UintegerValue(64), "AdaptInterval",
+            UintegerValue(16)));
+    }
+}
+
+namespace
+{
+/**
+ * Keep `pending` events in the scheduler, each removal replaced by an event `delay` plus up to
+ * `spread` steps later; check the order against a std::map all along.
+ * \return the width the wheel settled at
+ */
+Time
+RunSteady(Ptr<TimingWheelScheduler> s, uint32_t pending, uint64_t delay, uint64_t spread)
+{
+    std::mt19937_64 rng(7);
+    std::map<Key, uint32_t> ref;
+    uint32_t uid = 1;
+    for (uint32_t i = 0; i < pending; ++i)
+    {
+        uint64_t ts = delay + rng() % spread;
+        s->Insert(MakeEv(ts, uid));
+        ref.emplace(Key{ts, uid}, uid * 7u);
+        uid++;
+    }
+    for (int step = 0; step < 400000; ++step)
+    {
+        Scheduler::Event ev = s->RemoveNext();
+        REQUIRE(Key{ev.key.m_ts, ev.key.m_uid} == ref.begin()->first);
+        ref.erase(ref.begin());
+        uint64_t ts = ev.key.m_ts + delay + rng() % spread;
+        s->Insert(MakeEv(ts, uid));
+        ref.emplace(Key{ts, uid}, uid * 7u);
+        uid++;
+    }
+    return s->GetCurrentWidth();
+}
+} // namespace
+
+TEST_CASE("helper: the timing wheel narrows crowded slots and widens a wheel too short for "
+          "the delays",
+          "[helper]")
+{
+    // ~16 events per time step: from 32 steps per bucket down to one.
+    auto crowded = CreateObjectWithAttributes<TimingWheelScheduler>(
+        "BucketWidth", TimeValue(TimeStep(32)), "Buckets", UintegerValue(1024));
+    CHECK(RunSteady(crowded, 1024, 0, 64) == TimeStep(1));
+    // Every event 2^20 steps ahead: the wheel must span that, 2^11 steps per bucket or more.
+    auto sparse = CreateObjectWithAttributes<TimingWheelScheduler>(
+        "BucketWidth", TimeValue(TimeStep(32)), "Buckets", UintegerValue(1024));
+    Time w = RunSteady(sparse, 8, uint64_t(1) << 20, 1000);
+    CHECK(w >= TimeStep(2048));
+    CHECK(w <= TimeStep(4096)); // and no wider than it takes
+    // AdaptWidth off: the width stays.
+    auto fixed = CreateObjectWithAttributes<TimingWheelScheduler>(
+        "BucketWidth", TimeValue(TimeStep(32)), "AdaptWidth", BooleanValue(false));
+    CHECK(RunSteady(fixed, 1024, 0, 64) == TimeStep(32));
+}
+
 TEST_CASE("helper: the timing wheel scheduler rejects a bucket count that is not a power of two",
           "[helper]")
 {
