@@ -352,22 +352,23 @@ bool
 FabricSwitch::PortReceive(uint32_t in, FabricNetDevice* dev, FabricFrame& f, const FlowKey* carried)
 {
     EnsureConfigured();
-    FlowKey key;
-    if (carried)
+    FlowKey parsed;
+    const FlowKey* key = carried; // parsed by an upstream switch: the bytes are the same
+    if (!key)
     {
-        key = *carried; // parsed by an upstream switch: the bytes are the same
+        if (!parsed.Parse(f))
+        {
+            Drop(f, in, 0, "NotIpv4");
+            return true;
+        }
+        key = &parsed;
     }
-    else if (!key.Parse(f))
-    {
-        Drop(f, in, 0, "NotIpv4");
-        return true;
-    }
-    if (key.dst == m_localAddr && !m_local.IsNull())
+    if (key->dst == m_localAddr && !m_local.IsNull())
     {
         m_local(in, f.GetPacket());
         return true;
     }
-    Forward(in, key, f);
+    Forward(in, *key, f);
     return true;
 }
 
@@ -404,7 +405,7 @@ FabricSwitch::Inject(Ptr<Packet> p, uint32_t in)
 }
 
 void
-FabricSwitch::Forward(uint32_t in, FlowKey key, FabricFrame& f)
+FabricSwitch::Forward(uint32_t in, const FlowKey& key, FabricFrame& f)
 {
     uint8_t cls = key.dscp & 0x7;
     int out = SelectEgress(key);
@@ -428,6 +429,8 @@ FabricSwitch::Forward(uint32_t in, FlowKey key, FabricFrame& f)
     }
     Port& op = m_ports[out];
     uint32_t meta = in;
+    const FlowKey* sent = &key;
+    FlowKey marked;
     if (m_ecnEnabled && (key.ecn == 1 || key.ecn == 2))
     {
         if (m_ecnPoint == ECN_AT_DEQUEUE)
@@ -436,11 +439,13 @@ FabricSwitch::Forward(uint32_t in, FlowKey key, FabricFrame& f)
         }
         else if (MaybeMark(f, uint32_t(out), cls, m_mmu.EgressBytes(out, cls)))
         {
-            key.ecn = Ipv4Header::ECN_CE; // the key sent on describes the marked bytes
+            marked = key;
+            marked.ecn = Ipv4Header::ECN_CE; // the key sent on describes the marked bytes
+            sent = &marked;
         }
     }
     op.stats.maxQueueBytes = std::max(op.stats.maxQueueBytes, m_mmu.EgressPortBytes(out));
-    op.dev->Enqueue(f, cls, meta, &key);
+    op.dev->Enqueue(f, cls, meta, sent);
 }
 
 bool

@@ -155,7 +155,7 @@ class FabricSwitch
                      const FlowKey* key) override;
     void PortDequeue(uint32_t outPort, FabricFrame& f, uint8_t cls, uint32_t meta,
                      FlowKey* key) override;
-    void Forward(uint32_t inPort, FlowKey key, FabricFrame& f);
+    void Forward(uint32_t inPort, const FlowKey& key, FabricFrame& f);
     /// Fire the drop trace (materialising the frame only if it has sinks); count the drop.
     void Drop(FabricFrame& f, uint32_t inPort, uint8_t cls, const char* reason);
     void EnsureConfigured();

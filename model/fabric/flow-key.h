@@ -29,6 +29,10 @@ struct FlowKey
     uint8_t protocol{0}; //!< IP protocol number
     uint8_t dscp{0};     //!< DSCP (6 bits)
     uint8_t ecn{0};      //!< ECN codepoint (2 bits): 0 not-ECT, 1 ECT(1), 2 ECT(0), 3 CE
+    /// Always 0: the padding byte made a field, so that a copy is two whole 8-byte words (a
+    /// copy of the 15 bytes above is two overlapping words, and a field read back from it
+    /// straddles both stores: a store-forwarding stall on every hop).
+    uint8_t reserved{0};
 
     /// \return true if the packet is ECN-capable (ECT(0), ECT(1) or CE)
     bool IsEct() const
