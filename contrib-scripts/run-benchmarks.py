@@ -160,6 +160,22 @@ def before_after_table(before, after):
                       f"{median([r['hop_vs_floor'] for r in rs]):.2f} | "
                       f"{median([r['peak_rss_mb'] for r in rs]):.1f} | {sp} |")
     md.append("")
+    md += same_results_lines(before, after)
+    return md
+
+
+def same_results_lines(before, after):
+    """Markdown list: per scenario, whether every run of both builds gave the same
+    deterministic fields (an optimisation must not change results)."""
+    md = []
+    for key in COMPARE_BENCHES:
+        if key not in before or key not in after:
+            continue
+        sigs = {tuple(r.get(f) for f in SAME_FIELDS) for r in before[key] + after[key]}
+        md.append(f"- {key}: deterministic fields ({', '.join(SAME_FIELDS)}) "
+                  + ("identical in every run of both builds" if len(sigs) == 1
+                     else f"DIFFER: {len(sigs)} distinct sets"))
+    md.append("")
     return md
 
 
