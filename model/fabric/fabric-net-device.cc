@@ -229,7 +229,7 @@ void
 FabricNetDevice::DoEnqueue(FabricFrame& f, uint8_t cls, uint32_t meta, const FlowKey* key)
 {
     ClassQueue& cq = m_queues[cls];
-    Entry& e = cq.q.EmplaceBack(std::move(f), meta, key);
+    KeyedFrame& e = cq.q.EmplaceBack(std::move(f), meta, key);
     m_queuedMask |= uint16_t(1u << cls);
     cq.bytes += e.frame.GetSize();
     if (m_watched & (W_MAC_TX | W_QUEUE))
@@ -434,7 +434,7 @@ FabricNetDevice::TransmitStart()
     if (c >= 0)
     {
         ClassQueue& cq = m_queues[c];
-        Entry e = std::move(cq.q.Front());
+        KeyedFrame e = std::move(cq.q.Front());
         cq.q.PopFront();
         if (cq.q.Empty())
         {
@@ -447,15 +447,15 @@ FabricNetDevice::TransmitStart()
         }
         if (m_dqHandler)
         {
-            m_dqHandler->PortDequeue(m_handlerPort, e.frame, uint8_t(c), e.meta,
+            m_dqHandler->PortDequeue(m_handlerPort, e.frame, uint8_t(c), e.word,
                                      e.hasKey ? &e.key : nullptr);
         }
         else if (m_watched & W_DEQUEUE_CB)
         {
-            m_dequeueCb(e.frame.GetPacket(), uint8_t(c), e.meta);
+            m_dequeueCb(e.frame.GetPacket(), uint8_t(c), e.word);
             e.hasKey = false; // the callback may have changed the packet: the next hop parses
         }
-        StartFrame(e.frame, kEtherTypeIpv4, e.hasKey ? &e.key : nullptr);
+        StartFrame(e.frame, kEtherTypeIpv4, e.Key());
         return;
     }
     if (m_pullSource)
@@ -535,9 +535,9 @@ FabricNetDevice::DeliverArrival()
     {
         return; // disposed while frames were on the wire
     }
-    InFlight& slot = m_inFlight.Front();
+    KeyedFrame& slot = m_inFlight.Front();
     FabricFrame f(std::move(slot.frame));
-    const uint16_t etherType = slot.etherType;
+    const uint16_t etherType = uint16_t(slot.word);
     const bool hasKey = slot.hasKey;
     const FlowKey key = slot.key;
     m_inFlight.PopFront();

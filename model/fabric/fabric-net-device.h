@@ -336,12 +336,17 @@ class FabricNetDevice : public NetDevice
     void DoDispose() override;
 
   private:
-    struct Entry
+    /**
+     * A frame with a word of its own and, if known, its parsed headers: a queued frame (the
+     * word is the meta of Enqueue) and a frame on the wire towards this device (the word is
+     * its EtherType) are both this (48 bytes).
+     */
+    struct KeyedFrame
     {
-        /// \param f the frame (moved from) \param m its meta \param k its key, or null
-        Entry(FabricFrame&& f, uint32_t m, const FlowKey* k)
+        /// \param f the frame (moved from) \param w its word \param k its key, or null
+        KeyedFrame(FabricFrame&& f, uint32_t w, const FlowKey* k)
             : frame(std::move(f))
-            , meta(m)
+            , word(w)
             , hasKey(k != nullptr)
         {
             if (k)
@@ -350,36 +355,22 @@ class FabricNetDevice : public NetDevice
             }
         }
 
+        /// \return the key, or null if none was carried
+        const FlowKey* Key() const
+        {
+            return hasKey ? &key : nullptr;
+        }
+
         FabricFrame frame;
-        uint32_t meta{0};
+        uint32_t word{0};   //!< queued: the meta; in flight: the EtherType
         bool hasKey{false}; //!< key is valid
-        FlowKey key;        //!< parsed headers (from Enqueue with a key)
+        FlowKey key;        //!< parsed headers (for the port handler)
     };
     struct ClassQueue
     {
-        RingQueue<Entry> q;
+        RingQueue<KeyedFrame> q;
         uint64_t bytes{0};
         int64_t deficit{0};
-    };
-    /// A frame on the wire towards this device (ScheduleArrival).
-    struct InFlight
-    {
-        /// \param f the frame (moved from) \param t its EtherType \param k its key, or null
-        InFlight(FabricFrame&& f, uint16_t t, const FlowKey* k)
-            : frame(std::move(f))
-            , etherType(t)
-            , hasKey(k != nullptr)
-        {
-            if (k)
-            {
-                key = *k;
-            }
-        }
-
-        FabricFrame frame;
-        uint16_t etherType{0};
-        bool hasKey{false}; //!< key is valid
-        FlowKey key;        //!< parsed headers, for the port handler
     };
 
     /// m_queuedMask bit of the PFC (control) queue; bits 0-7 are the class queues.
@@ -466,7 +457,7 @@ class FabricNetDevice : public NetDevice
     FabricPortHandler* m_rxHandler{nullptr};  //!< receives data packets (SetPortHandler)
     FabricPortHandler* m_dqHandler{nullptr};  //!< told about dequeues (SetPortHandler)
     FabricPullSource* m_pullSource{nullptr};  //!< pulled instead of m_pull (SetPullSource)
-    RingQueue<InFlight> m_inFlight;           //!< frames on the wire towards this device
+    RingQueue<KeyedFrame> m_inFlight;         //!< frames on the wire towards this device
     Ptr<EventImpl> m_txDoneEvent;             //!< calls TransmitComplete(); reused for every frame
     Ptr<EventImpl> m_arrivalEvent;            //!< calls DeliverArrival(); reused for every frame
     uint64_t m_txDoneTs{0};                   //!< its time, in time steps
