@@ -11,6 +11,7 @@ list(APPEND MLNET_HEADERS
   ${_dir}/quad-heap-scheduler.h
   ${_dir}/timing-wheel-scheduler.h
   ${_dir}/mlnet-simulator-impl.h
+  ${_dir}/mlnet-event.h
   ${_dir}/reusable-timer.h
 )
 list(APPEND MLNET_TEST_SOURCES

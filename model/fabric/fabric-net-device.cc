@@ -107,13 +107,20 @@ FabricNetDevice::GetTypeId()
  * counts events, so one object can sit in the scheduler several times): no allocation per
  * frame. The device detaches it in its destructor; a detached event does nothing.
  */
-class FabricNetDevice::DeviceEvent : public EventImpl
+class FabricNetDevice::DeviceEvent : public MlnetEvent
 {
   public:
     /// \param dev the device \param fn the member function to call
-    DeviceEvent(FabricNetDevice* dev, void (FabricNetDevice::*fn)())
-        : m_dev(dev)
-        , m_fn(fn)
+    template<void (FabricNetDevice::*fn)()>
+    static Ptr<DeviceEvent> Make(FabricNetDevice* dev)
+    {
+        return Create<DeviceEvent>(dev, &Call<fn>);
+    }
+
+    /// \param dev the device \param fire the trampoline that calls the device
+    DeviceEvent(FabricNetDevice* dev, FireFunction fire)
+        : MlnetEvent(fire)
+        , m_dev(dev)
     {
     }
 
@@ -123,26 +130,27 @@ class FabricNetDevice::DeviceEvent : public EventImpl
         m_dev = nullptr;
     }
 
-  protected:
-    void Notify() override
+  private:
+    /// \param self the event: call fn on its device, if it still has one
+    template<void (FabricNetDevice::*fn)()>
+    static void Call(MlnetEvent* self)
     {
-        if (m_dev)
+        FabricNetDevice* dev = static_cast<DeviceEvent*>(self)->m_dev;
+        if (dev)
         {
-            (m_dev->*m_fn)();
+            (dev->*fn)();
         }
     }
 
-  private:
     FabricNetDevice* m_dev;
-    void (FabricNetDevice::*m_fn)();
 };
 
 FabricNetDevice::FabricNetDevice()
     : m_address(Mac48Address::Allocate())
 {
     m_pausedUntil.fill(Time(0));
-    m_txDoneEvent = Create<DeviceEvent>(this, &FabricNetDevice::TransmitComplete);
-    m_arrivalEvent = Create<DeviceEvent>(this, &FabricNetDevice::DeliverArrival);
+    m_txDoneEvent = DeviceEvent::Make<&FabricNetDevice::TransmitComplete>(this);
+    m_arrivalEvent = DeviceEvent::Make<&FabricNetDevice::DeliverArrival>(this);
     m_macTxTrace.Watch(&m_watched, W_MAC_TX);
     m_macRxTrace.Watch(&m_watched, W_MAC_RX);
     m_phyTxBeginTrace.Watch(&m_watched, W_PHY_TX_BEGIN);
@@ -295,7 +303,9 @@ FabricNetDevice::ScheduleDeviceEvent(MlnetSimulatorImpl* sim, const Time& delay,
     // the call goes to it directly: same uid, same order, without ns-3's static wrapper.
     if (sim)
     {
-        sim->ScheduleInRun(m_nodeId, uint64_t(delay.GetTimeStep()), PeekPointer(event));
+        // Run through its function pointer (an MlnetEvent), not ns-3's Invoke().
+        sim->ScheduleInRun(m_nodeId, uint64_t(delay.GetTimeStep()),
+                           static_cast<DeviceEvent*>(PeekPointer(event)));
     }
     else
     {
@@ -334,7 +344,7 @@ FabricNetDevice::NeedTxDone()
         m_txDoneReserved = false;
         m_txDoneEvent->Ref(); // the scheduler releases one reference after the event ran
         m_txDoneSim->ScheduleReserved(m_txDoneTs, m_txDoneUid, m_nodeId,
-                                      PeekPointer(m_txDoneEvent));
+                                      static_cast<DeviceEvent*>(PeekPointer(m_txDoneEvent)));
     }
 }
 

@@ -61,7 +61,7 @@ MlnetSimulatorImpl::DoDispose()
         // Events that never ran: the scheduler held their reference.
         while (!m_events->IsEmpty())
         {
-            m_events->RemoveNext().impl->Unref();
+            MlnetEvent::Untag(m_events->RemoveNext().impl)->Unref();
         }
     }
     m_queued = 0;
@@ -155,18 +155,26 @@ MlnetSimulatorImpl::Run()
         {
             // m_events is read every time: an event may call SetScheduler().
             const Scheduler::Event next = m_events->RemoveNext();
+            EventImpl* const impl = MlnetEvent::Untag(next.impl);
             if (m_preEventHook)
             {
                 // Before the clock moves, as DefaultSimulatorImpl calls it.
-                PreEventHook(EventId(next.impl, next.key.m_ts, next.key.m_context, next.key.m_uid));
+                PreEventHook(EventId(impl, next.key.m_ts, next.key.m_context, next.key.m_uid));
             }
             --m_queued;
             ++m_eventCount;
             m_currentTs = next.key.m_ts;
             m_currentContext = next.key.m_context;
             m_currentUid = next.key.m_uid;
-            next.impl->Invoke(); // does nothing if the event was cancelled
-            next.impl->Unref();
+            if (MlnetEvent::IsTagged(next.impl))
+            {
+                static_cast<MlnetEvent*>(impl)->Fire(); // never cancelled (it has no EventId)
+            }
+            else
+            {
+                impl->Invoke(); // does nothing if the event was cancelled
+            }
+            impl->Unref();
             if (m_foreignPending.load(std::memory_order_relaxed))
             {
                 InsertForeignEvents();

@@ -4,6 +4,7 @@
 #ifndef MLNET_SIMULATOR_IMPL_H
 #define MLNET_SIMULATOR_IMPL_H
 
+#include "mlnet-event.h"
 #include "ns3/event-id.h"
 #include "ns3/event-impl.h"
 #include "ns3/nstime.h"
@@ -189,6 +190,17 @@ class MlnetSimulatorImpl : public SimulatorImpl
     }
 
     /**
+     * ScheduleInRun for an MlnetEvent: the loop runs it through its function pointer (see
+     * MlnetEvent). Same order and results as the plain overload.
+     * \param context the event's context \param delay in time steps (>= 0)
+     * \param event the event; its reference passes to the simulator
+     */
+    void ScheduleInRun(uint32_t context, uint64_t delay, MlnetEvent* event)
+    {
+        Enqueue(m_currentTs + delay, context, MlnetEvent::Tag(event));
+    }
+
+    /**
      * Schedule an event at an absolute time with a uid from ReserveUid(): it takes the place in
      * the event order it would have had if scheduled when the uid was reserved. (ts, uid) must
      * not have passed (asserted).
@@ -197,6 +209,17 @@ class MlnetSimulatorImpl : public SimulatorImpl
      *        simulator
      */
     void ScheduleReserved(uint64_t ts, uint32_t uid, uint32_t context, EventImpl* event);
+
+    /**
+     * ScheduleReserved for an MlnetEvent (see ScheduleInRun).
+     * \param ts absolute time in time steps \param uid the reserved uid
+     * \param context the event's context \param event the event; its reference passes to the
+     *        simulator
+     */
+    void ScheduleReserved(uint64_t ts, uint32_t uid, uint32_t context, MlnetEvent* event)
+    {
+        ScheduleReserved(ts, uid, context, MlnetEvent::Tag(event));
+    }
 
   protected:
     /**

@@ -672,6 +672,99 @@ TEST_CASE("sim: an event scheduled with a reserved uid runs where it would have 
     CHECK(skipped.passedAt == std::vector<bool>{false, true});
 }
 
+namespace
+{
+/// An MlnetEvent that logs its name when it runs.
+class NamedEvent : public MlnetEvent
+{
+  public:
+    explicit NamedEvent(std::string name)
+        : MlnetEvent(&NamedEvent::Run)
+        , m_name(std::move(name))
+    {
+    }
+
+  private:
+    static void Run(MlnetEvent* self)
+    {
+        Log(static_cast<NamedEvent*>(self)->m_name);
+    }
+
+    std::string m_name;
+};
+
+/// Plain and MlnetEvent events at the same and at different times, scheduled from inside an
+/// event (ScheduleInRun, ScheduleReserved on MlnetSimulatorImpl; Simulator::Schedule with the
+/// same delays elsewhere): the order, times, contexts and event count.
+std::vector<std::string>
+RunMlnetEvents(const std::string& impl, const std::string& scheduler)
+{
+    ImplGuard guard;
+    guard.Use(impl, scheduler);
+    g_trace.clear();
+    Ptr<NamedEvent> a = Create<NamedEvent>("a");
+    Ptr<NamedEvent> b = Create<NamedEvent>("b");
+    Simulator::ScheduleWithContext(
+        7, NanoSeconds(1),
+        [a, b]()
+        {
+            MlnetSimulatorImpl* sim = MlnetSimulatorImpl::Running();
+            Simulator::Schedule(NanoSeconds(4), &Log, std::string("plain1"));
+            if (sim)
+            {
+                a->Ref(); // the simulator's reference, released after the event ran
+                sim->ScheduleInRun(3, 4, PeekPointer(a));
+                const uint32_t uid = sim->ReserveUid();
+                Simulator::Schedule(NanoSeconds(4), &Log, std::string("plain2"));
+                b->Ref();
+                sim->ScheduleReserved(sim->NowStep() + 4, uid, 5, PeekPointer(b));
+                a->Ref();
+                sim->ScheduleInRun(3, 9, PeekPointer(a));
+            }
+            else
+            {
+                // The reserved uid's place: b where the uid was taken, before plain2.
+                a->Ref(); // ScheduleWithContext(EventImpl*) takes over a reference, as above
+                Simulator::ScheduleWithContext(3, NanoSeconds(4), PeekPointer(a));
+                b->Ref();
+                Simulator::ScheduleWithContext(5, NanoSeconds(4), PeekPointer(b));
+                Simulator::Schedule(NanoSeconds(4), &Log, std::string("plain2"));
+                a->Ref();
+                Simulator::ScheduleWithContext(3, NanoSeconds(9), PeekPointer(a));
+            }
+        });
+    Simulator::Run();
+    Note("events", int64_t(Simulator::GetEventCount()));
+    // Every reference the simulator took was released (the lambda's copies went with it).
+    Note("refs", int64_t(a->GetReferenceCount() + b->GetReferenceCount()));
+    return g_trace;
+}
+} // namespace
+
+TEST_CASE("sim: an MlnetEvent runs in the same order, time and context through its function "
+          "pointer as an ordinary event does through Invoke(), under every scheduler",
+          "[sim]")
+{
+    auto ref = RunMlnetEvents(kDefault, "ns3::MapScheduler");
+    REQUIRE(ref
+            == std::vector<std::string>{"plain1@5 ctx=7", "a@5 ctx=3", "b@5 ctx=5",
+                                        "plain2@5 ctx=7", "a@10 ctx=3", "events=6", "refs=2"});
+    for (const char* sched :
+         {"ns3::MapScheduler", "ns3::HeapScheduler", "ns3::ListScheduler", "ns3::CalendarScheduler",
+          "ns3::PriorityQueueScheduler", "ns3::QuadHeapScheduler", "ns3::TimingWheelScheduler"})
+    {
+        INFO(sched);
+        CHECK(RunMlnetEvents(kMlnet, sched) == ref);
+    }
+    // The mark is the pointer's low bit, and only that.
+    Ptr<NamedEvent> e = Create<NamedEvent>("e");
+    EventImpl* tagged = MlnetEvent::Tag(PeekPointer(e));
+    CHECK(MlnetEvent::IsTagged(tagged));
+    CHECK_FALSE(MlnetEvent::IsTagged(PeekPointer(e)));
+    CHECK(MlnetEvent::Untag(tagged) == static_cast<EventImpl*>(PeekPointer(e)));
+    CHECK(MlnetEvent::Untag(PeekPointer(e)) == static_cast<EventImpl*>(PeekPointer(e)));
+}
+
 TEST_CASE("sim: bad input is a fatal error naming the call and the accepted range", "[sim]")
 {
     auto inMlnet = [](const std::function<void()>& f)
