@@ -7,6 +7,7 @@
 #include "ns3/log.h"
 #include "ns3/make-event.h"
 #include "ns3/simulator.h"
+#include "timing-wheel-scheduler.h"
 
 #include <algorithm>
 #include <limits>
@@ -66,6 +67,7 @@ MlnetSimulatorImpl::DoDispose()
     }
     m_queued = 0;
     m_events = nullptr;
+    m_wheel = nullptr;
     SimulatorImpl::DoDispose();
 }
 
@@ -105,6 +107,9 @@ MlnetSimulatorImpl::SetScheduler(ObjectFactory schedulerFactory)
         }
     }
     m_events = next;
+    // mlnet's own wheel is called directly (it is final: no virtual call, and the linker may
+    // inline it); any other scheduler through the Scheduler interface.
+    m_wheel = dynamic_cast<TimingWheelScheduler*>(PeekPointer(next));
 }
 
 uint32_t
@@ -154,7 +159,7 @@ MlnetSimulatorImpl::Run()
         while (m_queued != 0 && !m_stop)
         {
             // m_events is read every time: an event may call SetScheduler().
-            const Scheduler::Event next = m_events->RemoveNext();
+            const Scheduler::Event next = m_wheel ? m_wheel->RemoveNext() : m_events->RemoveNext();
             EventImpl* const impl = MlnetEvent::Untag(next.impl);
             if (m_preEventHook)
             {
@@ -230,7 +235,14 @@ MlnetSimulatorImpl::Insert(uint64_t ts, uint32_t uid, uint32_t context, EventImp
     ev.key.m_context = context;
     ev.key.m_uid = uid;
     ++m_queued;
-    m_events->Insert(ev);
+    if (m_wheel)
+    {
+        m_wheel->Insert(ev);
+    }
+    else
+    {
+        m_events->Insert(ev);
+    }
 }
 
 uint32_t

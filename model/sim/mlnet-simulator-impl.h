@@ -25,6 +25,8 @@
 namespace ns3
 {
 
+class TimingWheelScheduler;
+
 /**
  * \ingroup mlnet
  * \brief A sequential ns-3 simulator implementation with the same event order as
@@ -271,7 +273,9 @@ class MlnetSimulatorImpl : public SimulatorImpl
      */
     static void CheckDelay(int64_t delay, const char* call);
 
-    Ptr<Scheduler> m_events;    //!< the pending events
+    Ptr<Scheduler> m_events; //!< the pending events
+    /// m_events if it is a TimingWheelScheduler (called without virtual dispatch), else null
+    TimingWheelScheduler* m_wheel{nullptr};
     uint64_t m_queued{0};       //!< events in m_events
     uint64_t m_currentTs{0};    //!< time of the current event, in time steps
     uint32_t m_currentUid;      //!< uid of the current event
