@@ -110,7 +110,7 @@ FabricNetDevice::GetTypeId()
 class FabricNetDevice::DeviceEvent : public MlnetEvent
 {
   public:
-    /// \param dev the device \param fn the member function to call
+    /// \tparam fn the member function to call \param dev the device \return the event
     template<void (FabricNetDevice::*fn)()>
     static Ptr<DeviceEvent> Make(FabricNetDevice* dev)
     {
@@ -297,15 +297,14 @@ FabricNetDevice::PullSourceChanged()
 
 void
 FabricNetDevice::ScheduleDeviceEvent(MlnetSimulatorImpl* sim, const Time& delay,
-                                     const Ptr<EventImpl>& event) const
+                                     const Ptr<MlnetEvent>& event) const
 {
     // In this node's context (the context orders nothing). Inside MlnetSimulatorImpl's Run()
-    // the call goes to it directly: same uid, same order, without ns-3's static wrapper.
+    // the call goes to it directly: same uid, same order, without ns-3's static wrapper, and
+    // the loop runs it through its function pointer (an MlnetEvent), not ns-3's Invoke().
     if (sim)
     {
-        // Run through its function pointer (an MlnetEvent), not ns-3's Invoke().
-        sim->ScheduleInRun(m_nodeId, uint64_t(delay.GetTimeStep()),
-                           static_cast<DeviceEvent*>(PeekPointer(event)));
+        sim->ScheduleInRun(m_nodeId, uint64_t(delay.GetTimeStep()), PeekPointer(event));
     }
     else
     {
@@ -344,7 +343,7 @@ FabricNetDevice::NeedTxDone()
         m_txDoneReserved = false;
         m_txDoneEvent->Ref(); // the scheduler releases one reference after the event ran
         m_txDoneSim->ScheduleReserved(m_txDoneTs, m_txDoneUid, m_nodeId,
-                                      static_cast<DeviceEvent*>(PeekPointer(m_txDoneEvent)));
+                                      PeekPointer(m_txDoneEvent));
     }
 }
 
@@ -457,8 +456,7 @@ FabricNetDevice::TransmitStart()
         }
         if (m_dqHandler)
         {
-            m_dqHandler->PortDequeue(m_handlerPort, e.frame, uint8_t(c), e.word,
-                                     e.hasKey ? &e.key : nullptr);
+            m_dqHandler->PortDequeue(m_handlerPort, e.frame, uint8_t(c), e.word, e.Key());
         }
         else if (m_watched & W_DEQUEUE_CB)
         {

@@ -12,6 +12,7 @@
 #include "ns3/event-impl.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/mac48-address.h"
+#include "ns3/mlnet-event.h"
 #include "ns3/net-device.h"
 #include "ns3/nstime.h"
 #include "ns3/packet.h"
@@ -356,7 +357,7 @@ class FabricNetDevice : public NetDevice
         }
 
         /// \return the key, or null if none was carried
-        const FlowKey* Key() const
+        FlowKey* Key()
         {
             return hasKey ? &key : nullptr;
         }
@@ -407,7 +408,7 @@ class FabricNetDevice : public NetDevice
      * \param delay the delay \param event the event, already referenced for the scheduler
      */
     void ScheduleDeviceEvent(MlnetSimulatorImpl* sim, const Time& delay,
-                             const Ptr<EventImpl>& event) const;
+                             const Ptr<MlnetEvent>& event) const;
     /// Resolve a reserved transmit-complete event against the clock (see m_txDoneReserved).
     void SettleTxDone() const;
     /// Something to send arrived: settle the reserved event, and schedule it if still ahead.
@@ -458,8 +459,8 @@ class FabricNetDevice : public NetDevice
     FabricPortHandler* m_dqHandler{nullptr};  //!< told about dequeues (SetPortHandler)
     FabricPullSource* m_pullSource{nullptr};  //!< pulled instead of m_pull (SetPullSource)
     RingQueue<KeyedFrame> m_inFlight;         //!< frames on the wire towards this device
-    Ptr<EventImpl> m_txDoneEvent;             //!< calls TransmitComplete(); reused for every frame
-    Ptr<EventImpl> m_arrivalEvent;            //!< calls DeliverArrival(); reused for every frame
+    Ptr<MlnetEvent> m_txDoneEvent;            //!< calls TransmitComplete(); reused for every frame
+    Ptr<MlnetEvent> m_arrivalEvent;           //!< calls DeliverArrival(); reused for every frame
     uint64_t m_txDoneTs{0};                   //!< its time, in time steps
     MlnetSimulatorImpl* m_txDoneSim{nullptr}; //!< the simulator that reserved it
     uint32_t m_txDoneUid{0};                  //!< its uid
