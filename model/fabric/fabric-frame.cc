@@ -15,18 +15,21 @@ namespace ns3
 namespace
 {
 /// Free compact blocks, kept for reuse until the process exits (never returned: a frame may be
-/// destroyed during static destruction, after any pool object would be).
-void* g_freeCompact = nullptr;
+/// destroyed during static destruction, after any pool object would be). A stack of pointers
+/// rather than a list linked through the blocks: freeing a block does not touch it (the last
+/// reader of a frame is often hops away from its producer, and its block is no longer in the
+/// cache), and blocks are reused last in, first out.
+void** g_freeStack = nullptr;
+uint32_t g_freeCount = 0;
+uint32_t g_freeCapacity = 0;
 } // namespace
 
 FabricFrame::Compact*
 FabricFrame::AllocCompact()
 {
-    Compact* c = static_cast<Compact*>(g_freeCompact);
-    if (c)
+    if (g_freeCount > 0)
     {
-        g_freeCompact = c->next;
-        return c;
+        return static_cast<Compact*>(g_freeStack[--g_freeCount]);
     }
     return new Compact;
 }
@@ -34,21 +37,31 @@ FabricFrame::AllocCompact()
 void
 FabricFrame::FreeCompact(Compact* c)
 {
-    c->next = static_cast<Compact*>(g_freeCompact);
-    g_freeCompact = c;
+    if (g_freeCount == g_freeCapacity)
+    {
+        g_freeCapacity = g_freeCapacity ? 2 * g_freeCapacity : 1024;
+        void** grown = new void*[g_freeCapacity];
+        std::copy(g_freeStack, g_freeStack + g_freeCount, grown);
+        delete[] g_freeStack;
+        g_freeStack = grown;
+    }
+    g_freeStack[g_freeCount++] = c;
 }
 
 uint8_t*
 FabricFrame::Headers()
 {
-    if (m_packet || !m_compact)
+    Compact* c = GetCompact();
+    if (!c)
     {
         Clear();
-        m_compact = AllocCompact();
-        m_compact->build = nullptr;
-        m_compact->headerBytes = 0;
+        c = AllocCompact();
+        c->build = nullptr;
+        c->headerBytes = 0;
+        SetCompactPointer(c);
     }
-    return m_compact->headers;
+    m_note = 0; // the producer writes new headers
+    return c->headers;
 }
 
 void
@@ -58,42 +71,46 @@ FabricFrame::SetCompact(uint32_t headerBytes, uint32_t size, Materialiser build)
                   "FabricFrame::SetCompact: headerBytes must be 0.." << kMaxHeaderBytes
                                                                      << " and at most size");
     Headers(); // a frame whose producer wrote nothing still gets its block
-    m_compact->headerBytes = headerBytes;
-    m_compact->build = build;
+    Compact* c = GetCompact();
+    c->headerBytes = headerBytes;
+    c->build = build;
     m_size = size;
 }
 
 void
 FabricFrame::CopyFrom(const FabricFrame& o)
 {
-    m_packet = o.m_packet;
+    m_ptr = 0;
+    m_note = o.m_note;
     m_size = o.m_size;
-    m_compact = nullptr;
-    if (m_packet)
+    if (Packet* p = o.GetPacketPointer())
     {
-        m_packet->Ref();
+        p->Ref();
+        m_ptr = o.m_ptr;
     }
-    else if (o.m_compact)
+    else if (const Compact* oc = o.GetCompact())
     {
-        m_compact = AllocCompact();
-        std::memcpy(m_compact, o.m_compact, sizeof(Compact));
+        Compact* c = AllocCompact();
+        std::memcpy(c, oc, sizeof(Compact));
+        SetCompactPointer(c);
     }
 }
 
 uint32_t
 FabricFrame::CopyData(uint8_t* buffer, uint32_t n) const
 {
-    if (m_packet)
+    if (Packet* p = GetPacketPointer())
     {
-        return m_packet->CopyData(buffer, n);
+        return p->CopyData(buffer, n);
     }
-    n = m_compact ? std::min(n, m_size) : 0;
+    const Compact* c = GetCompact();
+    n = c ? std::min(n, m_size) : 0;
     if (n == 0)
     {
         return 0; // (buffer may be null)
     }
-    const uint32_t h = std::min(n, m_compact->headerBytes);
-    std::memcpy(buffer, m_compact->headers, h);
+    const uint32_t h = std::min(n, c->headerBytes);
+    std::memcpy(buffer, c->headers, h);
     std::memset(buffer + h, 0, n - h); // the virtual bytes are zeros
     return n;
 }
@@ -101,29 +118,31 @@ FabricFrame::CopyData(uint8_t* buffer, uint32_t n) const
 Ptr<Packet>
 FabricFrame::GetPacket()
 {
-    if (!m_packet && m_compact && m_compact->build)
+    m_note = 0;
+    Compact* c = GetCompact();
+    if (c && c->build)
     {
-        Ptr<Packet> p = m_compact->build(m_compact->headers, m_compact->headerBytes, m_size);
-        FreeCompact(m_compact);
-        m_compact = nullptr;
-        m_packet = PeekPointer(p);
-        m_packet->Ref();
+        Ptr<Packet> p = c->build(c->headers, c->headerBytes, m_size);
+        FreeCompact(c);
+        m_ptr = reinterpret_cast<uintptr_t>(PeekPointer(p));
+        p->Ref();
+        return p;
     }
-    return Ptr<Packet>(m_packet);
+    return Ptr<Packet>(GetPacketPointer());
 }
 
 void
 FabricFrame::SetEcnCe()
 {
-    if (m_packet)
+    if (Packet* p = GetPacketPointer())
     {
-        SetEcnCe(*m_packet);
+        SetEcnCe(*p);
     }
-    else if (m_compact)
+    else if (Compact* c = GetCompact())
     {
         // The TOS byte; the checksum stays zero, as Ipv4Header writes it unless checksums are
         // on.
-        m_compact->headers[1] = uint8_t(m_compact->headers[1] | Ipv4Header::ECN_CE);
+        c->headers[1] = uint8_t(c->headers[1] | Ipv4Header::ECN_CE);
     }
 }
 

@@ -53,12 +53,12 @@ class FabricFrame
     FabricFrame() = default;
     /// A frame carrying a packet. \param p the packet
     explicit FabricFrame(const Ptr<Packet>& p)
-        : m_packet(PeekPointer(p))
+        : m_ptr(reinterpret_cast<uintptr_t>(PeekPointer(p)))
         , m_size(p ? p->GetSize() : 0)
     {
-        if (m_packet)
+        if (p)
         {
-            m_packet->Ref();
+            p->Ref();
         }
     }
 
@@ -87,12 +87,12 @@ class FabricFrame
 
     /// Move: the source is left empty (no reference counting, no copy). \param o the source
     FabricFrame(FabricFrame&& o) noexcept
-        : m_packet(o.m_packet)
-        , m_compact(o.m_compact)
+        : m_ptr(o.m_ptr)
+        , m_note(o.m_note)
         , m_size(o.m_size)
     {
-        o.m_packet = nullptr;
-        o.m_compact = nullptr;
+        o.m_ptr = 0;
+        o.m_note = 0;
         o.m_size = 0;
     }
 
@@ -103,11 +103,11 @@ class FabricFrame
         if (this != &o)
         {
             Release();
-            m_packet = o.m_packet;
-            m_compact = o.m_compact;
+            m_ptr = o.m_ptr;
+            m_note = o.m_note;
             m_size = o.m_size;
-            o.m_packet = nullptr;
-            o.m_compact = nullptr;
+            o.m_ptr = 0;
+            o.m_note = 0;
             o.m_size = 0;
         }
         return *this;
@@ -131,13 +131,13 @@ class FabricFrame
     /// \return true if the frame is a compact descriptor (no packet materialised)
     bool IsCompact() const
     {
-        return m_compact != nullptr; // (never together with a packet)
+        return (m_ptr & kCompactBit) != 0;
     }
 
     /// \return true if the frame holds nothing
     bool IsEmpty() const
     {
-        return m_packet == nullptr && m_compact == nullptr;
+        return m_ptr == 0;
     }
 
     /**
@@ -167,9 +167,10 @@ class FabricFrame
      */
     const uint8_t* PeekData(uint8_t* buffer, uint32_t n) const
     {
-        if (m_compact && m_compact->headerBytes >= n)
+        const Compact* c = GetCompact();
+        if (c && c->headerBytes >= n)
         {
-            return m_compact->headers;
+            return c->headers;
         }
         const uint32_t got = CopyData(buffer, n);
         std::fill(buffer + got, buffer + n, uint8_t(0));
@@ -177,10 +178,35 @@ class FabricFrame
     }
 
     /**
-     * The packet, materialised on the first call (the frame then holds it).
+     * The packet, materialised on the first call (the frame then holds it). The frame's note
+     * is dropped (the packet is from then on what describes the frame, and whoever got it may
+     * change its bytes).
      * \return the packet (null for an empty frame)
      */
     Ptr<Packet> GetPacket();
+
+    /**
+     * Attach a note: a word of the frame's producer for the frame's consumer, that travels with
+     * the frame (moved and copied with it) through ports, channels and switches, none of which
+     * reads it. A consumer that reads a few header fields at every frame reads them from the
+     * note instead of from the header block, which was written hops earlier and is no longer in
+     * the cache by then (a miss per frame; doc/performance.rst, step 28). The note must
+     * describe only header fields that nothing on the way changes (a switch changes the ECN
+     * bits, carried in the FlowKey), and the consumer must read the same fields from the bytes
+     * when there is no note: GetPacket() drops it, so a frame that was materialised, perhaps
+     * changed by a trace sink, is read from its bytes.
+     * \param note the note (not 0, which means none)
+     */
+    void SetNote(uint64_t note)
+    {
+        m_note = note;
+    }
+
+    /// \return the producer's note, or 0 if there is none
+    uint64_t GetNote() const
+    {
+        return m_note;
+    }
 
     /// Set the ECN codepoint of the IPv4 header to CE (11), as a switch's marking does.
     void SetEcnCe();
@@ -195,8 +221,8 @@ class FabricFrame
     void Clear()
     {
         Release();
-        m_packet = nullptr;
-        m_compact = nullptr;
+        m_ptr = 0;
+        m_note = 0;
         m_size = 0;
     }
 
@@ -205,33 +231,55 @@ class FabricFrame
     struct Compact
     {
         Materialiser build;               //!< builds the packet
-        Compact* next;                    //!< next free block (on the free list)
         uint32_t headerBytes;             //!< valid bytes in headers
         uint8_t headers[kMaxHeaderBytes]; //!< the first bytes of the packet
     };
+
+    /// m_ptr's low bit: the pointer is a Compact (otherwise a Packet, or null).
+    static constexpr uintptr_t kCompactBit = 1;
 
     static Compact* AllocCompact();      //!< \return a block from the free list
     static void FreeCompact(Compact* c); //!< \param c a block back to the free list
     void CopyFrom(const FabricFrame& o); //!< copy o into this (empty) frame \param o source
 
-    /// Let go of the packet's reference and of the compact block (fields left dangling).
+    /// \return the packet, or null (a compact or empty frame)
+    Packet* GetPacketPointer() const
+    {
+        return IsCompact() ? nullptr : reinterpret_cast<Packet*>(m_ptr);
+    }
+
+    /// \return the compact block, or null (a packet or empty frame)
+    Compact* GetCompact() const
+    {
+        return IsCompact() ? reinterpret_cast<Compact*>(m_ptr & ~kCompactBit) : nullptr;
+    }
+
+    /// \param c the block this frame now holds (it held nothing)
+    void SetCompactPointer(Compact* c)
+    {
+        m_ptr = reinterpret_cast<uintptr_t>(c) | kCompactBit;
+    }
+
+    /// Let go of the packet's reference or of the compact block (fields left dangling).
     void Release()
     {
-        if (m_packet)
+        if (IsCompact())
         {
-            m_packet->Unref();
+            FreeCompact(GetCompact());
         }
-        if (m_compact)
+        else if (m_ptr)
         {
-            FreeCompact(m_compact);
+            reinterpret_cast<Packet*>(m_ptr)->Unref();
         }
     }
 
-    /// The packet, once there is one (a reference held; moved between frames without
-    /// reference counting, which ns-3's Ptr cannot do before ns-3.38).
-    Packet* m_packet{nullptr};
-    Compact* m_compact{nullptr}; //!< a compact frame's headers (null once materialised)
-    uint32_t m_size{0};          //!< the packet's size
+    /// The packet (a reference held; moved between frames without reference counting, which
+    /// ns-3's Ptr cannot do before ns-3.38) or, marked by the low bit, a compact frame's header
+    /// block (a frame holds one or the other): one word, so that a frame with its note is 24
+    /// bytes.
+    uintptr_t m_ptr{0};
+    uint64_t m_note{0}; //!< the producer's note (SetNote()), 0 for none
+    uint32_t m_size{0}; //!< the packet's size
 };
 
 } // namespace ns3

@@ -34,6 +34,53 @@ const uint32_t kBthBytes = 12;
 const uint32_t kAethBytes = 4;
 /// Packets of lateness a rate-limited queue pair may catch up on (token-bucket depth).
 const int64_t kPacingBurst = 4;
+
+/// The transport fields a receiving NIC reads from a RoCEv2 packet.
+struct BthFields
+{
+    uint8_t opcode{0};  //!< BTH opcode
+    uint32_t destQp{0}; //!< BTH destination QP (24 bits)
+    uint32_t psn24{0};  //!< BTH PSN (24 bits)
+    bool nak{false};    //!< an ACK whose AETH syndrome is a PSN-sequence-error NAK
+};
+
+/// The top 7 bits of this NIC's frame notes (FabricFrame::SetNote): a note of another
+/// producer's is not read as one.
+const uint64_t kNoteMark = 0x5b;
+
+/// \param h the fields \return the note a data or control frame carries for its receiver
+uint64_t
+ToNote(const BthFields& h)
+{
+    return (kNoteMark << 57) | (uint64_t(h.nak) << 56) | (uint64_t(h.opcode) << 48)
+           | (uint64_t(h.destQp & 0xffffff) << 24) | (h.psn24 & 0xffffff);
+}
+
+/// \param note a frame's note \param h set from it \return false if it is not this NIC's note
+bool
+FromNote(uint64_t note, BthFields& h)
+{
+    if ((note >> 57) != kNoteMark)
+    {
+        return false;
+    }
+    h.nak = (note >> 56) & 1;
+    h.opcode = uint8_t(note >> 48);
+    h.destQp = uint32_t(note >> 24) & 0xffffff;
+    h.psn24 = uint32_t(note) & 0xffffff;
+    return true;
+}
+
+/// \param bth the 12 bytes of a BTH \return its fields (nak false: the AETH is read apart)
+BthFields
+ReadBth(const uint8_t* bth)
+{
+    BthFields h;
+    h.opcode = bth[0];
+    h.destQp = (uint32_t(bth[5]) << 16) | (uint32_t(bth[6]) << 8) | bth[7];
+    h.psn24 = (uint32_t(bth[9]) << 16) | (uint32_t(bth[10]) << 8) | bth[11];
+    return h;
+}
 } // namespace
 
 TypeId
@@ -462,6 +509,15 @@ RdmaNic::MakeFrame(FabricFrame& f, uint32_t payload, Ipv4Address dst, uint16_t s
     uint8_t* b = f.Headers();
     const uint32_t n = h.Write(b);
     f.SetCompact(n, n + payload + kIcrcBytes, &RoceV2Header::Materialise);
+    // What the receiving NIC reads, beside the frame: its header block is out of the cache by
+    // the time it arrives.
+    BthFields note;
+    note.opcode = h.bth.m_opcode;
+    note.destQp = h.bth.m_destQp;
+    note.psn24 = h.bth.m_psn;
+    note.nak = h.bth.m_opcode == RoceHeader::ACK
+               && (h.bth.m_syndrome & 0x60) == RoceHeader::kNakSequenceError;
+    f.SetNote(ToNote(note));
     m_key.Parse(b, n); // the same headers, parsed, handed to the port with the frame
 }
 
@@ -555,35 +611,48 @@ bool
 RdmaNic::PortReceive(uint32_t /* port */, FabricNetDevice* /* dev */, FabricFrame& f,
                      const FlowKey* carried)
 {
-    // IPv4 + UDP + BTH (+ the AETH of an ACK): read in place from a compact frame, copied
-    // from a packet. A key carried from the last switch describes the same bytes.
+    // The transport fields from the frame's note and the key carried from the last switch
+    // (nothing read from the header block); otherwise IPv4 + UDP + BTH (+ the AETH of an ACK),
+    // read in place from a compact frame or copied from a packet.
+    BthFields h;
+    const bool noted = carried && FromNote(f.GetNote(), h);
     uint8_t copy[kIpUdpBytes + kBthBytes + kAethBytes];
-    const uint8_t* b = f.PeekData(copy, kIpUdpBytes + kBthBytes);
-    const uint32_t n = std::min<uint32_t>(f.GetSize(), kIpUdpBytes + kBthBytes);
+    const uint8_t* b = nullptr;
+    uint32_t n = 0;
     FlowKey key;
     if (carried)
     {
         key = *carried;
     }
-    else if (!(n >= 20 && b[0] == 0x45 ? key.Parse(b, n) : key.Parse(f))) // ports at 20
+    if (!noted)
     {
-        return false; // not IPv4
+        b = f.PeekData(copy, kIpUdpBytes + kBthBytes);
+        n = std::min<uint32_t>(f.GetSize(), kIpUdpBytes + kBthBytes);
+        if (!carried && !(n >= 20 && b[0] == 0x45 ? key.Parse(b, n) : key.Parse(f))) // ports at 20
+        {
+            return false; // not IPv4
+        }
     }
     if (key.protocol != 17 || key.dport != RoceHeader::kUdpPort)
     {
         return false; // not RoCEv2: leave it to the node's other protocol handlers
     }
-    if (n < kIpUdpBytes + kBthBytes)
+    if (!noted)
     {
-        return true;
+        if (n < kIpUdpBytes + kBthBytes)
+        {
+            return true;
+        }
+        h = ReadBth(b + kIpUdpBytes);
+        if (h.opcode == RoceHeader::ACK)
+        {
+            const uint8_t syndrome = f.PeekData(copy, sizeof(copy))[kIpUdpBytes + kBthBytes];
+            h.nak = (syndrome & 0x60) == RoceHeader::kNakSequenceError;
+        }
     }
-    const uint8_t* bth = b + kIpUdpBytes;
-    uint8_t opcode = bth[0];
-    uint32_t destQp = (uint32_t(bth[5]) << 16) | (uint32_t(bth[6]) << 8) | bth[7];
-    uint32_t psn24 = (uint32_t(bth[9]) << 16) | (uint32_t(bth[10]) << 8) | bth[11];
-    if (opcode <= RoceHeader::WRITE_ONLY)
+    if (h.opcode <= RoceHeader::WRITE_ONLY)
     {
-        if (destQp >= m_responders.size())
+        if (h.destQp >= m_responders.size())
         {
             return true;
         }
@@ -591,26 +660,24 @@ RdmaNic::PortReceive(uint32_t /* port */, FabricNetDevice* /* dev */, FabricFram
         uint32_t payload = size - kIpUdpBytes - kBthBytes - kIcrcBytes;
         if (!m_hostRx.IsNull())
         {
-            m_hostRx(std::move(f), destQp, payload); // DeliverData() once the host path wrote it
+            m_hostRx(std::move(f), h.destQp, payload); // DeliverData() once the host path wrote it
             return true;
         }
-        ReceiveData(destQp, bth, payload, size, key.ecn == 3);
+        ReceiveData(h.destQp, h.opcode, h.psn24, payload, size, key.ecn == 3);
         return true;
     }
-    if (destQp >= m_qps.size())
+    if (h.destQp >= m_qps.size())
     {
         return true;
     }
-    RdmaQueuePair& qp = *m_qps[destQp];
-    if (opcode == RoceHeader::CNP)
+    RdmaQueuePair& qp = *m_qps[h.destQp];
+    if (h.opcode == RoceHeader::CNP)
     {
         ReceiveCnp(qp);
     }
-    else if (opcode == RoceHeader::ACK)
+    else if (h.opcode == RoceHeader::ACK)
     {
-        const uint8_t syndrome = f.PeekData(copy, sizeof(copy))[kIpUdpBytes + kBthBytes];
-        uint64_t psn = ExpandPsn(psn24, qp.m_sndUna);
-        ReceiveAck(qp, psn, (syndrome & 0x60) == RoceHeader::kNakSequenceError);
+        ReceiveAck(qp, ExpandPsn(h.psn24, qp.m_sndUna), h.nak);
     }
     return true;
 }
@@ -624,22 +691,20 @@ RdmaNic::DeliverData(const FabricFrame& f)
     {
         return;
     }
-    const uint8_t* bth = b + kIpUdpBytes;
-    uint32_t destQp = (uint32_t(bth[5]) << 16) | (uint32_t(bth[6]) << 8) | bth[7];
-    if (destQp < m_responders.size())
+    const BthFields h = ReadBth(b + kIpUdpBytes);
+    if (h.destQp < m_responders.size())
     {
         uint32_t payload = f.GetSize() - kIpUdpBytes - kBthBytes - kIcrcBytes;
-        ReceiveData(destQp, bth, payload, f.GetSize(), key.ecn == 3);
+        ReceiveData(h.destQp, h.opcode, h.psn24, payload, f.GetSize(), key.ecn == 3);
     }
 }
 
 void
-RdmaNic::ReceiveData(uint32_t qpn, const uint8_t* bth, uint32_t payload, uint32_t ipBytes, bool ce)
+RdmaNic::ReceiveData(uint32_t qpn, uint8_t opcode, uint32_t psn24, uint32_t payload,
+                     uint32_t ipBytes, bool ce)
 {
     Responder* rp = &m_responders[qpn];
     Time now = MlnetSimulatorImpl::CurrentTime();
-    uint8_t opcode = bth[0];
-    uint32_t psn24 = (uint32_t(bth[9]) << 16) | (uint32_t(bth[10]) << 8) | bth[11];
     uint64_t psn = ExpandPsn(psn24, rp->epsn);
     // Every arrival counts, whether the transport accepts it or not.
     RdmaReceiveStats& st = rp->stats;

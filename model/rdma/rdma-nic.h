@@ -168,7 +168,8 @@ class RdmaNic
      * A data packet for the responder QP \p qpn. By index, not by reference: the message-received
      * trace and callback may connect new queue pairs to this NIC, which grows m_responders.
      */
-    void ReceiveData(uint32_t qpn, const uint8_t* bth, uint32_t payload, uint32_t ipBytes, bool ce);
+    void ReceiveData(uint32_t qpn, uint8_t opcode, uint32_t psn24, uint32_t payload,
+                     uint32_t ipBytes, bool ce);
     void ReceiveAck(RdmaQueuePair& qp, uint64_t psn, bool nak);
     void ReceiveCnp(RdmaQueuePair& qp);
     /// The next data packet of a queue pair, as a compact frame. \param f set to it

@@ -183,6 +183,35 @@ TEST_CASE("fabric: frame copies share a packet, moves leave the source empty", "
     CHECK(empty.CopyData(b, 4) == 0);
 }
 
+TEST_CASE("fabric: a frame's note travels with it until its packet is materialised", "[fabric]")
+{
+    STATIC_REQUIRE(sizeof(FabricFrame) == 24); // a pointer, the note and the size
+    FabricFrame a = CompactFrame(SampleHeaders()[0]);
+    CHECK(a.GetNote() == 0);
+    a.SetNote(0x1234567890abcdefULL);
+    FabricFrame b(a); // a copy carries the note, with its own header block
+    CHECK(b.GetNote() == 0x1234567890abcdefULL);
+    CHECK(Bytes(b, 64) == Bytes(a, 64));
+    FabricFrame c(std::move(a)); // a move takes it
+    CHECK(c.GetNote() == 0x1234567890abcdefULL);
+    CHECK(a.GetNote() == 0);
+    FabricFrame d;
+    d = std::move(c);
+    CHECK(d.GetNote() == 0x1234567890abcdefULL);
+    CHECK(c.GetNote() == 0);
+    d.SetEcnCe(); // ECN is carried in the flow key, not in notes: a note stays
+    CHECK(d.GetNote() == 0x1234567890abcdefULL);
+    Ptr<Packet> p = d.GetPacket(); // whoever holds the packet may change it: the note goes
+    CHECK(d.GetNote() == 0);
+    CHECK_FALSE(d.IsCompact());
+    CHECK(p->GetSize() == ReferencePacket(SampleHeaders()[0])->GetSize());
+    b.Headers(); // a producer writing new headers drops the old note
+    CHECK(b.GetNote() == 0);
+    b.Clear();
+    CHECK(b.GetNote() == 0);
+    CHECK(b.IsEmpty());
+}
+
 namespace
 {
 struct Outcome
