@@ -198,6 +198,8 @@ FabricSwitch::SetRoute(Ipv4Address dst, const std::vector<uint32_t>& ports)
     {
         g = it->second;
     }
+    // A route of one port is the port itself: the lookup reads no group (step 30).
+    const uint32_t word = ports.size() == 1 ? kSinglePort | ports[0] : g;
     uint32_t off = dst.Get() - kDenseBase;
     if (off < kDenseSpan)
     {
@@ -205,16 +207,16 @@ FabricSwitch::SetRoute(Ipv4Address dst, const std::vector<uint32_t>& ports)
         {
             m_denseRoute.resize(off + 1, kNoGroup);
         }
-        m_denseRoute[off] = g;
+        m_denseRoute[off] = word;
     }
     else
     {
-        m_routeOf[dst.Get()] = g;
+        m_routeOf[dst.Get()] = word;
     }
 }
 
 uint32_t
-FabricSwitch::GroupOf(uint32_t dst) const
+FabricSwitch::RouteWord(uint32_t dst) const
 {
     uint32_t off = dst - kDenseBase;
     if (off < m_denseRoute.size())
@@ -232,23 +234,27 @@ FabricSwitch::GroupOf(uint32_t dst) const
 const std::vector<uint32_t>&
 FabricSwitch::GetRoute(Ipv4Address dst) const
 {
-    uint32_t g = GroupOf(dst.Get());
-    return g == kNoGroup ? kNoRoute : m_groups[g];
+    const uint32_t w = RouteWord(dst.Get());
+    if (w == kNoGroup)
+    {
+        return kNoRoute;
+    }
+    if (w & kSinglePort)
+    {
+        return m_groups[m_groupIndex.at({w & ~kSinglePort})];
+    }
+    return m_groups[w];
 }
 
 int
 FabricSwitch::SelectEgress(const FlowKey& key)
 {
-    uint32_t gi = GroupOf(key.dst);
-    if (gi == kNoGroup)
+    const uint32_t w = RouteWord(key.dst);
+    if (w & kSinglePort)
     {
-        return -1;
+        return w == kNoGroup ? -1 : int(w & ~kSinglePort);
     }
-    const GroupSpan s = m_groupSpans[gi];
-    if (s.count == 1)
-    {
-        return int(m_groupPorts[s.first]);
-    }
+    const GroupSpan s = m_groupSpans[w];
     EnsureConfigured();
     return int(m_groupPorts[s.first + key.Hash(m_seedInUse) % s.count]);
 }

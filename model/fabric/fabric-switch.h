@@ -184,17 +184,22 @@ class FabricSwitch
     };
 
     std::vector<Port> m_ports;
-    /// \return the ECMP group index of a destination address (kNoGroup if none)
-    uint32_t GroupOf(uint32_t dst) const;
+    /**
+     * \param dst a destination address
+     * \return its route word: kSinglePort | the port for a route of one port, else the ECMP
+     * group's index; kNoGroup if none
+     */
+    uint32_t RouteWord(uint32_t dst) const;
 
     static constexpr uint32_t kDenseBase = 0x0a000000; //!< 10.0.0.0: host addresses
     static constexpr uint32_t kDenseSpan = 1u << 20;   //!< dense table covers 10.0.0.0/12
     static constexpr uint32_t kNoGroup = 0xffffffffu;  //!< no route
+    static constexpr uint32_t kSinglePort = 1u << 31;  //!< route word of a one-port route
 
-    /// dst - 10.0.0.0 -> group index: the topology helpers number hosts densely from
-    /// 10.0.0.1, so the lookup is one array access (4 bytes per host per switch)
+    /// dst - 10.0.0.0 -> route word (RouteWord()): the topology helpers number hosts densely
+    /// from 10.0.0.1, so the lookup is one array access (4 bytes per host per switch)
     std::vector<uint32_t> m_denseRoute;
-    std::unordered_map<uint32_t, uint32_t> m_routeOf; //!< other addresses -> group index
+    std::unordered_map<uint32_t, uint32_t> m_routeOf; //!< other addresses -> route word
     std::vector<std::vector<uint32_t>> m_groups;      //!< ECMP groups (deduplicated)
     /// Where a group's ports are in m_groupPorts.
     struct GroupSpan
