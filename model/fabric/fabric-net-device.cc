@@ -233,11 +233,26 @@ FabricNetDevice::Enqueue(FabricFrame& f, uint8_t cls, uint32_t meta, const FlowK
     DoEnqueue(f, cls, meta, key);
 }
 
+inline void
+FabricNetDevice::SendDequeued(FabricFrame& f, uint8_t cls, uint32_t meta, FlowKey* key)
+{
+    if (m_dqHandler)
+    {
+        m_dqHandler->PortDequeue(m_handlerPort, f, cls, meta, key);
+    }
+    else if (m_watched & W_DEQUEUE_CB)
+    {
+        m_dequeueCb(f.GetPacket(), cls, meta);
+        key = nullptr; // the callback may have changed the packet: the next hop parses
+    }
+    StartFrame(f, kEtherTypeIpv4, key);
+}
+
 void
 FabricNetDevice::DoEnqueue(FabricFrame& f, uint8_t cls, uint32_t meta, const FlowKey* key)
 {
     if (m_queuedMask == 0 && m_scheduler == STRICT_PRIORITY && m_channel
-        && !(m_watched & (W_MAC_TX | W_QUEUE | W_DEQUEUE_CB)))
+        && !(m_watched & (W_MAC_TX | W_QUEUE)))
     {
         // Nothing queued: if the transmitter is idle and the class not paused, the frame
         // would be queued and taken straight back by TransmitStart() (the only frame, so the
@@ -247,18 +262,8 @@ FabricNetDevice::DoEnqueue(FabricFrame& f, uint8_t cls, uint32_t meta, const Flo
         NeedTxDone();
         if (!m_txBusy && !((GetPausedMask() >> cls) & 1u))
         {
-            FlowKey k;
-            FlowKey* dqKey = nullptr;
-            if (key)
-            {
-                k = *key;
-                dqKey = &k;
-            }
-            if (m_dqHandler)
-            {
-                m_dqHandler->PortDequeue(m_handlerPort, f, cls, meta, dqKey);
-            }
-            StartFrame(f, kEtherTypeIpv4, dqKey);
+            FlowKey k; // the dequeue handler may mark it, as it would the queue's copy
+            SendDequeued(f, cls, meta, key ? &(k = *key) : nullptr);
             return;
         }
     }
@@ -480,16 +485,7 @@ FabricNetDevice::TransmitStart()
         {
             m_queueTrace(uint8_t(c), cq.bytes);
         }
-        if (m_dqHandler)
-        {
-            m_dqHandler->PortDequeue(m_handlerPort, e.frame, uint8_t(c), e.word, e.Key());
-        }
-        else if (m_watched & W_DEQUEUE_CB)
-        {
-            m_dequeueCb(e.frame.GetPacket(), uint8_t(c), e.word);
-            e.hasKey = false; // the callback may have changed the packet: the next hop parses
-        }
-        StartFrame(e.frame, kEtherTypeIpv4, e.Key());
+        SendDequeued(e.frame, uint8_t(c), e.word, e.Key());
         return;
     }
     if (m_pullSource)

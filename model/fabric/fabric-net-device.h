@@ -422,6 +422,13 @@ class FabricNetDevice : public NetDevice
     void TransmitComplete();
     void DeliverArrival();
     void DoEnqueue(FabricFrame& f, uint8_t cls, uint32_t meta, const FlowKey* key);
+    /**
+     * Send a frame just taken from a class queue (or that would have been): tell the dequeue
+     * handler or callback, then start it on the wire.
+     * \param f the frame \param cls its class \param meta its meta word
+     * \param key its key (the handler may change it), or null
+     */
+    void SendDequeued(FabricFrame& f, uint8_t cls, uint32_t meta, FlowKey* key);
     void StartFrame(FabricFrame& f, uint16_t etherType, const FlowKey* key = nullptr);
     void ReceiveFrame(FabricFrame& f, uint16_t etherType, const FlowKey* key);
     int SelectClass(uint8_t pausedMask);

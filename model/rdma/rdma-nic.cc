@@ -48,6 +48,13 @@ struct BthFields
 /// producer's is not read as one.
 const uint64_t kNoteMark = 0x5b;
 
+/// \param syndrome an AETH syndrome \return true if it is a PSN-sequence-error NAK
+bool
+IsNak(uint8_t syndrome)
+{
+    return (syndrome & 0x60) == RoceHeader::kNakSequenceError;
+}
+
 /// \param h the fields \return the note a data or control frame carries for its receiver
 uint64_t
 ToNote(const BthFields& h)
@@ -515,8 +522,7 @@ RdmaNic::MakeFrame(FabricFrame& f, uint32_t payload, Ipv4Address dst, uint16_t s
     note.opcode = h.bth.m_opcode;
     note.destQp = h.bth.m_destQp;
     note.psn24 = h.bth.m_psn;
-    note.nak = h.bth.m_opcode == RoceHeader::ACK
-               && (h.bth.m_syndrome & 0x60) == RoceHeader::kNakSequenceError;
+    note.nak = h.bth.m_opcode == RoceHeader::ACK && IsNak(h.bth.m_syndrome);
     f.SetNote(ToNote(note));
     m_key.Parse(b, n); // the same headers, parsed, handed to the port with the frame
 }
@@ -646,8 +652,7 @@ RdmaNic::PortReceive(uint32_t /* port */, FabricNetDevice* /* dev */, FabricFram
         h = ReadBth(b + kIpUdpBytes);
         if (h.opcode == RoceHeader::ACK)
         {
-            const uint8_t syndrome = f.PeekData(copy, sizeof(copy))[kIpUdpBytes + kBthBytes];
-            h.nak = (syndrome & 0x60) == RoceHeader::kNakSequenceError;
+            h.nak = IsNak(f.PeekData(copy, sizeof(copy))[kIpUdpBytes + kBthBytes]);
         }
     }
     if (h.opcode <= RoceHeader::WRITE_ONLY)
