@@ -524,7 +524,7 @@ RdmaNic::MakeFrame(FabricFrame& f, uint32_t payload, Ipv4Address dst, uint16_t s
     note.psn24 = h.bth.m_psn;
     note.nak = h.bth.m_opcode == RoceHeader::ACK && IsNak(h.bth.m_syndrome);
     f.SetNote(ToNote(note));
-    m_key.Parse(b, n); // the same headers, parsed, handed to the port with the frame
+    m_key = h.Key(); // the same headers' key, handed to the port with the frame
 }
 
 void

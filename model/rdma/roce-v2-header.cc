@@ -89,6 +89,21 @@ RoceV2Header::Write(uint8_t* b) const
     return kIpv4Bytes + kUdpBytes + bth.Write(b + sizeof(ip));
 }
 
+FlowKey
+RoceV2Header::Key() const
+{
+    // Field by field what FlowKey::Parse reads back from Write()'s bytes.
+    FlowKey k;
+    k.src = src.Get();
+    k.dst = dst.Get();
+    k.sport = sport;
+    k.dport = RoceHeader::kUdpPort;
+    k.protocol = 17;
+    k.dscp = uint8_t(dscp & 0x3f);
+    k.ecn = uint8_t(ecn & 0x3);
+    return k;
+}
+
 void
 RoceV2Header::Serialize(Buffer::Iterator i) const
 {

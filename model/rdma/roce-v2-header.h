@@ -4,6 +4,7 @@
 #ifndef MLNET_ROCE_V2_HEADER_H
 #define MLNET_ROCE_V2_HEADER_H
 
+#include "ns3/flow-key.h"
 #include "ns3/header.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/packet.h"
@@ -51,6 +52,13 @@ class RoceV2Header : public Header
      * \return the packet
      */
     static Ptr<Packet> Materialise(const uint8_t* headers, uint32_t headerBytes, uint32_t size);
+    /**
+     * The flow key of the headers Write() produces (FlowKey::Parse of its bytes), from the
+     * fields: the NIC hands it to its port without reading back the header block it just
+     * wrote (a block from the free list is often out of the cache, and the read waits for it).
+     * \return the key
+     */
+    FlowKey Key() const;
 
     Ipv4Address src;     //!< IPv4 source
     Ipv4Address dst;     //!< IPv4 destination
