@@ -6,6 +6,7 @@ list(APPEND MLNET_SOURCES
   ${_dir}/timing-wheel-scheduler.cc
   ${_dir}/mlnet-simulator-impl.cc
   ${_dir}/reusable-timer.cc
+  ${_dir}/huge-page-heap.cc
 )
 list(APPEND MLNET_HEADERS
   ${_dir}/quad-heap-scheduler.h
@@ -13,9 +14,11 @@ list(APPEND MLNET_HEADERS
   ${_dir}/mlnet-simulator-impl.h
   ${_dir}/mlnet-event.h
   ${_dir}/reusable-timer.h
+  ${_dir}/huge-page-heap.h
 )
 list(APPEND MLNET_TEST_SOURCES
   ${MLNET_ROOT}/test/helper/mlnet-schedulers-test.cc
   ${MLNET_ROOT}/test/helper/mlnet-simulator-impl-test.cc
   ${MLNET_ROOT}/test/helper/reusable-timer-test.cc
+  ${MLNET_ROOT}/test/helper/huge-page-heap-test.cc
 )

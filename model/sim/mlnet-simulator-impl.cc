@@ -4,6 +4,7 @@
 #include "mlnet-simulator-impl.h"
 
 #include "ns3/abort.h"
+#include "ns3/boolean.h"
 #include "ns3/log.h"
 #include "ns3/make-event.h"
 #include "ns3/simulator.h"
@@ -26,7 +27,15 @@ MlnetSimulatorImpl::GetTypeId()
     static TypeId tid = TypeId("ns3::MlnetSimulatorImpl")
                             .SetParent<SimulatorImpl>()
                             .SetGroupName("Mlnet")
-                            .AddConstructor<MlnetSimulatorImpl>();
+                            .AddConstructor<MlnetSimulatorImpl>()
+                            .AddAttribute("HugePages",
+                                          "Back the heap with transparent huge pages (Linux "
+                                          "with glibc; madvise mode is enough): fewer TLB "
+                                          "misses and page faults on large topologies. Same "
+                                          "results either way; speed and resident size only",
+                                          BooleanValue(true),
+                                          MakeBooleanAccessor(&MlnetSimulatorImpl::m_hugePages),
+                                          MakeBooleanChecker());
     return tid;
 }
 
@@ -39,6 +48,16 @@ MlnetSimulatorImpl::MlnetSimulatorImpl()
     , m_mainThreadId(std::this_thread::get_id())
 {
     NS_LOG_FUNCTION(this);
+}
+
+void
+MlnetSimulatorImpl::NotifyConstructionCompleted()
+{
+    SimulatorImpl::NotifyConstructionCompleted();
+    if (m_hugePages)
+    {
+        m_heap.Update(); // before the topology is built, so that it lands in huge pages too
+    }
 }
 
 MlnetSimulatorImpl::~MlnetSimulatorImpl()
@@ -154,6 +173,10 @@ MlnetSimulatorImpl::Run()
     // Model code inside an event may ask Running() for this implementation (reserved uids).
     MlnetSimulatorImpl* outer = s_running;
     s_running = this;
+    if (m_hugePages)
+    {
+        m_heap.Update();
+    }
     try
     {
         while (m_queued != 0 && !m_stop)
@@ -167,7 +190,10 @@ MlnetSimulatorImpl::Run()
                 PreEventHook(EventId(impl, next.key.m_ts, next.key.m_context, next.key.m_uid));
             }
             --m_queued;
-            ++m_eventCount;
+            if ((++m_eventCount & 0xfff) == 0 && m_hugePages)
+            {
+                m_heap.Update(); // mark what the heap grew by since
+            }
             m_currentTs = next.key.m_ts;
             m_currentContext = next.key.m_context;
             m_currentUid = next.key.m_uid;
