@@ -10,6 +10,7 @@ list(APPEND MLNET_SOURCES
   ${_dir}/pfc-header.cc
   ${_dir}/shared-buffer-mmu.cc
   ${_dir}/tx-time-accumulator.cc
+  ${_dir}/wire-arena.cc
 )
 list(APPEND MLNET_HEADERS
   ${_dir}/fabric-channel.h
@@ -23,6 +24,7 @@ list(APPEND MLNET_HEADERS
   ${_dir}/shared-buffer-mmu.h
   ${_dir}/tx-time-accumulator.h
   ${_dir}/watched-traced-callback.h
+  ${_dir}/wire-arena.h
 )
 list(APPEND MLNET_TEST_SOURCES
   ${MLNET_ROOT}/test/fabric/ecmp-test.cc
@@ -35,4 +37,5 @@ list(APPEND MLNET_TEST_SOURCES
   ${MLNET_ROOT}/test/fabric/carried-flow-key-test.cc
   ${MLNET_ROOT}/test/fabric/fabric-frame-test.cc
   ${MLNET_ROOT}/test/fabric/ring-queue-test.cc
+  ${MLNET_ROOT}/test/fabric/wire-arena-test.cc
 )

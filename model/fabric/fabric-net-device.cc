@@ -177,7 +177,13 @@ FabricNetDevice::DoDispose()
     }
     m_queuedMask = 0;
     m_ctrlQueue.clear();
-    m_inFlight.Clear();
+    while (WireRecord* r = m_wireHead)
+    {
+        m_wireHead = r->next;
+        r->frame = FabricFrame();
+        WireArena::Free(r);
+    }
+    m_wireTail = nullptr;
     m_txDoneReserved = false;
     m_txDoneSim = nullptr;
     m_rxHandler = nullptr;
@@ -553,7 +559,24 @@ void
 FabricNetDevice::ScheduleArrival(FabricFrame& f, uint16_t etherType, const FlowKey* key,
                                  const Time& delay)
 {
-    m_inFlight.EmplaceBack(std::move(f), etherType, key);
+    // Records in the order transmissions start (see WireArena), chained per wire.
+    WireRecord* r = WireArena::Get().Allocate();
+    r->frame = std::move(f);
+    r->etherType = etherType;
+    r->hasKey = key != nullptr;
+    if (key)
+    {
+        r->key = *key;
+    }
+    if (m_wireTail)
+    {
+        m_wireTail->next = r;
+    }
+    else
+    {
+        m_wireHead = r;
+    }
+    m_wireTail = r;
     m_arrivalEvent->Ref(); // the scheduler releases one reference after the event ran
     ScheduleDeviceEvent(MlnetSimulatorImpl::Running(), delay, m_arrivalEvent);
 }
@@ -561,16 +584,21 @@ FabricNetDevice::ScheduleArrival(FabricFrame& f, uint16_t etherType, const FlowK
 void
 FabricNetDevice::DeliverArrival()
 {
-    if (m_inFlight.Empty())
+    WireRecord* r = m_wireHead;
+    if (!r)
     {
         return; // disposed while frames were on the wire
     }
-    KeyedFrame& slot = m_inFlight.Front();
-    FabricFrame f(std::move(slot.frame));
-    const uint16_t etherType = uint16_t(slot.word);
-    const bool hasKey = slot.hasKey;
-    const FlowKey key = slot.key;
-    m_inFlight.PopFront();
+    m_wireHead = r->next;
+    if (!m_wireHead)
+    {
+        m_wireTail = nullptr;
+    }
+    FabricFrame f(std::move(r->frame));
+    const uint16_t etherType = r->etherType;
+    const bool hasKey = r->hasKey;
+    const FlowKey key = r->key;
+    WireArena::Free(r);
     ReceiveFrame(f, etherType, hasKey ? &key : nullptr);
 }
 

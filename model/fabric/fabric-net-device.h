@@ -20,6 +20,7 @@
 #include "ring-queue.h"
 #include "tx-time-accumulator.h"
 #include "watched-traced-callback.h"
+#include "wire-arena.h"
 
 #include <array>
 #include <cstdint>
@@ -465,7 +466,8 @@ class FabricNetDevice : public NetDevice
     FabricPortHandler* m_rxHandler{nullptr};  //!< receives data packets (SetPortHandler)
     FabricPortHandler* m_dqHandler{nullptr};  //!< told about dequeues (SetPortHandler)
     FabricPullSource* m_pullSource{nullptr};  //!< pulled instead of m_pull (SetPullSource)
-    RingQueue<KeyedFrame> m_inFlight;         //!< frames on the wire towards this device
+    WireRecord* m_wireHead{nullptr};          //!< the oldest frame on the wire towards this device
+    WireRecord* m_wireTail{nullptr};          //!< the newest (its next is null)
     Ptr<MlnetEvent> m_txDoneEvent;            //!< calls TransmitComplete(); reused for every frame
     Ptr<MlnetEvent> m_arrivalEvent;           //!< calls DeliverArrival(); reused for every frame
     uint64_t m_txDoneTs{0};                   //!< its time, in time steps

@@ -1,0 +1,72 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "wire-arena.h"
+
+#include "ns3/log.h"
+
+#include <stdexcept>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("WireArena");
+
+namespace
+{
+/// Live records skipped in a row before the ring is replaced by a larger one.
+constexpr int kMaxSkips = 4;
+} // namespace
+
+WireArena::WireArena(std::size_t records)
+{
+    if (records < 2 || (records & (records - 1)) != 0)
+    {
+        throw std::invalid_argument("WireArena: records must be a power of two >= 2, got "
+                                    + std::to_string(records));
+    }
+    m_rings.emplace_back(new WireRecord[records]);
+    m_ring = m_rings.back().get();
+    m_mask = records - 1;
+}
+
+WireRecord*
+WireArena::AllocateSlow()
+{
+    for (int i = 0; i < kMaxSkips; ++i)
+    {
+        m_pos = (m_pos + 1) & m_mask;
+        WireRecord* r = m_ring + m_pos;
+        if (!r->live)
+        {
+            m_pos = (m_pos + 1) & m_mask;
+            r->live = true;
+            return r;
+        }
+    }
+    // The ring is nearly full of frames on wires: a new one, twice as large (the old one's
+    // records stay where they are until freed, and it stays allocated).
+    const std::size_t size = 2 * (m_mask + 1);
+    NS_LOG_LOGIC("wire records: ring of " << size);
+    m_rings.emplace_back(new WireRecord[size]);
+    m_ring = m_rings.back().get();
+    m_mask = size - 1;
+    m_pos = 1;
+    m_ring[0].live = true;
+    return m_ring;
+}
+
+std::size_t
+WireArena::Capacity() const
+{
+    return m_mask + 1;
+}
+
+WireArena&
+WireArena::Get()
+{
+    static WireArena* arena = new WireArena();
+    return *arena;
+}
+
+} // namespace ns3
