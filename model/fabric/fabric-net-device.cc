@@ -274,9 +274,9 @@ FabricNetDevice::DoEnqueue(FabricFrame& f, uint8_t cls, uint32_t meta, const Flo
         }
     }
     ClassQueue& cq = m_queues[cls];
+    cq.bytes += f.GetSize(); // from the frame, not read back from the ring's (cold) slot
     KeyedFrame& e = cq.q.EmplaceBack(std::move(f), meta, key);
     m_queuedMask |= uint16_t(1u << cls);
-    cq.bytes += e.frame.GetSize();
     if (m_watched & (W_MAC_TX | W_QUEUE))
     {
         if (m_watched & W_MAC_TX)

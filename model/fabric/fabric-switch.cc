@@ -421,6 +421,8 @@ FabricSwitch::Forward(uint32_t in, const FlowKey& key, FabricFrame& f)
         Drop(f, in, cls, "NoRoute");
         return;
     }
+    Port& op = m_ports[out];
+    op.dev->PrefetchForEnqueue(); // its first line, while the MMU admits the frame
     SharedBufferMmu::Verdict v = m_mmu.Admit(in, uint32_t(out), cls, size);
     if (!SharedBufferMmu::Admitted(v))
     {
@@ -433,7 +435,6 @@ FabricSwitch::Forward(uint32_t in, const FlowKey& key, FabricFrame& f)
     {
         SendPause(in, cls);
     }
-    Port& op = m_ports[out];
     uint32_t meta = in;
     const FlowKey* sent = &key;
     FlowKey marked;
