@@ -16,13 +16,15 @@ namespace
 {
 /// Live records skipped in a row before the ring is replaced by a larger one.
 constexpr int kMaxSkips = 4;
+/// The largest ring (4 GB of records): beyond it, frames on wires are not the problem.
+constexpr std::size_t kMaxRecords = std::size_t(1) << 26;
 } // namespace
 
 WireArena::WireArena(std::size_t records)
 {
-    if (records < 2 || (records & (records - 1)) != 0)
+    if (records < 2 || records > kMaxRecords || (records & (records - 1)) != 0)
     {
-        throw std::invalid_argument("WireArena: records must be a power of two >= 2, got "
+        throw std::invalid_argument("WireArena: records must be a power of two in [2, 2^26], got "
                                     + std::to_string(records));
     }
     m_rings.emplace_back(new WireRecord[records]);
@@ -47,6 +49,10 @@ WireArena::AllocateSlow()
     // The ring is nearly full of frames on wires: a new one, twice as large (the old one's
     // records stay where they are until freed, and it stays allocated).
     const std::size_t size = 2 * (m_mask + 1);
+    if (size > kMaxRecords)
+    {
+        throw std::length_error("WireArena: more than 2^26 frames on wires");
+    }
     NS_LOG_LOGIC("wire records: ring of " << size);
     m_rings.emplace_back(new WireRecord[size]);
     m_ring = m_rings.back().get();

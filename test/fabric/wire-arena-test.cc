@@ -81,9 +81,10 @@ TEST_CASE("fabric: WireArena skips records still on a wire and grows when the ri
     WireArena::Free(b);
 }
 
-TEST_CASE("fabric: WireArena rejects a size that is not a power of two", "[fabric]")
+TEST_CASE("fabric: WireArena rejects a size that is not a power of two in [2, 2^26]", "[fabric]")
 {
     CHECK_THROWS_AS(WireArena(0), std::invalid_argument);
     CHECK_THROWS_AS(WireArena(12), std::invalid_argument);
+    CHECK_THROWS_AS(WireArena(std::size_t(1) << 27), std::invalid_argument);
     CHECK_THROWS_WITH(WireArena(12), Catch::Contains("power of two"));
 }
