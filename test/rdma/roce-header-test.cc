@@ -11,6 +11,7 @@
 #include "ns3/mlnet-module.h"
 
 #include <catch2/catch.hpp>
+#include <tuple>
 
 using namespace ns3;
 
@@ -137,14 +138,12 @@ TEST_CASE("rdma: RoceV2Header::Key() is FlowKey::Parse of the bytes Write() prod
                 FlowKey parsed;
                 REQUIRE(parsed.Parse(b, n));
                 const FlowKey k = h.Key();
-                CHECK(k.src == parsed.src);
-                CHECK(k.dst == parsed.dst);
-                CHECK(k.sport == parsed.sport);
-                CHECK(k.dport == parsed.dport);
-                CHECK(k.protocol == parsed.protocol);
-                CHECK(k.dscp == parsed.dscp);
-                CHECK(k.ecn == parsed.ecn);
-                CHECK(k.reserved == parsed.reserved);
+                auto fields = [](const FlowKey& x)
+                {
+                    return std::make_tuple(x.src, x.dst, x.sport, x.dport, x.protocol, x.dscp,
+                                           x.ecn, x.reserved);
+                };
+                CHECK(fields(k) == fields(parsed));
             }
         }
     }
