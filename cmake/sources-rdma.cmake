@@ -11,6 +11,7 @@ list(APPEND MLNET_SOURCES
   ${_dir}/rdma-cc-catalog.cc
 )
 list(APPEND MLNET_HEADERS
+  ${_dir}/roce-byte-order.h
   ${_dir}/rdma-congestion-ops.h
   ${_dir}/dcqcn-base.h
   ${_dir}/dcqcn.h

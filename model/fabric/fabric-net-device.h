@@ -374,7 +374,7 @@ class FabricNetDevice : public NetDevice
         }
 
         FabricFrame frame;
-        uint32_t word{0};   //!< queued: the meta; in flight: the EtherType
+        uint32_t word{0};   //!< the meta word
         bool hasKey{false}; //!< key is valid
         FlowKey key;        //!< parsed headers (for the port handler)
     };

@@ -55,7 +55,8 @@ class WireArena
     WireArena(const WireArena&) = delete;
     WireArena& operator=(const WireArena&) = delete;
 
-    /// \return a free record (live), its fields as a fresh record's but for live
+    /// \return a free record, marked live: its frame empty and its next null (Free() left
+    ///         them so), its other fields as its last user left them
     WireRecord* Allocate()
     {
         WireRecord* r = m_ring + m_pos;

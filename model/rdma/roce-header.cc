@@ -3,6 +3,8 @@
  */
 #include "roce-header.h"
 
+#include "roce-byte-order.h"
+
 #include <cstring>
 
 namespace ns3
@@ -45,20 +47,6 @@ RoceHeader::GetSerializedSize() const
     return m_opcode == ACK ? 16 : (m_opcode == CNP ? 28 : 12);
 }
 
-namespace
-{
-/// Write v big-endian at b. \param b where \param v the value \return b + 4
-inline uint8_t*
-PutU32(uint8_t* b, uint32_t v)
-{
-    b[0] = uint8_t(v >> 24);
-    b[1] = uint8_t(v >> 16);
-    b[2] = uint8_t(v >> 8);
-    b[3] = uint8_t(v);
-    return b + 4;
-}
-} // namespace
-
 uint32_t
 RoceHeader::Write(uint8_t* b) const
 {
@@ -66,11 +54,11 @@ RoceHeader::Write(uint8_t* b) const
     b[1] = 0;    // SE, M, Pad, TVer
     b[2] = 0xff; // default P_Key
     b[3] = 0xff;
-    uint8_t* q = PutU32(b + 4, m_destQp & 0xffffff); // reserved byte + DestQP
-    q = PutU32(q, (m_ackRequest ? 0x80000000u : 0u) | (m_psn & 0xffffff));
+    uint8_t* q = roce::PutBe32(b + 4, m_destQp & 0xffffff); // reserved byte + DestQP
+    q = roce::PutBe32(q, (m_ackRequest ? 0x80000000u : 0u) | (m_psn & 0xffffff));
     if (m_opcode == ACK)
     {
-        PutU32(q, (uint32_t(m_syndrome) << 24) | (m_msn & 0xffffff));
+        roce::PutBe32(q, (uint32_t(m_syndrome) << 24) | (m_msn & 0xffffff));
     }
     else if (m_opcode == CNP)
     {

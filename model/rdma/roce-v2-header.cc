@@ -3,6 +3,8 @@
  */
 #include "roce-v2-header.h"
 
+#include "roce-byte-order.h"
+
 #include <cstring>
 
 namespace ns3
@@ -14,23 +16,6 @@ namespace
 {
 const uint32_t kIpv4Bytes = 20;
 const uint32_t kUdpBytes = 8;
-
-/// \param p where \param v a value: store v big-endian in p's 8 bytes
-inline void
-PutBe64(uint8_t* p, uint64_t v)
-{
-    const uint8_t t[8] = {uint8_t(v >> 56), uint8_t(v >> 48), uint8_t(v >> 40), uint8_t(v >> 32),
-                          uint8_t(v >> 24), uint8_t(v >> 16), uint8_t(v >> 8),  uint8_t(v)};
-    std::memcpy(p, t, sizeof(t));
-}
-
-/// \param p where \param v a value: store v big-endian in p's 4 bytes
-inline void
-PutBe32(uint8_t* p, uint32_t v)
-{
-    const uint8_t t[4] = {uint8_t(v >> 24), uint8_t(v >> 16), uint8_t(v >> 8), uint8_t(v)};
-    std::memcpy(p, t, sizeof(t));
-}
 } // namespace
 
 RoceV2Header::RoceV2Header() = default;
@@ -75,17 +60,17 @@ RoceV2Header::Write(uint8_t* b) const
     // The 28 bytes as four big-endian words built in registers: a byte array on the stack
     // copied with 16-byte loads made every call wait for its byte stores to retire (a failed
     // store forwarding: 80 % of this function's samples).
-    PutBe64(b,
-            (uint64_t(0x45) << 56) // version 4, IHL 5
-                | (uint64_t(uint8_t((dscp << 2) | (ecn & 0x3))) << 48)
-                | (uint64_t(ipLength & 0xffff) << 32) // identification 0
-                | 0x4000);                            // don't fragment, offset 0
-    PutBe64(b + 8,
-            (uint64_t(64) << 56)       // TTL
-                | (uint64_t(17) << 48) // UDP; checksum 0 (not computed, as ns-3 by default)
-                | s);
-    PutBe64(b + 16, (d << 32) | (uint64_t(sport) << 16) | RoceHeader::kUdpPort);
-    PutBe32(b + 24, uint32_t(udpLength & 0xffff) << 16); // UDP checksum optional over IPv4
+    roce::PutBe64(b,
+                  (uint64_t(0x45) << 56) // version 4, IHL 5
+                      | (uint64_t(uint8_t((dscp << 2) | (ecn & 0x3))) << 48)
+                      | (uint64_t(ipLength & 0xffff) << 32) // identification 0
+                      | 0x4000);                            // don't fragment, offset 0
+    roce::PutBe64(b + 8,
+                  (uint64_t(64) << 56)       // TTL
+                      | (uint64_t(17) << 48) // UDP; checksum 0 (not computed, as ns-3 by default)
+                      | s);
+    roce::PutBe64(b + 16, (d << 32) | (uint64_t(sport) << 16) | RoceHeader::kUdpPort);
+    roce::PutBe32(b + 24, uint32_t(udpLength & 0xffff) << 16); // UDP checksum optional over IPv4
     return kIpv4Bytes + kUdpBytes + bth.Write(b + kIpv4Bytes + kUdpBytes);
 }
 

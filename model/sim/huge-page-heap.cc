@@ -37,10 +37,9 @@ HugePageHeap::Update()
     {
         return false;
     }
-    const uintptr_t page = uintptr_t(sysconf(_SC_PAGESIZE));
-    const uintptr_t top = reinterpret_cast<uintptr_t>(sbrk(0)) & ~(page - 1);
     if (m_start == 0)
     {
+        m_page = uintptr_t(sysconf(_SC_PAGESIZE));
         if (!Available())
         {
             NS_LOG_LOGIC("transparent huge pages are disabled: 4 KB pages");
@@ -58,7 +57,7 @@ HugePageHeap::Update()
                 break;
             }
         }
-        if (m_begin == 0 || top <= m_begin)
+        if (m_begin == 0 || reinterpret_cast<uintptr_t>(sbrk(0)) <= m_begin)
         {
             NS_LOG_LOGIC("no brk heap: 4 KB pages");
             m_failed = true;
@@ -67,6 +66,7 @@ HugePageHeap::Update()
         m_start = m_begin;
         mallopt(M_TOP_PAD, int(kGrowthStep));
     }
+    const uintptr_t top = reinterpret_cast<uintptr_t>(sbrk(0)) & ~(m_page - 1);
     if (top <= m_start)
     {
         return true;

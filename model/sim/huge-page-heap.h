@@ -17,17 +17,16 @@ namespace ns3
  *
  * A packet simulation touches, per packet-hop, a few lines of each of a dozen objects (two
  * devices, their queues and in-flight frames, a switch, its buffer counters, a queue pair)
- * spread over a heap of tens of megabytes: with 4 KB pages nearly every one of those lines
- * also needs a TLB entry that is not there (a k = 8 fat-tree's heap is ~6,500 pages; the
- * second-level TLB holds ~2,000), and under virtualisation a TLB miss is a two-dimensional
- * page walk. Each new page also costs a page fault. With 2 MB pages the same heap is a dozen
- * pages.
+ * spread over a heap of megabytes: with 4 KB pages nearly every one of those lines also
+ * needs a TLB entry that is not there (a k = 8 web-search run's heap, 13.4 MB, is ~3,400
+ * pages), and under virtualisation a TLB miss is a two-dimensional page walk. Each new page
+ * also costs a page fault. With 2 MB pages the same heap is seven pages.
  *
  * glibc does this itself under GLIBC_TUNABLES=glibc.malloc.hugetlb=1, which a program must be
  * started with. This class gets the same from inside the process: Update() marks the part of
  * the brk heap [heap start, current break) not yet marked with madvise(MADV_HUGEPAGE) (the
  * kernel then faults 2 MB pages there, in "madvise" as well as "always" mode), and the first
- * call makes malloc grow the heap in steps of GrowthStep bytes, so that a new step is marked
+ * call makes malloc grow the heap in steps of kGrowthStep bytes, so that a new step is marked
  * before most of it is touched. Memory that was already touched stays in 4 KB pages unless
  * the kernel's khugepaged collapses it later.
  *
@@ -56,6 +55,7 @@ class HugePageHeap
   private:
     uintptr_t m_start{0}; //!< page-aligned start of the part not yet marked (0: first call)
     uintptr_t m_begin{0}; //!< start of the heap
+    uintptr_t m_page{0};  //!< the page size
     bool m_failed{false}; //!< gave up (not available)
 };
 
