@@ -151,13 +151,13 @@ FabricNetDevice::FabricNetDevice()
     m_pausedUntil.fill(Time(0));
     m_txDoneEvent = DeviceEvent::Make<&FabricNetDevice::TransmitComplete>(this);
     m_arrivalEvent = DeviceEvent::Make<&FabricNetDevice::DeliverArrival>(this);
-    m_macTxTrace.Watch(&m_watched, W_MAC_TX);
-    m_macRxTrace.Watch(&m_watched, W_MAC_RX);
-    m_phyTxBeginTrace.Watch(&m_watched, W_PHY_TX_BEGIN);
-    m_phyRxEndTrace.Watch(&m_watched, W_PHY_RX_END);
-    m_snifferTrace.Watch(&m_watched, W_SNIFFER);
-    m_promiscSnifferTrace.Watch(&m_watched, W_PROMISC_SNIFFER);
-    m_queueTrace.Watch(&m_watched, W_QUEUE);
+    m_macTxTrace.Watch(&m_watched, W_MAC_TX, &m_rxWatched);
+    m_macRxTrace.Watch(&m_watched, W_MAC_RX, &m_rxWatched);
+    m_phyTxBeginTrace.Watch(&m_watched, W_PHY_TX_BEGIN, &m_rxWatched);
+    m_phyRxEndTrace.Watch(&m_watched, W_PHY_RX_END, &m_rxWatched);
+    m_snifferTrace.Watch(&m_watched, W_SNIFFER, &m_rxWatched);
+    m_promiscSnifferTrace.Watch(&m_watched, W_PROMISC_SNIFFER, &m_rxWatched);
+    m_queueTrace.Watch(&m_watched, W_QUEUE, &m_rxWatched);
 }
 
 FabricNetDevice::~FabricNetDevice()
@@ -244,7 +244,7 @@ FabricNetDevice::SendDequeued(FabricFrame& f, uint8_t cls, uint32_t meta, FlowKe
 {
     if (m_dqHandler)
     {
-        m_dqHandler->PortDequeue(m_handlerPort, f, cls, meta, key);
+        m_dqHandler->PortDequeue(m_txPort, f, cls, meta, key);
     }
     else if (m_watched & W_DEQUEUE_CB)
     {
@@ -333,7 +333,7 @@ FabricNetDevice::PullSourceChanged()
 }
 
 void
-FabricNetDevice::ScheduleDeviceEvent(MlnetSimulatorImpl* sim, const Time& delay,
+FabricNetDevice::ScheduleDeviceEvent(MlnetSimulatorImpl* sim, uint32_t context, const Time& delay,
                                      const Ptr<MlnetEvent>& event) const
 {
     // In this node's context (the context orders nothing). Inside MlnetSimulatorImpl's Run()
@@ -341,11 +341,11 @@ FabricNetDevice::ScheduleDeviceEvent(MlnetSimulatorImpl* sim, const Time& delay,
     // the loop runs it through its function pointer (an MlnetEvent), not ns-3's Invoke().
     if (sim)
     {
-        sim->ScheduleInRun(m_nodeId, uint64_t(delay.GetTimeStep()), PeekPointer(event));
+        sim->ScheduleInRun(context, uint64_t(delay.GetTimeStep()), PeekPointer(event));
     }
     else
     {
-        Simulator::ScheduleWithContext(m_nodeId, delay, PeekPointer(event));
+        Simulator::ScheduleWithContext(context, delay, PeekPointer(event));
     }
 }
 
@@ -379,7 +379,7 @@ FabricNetDevice::NeedTxDone()
     {
         m_txDoneReserved = false;
         m_txDoneEvent->Ref(); // the scheduler releases one reference after the event ran
-        m_txDoneSim->ScheduleReserved(m_txDoneTs, m_txDoneUid, m_nodeId,
+        m_txDoneSim->ScheduleReserved(m_txDoneTs, m_txDoneUid, m_txContext,
                                       PeekPointer(m_txDoneEvent));
     }
 }
@@ -522,7 +522,10 @@ FabricNetDevice::StartFrame(FabricFrame& f, uint16_t etherType, const FlowKey* k
     // back-to-back frames leave at the nominal line rate whatever the time resolution.
     Time txTime = m_txClock.Next(WireBits(f.GetSize()), m_bitRate);
     m_txFrames++;
-    m_txPackets += etherType == kEtherTypeIpv4 ? 1 : 0;
+    if (etherType != kEtherTypeIpv4)
+    {
+        m_txOtherFrames++;
+    }
     if (m_watched & (W_PHY_TX_BEGIN | W_SNIFFER | W_PROMISC_SNIFFER))
     {
         if (m_watched & W_PHY_TX_BEGIN)
@@ -550,7 +553,7 @@ FabricNetDevice::StartFrame(FabricFrame& f, uint16_t etherType, const FlowKey* k
     else
     {
         m_txDoneEvent->Ref(); // the scheduler releases one reference after the event ran
-        ScheduleDeviceEvent(sim, txTime, m_txDoneEvent);
+        ScheduleDeviceEvent(sim, m_txContext, txTime, m_txDoneEvent);
     }
     m_channel->Transmit(f, etherType, key, this, txTime);
 }
@@ -578,7 +581,7 @@ FabricNetDevice::ScheduleArrival(FabricFrame& f, uint16_t etherType, const FlowK
     }
     m_wireTail = r;
     m_arrivalEvent->Ref(); // the scheduler releases one reference after the event ran
-    ScheduleDeviceEvent(MlnetSimulatorImpl::Running(), delay, m_arrivalEvent);
+    ScheduleDeviceEvent(MlnetSimulatorImpl::Running(), m_nodeId, delay, m_arrivalEvent);
 }
 
 void
@@ -620,13 +623,13 @@ void
 FabricNetDevice::ReceiveFrame(FabricFrame& f, uint16_t etherType, const FlowKey* key)
 {
     m_rxFrames++;
-    if (m_watched & (W_PHY_RX_END | W_SNIFFER | W_PROMISC_SNIFFER))
+    if (m_rxWatched & (W_PHY_RX_END | W_SNIFFER | W_PROMISC_SNIFFER))
     {
-        if (m_watched & W_PHY_RX_END)
+        if (m_rxWatched & W_PHY_RX_END)
         {
             m_phyRxEndTrace(f.GetPacket());
         }
-        if (m_watched & (W_SNIFFER | W_PROMISC_SNIFFER))
+        if (m_rxWatched & (W_SNIFFER | W_PROMISC_SNIFFER))
         {
             SnifferTrace(f.GetPacket(), etherType, false);
         }
@@ -636,7 +639,7 @@ FabricNetDevice::ReceiveFrame(FabricFrame& f, uint16_t etherType, const FlowKey*
         HandlePfc(f.GetPacket());
         return;
     }
-    if (m_watched & W_MAC_RX)
+    if (m_rxWatched & W_MAC_RX)
     {
         m_macRxTrace(f.GetPacket());
     }
@@ -648,11 +651,11 @@ FabricNetDevice::ReceiveFrame(FabricFrame& f, uint16_t etherType, const FlowKey*
             return;
         }
     }
-    else if ((m_watched & W_FABRIC_RX_CB) && m_fabricRx(this, f.GetPacket()))
+    else if ((m_rxWatched & W_FABRIC_RX_CB) && m_fabricRx(this, f.GetPacket()))
     {
         return;
     }
-    if (!(m_watched & (W_RX_CB | W_PROMISC_CB)))
+    if (!(m_rxWatched & (W_RX_CB | W_PROMISC_CB)))
     {
         return;
     }
@@ -730,6 +733,7 @@ FabricNetDevice::SetPortHandler(FabricPortHandler* h, uint32_t port)
     m_rxHandler = h;
     m_dqHandler = h;
     m_handlerPort = port;
+    m_txPort = port;
 }
 
 void
@@ -737,6 +741,7 @@ FabricNetDevice::SetReceiveHandler(FabricPortHandler* h, uint32_t port)
 {
     m_rxHandler = h;
     m_handlerPort = port;
+    m_txPort = port;
 }
 
 void
@@ -939,6 +944,7 @@ FabricNetDevice::SetNode(Ptr<Node> node)
 {
     m_node = node;
     m_nodeId = node ? node->GetId() : 0;
+    m_txContext = m_nodeId;
 }
 
 bool

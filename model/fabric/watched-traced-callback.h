@@ -27,10 +27,13 @@ class WatchedTracedCallback : public TracedCallback<Ts...>
     /**
      * Bind the bit this trace source keeps (the owner's constructor calls it once).
      * \param mask the owner's mask \param bit the bit
+     * \param copy a second mask kept the same (the owner reads it where the first is not at
+     * hand), or null
      */
-    void Watch(uint16_t* mask, uint16_t bit)
+    void Watch(uint16_t* mask, uint16_t bit, uint16_t* copy = nullptr)
     {
         m_mask = mask;
+        m_copy = copy;
         m_bit = bit;
         Update();
     }
@@ -71,9 +74,14 @@ class WatchedTracedCallback : public TracedCallback<Ts...>
         {
             *m_mask = this->IsEmpty() ? uint16_t(*m_mask & ~m_bit) : uint16_t(*m_mask | m_bit);
         }
+        if (m_copy)
+        {
+            *m_copy = *m_mask;
+        }
     }
 
     uint16_t* m_mask{nullptr}; //!< the owner's mask
+    uint16_t* m_copy{nullptr}; //!< a copy of it, or null
     uint16_t m_bit{0};         //!< this source's bit in it
 };
 
