@@ -497,7 +497,7 @@ class FabricNetDevice : public NetDevice
     uint64_t m_txDoneTs{0};                   //!< its time, in time steps
     MlnetSimulatorImpl* m_txDoneSim{nullptr}; //!< the simulator that reserved it
     uint64_t m_txFrames{0};                   //!< all frames transmitted
-    TxTimeAccumulator m_txClock; //!< exact frame times (remainder carried between frames)
+    alignas(64) TxTimeAccumulator m_txClock;  //!< exact frame times (one line)
     std::array<ClassQueue, kNumClasses> m_queues;
 
     // Configuration and state that a frame does not touch.

@@ -275,7 +275,13 @@ FabricSwitch::GetMmu() const
 const SwitchPortStats&
 FabricSwitch::GetPortStats(uint32_t i) const
 {
-    return m_ports.at(i).stats;
+    const Port& p = m_ports.at(i);
+    // The MMU keeps the largest queue (on the line a frame's accounting touches anyway).
+    if (m_configured)
+    {
+        p.stats.maxQueueBytes = m_mmu.MaxEgressPortBytes(i);
+    }
+    return p.stats;
 }
 
 std::pair<uint64_t, uint64_t>
@@ -451,7 +457,6 @@ FabricSwitch::Forward(uint32_t in, const FlowKey& key, FabricFrame& f)
             sent = &marked;
         }
     }
-    op.stats.maxQueueBytes = std::max(op.stats.maxQueueBytes, m_mmu.EgressPortBytes(out));
     op.dev->Enqueue(f, cls, meta, sent);
 }
 

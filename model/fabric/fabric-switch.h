@@ -172,18 +172,20 @@ class FabricSwitch
     /// ECN-capable packet is to be marked at dequeue: the switch need not parse it again.
     static constexpr uint32_t kMarkAtDequeue = 1u << 31;
 
-    struct Port
+    /// A port; what a frame touches (the device, the pause state, the ECN thresholds, the
+    /// transmit counters) is in its first cache line.
+    struct alignas(64) Port
     {
         Ptr<FabricNetDevice> dev;
+        std::array<bool, 8> pausing{};
         uint64_t kmin{0};
         uint64_t kmax{0};
+        /// Counters; maxQueueBytes is the MMU's (GetPortStats copies it in).
+        mutable SwitchPortStats stats;
         Time pauseDuration;
-        SwitchPortStats stats;
-        std::array<bool, 8> pausing{};
         std::array<EventId, 8> refresh;
     };
 
-    std::vector<Port> m_ports;
     /**
      * \param dst a destination address
      * \return its route word: kSinglePort | the port for a route of one port, else the ECMP
@@ -196,26 +198,38 @@ class FabricSwitch
     static constexpr uint32_t kNoGroup = 0xffffffffu;  //!< no route
     static constexpr uint32_t kSinglePort = 1u << 31;  //!< route word of a one-port route
 
-    /// dst - 10.0.0.0 -> route word (RouteWord()): the topology helpers number hosts densely
-    /// from 10.0.0.1, so the lookup is one array access (4 bytes per host per switch)
-    std::vector<uint32_t> m_denseRoute;
-    std::unordered_map<uint32_t, uint32_t> m_routeOf; //!< other addresses -> route word
-    std::vector<std::vector<uint32_t>> m_groups;      //!< ECMP groups (deduplicated)
     /// Where a group's ports are in m_groupPorts.
     struct GroupSpan
     {
         uint32_t first; //!< index of its first port
         uint32_t count; //!< its number of ports
     };
+
+    // What forwarding a frame reads, first and together: a switch-hop touches these few cache
+    // lines of the switch rather than a line per member (doc/performance.rst, step 38).
+    std::vector<Port> m_ports;
+    /// dst - 10.0.0.0 -> route word (RouteWord()): the topology helpers number hosts densely
+    /// from 10.0.0.1, so the lookup is one array access (4 bytes per host per switch)
+    std::vector<uint32_t> m_denseRoute;
     /// The groups' ports end to end (SetRoute appends each new group to m_groups and here): a
     /// lookup reads two small contiguous arrays instead of a vector per group.
     std::vector<uint32_t> m_groupPorts;
     std::vector<GroupSpan> m_groupSpans; //!< per group, its ports in m_groupPorts
-    std::map<std::vector<uint32_t>, uint32_t> m_groupIndex;
-    SharedBufferMmu m_mmu;
     bool m_configured{false};
+    bool m_ecnEnabled{true};
+    EcnMarkingPoint m_ecnPoint{ECN_AT_DEQUEUE};
+    uint32_t m_seedInUse{0};
+    uint32_t m_localAddr{0};
+    LocalCallback m_local;
+    double m_pmax{0.2};
+    Ptr<UniformRandomVariable> m_rng;
+    SharedBufferMmu m_mmu;
 
-    // attributes
+    std::unordered_map<uint32_t, uint32_t> m_routeOf; //!< other addresses -> route word
+    std::vector<std::vector<uint32_t>> m_groups;      //!< ECMP groups (deduplicated)
+    std::map<std::vector<uint32_t>, uint32_t> m_groupIndex;
+
+    // attributes (those read per frame are above)
     uint64_t m_bufferBytes{0};
     uint32_t m_reserveBytes{0};
     bool m_pfcEnabled{true};
@@ -225,18 +239,10 @@ class FabricSwitch
     double m_egressAlpha{1.0};
     uint32_t m_headroom{0};
     uint16_t m_pauseQuanta{0xffff};
-    bool m_ecnEnabled{true};
     uint64_t m_kmin{400 * 1000};
     uint64_t m_kmax{1600 * 1000};
-    double m_pmax{0.2};
     bool m_ecnScale{true};
-    EcnMarkingPoint m_ecnPoint{ECN_AT_DEQUEUE};
     uint32_t m_ecmpSeed{0};
-    uint32_t m_seedInUse{0};
-
-    Ptr<UniformRandomVariable> m_rng;
-    uint32_t m_localAddr{0};
-    LocalCallback m_local;
 
     TracedCallback<Ptr<const Packet>, uint32_t, uint8_t, const std::string&> m_dropTrace;
     TracedCallback<uint32_t, uint8_t> m_ecnTrace;

@@ -45,7 +45,7 @@ SharedBufferMmu::Configure(uint32_t nPorts, const MmuConfig& cfg,
     m_cfg = cfg;
     m_queues.assign(size_t(nPorts) * 8, Queue{});
     m_headroomCap = headroomPerPort;
-    m_portEgress.assign(nPorts, 0);
+    m_portEgress.assign(nPorts, PortBytes{});
     uint64_t fixed = uint64_t(nPorts) * 8 * cfg.reserveBytes;
     if (cfg.pfcEnabled)
     {
@@ -125,7 +125,9 @@ SharedBufferMmu::Enqueue(uint32_t in, uint32_t out, uint8_t cls, uint32_t size, 
         m_sharedUsed += SharedOf(iq) - before;
     }
     At(out, cls).egress += size;
-    m_portEgress[out] += size;
+    PortBytes& pb = m_portEgress[out];
+    pb.now += size;
+    pb.max = std::max(pb.max, pb.now);
     m_total += size;
 }
 
@@ -142,7 +144,7 @@ SharedBufferMmu::Dequeue(uint32_t in, uint32_t out, uint8_t cls, uint32_t size)
     m_sharedUsed -= before - SharedOf(iq);
     Queue& eq = At(out, cls);
     eq.egress -= std::min<uint64_t>(eq.egress, size);
-    m_portEgress[out] -= std::min<uint64_t>(m_portEgress[out], size);
+    m_portEgress[out].now -= std::min<uint64_t>(m_portEgress[out].now, size);
     m_total -= std::min<uint64_t>(m_total, size);
 }
 

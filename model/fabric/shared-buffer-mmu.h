@@ -97,7 +97,12 @@ class SharedBufferMmu
     /// \return bytes queued at egress port out, all classes
     uint64_t EgressPortBytes(uint32_t out) const
     {
-        return m_portEgress[out];
+        return m_portEgress[out].now;
+    }
+    /// \return the most bytes queued at egress port out (all classes) at any time
+    uint64_t MaxEgressPortBytes(uint32_t out) const
+    {
+        return m_portEgress[out].max;
     }
     uint64_t IngressBytes(uint32_t in, uint8_t cls) const; //!< \return ingress bytes incl. headroom
     uint64_t HeadroomBytes(uint32_t in, uint8_t cls) const; //!< \return headroom bytes used
@@ -130,13 +135,21 @@ class SharedBufferMmu
         return m_queues[port * 8u + cls];
     }
 
-    MmuConfig m_cfg;
+    /// Egress bytes of a port, all classes: now and the most ever.
+    struct PortBytes
+    {
+        uint64_t now{0}; //!< queued now
+        uint64_t max{0}; //!< the most queued at any time
+    };
+
+    // What a frame's admission and accounting read, together (two cache lines of the switch).
     std::vector<Queue> m_queues;
-    std::vector<uint32_t> m_headroomCap;
-    std::vector<uint64_t> m_portEgress; //!< egress bytes per port, all classes
+    std::vector<PortBytes> m_portEgress; //!< per port
     uint64_t m_sharedPool{0};
     uint64_t m_sharedUsed{0};
     uint64_t m_total{0};
+    MmuConfig m_cfg;
+    std::vector<uint32_t> m_headroomCap;
 };
 
 } // namespace ns3

@@ -15,8 +15,8 @@ __extension__ typedef unsigned __int128 Uint128;
 namespace ns3
 {
 
-const TxTimeAccumulator::Split&
-TxTimeAccumulator::Miss(uint64_t bits, uint64_t rateBps) const
+TxTimeAccumulator::Split
+TxTimeAccumulator::Divide(uint64_t bits, uint64_t rateBps)
 {
     if (rateBps == 0)
     {
@@ -26,28 +26,43 @@ TxTimeAccumulator::Miss(uint64_t bits, uint64_t rateBps) const
     // duration is bits x stepsPerSecond / rate steps. 128-bit so that no resolution overflows.
     const auto stepsPerSecond = static_cast<Uint128>(Seconds(1).GetTimeStep());
     const Uint128 num = static_cast<Uint128>(bits) * stepsPerSecond;
-    Split& s = m_memo[m_oldest];
-    m_oldest ^= 1;
+    Split s;
     s.bits = bits;
-    s.rate = rateBps;
     s.steps = static_cast<uint64_t>(num / rateBps);
     s.rem = static_cast<uint64_t>(num % rateBps);
     return s;
 }
 
+const TxTimeAccumulator::Split&
+TxTimeAccumulator::Miss(uint64_t bits) const
+{
+    m_memo[1] = m_memo[0];
+    m_memo[0] = Divide(bits, m_rate);
+    return m_memo[0];
+}
+
 void
 TxTimeAccumulator::Rescale(uint64_t rateBps)
 {
-    m_carry = m_carryRate == 0
-                  ? 0
-                  : static_cast<uint64_t>(static_cast<Uint128>(m_carry) * rateBps / m_carryRate);
-    m_carryRate = rateBps;
+    if (rateBps == 0)
+    {
+        throw std::invalid_argument("TxTimeAccumulator: rate must be > 0 bit/s");
+    }
+    m_carry
+        = m_rate == 0 ? 0 : static_cast<uint64_t>(static_cast<Uint128>(m_carry) * rateBps / m_rate);
+    m_rate = rateBps;
+    m_memo[0] = Split();
+    m_memo[1] = Split();
 }
 
 Time
 TxTimeAccumulator::Peek(uint64_t bits, uint64_t rateBps) const
 {
-    return TimeStep(Lookup(bits, rateBps).steps);
+    if (rateBps == m_rate)
+    {
+        return TimeStep(Lookup(bits).steps);
+    }
+    return TimeStep(Divide(bits, rateBps).steps);
 }
 
 void

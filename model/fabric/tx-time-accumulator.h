@@ -24,8 +24,9 @@ namespace ns3
  * frame ends within one time step of its exact end.
  *
  * The per-call cost is an addition and a comparison: quotient and remainder of the last two
- * (bits, rate) pairs are memoised (the divisions happen only when the frame size or the rate
- * changes). When the rate changes the carried fraction is rescaled to the new rate.
+ * frame sizes at the current rate are memoised (the divisions happen only when the frame size
+ * or the rate changes), in one cache line with the carry. When the rate changes the carried
+ * fraction is rescaled to the new rate.
  */
 class TxTimeAccumulator
 {
@@ -40,13 +41,12 @@ class TxTimeAccumulator
      */
     Time Next(uint64_t bits, uint64_t rateBps)
     {
-        const Split& s = Lookup(bits, rateBps);
-        if (rateBps != m_carryRate)
+        if (rateBps != m_rate)
         {
             Rescale(rateBps);
         }
+        const Split& s = Lookup(bits);
         m_carry += s.rem; // both < rate, so no overflow below 2^63 bit/s
-        // Branch-free: whether the carry wraps follows no pattern a predictor learns.
         const uint64_t wrap = m_carry >= rateBps;
         m_carry -= wrap * rateBps;
         return TimeStep(s.steps + wrap);
@@ -72,32 +72,36 @@ class TxTimeAccumulator
     struct Split
     {
         uint64_t bits{0};
-        uint64_t rate{0};
         uint64_t steps{0};
         uint64_t rem{0};
     };
 
-    /// \return the memoised split of (bits, rate), computing it on a miss
-    const Split& Lookup(uint64_t bits, uint64_t rateBps) const
+    /**
+     * \param bits bits \param rateBps rate in bit/s
+     * \return their split \throws std::invalid_argument if rateBps is 0
+     */
+    static Split Divide(uint64_t bits, uint64_t rateBps);
+
+    /// \param bits bits at m_rate \return their split, from the memo if there
+    const Split& Lookup(uint64_t bits) const
     {
-        // The entry is chosen without a branch (a port alternating data and ACK frames would
-        // mispredict a search); only a miss branches.
-        const Split& s = m_memo[(m_memo[1].bits == bits) & (m_memo[1].rate == rateBps)];
-        if (s.bits == bits && s.rate == rateBps && rateBps != 0)
+        const Split& s = m_memo[m_memo[1].bits == bits];
+        if (s.bits == bits)
         {
             return s;
         }
-        return Miss(bits, rateBps);
+        return Miss(bits);
     }
-    /// \return the split of (bits, rate), computed and memoised
-    const Split& Miss(uint64_t bits, uint64_t rateBps) const;
-    /// Express the carried fraction in units of a new rate.
+    /// \param bits bits at m_rate \return their split, now the memo's first entry
+    const Split& Miss(uint64_t bits) const;
+    /// \param rateBps the new rate (> 0): rescale the carry, empty the memo
     void Rescale(uint64_t rateBps);
 
-    mutable Split m_memo[2];     //!< the two most recent (bits, rate) pairs
-    mutable uint8_t m_oldest{0}; //!< memo entry to replace on the next miss
-    uint64_t m_carry{0};         //!< carried fraction of a time step, in 1/m_carryRate units
-    uint64_t m_carryRate{0};     //!< rate the carry is expressed in
+    // One cache line (a device reads it per frame).
+    uint64_t m_rate{0};      //!< rate of the carry and of the memo (0: none yet)
+    uint64_t m_carry{0};     //!< carried fraction of a time step, in 1/m_rate units
+    mutable Split m_memo[2]; //!< the two most recent frame sizes at m_rate, newest first; an
+                             //!< empty entry is the split of 0 bits, which is right
 };
 
 } // namespace ns3
