@@ -25,7 +25,8 @@ FabricChannel::GetTypeId()
               .SetGroupName("Mlnet")
               .AddConstructor<FabricChannel>()
               .AddAttribute("Delay", "Propagation delay of the link", TimeValue(MicroSeconds(1)),
-                            MakeTimeAccessor(&FabricChannel::m_delay), MakeTimeChecker(Time(0)));
+                            MakeTimeAccessor(&FabricChannel::SetDelay, &FabricChannel::GetDelay),
+                            MakeTimeChecker(Time(0)));
     return tid;
 }
 
@@ -39,6 +40,23 @@ FabricChannel::Attach(Ptr<FabricNetDevice> dev)
         throw std::invalid_argument("FabricChannel: a link connects exactly two devices");
     }
     m_dev[m_nDevices++] = dev;
+    Wire();
+}
+
+void
+FabricChannel::SetDelay(Time delay)
+{
+    m_delay = delay;
+    Wire();
+}
+
+void
+FabricChannel::Wire()
+{
+    for (uint32_t i = 0; i < m_nDevices; ++i)
+    {
+        m_dev[i]->SetWire(m_nDevices == 2 ? PeekPointer(m_dev[1 - i]) : nullptr, m_delay);
+    }
 }
 
 void
@@ -50,6 +68,8 @@ FabricChannel::Detach(Ptr<FabricNetDevice> dev)
         {
             m_dev[i] = m_dev[m_nDevices - 1];
             m_dev[--m_nDevices] = nullptr;
+            dev->SetWire(nullptr, m_delay);
+            Wire();
             return;
         }
     }
@@ -96,6 +116,10 @@ FabricChannel::GetDevice(std::size_t i) const
 void
 FabricChannel::DoDispose()
 {
+    for (uint32_t i = 0; i < m_nDevices; ++i)
+    {
+        m_dev[i]->SetWire(nullptr, m_delay);
+    }
     m_dev[0] = nullptr;
     m_dev[1] = nullptr;
     Channel::DoDispose();

@@ -52,6 +52,8 @@ class FabricChannel : public Channel
 
     /// \return the propagation delay
     Time GetDelay() const;
+    /// \param delay the propagation delay (the Delay attribute; the ends are told)
+    void SetDelay(Time delay);
     /// \return the device at the other end from dev
     Ptr<FabricNetDevice> GetPeer(Ptr<const FabricNetDevice> dev) const;
 
@@ -62,6 +64,9 @@ class FabricChannel : public Channel
     void DoDispose() override;
 
   private:
+    /// Tell each attached device its peer and the delay (FabricNetDevice::SetWire).
+    void Wire();
+
     Time m_delay;
     Ptr<FabricNetDevice> m_dev[2];
     uint32_t m_nDevices{0};

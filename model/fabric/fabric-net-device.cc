@@ -171,6 +171,7 @@ FabricNetDevice::DoDispose()
 {
     m_node = nullptr;
     m_channel = nullptr;
+    m_peer = nullptr;
     for (auto& q : m_queues)
     {
         q.q.Clear();
@@ -257,7 +258,7 @@ FabricNetDevice::SendDequeued(FabricFrame& f, uint8_t cls, uint32_t meta, FlowKe
 void
 FabricNetDevice::DoEnqueue(FabricFrame& f, uint8_t cls, uint32_t meta, const FlowKey* key)
 {
-    if (m_queuedMask == 0 && m_scheduler == STRICT_PRIORITY && m_channel
+    if (m_queuedMask == 0 && m_scheduler == STRICT_PRIORITY && m_peer
         && !(m_watched & (W_MAC_TX | W_QUEUE)))
     {
         // Nothing queued: if the transmitter is idle and the class not paused, the frame
@@ -460,9 +461,9 @@ FabricNetDevice::SelectClass(uint8_t pausedMask)
 void
 FabricNetDevice::TransmitStart()
 {
-    if (m_txBusy || !m_channel)
+    if (m_txBusy || !m_peer)
     {
-        return;
+        return; // busy, or no far end: the frames wait
     }
     if (m_queuedMask & kCtrlQueued)
     {
@@ -555,7 +556,7 @@ FabricNetDevice::StartFrame(FabricFrame& f, uint16_t etherType, const FlowKey* k
         m_txDoneEvent->Ref(); // the scheduler releases one reference after the event ran
         ScheduleDeviceEvent(sim, m_txContext, txTime, m_txDoneEvent);
     }
-    m_channel->Transmit(f, etherType, key, this, txTime);
+    m_peer->ScheduleArrival(f, etherType, key, txTime + m_peer->m_wireDelay);
 }
 
 void
@@ -582,6 +583,13 @@ FabricNetDevice::ScheduleArrival(FabricFrame& f, uint16_t etherType, const FlowK
     m_wireTail = r;
     m_arrivalEvent->Ref(); // the scheduler releases one reference after the event ran
     ScheduleDeviceEvent(MlnetSimulatorImpl::Running(), m_nodeId, delay, m_arrivalEvent);
+}
+
+void
+FabricNetDevice::SetWire(FabricNetDevice* peer, const Time& delay)
+{
+    m_peer = peer;
+    m_wireDelay = delay;
 }
 
 void

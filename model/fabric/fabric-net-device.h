@@ -236,6 +236,14 @@ class FabricNetDevice : public NetDevice
     void ScheduleArrival(FabricFrame& f, uint16_t etherType, const FlowKey* key, const Time& delay);
 
     /**
+     * The channel tells each end who is at the other end and the propagation delay (when a
+     * device attaches or detaches, when the delay changes): a transmission then goes to the
+     * peer directly, without reading the channel.
+     * \param peer the device at the other end (null: none) \param delay the channel's delay
+     */
+    void SetWire(FabricNetDevice* peer, const Time& delay);
+
+    /**
      * Deliver received data packets and dequeue notifications to a port handler (instead of
      * the fabric receive and dequeue callbacks, which setting either callback restores).
      * \param h the handler (null: none) \param port the index passed back to it
@@ -485,12 +493,13 @@ class FabricNetDevice : public NetDevice
     uint32_t m_nodeId{0};                    //!< context of arrival events
     uint32_t m_handlerPort{0};
     uint16_t m_rxWatched{0}; //!< a copy of m_watched, read by the receive side
+    Time m_wireDelay;        //!< propagation delay towards this device (the channel's)
 
     // The transmit side, continued.
     /// No class is paused at or after this time; zero once every pause has expired (a cache
     /// GetPausedMask() clears, so that the common case reads no clock).
     alignas(64) mutable Time m_pauseHorizon;
-    Ptr<FabricChannel> m_channel;
+    FabricNetDevice* m_peer{nullptr};         //!< the far end (SetWire; null: none)
     FabricPortHandler* m_dqHandler{nullptr};  //!< told about dequeues (SetPortHandler)
     FabricPullSource* m_pullSource{nullptr};  //!< pulled instead of m_pull (SetPullSource)
     Ptr<MlnetEvent> m_txDoneEvent;            //!< calls TransmitComplete(); reused for every frame
@@ -502,6 +511,7 @@ class FabricNetDevice : public NetDevice
 
     // Configuration and state that a frame does not touch.
     Ptr<Node> m_node;
+    Ptr<FabricChannel> m_channel;
     uint64_t m_txOtherFrames{0}; //!< frames transmitted that are not IPv4 (PFC)
     uint32_t m_ifIndex{0};
     Mac48Address m_address;
