@@ -191,7 +191,8 @@ FabricSwitch::SetRoute(Ipv4Address dst, const std::vector<uint32_t>& ports)
         g = m_groups.size();
         m_groups.push_back(ports);
         m_groupIndex.emplace(ports, g);
-        m_groupSpans.push_back({uint32_t(m_groupPorts.size()), uint32_t(ports.size())});
+        m_groupSpans.push_back(
+            {uint32_t(m_groupPorts.size()), FastModulus(uint32_t(ports.size()))});
         m_groupPorts.insert(m_groupPorts.end(), ports.begin(), ports.end());
     }
     else
@@ -256,7 +257,7 @@ FabricSwitch::SelectEgress(const FlowKey& key)
     }
     const GroupSpan s = m_groupSpans[w];
     EnsureConfigured();
-    return int(m_groupPorts[s.first + key.Hash(m_seedInUse) % s.count]);
+    return int(m_groupPorts[s.first + s.mod.Mod(key.Hash(m_seedInUse))]);
 }
 
 uint32_t

@@ -5,6 +5,7 @@
 #define MLNET_FABRIC_SWITCH_H
 
 #include "fabric-net-device.h"
+#include "fast-mod.h"
 #include "flow-key.h"
 #include "ns3/event-id.h"
 #include "ns3/ipv4-address.h"
@@ -201,8 +202,8 @@ class FabricSwitch
     /// Where a group's ports are in m_groupPorts.
     struct GroupSpan
     {
-        uint32_t first; //!< index of its first port
-        uint32_t count; //!< its number of ports
+        uint32_t first;  //!< index of its first port
+        FastModulus mod; //!< its number of ports, as a divisor without a division
     };
 
     // What forwarding a frame reads, first and together: a switch-hop touches these few cache
