@@ -145,12 +145,107 @@ class FabricNetDevice::DeviceEvent : public MlnetEvent
     FabricNetDevice* m_dev;
 };
 
+/**
+ * The frames on the wire towards a device, and the event that delivers them: one object, which
+ * the far end's transmission touches alone (the records, the delay, the context, the event's
+ * reference count on one line) and the arrival reads before the device. Reference-counted
+ * like any event, so it outlives its device while arrivals are pending (they then deliver
+ * nothing).
+ */
+class FabricNetDevice::Wire : public MlnetEvent
+{
+  public:
+    /// \param dev the receiving device
+    explicit Wire(FabricNetDevice* dev)
+        : MlnetEvent(&Deliver)
+        , m_dev(dev)
+    {
+    }
+
+    /**
+     * Put a frame on the wire: it arrives after delay.
+     * \param f the frame, moved \param etherType its EtherType \param key its key, or null
+     * \param delay the time until its last bit arrives
+     */
+    void Push(FabricFrame& f, uint16_t etherType, const FlowKey* key, const Time& delay)
+    {
+        // Records in the order transmissions start (see WireArena), chained per wire.
+        WireRecord* r = WireArena::Get().Allocate();
+        r->frame = std::move(f);
+        r->etherType = etherType;
+        r->hasKey = key != nullptr;
+        if (key)
+        {
+            r->key = *key;
+        }
+        if (m_tail)
+        {
+            m_tail->next = r;
+        }
+        else
+        {
+            m_head = r;
+        }
+        m_tail = r;
+        Ref(); // the scheduler releases one reference after the event ran
+        ScheduleEvent(MlnetSimulatorImpl::Running(), m_context, delay, this);
+    }
+
+    /// Drop the frames on the wire (the device is disposed).
+    void Clear()
+    {
+        while (WireRecord* r = m_head)
+        {
+            m_head = r->next;
+            r->frame = FabricFrame();
+            WireArena::Free(r);
+        }
+        m_tail = nullptr;
+    }
+
+    /// The device is going away.
+    void Detach()
+    {
+        m_dev = nullptr;
+    }
+
+    Time m_delay;          //!< propagation delay of the link (SetWire)
+    uint32_t m_context{0}; //!< the receiving node's id (the arrivals' context)
+
+  private:
+    /// \param self the wire: deliver its oldest frame
+    static void Deliver(MlnetEvent* self)
+    {
+        Wire* w = static_cast<Wire*>(self);
+        WireRecord* r = w->m_head;
+        if (!r || !w->m_dev)
+        {
+            return; // disposed while frames were on the wire
+        }
+        w->m_head = r->next;
+        if (!w->m_head)
+        {
+            w->m_tail = nullptr;
+        }
+        FabricFrame f(std::move(r->frame));
+        const uint16_t etherType = r->etherType;
+        const bool hasKey = r->hasKey;
+        const FlowKey key = r->key;
+        WireArena::Free(r);
+        w->m_dev->ReceiveFrame(f, etherType, hasKey ? &key : nullptr);
+    }
+
+    FabricNetDevice* m_dev;      //!< the receiving device (null once it is destroyed)
+    WireRecord* m_head{nullptr}; //!< the oldest frame on the wire
+    WireRecord* m_tail{nullptr}; //!< the newest (its next is null)
+};
+
 FabricNetDevice::FabricNetDevice()
     : m_address(Mac48Address::Allocate())
 {
     m_pausedUntil.fill(Time(0));
     m_txDoneEvent = DeviceEvent::Make<&FabricNetDevice::TransmitComplete>(this);
-    m_arrivalEvent = DeviceEvent::Make<&FabricNetDevice::DeliverArrival>(this);
+    m_wire = Create<Wire>(this);
     m_macTxTrace.Watch(&m_watched, W_MAC_TX, &m_rxWatched);
     m_macRxTrace.Watch(&m_watched, W_MAC_RX, &m_rxWatched);
     m_phyTxBeginTrace.Watch(&m_watched, W_PHY_TX_BEGIN, &m_rxWatched);
@@ -163,7 +258,7 @@ FabricNetDevice::FabricNetDevice()
 FabricNetDevice::~FabricNetDevice()
 {
     static_cast<DeviceEvent*>(PeekPointer(m_txDoneEvent))->Detach();
-    static_cast<DeviceEvent*>(PeekPointer(m_arrivalEvent))->Detach();
+    m_wire->Detach();
 }
 
 void
@@ -171,20 +266,14 @@ FabricNetDevice::DoDispose()
 {
     m_node = nullptr;
     m_channel = nullptr;
-    m_peer = nullptr;
+    m_peerWire = nullptr;
     for (auto& q : m_queues)
     {
         q.q.Clear();
     }
     m_queuedMask = 0;
     m_ctrlQueue.clear();
-    while (WireRecord* r = m_wireHead)
-    {
-        m_wireHead = r->next;
-        r->frame = FabricFrame();
-        WireArena::Free(r);
-    }
-    m_wireTail = nullptr;
+    m_wire->Clear();
     m_txDoneReserved = false;
     m_txDoneSim = nullptr;
     m_rxHandler = nullptr;
@@ -258,7 +347,7 @@ FabricNetDevice::SendDequeued(FabricFrame& f, uint8_t cls, uint32_t meta, FlowKe
 void
 FabricNetDevice::DoEnqueue(FabricFrame& f, uint8_t cls, uint32_t meta, const FlowKey* key)
 {
-    if (m_queuedMask == 0 && m_scheduler == STRICT_PRIORITY && m_peer
+    if (m_queuedMask == 0 && m_scheduler == STRICT_PRIORITY && m_peerWire
         && !(m_watched & (W_MAC_TX | W_QUEUE)))
     {
         // Nothing queued: if the transmitter is idle and the class not paused, the frame
@@ -334,20 +423,27 @@ FabricNetDevice::PullSourceChanged()
 }
 
 void
-FabricNetDevice::ScheduleDeviceEvent(MlnetSimulatorImpl* sim, uint32_t context, const Time& delay,
-                                     const Ptr<MlnetEvent>& event) const
+FabricNetDevice::ScheduleEvent(MlnetSimulatorImpl* sim, uint32_t context, const Time& delay,
+                               MlnetEvent* event)
 {
     // In this node's context (the context orders nothing). Inside MlnetSimulatorImpl's Run()
     // the call goes to it directly: same uid, same order, without ns-3's static wrapper, and
     // the loop runs it through its function pointer (an MlnetEvent), not ns-3's Invoke().
     if (sim)
     {
-        sim->ScheduleInRun(context, uint64_t(delay.GetTimeStep()), PeekPointer(event));
+        sim->ScheduleInRun(context, uint64_t(delay.GetTimeStep()), event);
     }
     else
     {
-        Simulator::ScheduleWithContext(context, delay, PeekPointer(event));
+        Simulator::ScheduleWithContext(context, delay, event);
     }
+}
+
+void
+FabricNetDevice::ScheduleDeviceEvent(MlnetSimulatorImpl* sim, uint32_t context, const Time& delay,
+                                     const Ptr<MlnetEvent>& event) const
+{
+    ScheduleEvent(sim, context, delay, PeekPointer(event));
 }
 
 void
@@ -461,7 +557,7 @@ FabricNetDevice::SelectClass(uint8_t pausedMask)
 void
 FabricNetDevice::TransmitStart()
 {
-    if (m_txBusy || !m_peer)
+    if (m_txBusy || !m_peerWire)
     {
         return; // busy, or no far end: the frames wait
     }
@@ -556,61 +652,21 @@ FabricNetDevice::StartFrame(FabricFrame& f, uint16_t etherType, const FlowKey* k
         m_txDoneEvent->Ref(); // the scheduler releases one reference after the event ran
         ScheduleDeviceEvent(sim, m_txContext, txTime, m_txDoneEvent);
     }
-    m_peer->ScheduleArrival(f, etherType, key, txTime + m_peer->m_wireDelay);
+    m_peerWire->Push(f, etherType, key, txTime + m_peerWire->m_delay);
 }
 
 void
 FabricNetDevice::ScheduleArrival(FabricFrame& f, uint16_t etherType, const FlowKey* key,
                                  const Time& delay)
 {
-    // Records in the order transmissions start (see WireArena), chained per wire.
-    WireRecord* r = WireArena::Get().Allocate();
-    r->frame = std::move(f);
-    r->etherType = etherType;
-    r->hasKey = key != nullptr;
-    if (key)
-    {
-        r->key = *key;
-    }
-    if (m_wireTail)
-    {
-        m_wireTail->next = r;
-    }
-    else
-    {
-        m_wireHead = r;
-    }
-    m_wireTail = r;
-    m_arrivalEvent->Ref(); // the scheduler releases one reference after the event ran
-    ScheduleDeviceEvent(MlnetSimulatorImpl::Running(), m_nodeId, delay, m_arrivalEvent);
+    m_wire->Push(f, etherType, key, delay);
 }
 
 void
 FabricNetDevice::SetWire(FabricNetDevice* peer, const Time& delay)
 {
-    m_peer = peer;
-    m_wireDelay = delay;
-}
-
-void
-FabricNetDevice::DeliverArrival()
-{
-    WireRecord* r = m_wireHead;
-    if (!r)
-    {
-        return; // disposed while frames were on the wire
-    }
-    m_wireHead = r->next;
-    if (!m_wireHead)
-    {
-        m_wireTail = nullptr;
-    }
-    FabricFrame f(std::move(r->frame));
-    const uint16_t etherType = r->etherType;
-    const bool hasKey = r->hasKey;
-    const FlowKey key = r->key;
-    WireArena::Free(r);
-    ReceiveFrame(f, etherType, hasKey ? &key : nullptr);
+    m_peerWire = peer ? PeekPointer(peer->m_wire) : nullptr;
+    m_wire->m_delay = delay;
 }
 
 void
@@ -951,8 +1007,8 @@ void
 FabricNetDevice::SetNode(Ptr<Node> node)
 {
     m_node = node;
-    m_nodeId = node ? node->GetId() : 0;
-    m_txContext = m_nodeId;
+    m_txContext = node ? node->GetId() : 0;
+    m_wire->m_context = m_txContext;
 }
 
 bool

@@ -421,15 +421,24 @@ class FabricNetDevice : public NetDevice
     }
 
     class DeviceEvent;
+    class Wire;
 
     /**
      * Schedule one of the device's own events after delay, in this node's context.
      * \param sim MlnetSimulatorImpl::Running() (nullptr: through ns-3's Simulator)
-     * \param context the node's id (m_nodeId or its copy m_txContext)
+     * \param context the node's id (m_txContext)
      * \param delay the delay \param event the event, already referenced for the scheduler
      */
     void ScheduleDeviceEvent(MlnetSimulatorImpl* sim, uint32_t context, const Time& delay,
                              const Ptr<MlnetEvent>& event) const;
+    /**
+     * Schedule an MlnetEvent (see ScheduleDeviceEvent).
+     * \param sim MlnetSimulatorImpl::Running() (nullptr: through ns-3's Simulator)
+     * \param context the node's id \param delay the delay
+     * \param event the event, already referenced for the scheduler
+     */
+    static void ScheduleEvent(MlnetSimulatorImpl* sim, uint32_t context, const Time& delay,
+                              MlnetEvent* event);
     /// Resolve a reserved transmit-complete event against the clock (see m_txDoneReserved).
     void SettleTxDone() const;
     /// Something to send arrived: settle the reserved event, and schedule it if still ahead.
@@ -441,7 +450,6 @@ class FabricNetDevice : public NetDevice
 
     void TransmitStart();
     void TransmitComplete();
-    void DeliverArrival();
     void DoEnqueue(FabricFrame& f, uint8_t cls, uint32_t meta, const FlowKey* key);
     /**
      * Send a frame just taken from a class queue (or that would have been): tell the dequeue
@@ -478,28 +486,24 @@ class FabricNetDevice : public NetDevice
     Scheduler m_scheduler{STRICT_PRIORITY};
     uint32_t m_frameOverhead{38};
     uint32_t m_txDoneUid{0}; //!< its uid
-    uint32_t m_txContext{0}; //!< m_nodeId, for the transmit side's events
+    uint32_t m_txContext{0}; //!< the node's id: the context of the device's events
     uint32_t m_txPort{0};    //!< m_handlerPort, for the transmit side's calls
     uint64_t m_bitRate{0};   //!< m_rate in bit/s (read per frame; DataRate::GetBitRate logs)
 
-    // The receive side, one cache line: what the far end's transmission (ScheduleArrival) and
-    // the arrival (DeliverArrival, ReceiveFrame) touch.
-    alignas(64) WireRecord* m_wireHead{
-        nullptr};                            //!< the oldest frame on the wire towards this device
-    WireRecord* m_wireTail{nullptr};         //!< the newest (its next is null)
-    Ptr<MlnetEvent> m_arrivalEvent;          //!< calls DeliverArrival(); reused for every frame
+    // The receive side, one cache line: what an arrival touches in the device (the frames on
+    // the wire and their event are one object of their own, Wire, which the far end's
+    // transmission touches alone).
+    alignas(64) Ptr<Wire> m_wire;            //!< frames on the wire towards this device
     FabricPortHandler* m_rxHandler{nullptr}; //!< receives data packets (SetPortHandler)
     uint64_t m_rxFrames{0};                  //!< all frames received
-    uint32_t m_nodeId{0};                    //!< context of arrival events
     uint32_t m_handlerPort{0};
     uint16_t m_rxWatched{0}; //!< a copy of m_watched, read by the receive side
-    Time m_wireDelay;        //!< propagation delay towards this device (the channel's)
 
     // The transmit side, continued.
     /// No class is paused at or after this time; zero once every pause has expired (a cache
     /// GetPausedMask() clears, so that the common case reads no clock).
     alignas(64) mutable Time m_pauseHorizon;
-    FabricNetDevice* m_peer{nullptr};         //!< the far end (SetWire; null: none)
+    Wire* m_peerWire{nullptr};                //!< the far end's m_wire (SetWire; null: none)
     FabricPortHandler* m_dqHandler{nullptr};  //!< told about dequeues (SetPortHandler)
     FabricPullSource* m_pullSource{nullptr};  //!< pulled instead of m_pull (SetPullSource)
     Ptr<MlnetEvent> m_txDoneEvent;            //!< calls TransmitComplete(); reused for every frame
