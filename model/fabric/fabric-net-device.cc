@@ -218,9 +218,9 @@ class FabricNetDevice::Wire : public MlnetEvent
     {
         Wire* w = static_cast<Wire*>(self);
         WireRecord* r = w->m_head;
-        if (!r || !w->m_dev)
+        if (!r)
         {
-            return; // disposed while frames were on the wire
+            return; // disposed while frames were on the wire (Clear)
         }
         w->m_head = r->next;
         if (!w->m_head)
@@ -232,7 +232,10 @@ class FabricNetDevice::Wire : public MlnetEvent
         const bool hasKey = r->hasKey;
         const FlowKey key = r->key;
         WireArena::Free(r);
-        w->m_dev->ReceiveFrame(f, etherType, hasKey ? &key : nullptr);
+        if (w->m_dev)
+        {
+            w->m_dev->ReceiveFrame(f, etherType, hasKey ? &key : nullptr);
+        }
     }
 
     FabricNetDevice* m_dev;      //!< the receiving device (null once it is destroyed)
