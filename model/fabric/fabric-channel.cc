@@ -76,15 +76,6 @@ FabricChannel::Detach(Ptr<FabricNetDevice> dev)
     throw std::invalid_argument("FabricChannel::Detach: device not attached to this link");
 }
 
-void
-FabricChannel::Transmit(FabricFrame& f, uint16_t etherType, const FlowKey* key,
-                        const FabricNetDevice* src, const Time& txTime)
-{
-    // The far end, chosen without a branch (the two directions of a link alternate).
-    FabricNetDevice* dst = PeekPointer(m_dev[src == PeekPointer(m_dev[0])]);
-    dst->ScheduleArrival(f, etherType, key, txTime + m_delay);
-}
-
 Time
 FabricChannel::GetDelay() const
 {

@@ -41,15 +41,6 @@ class FabricChannel : public Channel
      */
     void Detach(Ptr<FabricNetDevice> dev);
 
-    /**
-     * Carry a frame, and its parsed headers for the peer's port handler, to the other end.
-     * \param f the frame payload (a packet or a compact frame), moved on (left empty)
-     * \param etherType its EtherType \param key its FlowKey (null: none)
-     * \param src the sending device \param txTime its transmission time
-     */
-    void Transmit(FabricFrame& f, uint16_t etherType, const FlowKey* key,
-                  const FabricNetDevice* src, const Time& txTime);
-
     /// \return the propagation delay
     Time GetDelay() const;
     /// \param delay the propagation delay (the Delay attribute; the ends are told)

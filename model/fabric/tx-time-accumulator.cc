@@ -15,13 +15,19 @@ __extension__ typedef unsigned __int128 Uint128;
 namespace ns3
 {
 
-TxTimeAccumulator::Split
-TxTimeAccumulator::Divide(uint64_t bits, uint64_t rateBps)
+void
+TxTimeAccumulator::CheckRate(uint64_t rateBps)
 {
     if (rateBps == 0)
     {
         throw std::invalid_argument("TxTimeAccumulator: rate must be > 0 bit/s");
     }
+}
+
+TxTimeAccumulator::Split
+TxTimeAccumulator::Divide(uint64_t bits, uint64_t rateBps)
+{
+    CheckRate(rateBps);
     // Time steps per second at the current resolution (1e9 for ns, 1e12 for ps): the exact
     // duration is bits x stepsPerSecond / rate steps. 128-bit so that no resolution overflows.
     const auto stepsPerSecond = static_cast<Uint128>(Seconds(1).GetTimeStep());
@@ -44,12 +50,9 @@ TxTimeAccumulator::Miss(uint64_t bits) const
 void
 TxTimeAccumulator::Rescale(uint64_t rateBps)
 {
-    if (rateBps == 0)
-    {
-        throw std::invalid_argument("TxTimeAccumulator: rate must be > 0 bit/s");
-    }
-    m_carry
-        = m_rate == 0 ? 0 : static_cast<uint64_t>(static_cast<Uint128>(m_carry) * rateBps / m_rate);
+    CheckRate(rateBps);
+    // carry < m_rate, so the product fits in 128 bits; a fresh accumulator carries 0.
+    m_carry = static_cast<uint64_t>(static_cast<Uint128>(m_carry) * rateBps / m_rate);
     m_rate = rateBps;
     m_memo[0] = Split();
     m_memo[1] = Split();

@@ -47,6 +47,7 @@ class TxTimeAccumulator
         }
         const Split& s = Lookup(bits);
         m_carry += s.rem; // both < rate, so no overflow below 2^63 bit/s
+        // Branch-free: whether the carry wraps follows no pattern a predictor learns.
         const uint64_t wrap = m_carry >= rateBps;
         m_carry -= wrap * rateBps;
         return TimeStep(s.steps + wrap);
@@ -85,6 +86,8 @@ class TxTimeAccumulator
     /// \param bits bits at m_rate \return their split, from the memo if there
     const Split& Lookup(uint64_t bits) const
     {
+        // The entry is chosen without a branch (a port alternating data and ACK frames would
+        // mispredict a search); only a miss branches.
         const Split& s = m_memo[m_memo[1].bits == bits];
         if (s.bits == bits)
         {
@@ -94,14 +97,21 @@ class TxTimeAccumulator
     }
     /// \param bits bits at m_rate \return their split, now the memo's first entry
     const Split& Miss(uint64_t bits) const;
-    /// \param rateBps the new rate (> 0): rescale the carry, empty the memo
+    /// \param rateBps the new rate: rescale the carry, empty the memo
+    /// \throws std::invalid_argument if rateBps is 0
     void Rescale(uint64_t rateBps);
+    /// \param rateBps a rate \throws std::invalid_argument if it is 0
+    static void CheckRate(uint64_t rateBps);
+
+    /// m_rate before the first call: no caller's rate (0 is rejected, 2^64 - 1 bit/s is not a
+    /// link), so the first call rescales, and a rate of 0 is rejected there.
+    static constexpr uint64_t kNoRate = ~uint64_t(0);
 
     // One cache line (a device reads it per frame).
-    uint64_t m_rate{0};      //!< rate of the carry and of the memo (0: none yet)
-    uint64_t m_carry{0};     //!< carried fraction of a time step, in 1/m_rate units
-    mutable Split m_memo[2]; //!< the two most recent frame sizes at m_rate, newest first; an
-                             //!< empty entry is the split of 0 bits, which is right
+    uint64_t m_rate{kNoRate}; //!< rate of the carry and of the memo
+    uint64_t m_carry{0};      //!< carried fraction of a time step, in 1/m_rate units
+    mutable Split m_memo[2];  //!< the two most recent frame sizes at m_rate, newest first; an
+                              //!< empty entry is the split of 0 bits, which is right
 };
 
 } // namespace ns3

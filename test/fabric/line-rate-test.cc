@@ -104,6 +104,11 @@ TEST_CASE("fabric: TxTimeAccumulator sums to the exact time and rescales its car
     acc.Reset();
     REQUIRE(acc.GetCarry() == 0);
     REQUIRE_THROWS_AS(acc.Next(1000, 0), std::invalid_argument);
+    // Also before any other call, and for an empty frame (its split is memoised from the
+    // start, so only the rate check catches it).
+    TxTimeAccumulator fresh;
+    REQUIRE_THROWS_AS(fresh.Next(0, 0), std::invalid_argument);
+    REQUIRE_THROWS_AS(fresh.Peek(0, 0), std::invalid_argument);
 }
 
 TEST_CASE("fabric: back-to-back frames carry the nominal line rate within 0.05%", "[fabric]")
