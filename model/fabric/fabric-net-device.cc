@@ -107,7 +107,7 @@ FabricNetDevice::GetTypeId()
  * counts events, so one object can sit in the scheduler several times): no allocation per
  * frame. The device detaches it in its destructor; a detached event does nothing.
  */
-class FabricNetDevice::DeviceEvent : public MlnetEvent
+class alignas(32) FabricNetDevice::DeviceEvent : public MlnetEvent
 {
   public:
     /// \tparam fn the member function to call \param dev the device \return the event
@@ -152,7 +152,7 @@ class FabricNetDevice::DeviceEvent : public MlnetEvent
  * like any event, so it outlives its device while arrivals are pending (they then deliver
  * nothing).
  */
-class FabricNetDevice::Wire : public MlnetEvent
+class alignas(64) FabricNetDevice::Wire : public MlnetEvent
 {
   public:
     /// \param dev the receiving device
