@@ -14,7 +14,9 @@
 #include "ns3/uinteger.h"
 #include "pfc-header.h"
 
+#include <cstring>
 #include <stdexcept>
+#include <type_traits>
 
 namespace ns3
 {
@@ -191,16 +193,14 @@ FabricSwitch::SetRoute(Ipv4Address dst, const std::vector<uint32_t>& ports)
         g = m_groups.size();
         m_groups.push_back(ports);
         m_groupIndex.emplace(ports, g);
-        m_groupSpans.push_back(
-            {uint32_t(m_groupPorts.size()), FastModulus(uint32_t(ports.size()))});
-        m_groupPorts.insert(m_groupPorts.end(), ports.begin(), ports.end());
+        m_groupOffset.push_back(AppendGroupData(g, ports));
     }
     else
     {
         g = it->second;
     }
     // A route of one port is the port itself: the lookup reads no group (step 30).
-    const uint32_t word = ports.size() == 1 ? kSinglePort | ports[0] : g;
+    const uint32_t word = ports.size() == 1 ? kSinglePort | ports[0] : m_groupOffset[g];
     uint32_t off = dst.Get() - kDenseBase;
     if (off < kDenseSpan)
     {
@@ -214,6 +214,25 @@ FabricSwitch::SetRoute(Ipv4Address dst, const std::vector<uint32_t>& ports)
     {
         m_routeOf[dst.Get()] = word;
     }
+}
+
+uint32_t
+FabricSwitch::AppendGroupData(uint32_t g, const std::vector<uint32_t>& ports)
+{
+    static_assert(sizeof(FastModulus) == 4 * sizeof(uint32_t)
+                      && std::is_trivially_copyable<FastModulus>::value,
+                  "a FastModulus is 4 words of m_groupData");
+    const std::size_t offset = (m_groupData.size() + 3) & ~std::size_t(3);
+    if (offset + kGroupHeadWords + ports.size() >= kSinglePort)
+    {
+        throw std::length_error("FabricSwitch::SetRoute: more than 2^31 words of ECMP groups");
+    }
+    m_groupData.resize(offset + kGroupHeadWords, 0);
+    const FastModulus mod(uint32_t(ports.size()));
+    std::memcpy(m_groupData.data() + offset, &mod, sizeof mod);
+    m_groupData[offset + 4] = g;
+    m_groupData.insert(m_groupData.end(), ports.begin(), ports.end());
+    return uint32_t(offset);
 }
 
 uint32_t
@@ -244,7 +263,7 @@ FabricSwitch::GetRoute(Ipv4Address dst) const
     {
         return m_groups[m_groupIndex.at({w & ~kSinglePort})];
     }
-    return m_groups[w];
+    return m_groups[m_groupData[w + 4]];
 }
 
 int
@@ -255,9 +274,11 @@ FabricSwitch::SelectEgress(const FlowKey& key)
     {
         return w == kNoGroup ? -1 : int(w & ~kSinglePort);
     }
-    const GroupSpan s = m_groupSpans[w];
+    const uint32_t* group = m_groupData.data() + w;
+    FastModulus mod;
+    std::memcpy(static_cast<void*>(&mod), group, sizeof mod);
     EnsureConfigured();
-    return int(m_groupPorts[s.first + s.mod.Mod(key.Hash(m_seedInUse))]);
+    return int(group[kGroupHeadWords + mod.Mod(key.Hash(m_seedInUse))]);
 }
 
 uint32_t

@@ -193,18 +193,20 @@ class FabricSwitch
      * group's index; kNoGroup if none
      */
     uint32_t RouteWord(uint32_t dst) const;
+    /**
+     * Append a new group to m_groupData.
+     * \param g its index in m_groups \param ports its ports
+     * \return its offset (its route word)
+     */
+    uint32_t AppendGroupData(uint32_t g, const std::vector<uint32_t>& ports);
 
     static constexpr uint32_t kDenseBase = 0x0a000000; //!< 10.0.0.0: host addresses
     static constexpr uint32_t kDenseSpan = 1u << 20;   //!< dense table covers 10.0.0.0/12
     static constexpr uint32_t kNoGroup = 0xffffffffu;  //!< no route
     static constexpr uint32_t kSinglePort = 1u << 31;  //!< route word of a one-port route
 
-    /// Where a group's ports are in m_groupPorts.
-    struct GroupSpan
-    {
-        uint32_t first;  //!< index of its first port
-        FastModulus mod; //!< its number of ports, as a divisor without a division
-    };
+    /// Words of m_groupData before a group's ports: its FastModulus (4), its index in m_groups.
+    static constexpr uint32_t kGroupHeadWords = 5;
 
     // What forwarding a frame reads, first and together: a switch-hop touches these few cache
     // lines of the switch rather than a line per member (doc/performance.rst, step 38).
@@ -212,10 +214,13 @@ class FabricSwitch
     /// dst - 10.0.0.0 -> route word (RouteWord()): the topology helpers number hosts densely
     /// from 10.0.0.1, so the lookup is one array access (4 bytes per host per switch)
     std::vector<uint32_t> m_denseRoute;
-    /// The groups' ports end to end (SetRoute appends each new group to m_groups and here): a
-    /// lookup reads two small contiguous arrays instead of a vector per group.
-    std::vector<uint32_t> m_groupPorts;
-    std::vector<GroupSpan> m_groupSpans; //!< per group, its ports in m_groupPorts
+    /**
+     * The groups end to end (SetRoute appends each new group to m_groups and here), each at an
+     * offset that is a multiple of 4 words (its route word): its number of ports as a
+     * FastModulus (4 words), its index in m_groups, its ports. A lookup reads one small array,
+     * usually one cache line, for the divisor and the port.
+     */
+    std::vector<uint32_t> m_groupData;
     bool m_configured{false};
     bool m_ecnEnabled{true};
     EcnMarkingPoint m_ecnPoint{ECN_AT_DEQUEUE};
@@ -229,6 +234,7 @@ class FabricSwitch
     std::unordered_map<uint32_t, uint32_t> m_routeOf; //!< other addresses -> route word
     std::vector<std::vector<uint32_t>> m_groups;      //!< ECMP groups (deduplicated)
     std::map<std::vector<uint32_t>, uint32_t> m_groupIndex;
+    std::vector<uint32_t> m_groupOffset; //!< per group, its offset in m_groupData
 
     // attributes (those read per frame are above)
     uint64_t m_bufferBytes{0};

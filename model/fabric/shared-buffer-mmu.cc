@@ -45,7 +45,7 @@ SharedBufferMmu::Configure(uint32_t nPorts, const MmuConfig& cfg,
     m_cfg = cfg;
     m_queues.assign(size_t(nPorts) * 8, Queue{});
     m_headroomCap = headroomPerPort;
-    m_portEgress.assign(nPorts, PortBytes{});
+    m_portEgress.assign(nPorts, PortEgress{});
     uint64_t fixed = uint64_t(nPorts) * 8 * cfg.reserveBytes;
     if (cfg.pfcEnabled)
     {
@@ -96,10 +96,9 @@ SharedBufferMmu::Admit(uint32_t in, uint32_t out, uint8_t cls, uint32_t size) co
         }
         return iq.headroom + size <= m_headroomCap[in] ? Verdict::Headroom : Verdict::DropHeadroom;
     }
-    const Queue& eq = At(out, cls);
     double egressLimit
         = m_cfg.reserveBytes + m_cfg.egressAlpha * double(m_sharedPool - m_sharedUsed);
-    if (double(eq.egress + size) > egressLimit)
+    if (double(m_portEgress[out].perClass[cls] + size) > egressLimit)
     {
         return Verdict::DropEgress;
     }
@@ -124,8 +123,8 @@ SharedBufferMmu::Enqueue(uint32_t in, uint32_t out, uint8_t cls, uint32_t size, 
         iq.ingress += size;
         m_sharedUsed += SharedOf(iq) - before;
     }
-    At(out, cls).egress += size;
-    PortBytes& pb = m_portEgress[out];
+    PortEgress& pb = m_portEgress[out];
+    pb.perClass[cls] += size;
     pb.now += size;
     pb.max = std::max(pb.max, pb.now);
     m_total += size;
@@ -142,9 +141,9 @@ SharedBufferMmu::Dequeue(uint32_t in, uint32_t out, uint8_t cls, uint32_t size)
     uint64_t before = SharedOf(iq);
     iq.ingress -= std::min<uint64_t>(iq.ingress, rest);
     m_sharedUsed -= before - SharedOf(iq);
-    Queue& eq = At(out, cls);
-    eq.egress -= std::min<uint64_t>(eq.egress, size);
-    m_portEgress[out].now -= std::min<uint64_t>(m_portEgress[out].now, size);
+    PortEgress& pb = m_portEgress[out];
+    pb.perClass[cls] -= std::min<uint64_t>(pb.perClass[cls], size);
+    pb.now -= std::min<uint64_t>(pb.now, size);
     m_total -= std::min<uint64_t>(m_total, size);
 }
 
@@ -174,7 +173,7 @@ SharedBufferMmu::CanResume(uint32_t in, uint8_t cls) const
 uint64_t
 SharedBufferMmu::EgressBytes(uint32_t out, uint8_t cls) const
 {
-    return At(out, cls).egress;
+    return m_portEgress[out].perClass[cls];
 }
 
 uint64_t

@@ -4,6 +4,7 @@
 #ifndef MLNET_SHARED_BUFFER_MMU_H
 #define MLNET_SHARED_BUFFER_MMU_H
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -116,11 +117,11 @@ class SharedBufferMmu
     }
 
   private:
+    /// An ingress (port, class): 16 bytes, so that one never straddles two cache lines.
     struct Queue
     {
         uint64_t ingress{0};  //!< bytes in reserve + shared
         uint64_t headroom{0}; //!< bytes in headroom
-        uint64_t egress{0};   //!< bytes queued at egress for this (port, class)
     };
     uint64_t SharedOf(const Queue& q) const
     {
@@ -135,16 +136,21 @@ class SharedBufferMmu
         return m_queues[port * 8u + cls];
     }
 
-    /// Egress bytes of a port, all classes: now and the most ever.
-    struct PortBytes
+    /**
+     * Egress bytes of a port: all classes (now and the most ever) and per class. Aligned, so
+     * that a frame's egress accounting (its class and the port's total) is one cache line for
+     * classes 0-5 (two for 6-7) instead of one for the class and one for the port.
+     */
+    struct alignas(64) PortEgress
     {
-        uint64_t now{0}; //!< queued now
-        uint64_t max{0}; //!< the most queued at any time
+        uint64_t now{0};                       //!< queued now, all classes
+        uint64_t max{0};                       //!< the most queued at any time, all classes
+        std::array<uint64_t, 8> perClass{{0}}; //!< queued now, per class
     };
 
     // What a frame's admission and accounting read, together (two cache lines of the switch).
     std::vector<Queue> m_queues;
-    std::vector<PortBytes> m_portEgress; //!< per port
+    std::vector<PortEgress> m_portEgress; //!< per port
     uint64_t m_sharedPool{0};
     uint64_t m_sharedUsed{0};
     uint64_t m_total{0};
