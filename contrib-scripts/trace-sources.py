@@ -51,7 +51,7 @@ def typedefs(dirs):
     headers, where Scope is the class or namespace the typedef appears in (best effort: the
     nearest preceding `class X` / `struct X` / `namespace X` that opens a block)."""
     found = {}
-    scope_re = re.compile(r"^\s*(?:class|struct|namespace)\s+(?:\w+\s+)?(\w+)\s*(?::[^;{]*)?\{?\s*$",
+    scope_re = re.compile(r"^\s*(?:class|struct|namespace)\s+(?:alignas\(\d+\)\s+)?(?:\w+\s+)?(\w+)\s*(?::[^;{]*)?\{?\s*$",
                           re.M)
     td_re = re.compile(r"typedef\s+void\s*\(\s*\*\s*(\w+)\s*\)\s*\(([^;]*?)\)\s*;", re.S)
     for d in dirs:

@@ -60,7 +60,7 @@ struct SwitchPortStats
  *
  * Randomness (the ECMP seed, ECN marking) comes from ns-3 random variable streams only.
  */
-class FabricSwitch
+class alignas(64) FabricSwitch
     : public Object
     , public FabricPortHandler
 {
@@ -190,7 +190,7 @@ class FabricSwitch
     /**
      * \param dst a destination address
      * \return its route word: kSinglePort | the port for a route of one port, else the ECMP
-     * group's index; kNoGroup if none
+     * group's offset in m_groupData; kNoGroup if none
      */
     uint32_t RouteWord(uint32_t dst) const;
     /**
@@ -226,10 +226,10 @@ class FabricSwitch
     EcnMarkingPoint m_ecnPoint{ECN_AT_DEQUEUE};
     uint32_t m_seedInUse{0};
     uint32_t m_localAddr{0};
+    SharedBufferMmu m_mmu; //!< its per-frame state next, in the third and fourth lines
     LocalCallback m_local;
     double m_pmax{0.2};
     Ptr<UniformRandomVariable> m_rng;
-    SharedBufferMmu m_mmu;
 
     std::unordered_map<uint32_t, uint32_t> m_routeOf; //!< other addresses -> route word
     std::vector<std::vector<uint32_t>> m_groups;      //!< ECMP groups (deduplicated)

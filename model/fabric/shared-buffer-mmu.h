@@ -148,13 +148,14 @@ class SharedBufferMmu
         std::array<uint64_t, 8> perClass{{0}}; //!< queued now, per class
     };
 
-    // What a frame's admission and accounting read, together (two cache lines of the switch).
-    std::vector<Queue> m_queues;
-    std::vector<PortEgress> m_portEgress; //!< per port
+    // What a frame's admission and accounting read, together (two cache lines of the switch:
+    // the scalars and the configuration fill the first, the arrays start the second).
     uint64_t m_sharedPool{0};
     uint64_t m_sharedUsed{0};
     uint64_t m_total{0};
     MmuConfig m_cfg;
+    std::vector<Queue> m_queues;
+    std::vector<PortEgress> m_portEgress; //!< per port
     std::vector<uint32_t> m_headroomCap;
 };
 
