@@ -443,13 +443,6 @@ FabricNetDevice::ScheduleEvent(MlnetSimulatorImpl* sim, uint32_t context, const 
 }
 
 void
-FabricNetDevice::ScheduleDeviceEvent(MlnetSimulatorImpl* sim, uint32_t context, const Time& delay,
-                                     const Ptr<MlnetEvent>& event) const
-{
-    ScheduleEvent(sim, context, delay, PeekPointer(event));
-}
-
-void
 FabricNetDevice::SettleTxDone() const
 {
     if (!m_txDoneReserved)
@@ -653,16 +646,9 @@ FabricNetDevice::StartFrame(FabricFrame& f, uint16_t etherType, const FlowKey* k
     else
     {
         m_txDoneEvent->Ref(); // the scheduler releases one reference after the event ran
-        ScheduleDeviceEvent(sim, m_txContext, txTime, m_txDoneEvent);
+        ScheduleEvent(sim, m_txContext, txTime, PeekPointer(m_txDoneEvent));
     }
     m_peerWire->Push(f, etherType, key, txTime + m_peerWire->m_delay);
-}
-
-void
-FabricNetDevice::ScheduleArrival(FabricFrame& f, uint16_t etherType, const FlowKey* key,
-                                 const Time& delay)
-{
-    m_wire->Push(f, etherType, key, delay);
 }
 
 void

@@ -219,21 +219,12 @@ class FabricNetDevice : public NetDevice
     void PullSourceChanged();
 
     /**
-     * A frame received completely, now (the channel's arrivals come through
-     * ScheduleArrival(); tests inject frames here).
+     * A frame received completely, now (the far end's frames arrive through this device's
+     * Wire, which SetWire gives the far end; tests inject frames here).
      * \param p the frame payload
      * \param etherType its EtherType
      */
     void Receive(Ptr<Packet> p, uint16_t etherType);
-    /**
-     * Called by the channel: the frame reaches this device after `delay`, then is received
-     * with its parsed headers (handed to the port handler). The frames of one link arrive in
-     * the order they were sent, so they wait in a FIFO and one event object per device,
-     * scheduled once per frame, delivers them (no allocation or bound arguments per frame).
-     * \param f the frame, moved into the link's FIFO (left empty) \param etherType its EtherType
-     * \param key its FlowKey (null: none) \param delay until it arrives
-     */
-    void ScheduleArrival(FabricFrame& f, uint16_t etherType, const FlowKey* key, const Time& delay);
 
     /**
      * The channel tells each end who is at the other end and the propagation delay (when a
@@ -424,15 +415,8 @@ class FabricNetDevice : public NetDevice
     class Wire;
 
     /**
-     * Schedule one of the device's own events after delay, in this node's context.
-     * \param sim MlnetSimulatorImpl::Running() (nullptr: through ns-3's Simulator)
-     * \param context the node's id (m_txContext)
-     * \param delay the delay \param event the event, already referenced for the scheduler
-     */
-    void ScheduleDeviceEvent(MlnetSimulatorImpl* sim, uint32_t context, const Time& delay,
-                             const Ptr<MlnetEvent>& event) const;
-    /**
-     * Schedule an MlnetEvent (see ScheduleDeviceEvent).
+     * Schedule an MlnetEvent after delay (a device's transmit-complete event, a wire's
+     * arrival), in the context of the node that runs it.
      * \param sim MlnetSimulatorImpl::Running() (nullptr: through ns-3's Simulator)
      * \param context the node's id \param delay the delay
      * \param event the event, already referenced for the scheduler

@@ -187,20 +187,19 @@ FabricSwitch::SetRoute(Ipv4Address dst, const std::vector<uint32_t>& ports)
         }
     }
     auto it = m_groupIndex.find(ports);
-    uint32_t g;
+    uint32_t offset;
     if (it == m_groupIndex.end())
     {
-        g = m_groups.size();
         m_groups.push_back(ports);
-        m_groupIndex.emplace(ports, g);
-        m_groupOffset.push_back(AppendGroupData(g, ports));
+        offset = AppendGroupData(uint32_t(m_groups.size() - 1), ports);
+        m_groupIndex.emplace(ports, offset);
     }
     else
     {
-        g = it->second;
+        offset = it->second;
     }
     // A route of one port is the port itself: the lookup reads no group (step 30).
-    const uint32_t word = ports.size() == 1 ? kSinglePort | ports[0] : m_groupOffset[g];
+    const uint32_t word = ports.size() == 1 ? kSinglePort | ports[0] : offset;
     uint32_t off = dst.Get() - kDenseBase;
     if (off < kDenseSpan)
     {
@@ -230,7 +229,7 @@ FabricSwitch::AppendGroupData(uint32_t g, const std::vector<uint32_t>& ports)
     m_groupData.resize(offset + kGroupHeadWords, 0);
     const FastModulus mod(uint32_t(ports.size()));
     std::memcpy(m_groupData.data() + offset, &mod, sizeof mod);
-    m_groupData[offset + 4] = g;
+    m_groupData[offset + kGroupIndexWord] = g;
     m_groupData.insert(m_groupData.end(), ports.begin(), ports.end());
     return uint32_t(offset);
 }
@@ -261,9 +260,9 @@ FabricSwitch::GetRoute(Ipv4Address dst) const
     }
     if (w & kSinglePort)
     {
-        return m_groups[m_groupIndex.at({w & ~kSinglePort})];
+        return m_groups[m_groupData[m_groupIndex.at({w & ~kSinglePort}) + kGroupIndexWord]];
     }
-    return m_groups[m_groupData[w + 4]];
+    return m_groups[m_groupData[w + kGroupIndexWord]];
 }
 
 int

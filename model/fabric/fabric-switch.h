@@ -205,8 +205,10 @@ class alignas(64) FabricSwitch
     static constexpr uint32_t kNoGroup = 0xffffffffu;  //!< no route
     static constexpr uint32_t kSinglePort = 1u << 31;  //!< route word of a one-port route
 
-    /// Words of m_groupData before a group's ports: its FastModulus (4), its index in m_groups.
-    static constexpr uint32_t kGroupHeadWords = 5;
+    /// Where a group's index in m_groups is in its m_groupData (after its FastModulus, 4 words).
+    static constexpr uint32_t kGroupIndexWord = 4;
+    /// Words of m_groupData before a group's ports.
+    static constexpr uint32_t kGroupHeadWords = kGroupIndexWord + 1;
 
     // What forwarding a frame reads, first and together: a switch-hop touches these few cache
     // lines of the switch rather than a line per member (doc/performance.rst, step 38).
@@ -231,10 +233,9 @@ class alignas(64) FabricSwitch
     double m_pmax{0.2};
     Ptr<UniformRandomVariable> m_rng;
 
-    std::unordered_map<uint32_t, uint32_t> m_routeOf; //!< other addresses -> route word
-    std::vector<std::vector<uint32_t>> m_groups;      //!< ECMP groups (deduplicated)
-    std::map<std::vector<uint32_t>, uint32_t> m_groupIndex;
-    std::vector<uint32_t> m_groupOffset; //!< per group, its offset in m_groupData
+    std::unordered_map<uint32_t, uint32_t> m_routeOf;       //!< other addresses -> route word
+    std::vector<std::vector<uint32_t>> m_groups;            //!< ECMP groups (deduplicated)
+    std::map<std::vector<uint32_t>, uint32_t> m_groupIndex; //!< ports -> offset in m_groupData
 
     // attributes (those read per frame are above)
     uint64_t m_bufferBytes{0};
