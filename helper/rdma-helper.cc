@@ -54,6 +54,9 @@ std::vector<Ptr<RdmaNic>>
 RdmaHelper::Install(const NodeContainer& hosts) const
 {
     std::vector<Ptr<RdmaNic>> nics;
+    // One instance of the congestion control for all the NICs to copy per queue pair: ns-3's
+    // attribute construction per queue pair cost more than the rest of a connection.
+    Ptr<const RdmaCongestionOps> prototype = m_ccFactory.Create<RdmaCongestionOps>();
     for (auto it = hosts.Begin(); it != hosts.End(); ++it)
     {
         Ptr<FabricNetDevice> dev = FabricHelper::GetHostDevice(*it);
@@ -70,7 +73,7 @@ RdmaHelper::Install(const NodeContainer& hosts) const
             (*it)->AggregateObject(nic);
             nic->SetDevice(dev);
         }
-        nic->SetCongestionControl(m_ccFactory);
+        nic->SetCongestionControl(m_ccFactory, prototype);
         nics.push_back(nic);
     }
     return nics;

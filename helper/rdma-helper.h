@@ -48,7 +48,9 @@ class RdmaHelper
     const ObjectFactory& GetCongestionControl() const;
 
     /**
-     * Install a NIC on every host (each must have a FabricNetDevice with an address).
+     * Install a NIC on every host (each must have a FabricNetDevice with an address). The
+     * congestion control's attributes are read now: one instance, which every queue pair of
+     * these NICs copies (RdmaNic::SetCongestionControl).
      * \param hosts the hosts
      * \return the NICs, in host order
      */

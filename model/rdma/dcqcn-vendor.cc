@@ -81,6 +81,12 @@ DcqcnVendor::GetName() const
     return "DcqcnVendor";
 }
 
+Ptr<RdmaCongestionOps>
+DcqcnVendor::Fork() const
+{
+    return CopyObject<DcqcnVendor>(Ptr<const DcqcnVendor>(this));
+}
+
 // ---- parameters ----
 
 void

@@ -65,6 +65,7 @@ class DcqcnVendor : public DcqcnBase
     ~DcqcnVendor() override;
 
     std::string GetName() const override;
+    Ptr<RdmaCongestionOps> Fork() const override;
     void Init(RdmaCcState& state, Time now) override;
     void Advance(RdmaCcState& state, Time now) override;
     void OnCnp(RdmaCcState& state, Time now) override;

@@ -58,6 +58,12 @@ Dcqcn::GetName() const
     return "Dcqcn";
 }
 
+Ptr<RdmaCongestionOps>
+Dcqcn::Fork() const
+{
+    return CopyObject<Dcqcn>(Ptr<const Dcqcn>(this));
+}
+
 // ---- parameters ----
 
 void

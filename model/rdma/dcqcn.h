@@ -79,6 +79,7 @@ class Dcqcn : public DcqcnBase
     ~Dcqcn() override;
 
     std::string GetName() const override;
+    Ptr<RdmaCongestionOps> Fork() const override;
     void Init(RdmaCcState& state, Time now) override;
     void Advance(RdmaCcState& state, Time now) override;
     void OnCnp(RdmaCcState& state, Time now) override;

@@ -37,6 +37,12 @@ RdmaCongestionOps::OnSent(RdmaCcState& state, uint32_t bytes, Time now)
 {
 }
 
+Ptr<RdmaCongestionOps>
+RdmaCongestionOps::Fork() const
+{
+    return nullptr;
+}
+
 void
 RdmaCongestionOps::OnAck(RdmaCcState& state, const RdmaAckInfo& ack, Time now)
 {

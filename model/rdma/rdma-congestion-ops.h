@@ -74,6 +74,16 @@ class RdmaCongestionOps : public Object
     virtual std::string GetName() const = 0;
 
     /**
+     * A copy of this instance, its attributes and its state, for another queue pair (as ns-3's
+     * TcpCongestionOps::Fork). A NIC creates one instance from its factory, never uses it, and
+     * forks it for every queue pair it connects: ns-3's attribute construction costs about
+     * 100,000 instructions per object, a copy a few hundred (doc/performance.rst, step 45).
+     * \return the copy, or nullptr if the class cannot copy itself (the default): the NIC then
+     *         creates every queue pair's instance with its factory
+     */
+    virtual Ptr<RdmaCongestionOps> Fork() const;
+
+    /**
      * Initialise the state when the queue pair starts (normally rate = target = line rate).
      * \param state the queue pair's state
      * \param now current simulated time

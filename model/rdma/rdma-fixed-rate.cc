@@ -51,6 +51,12 @@ RdmaFixedRate::GetName() const
     return "RdmaFixedRate";
 }
 
+Ptr<RdmaCongestionOps>
+RdmaFixedRate::Fork() const
+{
+    return CopyObject<RdmaFixedRate>(Ptr<const RdmaFixedRate>(this));
+}
+
 void
 RdmaFixedRate::SetRate(DataRate rate)
 {

@@ -31,6 +31,7 @@ class RdmaFixedRate : public RdmaCongestionOps
     ~RdmaFixedRate() override;
 
     std::string GetName() const override;
+    Ptr<RdmaCongestionOps> Fork() const override;
     void Init(RdmaCcState& state, Time now) override;
     void OnCnp(RdmaCcState& state, Time now) override;
 

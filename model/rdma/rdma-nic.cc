@@ -150,6 +150,7 @@ RdmaNic::DoDispose()
     m_qps.clear();
     m_sources.clear();
     m_responders.clear();
+    m_ccPrototype = nullptr;
     if (m_dev)
     {
         m_dev->SetPullSource(nullptr);
@@ -178,9 +179,27 @@ RdmaNic::GetDevice() const
 }
 
 void
-RdmaNic::SetCongestionControl(const ObjectFactory& factory)
+RdmaNic::SetCongestionControl(const ObjectFactory& factory, Ptr<const RdmaCongestionOps> prototype)
 {
     m_ccFactory = factory;
+    m_ccPrototype = prototype;
+}
+
+Ptr<RdmaCongestionOps>
+RdmaNic::NewCongestionOps()
+{
+    if (!m_ccPrototype)
+    {
+        m_ccPrototype = m_ccFactory.Create<RdmaCongestionOps>();
+        if (!m_ccPrototype)
+        {
+            throw std::invalid_argument("RdmaNic: congestion control "
+                                        + m_ccFactory.GetTypeId().GetName()
+                                        + " is not a RdmaCongestionOps");
+        }
+    }
+    Ptr<RdmaCongestionOps> ops = m_ccPrototype->Fork();
+    return ops ? ops : m_ccFactory.Create<RdmaCongestionOps>();
 }
 
 void
@@ -226,7 +245,7 @@ RdmaNic::Connect(Ptr<RdmaNic> remote, uint8_t cls, const ObjectFactory* cc)
     r.peerQpn = qp->m_qpn;
     r.srcPort = qp->m_srcPort;
     remote->m_responders.push_back(r);
-    qp->m_ops = (cc ? *cc : m_ccFactory).Create<RdmaCongestionOps>();
+    qp->m_ops = cc ? cc->Create<RdmaCongestionOps>() : NewCongestionOps();
     qp->m_cc.lineRate = double(m_dev->GetDataRate().GetBitRate());
     qp->m_cc.rate = qp->m_cc.lineRate;
     qp->m_cc.targetRate = qp->m_cc.lineRate;

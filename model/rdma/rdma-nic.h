@@ -76,10 +76,16 @@ class RdmaNic
     Ptr<FabricNetDevice> GetDevice() const; //!< \return the port
 
     /**
-     * Set the congestion control used by queue pairs created from now on.
+     * Set the congestion control used by queue pairs created from now on. Every queue pair gets
+     * a copy (RdmaCongestionOps::Fork) of one instance the factory created: the prototype given
+     * here, else one the NIC creates at the next Connect(). Attribute defaults changed after
+     * that (Config::SetDefault) reach new queue pairs only after another call of this.
      * \param factory an ObjectFactory of a RdmaCongestionOps subclass (type + attributes)
+     * \param prototype an instance factory.Create() made and nobody uses, which NICs may share
+     *        (RdmaHelper::Install gives one to all its NICs), or null
      */
-    void SetCongestionControl(const ObjectFactory& factory);
+    void SetCongestionControl(const ObjectFactory& factory,
+                              Ptr<const RdmaCongestionOps> prototype = nullptr);
 
     /**
      * Create a reliable-connected queue pair to a remote NIC (out-of-band connection set-up,
@@ -139,6 +145,8 @@ class RdmaNic
     void DoDispose() override;
 
   private:
+    /// \return a congestion-control instance for a new queue pair (m_ccPrototype forked)
+    Ptr<RdmaCongestionOps> NewCongestionOps();
     friend class RdmaQueuePair;
 
     struct Responder
@@ -203,6 +211,9 @@ class RdmaNic
     FlowKey m_key;             //!< the FlowKey of the last packet MakeFrame() built
     ReusableTimer m_wake;      //!< wakes the port when a queue pair may send again
     ObjectFactory m_ccFactory;
+    /// An instance of m_ccFactory, forked for every queue pair and never used itself (given to
+    /// SetCongestionControl, else built at the first Connect)
+    Ptr<const RdmaCongestionOps> m_ccPrototype;
     ReceiveCallback m_rxCb;
     HostReceiveHook m_hostRx;  //!< null: no host path
     HostTransmitHook m_hostTx; //!< null: no host path

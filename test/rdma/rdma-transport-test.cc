@@ -276,3 +276,50 @@ TEST_CASE("rdma: a queue pair is released after the simulation (no retransmissio
     }
     REQUIRE(qp->GetReferenceCount() == 1); // only this test's pointer is left
 }
+
+TEST_CASE("rdma: queue pairs get their own copies of the congestion control with its attributes",
+          "[rdma]")
+{
+    // RdmaHelper::Install builds one instance; every queue pair forks it (RdmaCongestionOps::Fork).
+    auto rateAi = [](const Ptr<RdmaQueuePair>& qp)
+    {
+        return DynamicCast<Dcqcn>(qp->GetCongestionOps())->GetRateAi().GetBitRate();
+    };
+    FabricTopologyHelper th;
+    FabricTopology topo = th.BuildDumbbell(2, 1);
+    RdmaHelper rdma;
+    rdma.SetCongestionControl("ns3::Dcqcn");
+    rdma.SetCcAttribute("RateAI", DataRateValue(DataRate("123Mbps")));
+    rdma.SetCcAttribute("ByteCounter", UintegerValue(4321));
+    std::vector<Ptr<RdmaNic>> nics = rdma.Install(topo.hosts);
+    Ptr<RdmaQueuePair> a = nics[0]->Connect(nics[2]);
+    Ptr<RdmaQueuePair> b = nics[0]->Connect(nics[2]);
+    Ptr<RdmaQueuePair> c = nics[1]->Connect(nics[2]);
+    for (const auto& qp : {a, b, c})
+    {
+        CHECK(rateAi(qp) == 123000000);
+        CHECK(DynamicCast<Dcqcn>(qp->GetCongestionOps())->GetByteCounter() == 4321);
+    }
+    CHECK(a->GetCongestionOps() != b->GetCongestionOps());
+    CHECK(a->GetCongestionOps() != c->GetCongestionOps());
+    // A copy is independent: changing one queue pair's algorithm leaves the others alone.
+    DynamicCast<Dcqcn>(a->GetCongestionOps())->SetRateAi(DataRate("7Mbps"));
+    CHECK(rateAi(a) == 7000000);
+    CHECK(rateAi(b) == 123000000);
+    CHECK(rateAi(nics[0]->Connect(nics[2])) == 123000000);
+    // A NIC given a factory alone builds its own instance; a type that cannot fork is created
+    // by the factory per queue pair.
+    ObjectFactory fixed("ns3::RdmaFixedRate");
+    fixed.Set("Rate", DataRateValue(DataRate("10Gbps")));
+    nics[1]->SetCongestionControl(fixed);
+    Ptr<RdmaQueuePair> f = nics[1]->Connect(nics[2]);
+    CHECK(DynamicCast<RdmaFixedRate>(f->GetCongestionOps())->GetRate() == DataRate("10Gbps"));
+    CHECK(f->GetCongestionOps()->GetInstanceTypeId().GetName() == "ns3::RdmaFixedRate");
+    nics[1]->SetCongestionControl(ObjectFactory("ns3::DcqcnVendor"));
+    CHECK(nics[1]->Connect(nics[2])->GetCongestionOps()->GetInstanceTypeId().GetName()
+          == "ns3::DcqcnVendor");
+    ObjectFactory wrong("ns3::FabricSwitch");
+    nics[1]->SetCongestionControl(wrong);
+    CHECK_THROWS_AS(nics[1]->Connect(nics[2]), std::invalid_argument);
+    Simulator::Destroy();
+}
