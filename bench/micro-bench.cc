@@ -246,8 +246,8 @@ RoceV2Header
 RdmaDataHeader()
 {
     RoceV2Header h;
-    h.src = Ipv4Address("10.0.0.1");
-    h.dst = Ipv4Address("10.0.0.9");
+    h.src = Ipv4Address("10.0.0.1").Get();
+    h.dst = Ipv4Address("10.0.0.9").Get();
     h.dscp = 3;
     h.ecn = 2;
     h.sport = 49152;

@@ -129,7 +129,7 @@ AggregationWorker::Setup(Ptr<FabricNetDevice> dev, uint16_t jobId,
             d->SetReactionPoint(*rp);
         }
         t.ops->Init(t.cc, Simulator::Now());
-        uint32_t e = (dev->GetIpv4Address().Get() * 2654435761u) ^ (uint32_t(jobId) * 40503u)
+        uint32_t e = (dev->GetIpv4AddressValue() * 2654435761u) ^ (uint32_t(jobId) * 40503u)
                      ^ (uint32_t(c.treeId) * 2246822519u);
         t.sport = uint16_t(49152 + (e >> 18) % 16384);
         m_treeIndex[c.treeId] = m_trees.size();

@@ -856,13 +856,13 @@ FabricNetDevice::GetPeer() const
 void
 FabricNetDevice::SetIpv4Address(Ipv4Address a)
 {
-    m_ipv4 = a;
+    m_ipv4 = a.Get();
 }
 
 Ipv4Address
 FabricNetDevice::GetIpv4Address() const
 {
-    return m_ipv4;
+    return Ipv4Address(m_ipv4);
 }
 
 void

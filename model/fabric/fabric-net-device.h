@@ -310,6 +310,11 @@ class FabricNetDevice : public NetDevice
     /// Host address used by transports on this port (set by the topology helper).
     void SetIpv4Address(Ipv4Address a);
     Ipv4Address GetIpv4Address() const; //!< \return the host address
+    /// \return the host address as Ipv4Address::Get() (inline: a transport's per-packet read)
+    uint32_t GetIpv4AddressValue() const
+    {
+        return m_ipv4;
+    }
 
     // NetDevice
     void SetIfIndex(const uint32_t index) override;
@@ -503,7 +508,8 @@ class FabricNetDevice : public NetDevice
     uint64_t m_txOtherFrames{0}; //!< frames transmitted that are not IPv4 (PFC)
     uint32_t m_ifIndex{0};
     Mac48Address m_address;
-    Ipv4Address m_ipv4;
+    /// the host address, as Ipv4Address::Get() (unset: Ipv4Address()'s, as before)
+    uint32_t m_ipv4{Ipv4Address().Get()};
     uint16_t m_mtu{4200};
     DataRate m_rate;
     uint32_t m_dwrrQuantum{1600};

@@ -186,7 +186,7 @@ RdmaFlowScheduler::Install(const std::vector<Ptr<RdmaNic>>& nics)
         if (Find(nic))
         {
             throw std::invalid_argument("RdmaFlowScheduler::Install: the NIC of "
-                                        + std::to_string(nic->GetDevice()->GetIpv4Address().Get())
+                                        + std::to_string(nic->GetDevice()->GetIpv4AddressValue())
                                         + " is already bound to a scheduler");
         }
         const uint32_t port = m_nics.size();
@@ -456,7 +456,7 @@ RdmaFlowScheduler::Start(Message& m, uint8_t cls, double capBps)
     m.capBps = capBps;
     m.sentBase = qp->GetCcState().bytesSent;
     m.record.start = Simulator::Now();
-    m_onQp[{m.src->GetDevice()->GetIpv4Address().Get(), qp->GetQpn()}] = m.decl.id;
+    m_onQp[{m.src->GetDevice()->GetIpv4AddressValue(), qp->GetQpn()}] = m.decl.id;
     const uint64_t id = m.decl.id;
     qp->PostSend(m.decl.bytes, RdmaQueuePair::CompletionCallback(
                                    [this, id](uint64_t, uint64_t)
@@ -502,7 +502,7 @@ RdmaFlowScheduler::OnCompleted(uint64_t id)
     {
         m_local.at(m.scope).CompleteFlow(id);
     }
-    m_onQp.erase({m.src->GetDevice()->GetIpv4Address().Get(), m.qp->GetQpn()});
+    m_onQp.erase({m.src->GetDevice()->GetIpv4AddressValue(), m.qp->GetQpn()});
     m.qp->SetMaxRate(DataRate(0));
     m_peers[{PeekPointer(m.src), PeekPointer(m.dst)}].idle.push_back(m.qp);
     const uint64_t groupId = m.decl.group;

@@ -230,18 +230,18 @@ RdmaNic::Connect(Ptr<RdmaNic> remote, uint8_t cls, const ObjectFactory* cc)
     Ptr<RdmaQueuePair> qp = CreateObject<RdmaQueuePair>();
     qp->m_nic = this;
     qp->m_qpn = m_qps.size();
-    qp->m_peer = remote->m_dev->GetIpv4Address();
+    qp->m_peer = remote->m_dev->GetIpv4AddressValue();
     qp->m_class = cls;
     qp->m_nextClass = cls;
     qp->m_mtu = m_mtu;
     qp->m_maxInflight = m_maxInflight;
     // RoCEv2 uses the UDP source port for ECMP entropy: derive it from both ends' QP numbers.
-    uint32_t h = (m_dev->GetIpv4Address().Get() * 2654435761u) ^ (qp->m_qpn * 40503u)
+    uint32_t h = (m_dev->GetIpv4AddressValue() * 2654435761u) ^ (qp->m_qpn * 40503u)
                  ^ (uint32_t(remote->m_responders.size()) * 2246822519u);
     qp->m_srcPort = uint16_t(49152 + (h >> 18) % 16384);
     qp->m_peerQpn = remote->m_responders.size();
     Responder r;
-    r.peer = m_dev->GetIpv4Address();
+    r.peer = m_dev->GetIpv4AddressValue();
     r.peerQpn = qp->m_qpn;
     r.srcPort = qp->m_srcPort;
     remote->m_responders.push_back(r);
@@ -518,13 +518,13 @@ RdmaNic::BuildData(RdmaQueuePair& qp, const Time& now, FabricFrame& f)
 }
 
 void
-RdmaNic::MakeFrame(FabricFrame& f, uint32_t payload, Ipv4Address dst, uint16_t sport, uint8_t cls,
+RdmaNic::MakeFrame(FabricFrame& f, uint32_t payload, uint32_t dst, uint16_t sport, uint8_t cls,
                    bool ect)
 {
     // Payload and ICRC are virtual bytes; the whole header stack is written in one pass, from
     // the NIC's one header object, into the compact frame: no ns3::Packet, no allocation.
     RoceV2Header& h = m_hdr;
-    h.src = m_dev->GetIpv4Address();
+    h.src = m_dev->GetIpv4AddressValue();
     h.dst = dst;
     h.dscp = cls;
     h.ecn = ect ? 2 : 0; // ECT(0)
@@ -547,7 +547,7 @@ RdmaNic::MakeFrame(FabricFrame& f, uint32_t payload, Ipv4Address dst, uint16_t s
 }
 
 void
-RdmaNic::SendControl(Ipv4Address dst, uint16_t sport, uint32_t dstQp, uint8_t opcode, uint64_t psn,
+RdmaNic::SendControl(uint32_t dst, uint16_t sport, uint32_t dstQp, uint8_t opcode, uint64_t psn,
                      uint8_t syndrome, uint32_t msn)
 {
     RoceHeader& h = m_hdr.bth;
@@ -773,7 +773,7 @@ RdmaNic::ReceiveData(uint32_t qpn, uint8_t opcode, uint32_t psn24, uint32_t payl
             st.messages++;
             uint64_t bytes = rp->msgBytes;
             rp->msgBytes = 0;
-            const Ipv4Address peer = rp->peer;
+            const Ipv4Address peer(rp->peer);
             const uint32_t peerQpn = rp->peerQpn;
             m_msgRxTrace(peer, peerQpn, bytes);
             if (!m_rxCb.IsNull())

@@ -151,7 +151,7 @@ class RdmaNic
 
     struct Responder
     {
-        Ipv4Address peer;
+        uint32_t peer{0}; //!< the requester's address, as Ipv4Address::Get()
         uint32_t peerQpn{0};
         uint16_t srcPort{0};
         uint64_t epsn{0};       //!< expected PSN
@@ -182,16 +182,17 @@ class RdmaNic
     void ReceiveCnp(RdmaQueuePair& qp);
     /// The next data packet of a queue pair, as a compact frame. \param f set to it
     void BuildData(RdmaQueuePair& qp, const Time& now, FabricFrame& f);
-    void SendControl(Ipv4Address dst, uint16_t sport, uint32_t dstQp, uint8_t opcode, uint64_t psn,
+    void SendControl(uint32_t dst, uint16_t sport, uint32_t dstQp, uint8_t opcode, uint64_t psn,
                      uint8_t syndrome, uint32_t msn);
     /**
      * A RoCEv2 packet with the transport header in m_hdr.bth (set by the caller), as a compact
      * frame (its headers written inline; an ns3::Packet only if something asks for one).
      * \param f set to the frame
-     * \param payload payload bytes \param dst destination \param sport UDP source port
+     * \param payload payload bytes \param dst destination (as Ipv4Address::Get())
+     * \param sport UDP source port
      * \param cls priority class (DSCP) \param ect ECN-capable (ECT(0))
      */
-    void MakeFrame(FabricFrame& f, uint32_t payload, Ipv4Address dst, uint16_t sport, uint8_t cls,
+    void MakeFrame(FabricFrame& f, uint32_t payload, uint32_t dst, uint16_t sport, uint8_t cls,
                    bool ect);
     void ScheduleWake(Time at);
     void Wake();

@@ -229,7 +229,7 @@ RdmaQueuePair::GetQpn() const
 Ipv4Address
 RdmaQueuePair::GetPeer() const
 {
-    return m_peer;
+    return Ipv4Address(m_peer);
 }
 
 uint8_t

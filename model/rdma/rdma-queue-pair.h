@@ -207,7 +207,7 @@ class RdmaQueuePair : public Object
     Ptr<RdmaNic> m_nic;
     uint32_t m_qpn{0};
     uint32_t m_peerQpn{0};
-    Ipv4Address m_peer;
+    uint32_t m_peer{0}; //!< the remote address, as Ipv4Address::Get()
     uint16_t m_srcPort{0};
     uint8_t m_class{3};
     uint8_t m_nextClass{3};   //!< class waiting for the outstanding packets (see SetPriorityClass)

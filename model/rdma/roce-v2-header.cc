@@ -39,8 +39,8 @@ RoceV2Header::GetInstanceTypeId() const
 void
 RoceV2Header::Print(std::ostream& os) const
 {
-    os << src << " > " << dst << " dscp " << unsigned(dscp) << " ecn " << unsigned(ecn) << " udp "
-       << sport << " > " << RoceHeader::kUdpPort << " ";
+    os << Ipv4Address(src) << " > " << Ipv4Address(dst) << " dscp " << unsigned(dscp) << " ecn "
+       << unsigned(ecn) << " udp " << sport << " > " << RoceHeader::kUdpPort << " ";
     bth.Print(os);
 }
 
@@ -55,8 +55,8 @@ RoceV2Header::Write(uint8_t* b) const
 {
     const uint32_t udpLength = kUdpBytes + bth.GetSerializedSize() + payload;
     const uint32_t ipLength = kIpv4Bytes + udpLength;
-    const uint64_t s = src.Get();
-    const uint64_t d = dst.Get();
+    const uint64_t s = src;
+    const uint64_t d = dst;
     // The 28 bytes as four big-endian words built in registers: a byte array on the stack
     // copied with 16-byte loads made every call wait for its byte stores to retire (a failed
     // store forwarding: 80 % of this function's samples).
@@ -79,8 +79,8 @@ RoceV2Header::Key() const
 {
     // Field by field what FlowKey::Parse reads back from Write()'s bytes.
     FlowKey k;
-    k.src = src.Get();
-    k.dst = dst.Get();
+    k.src = src;
+    k.dst = dst;
     k.sport = sport;
     k.dport = RoceHeader::kUdpPort;
     k.protocol = 17;
@@ -131,8 +131,8 @@ RoceV2Header::Deserialize(Buffer::Iterator i)
     dscp = tos >> 2;
     ecn = tos & 0x3;
     i.Next(10);
-    src = Ipv4Address(i.ReadNtohU32());
-    dst = Ipv4Address(i.ReadNtohU32());
+    src = i.ReadNtohU32();
+    dst = i.ReadNtohU32();
     sport = i.ReadNtohU16();
     i.ReadNtohU16();
     uint16_t udpLength = i.ReadNtohU16();

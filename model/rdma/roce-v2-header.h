@@ -60,8 +60,10 @@ class RoceV2Header : public Header
      */
     FlowKey Key() const;
 
-    Ipv4Address src;     //!< IPv4 source
-    Ipv4Address dst;     //!< IPv4 destination
+    /// IPv4 source, as Ipv4Address::Get() (a plain word: the NIC writes it per packet, and
+    /// Ipv4Address::Get() is a call into ns-3's library)
+    uint32_t src{0};
+    uint32_t dst{0};     //!< IPv4 destination, as Ipv4Address::Get()
     uint8_t dscp{0};     //!< DSCP (priority class)
     uint8_t ecn{0};      //!< ECN codepoint
     uint16_t sport{0};   //!< UDP source port (ECMP entropy)

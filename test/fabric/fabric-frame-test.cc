@@ -27,8 +27,8 @@ SampleHeaders()
          {uint8_t(RoceHeader::WRITE_MIDDLE), uint8_t(RoceHeader::ACK), uint8_t(RoceHeader::CNP)})
     {
         RoceV2Header h;
-        h.src = Ipv4Address("10.0.0.1");
-        h.dst = Ipv4Address("10.0.3.7");
+        h.src = Ipv4Address("10.0.0.1").Get();
+        h.dst = Ipv4Address("10.0.3.7").Get();
         h.dscp = 3;
         h.ecn = op == RoceHeader::WRITE_MIDDLE ? 2 : 0;
         h.sport = 49321;

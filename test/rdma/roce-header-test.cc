@@ -42,8 +42,8 @@ TEST_CASE("rdma: RoceV2Header equals Ipv4Header + UdpHeader + RoceHeader byte fo
 
         Ptr<Packet> a = Create<Packet>(payload);
         RoceV2Header h;
-        h.src = Ipv4Address("10.0.0.1");
-        h.dst = Ipv4Address("10.0.3.7");
+        h.src = Ipv4Address("10.0.0.1").Get();
+        h.dst = Ipv4Address("10.0.3.7").Get();
         h.dscp = 3;
         h.ecn = 2;
         h.sport = 50000;
@@ -58,8 +58,8 @@ TEST_CASE("rdma: RoceV2Header equals Ipv4Header + UdpHeader + RoceHeader byte fo
         udp.SetDestinationPort(RoceHeader::kUdpPort);
         b->AddHeader(udp);
         Ipv4Header ip;
-        ip.SetSource(h.src);
-        ip.SetDestination(h.dst);
+        ip.SetSource(Ipv4Address(h.src));
+        ip.SetDestination(Ipv4Address(h.dst));
         ip.SetProtocol(17);
         ip.SetPayloadSize(b->GetSize());
         ip.SetTtl(64);
@@ -127,8 +127,8 @@ TEST_CASE("rdma: RoceV2Header::Key() is FlowKey::Parse of the bytes Write() prod
         {
             for (uint8_t ecn : {uint8_t(0), uint8_t(1), uint8_t(2), uint8_t(3)})
             {
-                h.src = Ipv4Address("10.1.2.3");
-                h.dst = Ipv4Address("192.168.255.4");
+                h.src = Ipv4Address("10.1.2.3").Get();
+                h.dst = Ipv4Address("192.168.255.4").Get();
                 h.dscp = dscp;
                 h.ecn = ecn;
                 h.sport = uint16_t(49152 + dscp * 7 + ecn);
