@@ -48,6 +48,19 @@ FabricFrame::FreeCompact(Compact* c)
     g_freeStack[g_freeCount++] = c;
 }
 
+void
+FabricFrame::ReleaseHeld()
+{
+    if (IsCompact())
+    {
+        FreeCompact(GetCompact());
+    }
+    else
+    {
+        reinterpret_cast<Packet*>(m_ptr)->Unref();
+    }
+}
+
 uint8_t*
 FabricFrame::Headers()
 {

@@ -263,15 +263,12 @@ class FabricFrame
     /// Let go of the packet's reference or of the compact block (fields left dangling).
     void Release()
     {
-        if (IsCompact())
+        if (m_ptr)
         {
-            FreeCompact(GetCompact());
-        }
-        else if (m_ptr)
-        {
-            reinterpret_cast<Packet*>(m_ptr)->Unref();
+            ReleaseHeld(); // an empty frame (a move's target, a moved-from frame) costs no call
         }
     }
+    void ReleaseHeld(); //!< Release() of a frame that holds a packet or a block
 
     /// The packet (a reference held; moved between frames without reference counting, which
     /// ns-3's Ptr cannot do before ns-3.38) or, marked by the low bit, a compact frame's header

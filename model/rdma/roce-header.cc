@@ -50,11 +50,9 @@ RoceHeader::GetSerializedSize() const
 uint32_t
 RoceHeader::Write(uint8_t* b) const
 {
-    b[0] = m_opcode;
-    b[1] = 0;    // SE, M, Pad, TVer
-    b[2] = 0xff; // default P_Key
-    b[3] = 0xff;
-    uint8_t* q = roce::PutBe32(b + 4, m_destQp & 0xffffff); // reserved byte + DestQP
+    // Opcode; SE, M, Pad, TVer 0; the default P_Key.
+    uint8_t* q = roce::PutBe32(b, (uint32_t(m_opcode) << 24) | 0xffffu);
+    q = roce::PutBe32(q, m_destQp & 0xffffff); // reserved byte + DestQP
     q = roce::PutBe32(q, (m_ackRequest ? 0x80000000u : 0u) | (m_psn & 0xffffff));
     if (m_opcode == ACK)
     {
