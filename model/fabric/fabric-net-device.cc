@@ -443,12 +443,8 @@ FabricNetDevice::ScheduleEvent(MlnetSimulatorImpl* sim, uint32_t context, const 
 }
 
 void
-FabricNetDevice::SettleTxDone() const
+FabricNetDevice::SettleReservedTxDone() const
 {
-    if (!m_txDoneReserved)
-    {
-        return;
-    }
     if (MlnetSimulatorImpl::Running() != m_txDoneSim
         && PeekPointer(Simulator::GetImplementation()) != static_cast<SimulatorImpl*>(m_txDoneSim))
     {
@@ -465,9 +461,9 @@ FabricNetDevice::SettleTxDone() const
 }
 
 void
-FabricNetDevice::NeedTxDone()
+FabricNetDevice::ScheduleReservedTxDone()
 {
-    SettleTxDone();
+    SettleReservedTxDone();
     if (m_txDoneReserved)
     {
         m_txDoneReserved = false;
@@ -491,12 +487,8 @@ FabricNetDevice::IsEmpty() const
 }
 
 uint8_t
-FabricNetDevice::GetPausedMask() const
+FabricNetDevice::PausedMaskNow() const
 {
-    if (m_pauseHorizon.IsZero())
-    {
-        return 0; // no pause in force (the common case): no clock read, no scan
-    }
     uint8_t mask = 0;
     Time now = Simulator::Now();
     if (m_pauseHorizon <= now)

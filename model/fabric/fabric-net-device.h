@@ -265,7 +265,11 @@ class FabricNetDevice : public NetDevice
         return m_queues[cls].bytes;
     }
     /// \return bitmask of classes paused by the peer right now
-    uint8_t GetPausedMask() const;
+    uint8_t GetPausedMask() const
+    {
+        // No pause in force (the common case): no clock read, no scan, no call.
+        return m_pauseHorizon.IsZero() ? 0 : PausedMaskNow();
+    }
     /// \return true if the transmitter is idle
     bool IsIdle() const
     {
@@ -429,9 +433,27 @@ class FabricNetDevice : public NetDevice
     static void ScheduleEvent(MlnetSimulatorImpl* sim, uint32_t context, const Time& delay,
                               MlnetEvent* event);
     /// Resolve a reserved transmit-complete event against the clock (see m_txDoneReserved).
-    void SettleTxDone() const;
+    void SettleTxDone() const
+    {
+        if (m_txDoneReserved)
+        {
+            SettleReservedTxDone();
+        }
+    }
+    /// SettleTxDone() of a reserved event (out of line: the common case costs no call).
+    void SettleReservedTxDone() const;
+    /// \return GetPausedMask() while a pause may be in force (m_pauseHorizon is set)
+    uint8_t PausedMaskNow() const;
     /// Something to send arrived: settle the reserved event, and schedule it if still ahead.
-    void NeedTxDone();
+    void NeedTxDone()
+    {
+        if (m_txDoneReserved)
+        {
+            ScheduleReservedTxDone();
+        }
+    }
+    /// NeedTxDone() of a reserved event: settle it, and schedule it if still ahead.
+    void ScheduleReservedTxDone();
     /// A data or PFC frame was queued: make sure it will be sent (now if the port is idle).
     void FrameQueued();
     /// \return true if a class queue or the PFC queue holds a frame

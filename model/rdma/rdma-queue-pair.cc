@@ -23,11 +23,13 @@ RdmaQueuePair::GetTypeId()
         = TypeId("ns3::RdmaQueuePair")
               .SetParent<Object>()
               .SetGroupName("Mlnet")
-              .AddAttribute("MaxRate",
-                            "Cap on the pacing rate, whatever congestion control allows (wire "
-                            "bit/s, headers included; 0 = no cap)",
-                            DataRateValue(DataRate(0)),
-                            MakeDataRateAccessor(&RdmaQueuePair::m_maxRate), MakeDataRateChecker())
+              .AddAttribute(
+                  "MaxRate",
+                  "Cap on the pacing rate, whatever congestion control allows (wire "
+                  "bit/s, headers included; 0 = no cap)",
+                  DataRateValue(DataRate(0)),
+                  MakeDataRateAccessor(&RdmaQueuePair::SetMaxRate, &RdmaQueuePair::GetMaxRate),
+                  MakeDataRateChecker())
               .AddTraceSource("Rate", "Current sending rate Rc changed (bit/s)",
                               MakeTraceSourceAccessor(&RdmaQueuePair::m_rateTrace),
                               "ns3::RdmaQueuePair::RateTracedCallback")
@@ -163,7 +165,7 @@ void
 RdmaQueuePair::SetMaxRate(DataRate cap)
 {
     const double before = PacingRate();
-    m_maxRate = cap;
+    m_maxRate = cap.GetBitRate();
     if (PacingRate() > before && m_nic)
     {
         // the next packet was timed for the lower rate: re-time it
@@ -178,13 +180,13 @@ RdmaQueuePair::SetMaxRate(DataRate cap)
 DataRate
 RdmaQueuePair::GetMaxRate() const
 {
-    return m_maxRate;
+    return DataRate(m_maxRate);
 }
 
 double
 RdmaQueuePair::PacingRate() const
 {
-    const double cap = double(m_maxRate.GetBitRate());
+    const double cap = double(m_maxRate);
     return cap > 0 ? std::min(m_cc.rate, cap) : m_cc.rate;
 }
 

@@ -215,7 +215,7 @@ class RdmaQueuePair : public Object
     bool m_rtoArmed{false};   //!< the retransmission timer is armed (m_rto may be pending while
                               //!< disarmed: see m_rtoDeadline)
     uint64_t m_fencePsn{0};   //!< PSN up to which packets must be acknowledged first
-    DataRate m_maxRate{0};    //!< pacing cap (0 = none)
+    uint64_t m_maxRate{0};    //!< pacing cap in bit/s (0 = none; read per packet)
     uint32_t m_mtu{1000};
     uint64_t m_maxInflight{0};
 
