@@ -450,14 +450,13 @@ FabricSwitch::Forward(uint32_t in, const FlowKey& key, FabricFrame& f)
     }
     Port& op = m_ports[out];
     op.dev->PrefetchForEnqueue(); // its first line, while the MMU admits the frame
-    SharedBufferMmu::Verdict v = m_mmu.Admit(in, uint32_t(out), cls, size);
+    SharedBufferMmu::Verdict v = m_mmu.AdmitAndEnqueue(in, uint32_t(out), cls, size);
     if (!SharedBufferMmu::Admitted(v))
     {
         Drop(f, in, cls, SharedBufferMmu::ReasonName(v));
         NS_LOG_DEBUG("drop at port " << in << ": " << SharedBufferMmu::ReasonName(v));
         return;
     }
-    m_mmu.Enqueue(in, uint32_t(out), cls, size, v);
     if (!m_ports[in].pausing[cls] && m_mmu.NeedPause(in, cls))
     {
         SendPause(in, cls);
@@ -482,13 +481,9 @@ FabricSwitch::Forward(uint32_t in, const FlowKey& key, FabricFrame& f)
 }
 
 bool
-FabricSwitch::MaybeMark(FabricFrame& f, uint32_t out, uint8_t cls, uint64_t q)
+FabricSwitch::MarkAboveKmin(FabricFrame& f, uint32_t out, uint8_t cls, uint64_t q)
 {
     Port& op = m_ports[out];
-    if (q <= op.kmin)
-    {
-        return false;
-    }
     double prob = EcnProbability(q, op.kmin, op.kmax, m_pmax);
     if (prob >= 1.0 || m_rng->GetValue() < prob)
     {

@@ -167,7 +167,13 @@ class alignas(64) FabricSwitch
      * RED-style marking decision for an ECN-capable packet at queue length q of (port, class).
      * \return true if the packet was CE-marked
      */
-    bool MaybeMark(FabricFrame& f, uint32_t outPort, uint8_t cls, uint64_t q);
+    bool MaybeMark(FabricFrame& f, uint32_t outPort, uint8_t cls, uint64_t q)
+    {
+        // At or under Kmin (the common case) nothing is marked: no call.
+        return q > m_ports[outPort].kmin && MarkAboveKmin(f, outPort, cls, q);
+    }
+    /// MaybeMark() over Kmin: mark with the RED probability. \return true if marked
+    bool MarkAboveKmin(FabricFrame& f, uint32_t outPort, uint8_t cls, uint64_t q);
 
     /// Set in the device queue's per-packet value (next to the ingress port) when an
     /// ECN-capable packet is to be marked at dequeue: the switch need not parse it again.

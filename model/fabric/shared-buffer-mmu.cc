@@ -67,67 +67,15 @@ SharedBufferMmu::Configure(uint32_t nPorts, const MmuConfig& cfg,
     m_total = 0;
 }
 
-double
-SharedBufferMmu::PauseThreshold() const
-{
-    return m_cfg.pfcAlpha * double(m_sharedPool - m_sharedUsed);
-}
-
 SharedBufferMmu::Verdict
-SharedBufferMmu::Admit(uint32_t in, uint32_t out, uint8_t cls, uint32_t size) const
+SharedBufferMmu::AdmitAndEnqueue(uint32_t in, uint32_t out, uint8_t cls, uint32_t size)
 {
-    const Queue& iq = At(in, cls);
-    uint64_t after = iq.ingress + size;
-    uint64_t sharedDelta
-        = (after > m_cfg.reserveBytes ? after - m_cfg.reserveBytes : 0) - SharedOf(iq);
-    if (IsLossless(cls))
+    const Verdict v = Admit(in, out, cls, size);
+    if (Admitted(v))
     {
-        if (iq.headroom == 0)
-        {
-            if (after <= m_cfg.reserveBytes)
-            {
-                return Verdict::Reserve;
-            }
-            if (double(after - m_cfg.reserveBytes) <= PauseThreshold()
-                && m_sharedUsed + sharedDelta <= m_sharedPool)
-            {
-                return Verdict::Shared;
-            }
-        }
-        return iq.headroom + size <= m_headroomCap[in] ? Verdict::Headroom : Verdict::DropHeadroom;
+        Enqueue(in, out, cls, size, v);
     }
-    double egressLimit
-        = m_cfg.reserveBytes + m_cfg.egressAlpha * double(m_sharedPool - m_sharedUsed);
-    if (double(m_portEgress[out].perClass[cls] + size) > egressLimit)
-    {
-        return Verdict::DropEgress;
-    }
-    if (m_sharedUsed + sharedDelta > m_sharedPool)
-    {
-        return Verdict::DropBuffer;
-    }
-    return sharedDelta == 0 ? Verdict::Reserve : Verdict::Shared;
-}
-
-void
-SharedBufferMmu::Enqueue(uint32_t in, uint32_t out, uint8_t cls, uint32_t size, Verdict v)
-{
-    Queue& iq = At(in, cls);
-    if (v == Verdict::Headroom)
-    {
-        iq.headroom += size;
-    }
-    else
-    {
-        uint64_t before = SharedOf(iq);
-        iq.ingress += size;
-        m_sharedUsed += SharedOf(iq) - before;
-    }
-    PortEgress& pb = m_portEgress[out];
-    pb.perClass[cls] += size;
-    pb.now += size;
-    pb.max = std::max(pb.max, pb.now);
-    m_total += size;
+    return v;
 }
 
 void

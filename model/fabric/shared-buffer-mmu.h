@@ -81,6 +81,13 @@ class SharedBufferMmu
     Verdict Admit(uint32_t in, uint32_t out, uint8_t cls, uint32_t size) const;
     /// Account an admitted packet (verdict from Admit()).
     void Enqueue(uint32_t in, uint32_t out, uint8_t cls, uint32_t size, Verdict v);
+    /**
+     * Admit() and, if admitted, Enqueue(): a switch's arriving packet in one call (the two
+     * inlined together, sharing their reads).
+     * \param in ingress port \param out egress port \param cls class \param size bytes
+     * \return the verdict
+     */
+    Verdict AdmitAndEnqueue(uint32_t in, uint32_t out, uint8_t cls, uint32_t size);
     /// Release a packet leaving the switch.
     void Dequeue(uint32_t in, uint32_t out, uint8_t cls, uint32_t size);
 
@@ -107,10 +114,14 @@ class SharedBufferMmu
     }
     uint64_t IngressBytes(uint32_t in, uint8_t cls) const; //!< \return ingress bytes incl. headroom
     uint64_t HeadroomBytes(uint32_t in, uint8_t cls) const; //!< \return headroom bytes used
-    uint64_t SharedUsed() const;    //!< \return bytes used in the shared pool
-    uint64_t SharedPool() const;    //!< \return size of the shared pool
-    uint64_t TotalUsed() const;     //!< \return all buffered bytes
-    double PauseThreshold() const;  //!< \return current Xoff threshold on shared usage (bytes)
+    uint64_t SharedUsed() const; //!< \return bytes used in the shared pool
+    uint64_t SharedPool() const; //!< \return size of the shared pool
+    uint64_t TotalUsed() const;  //!< \return all buffered bytes
+    /// \return current Xoff threshold on shared usage (bytes)
+    double PauseThreshold() const
+    {
+        return m_cfg.pfcAlpha * double(m_sharedPool - m_sharedUsed);
+    }
     const MmuConfig& Config() const //!< \return the configuration
     {
         return m_cfg;
@@ -158,6 +169,65 @@ class SharedBufferMmu
     std::vector<PortEgress> m_portEgress; //!< per port
     std::vector<uint32_t> m_headroomCap;
 };
+
+// Inline: a switch's AdmitAndEnqueue() runs them once per packet, sharing their reads.
+
+inline SharedBufferMmu::Verdict
+SharedBufferMmu::Admit(uint32_t in, uint32_t out, uint8_t cls, uint32_t size) const
+{
+    const Queue& iq = At(in, cls);
+    uint64_t after = iq.ingress + size;
+    uint64_t sharedDelta
+        = (after > m_cfg.reserveBytes ? after - m_cfg.reserveBytes : 0) - SharedOf(iq);
+    if (IsLossless(cls))
+    {
+        if (iq.headroom == 0)
+        {
+            if (after <= m_cfg.reserveBytes)
+            {
+                return Verdict::Reserve;
+            }
+            if (double(after - m_cfg.reserveBytes) <= PauseThreshold()
+                && m_sharedUsed + sharedDelta <= m_sharedPool)
+            {
+                return Verdict::Shared;
+            }
+        }
+        return iq.headroom + size <= m_headroomCap[in] ? Verdict::Headroom : Verdict::DropHeadroom;
+    }
+    double egressLimit
+        = m_cfg.reserveBytes + m_cfg.egressAlpha * double(m_sharedPool - m_sharedUsed);
+    if (double(m_portEgress[out].perClass[cls] + size) > egressLimit)
+    {
+        return Verdict::DropEgress;
+    }
+    if (m_sharedUsed + sharedDelta > m_sharedPool)
+    {
+        return Verdict::DropBuffer;
+    }
+    return sharedDelta == 0 ? Verdict::Reserve : Verdict::Shared;
+}
+
+inline void
+SharedBufferMmu::Enqueue(uint32_t in, uint32_t out, uint8_t cls, uint32_t size, Verdict v)
+{
+    Queue& iq = At(in, cls);
+    if (v == Verdict::Headroom)
+    {
+        iq.headroom += size;
+    }
+    else
+    {
+        uint64_t before = SharedOf(iq);
+        iq.ingress += size;
+        m_sharedUsed += SharedOf(iq) - before;
+    }
+    PortEgress& pb = m_portEgress[out];
+    pb.perClass[cls] += size;
+    pb.now += size;
+    pb.max = std::max(pb.max, pb.now);
+    m_total += size;
+}
 
 } // namespace ns3
 
