@@ -4,6 +4,7 @@
 #ifndef MLNET_SHARED_BUFFER_MMU_H
 #define MLNET_SHARED_BUFFER_MMU_H
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <string>

@@ -79,7 +79,8 @@ class RdmaCongestionOps : public Object
      * forks it for every queue pair it connects: ns-3's attribute construction costs about
      * 100,000 instructions per object, a copy a few hundred (doc/performance.rst, step 45).
      * \return the copy, or nullptr if the class cannot copy itself (the default): the NIC then
-     *         creates every queue pair's instance with its factory
+     *         creates every queue pair's instance with its factory, as it does when the copy
+     *         is not of this instance's class (a subclass that inherited its parent's Fork)
      */
     virtual Ptr<RdmaCongestionOps> Fork() const;
 

@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <typeinfo>
 
 namespace ns3
 {
@@ -198,8 +199,15 @@ RdmaNic::NewCongestionOps()
                                         + " is not a RdmaCongestionOps");
         }
     }
+    // A subclass that does not override Fork() inherits its parent's, which copies only the
+    // parent's part: such a copy is not the prototype's class, and the factory makes the
+    // instance instead.
     Ptr<RdmaCongestionOps> ops = m_ccPrototype->Fork();
-    return ops ? ops : m_ccFactory.Create<RdmaCongestionOps>();
+    if (ops && typeid(*ops) == typeid(*m_ccPrototype))
+    {
+        return ops;
+    }
+    return m_ccFactory.Create<RdmaCongestionOps>();
 }
 
 void

@@ -277,6 +277,24 @@ TEST_CASE("rdma: a queue pair is released after the simulation (no retransmissio
     REQUIRE(qp->GetReferenceCount() == 1); // only this test's pointer is left
 }
 
+namespace
+{
+/// A user's algorithm derived from Dcqcn without its own Fork(): Dcqcn's would copy only the
+/// Dcqcn part, so the NIC must create each instance with the factory.
+class ForkLessDcqcn : public Dcqcn
+{
+  public:
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("mlnettest::ForkLessDcqcn")
+                                .SetParent<Dcqcn>()
+                                .SetGroupName("MlnetTest")
+                                .AddConstructor<ForkLessDcqcn>();
+        return tid;
+    }
+};
+} // namespace
+
 TEST_CASE("rdma: queue pairs get their own copies of the congestion control with its attributes",
           "[rdma]")
 {
@@ -307,8 +325,7 @@ TEST_CASE("rdma: queue pairs get their own copies of the congestion control with
     CHECK(rateAi(a) == 7000000);
     CHECK(rateAi(b) == 123000000);
     CHECK(rateAi(nics[0]->Connect(nics[2])) == 123000000);
-    // A NIC given a factory alone builds its own instance; a type that cannot fork is created
-    // by the factory per queue pair.
+    // A NIC given a factory alone builds its own instance.
     ObjectFactory fixed("ns3::RdmaFixedRate");
     fixed.Set("Rate", DataRateValue(DataRate("10Gbps")));
     nics[1]->SetCongestionControl(fixed);
@@ -318,6 +335,17 @@ TEST_CASE("rdma: queue pairs get their own copies of the congestion control with
     nics[1]->SetCongestionControl(ObjectFactory("ns3::DcqcnVendor"));
     CHECK(nics[1]->Connect(nics[2])->GetCongestionOps()->GetInstanceTypeId().GetName()
           == "ns3::DcqcnVendor");
+    // A subclass without its own Fork() gets instances of its own class, from the factory.
+    ObjectFactory forkLess;
+    forkLess.SetTypeId(ForkLessDcqcn::GetTypeId());
+    forkLess.Set("RateAI", DataRateValue(DataRate("55Mbps")));
+    nics[1]->SetCongestionControl(forkLess);
+    for (int i = 0; i < 2; ++i)
+    {
+        Ptr<RdmaCongestionOps> ops = nics[1]->Connect(nics[2])->GetCongestionOps();
+        CHECK(DynamicCast<ForkLessDcqcn>(ops));
+        CHECK(DynamicCast<Dcqcn>(ops)->GetRateAi() == DataRate("55Mbps"));
+    }
     ObjectFactory wrong("ns3::FabricSwitch");
     nics[1]->SetCongestionControl(wrong);
     CHECK_THROWS_AS(nics[1]->Connect(nics[2]), std::invalid_argument);
