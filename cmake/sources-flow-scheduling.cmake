@@ -42,6 +42,7 @@ list(APPEND MLNET_HEADERS
 list(APPEND MLNET_TEST_SOURCES
   ${MLNET_ROOT}/test/scheduling/flow-policy-test.cc
   ${MLNET_ROOT}/test/scheduling/echelon-policy-test.cc
+  ${MLNET_ROOT}/test/scheduling/echelon-staggered-test.cc
   ${MLNET_ROOT}/test/scheduling/compute-dag-test.cc
   ${MLNET_ROOT}/test/rdma/flow-scheduler-sim-test.cc
   ${MLNET_ROOT}/test/workload/scheduled-jobs-sim-test.cc
