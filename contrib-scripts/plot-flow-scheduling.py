@@ -17,6 +17,14 @@
       from examples/echelon-pipeline --csv (or the campaign table of
       contrib-scripts/campaigns/echelon-pipeline.json; seeds pooled): per job and policy, the
       iteration time and the maximum tardiness per iteration (mean bars, p50-p99 whiskers).
+  plot-flow-scheduling.py echelon-staggered OUT.png RUN.csv SUMMARY.csv [SWEEP.csv ...]
+      from examples/echelon-pipeline --scenario=staggered --csv=RUN.csv --summary=SUMMARY.csv
+      (seeds pooled): per policy, the pipelines' iteration time with the analytical staggered
+      and all-at-once times and the flow-level (fluid) expectation as markers, the consumer's
+      first start, and the maximum tardiness per iteration of every job (mean bars, p50-p99
+      whiskers). With SWEEP.csv files (more --summary outputs of other --forward/--backward
+      values) a last panel: the pipelines' mean iteration time against the stage compute time,
+      per policy, with the two analytical curves.
 """
 
 import csv
@@ -135,39 +143,120 @@ def plot_cadentflow(out, paths):
     fig.savefig(out, dpi=130)
 
 
-def plot_echelon(out, path):
+def read_echelon_run(path):
+    """job -> policy -> [ms] of an echelon-pipeline --csv: iteration time, maximum tardiness
+    and (pipelines of the staggered scenario) the consumer's first forward start."""
     it = defaultdict(lambda: defaultdict(list))
     td = defaultdict(lambda: defaultdict(list))
+    cs = defaultdict(lambda: defaultdict(list))
     with open(path) as f:
         for row in csv.DictReader(f):
             it[row["job"]][row["policy"]].append(float(row["seconds"]) * 1e3)
             td[row["job"]][row["policy"]].append(float(row["max_tardiness"]) * 1e3)
+            if row.get("consumer_start"):
+                cs[row["job"]][row["policy"]].append(float(row["consumer_start"]) * 1e3)
+    return it, td, cs
+
+
+def plot_echelon(out, path):
+    it, td, _ = read_echelon_run(path)
     jobs = sorted(it)
     policies = list(OrderedDict.fromkeys(p for j in jobs for p in it[j]))
     fig, axes = plt.subplots(1, 2, figsize=(11, 3.8))
     for ax, table, label in ((axes[0], it, "iteration time (ms)"),
                              (axes[1], td, "max tardiness per iteration (ms)")):
-        width = 0.8 / len(policies)
-        for k, pol in enumerate(policies):
-            xs, ys, lo, hi = [], [], [], []
-            for i, j in enumerate(jobs):
-                if not table[j][pol]:
-                    continue
-                mean, p50, p99 = summary(table[j][pol])
-                xs.append(i + (k - (len(policies) - 1) / 2) * width)
-                ys.append(mean)
-                lo.append(max(0.0, mean - min(p50, mean)))
-                hi.append(max(0.0, p99 - mean))
-            ax.bar(xs, ys, width, label=pol, yerr=[lo, hi], capsize=2)
-        ax.set_xticks(range(len(jobs)))
-        ax.set_xticklabels(jobs)
+        bars(ax, jobs, policies, table)
         ax.set_ylabel(label)
         ax.legend(fontsize=8)
     fig.tight_layout()
     fig.savefig(out, dpi=130)
 
 
+def bars(ax, jobs, policies, table):
+    """Mean bars with p50-p99 whiskers: one group per job, one bar per policy."""
+    width = 0.8 / len(policies)
+    for k, pol in enumerate(policies):
+        xs, ys, lo, hi = [], [], [], []
+        for i, j in enumerate(jobs):
+            if not table[j][pol]:
+                continue
+            mean, p50, p99 = summary(table[j][pol])
+            xs.append(i + (k - (len(policies) - 1) / 2) * width)
+            ys.append(mean)
+            lo.append(max(0.0, mean - min(p50, mean)))
+            hi.append(max(0.0, p99 - mean))
+        ax.bar(xs, ys, width, label=pol, yerr=[lo, hi], capsize=2)
+    ax.set_xticks(range(len(jobs)))
+    ax.set_xticklabels(jobs)
+
+
+def read_summary(path):
+    with open(path) as f:
+        return list(csv.DictReader(f))
+
+
+def plot_echelon_staggered(out, run, summ, sweeps):
+    it, td, cs = read_echelon_run(run)
+    rows = read_summary(summ)
+    jobs = sorted(it)
+    pipes = [j for j in jobs if j.startswith("pipeline")]
+    policies = list(OrderedDict.fromkeys(r["policy"] for r in rows))
+    n = 4 if sweeps else 3
+    fig, axes = plt.subplots(1, n, figsize=(4.6 * n, 4.0))
+    ax = axes[0]
+    bars(ax, pipes, policies, it)
+    width = 0.8 / len(policies)
+    for r in rows:
+        if r["job"] in pipes and r["fluid_iter_ms"]:
+            i, k = pipes.index(r["job"]), policies.index(r["policy"])
+            ax.plot(i + (k - (len(policies) - 1) / 2) * width, float(r["fluid_iter_ms"]), "kx",
+                    label="fluid" if (i, k) == (0, 0) else None)
+    first = next(r for r in rows if r["job"] in pipes)
+    ax.axhline(float(first["staggered_bound_ms"]), color="green", ls="--", lw=1,
+               label="staggered, one job alone")
+    ax.axhline(float(first["all_at_once_ms"]), color="red", ls=":", lw=1,
+               label="all at once, one job alone")
+    ax.set_ylabel("pipeline iteration time (ms)")
+    ax.legend(fontsize=7)
+    ax = axes[1]
+    bars(ax, pipes, policies, cs)
+    ax.set_ylabel("consumer's first forward start (ms)")
+    ax.legend(fontsize=7)
+    ax = axes[2]
+    bars(ax, jobs, policies, td)
+    ax.set_ylabel("max tardiness per iteration (ms)")
+    ax.legend(fontsize=7)
+    if sweeps:
+        ax = axes[3]
+        pts = defaultdict(list)
+        bound = {}
+        for path in [summ] + sweeps:
+            for r in read_summary(path):
+                if r["job"] not in pipes:
+                    continue
+                x = float(r["forward_ms"])
+                pts[r["policy"]].append((x, float(r["iter_mean_ms"])))
+                bound[x] = (float(r["staggered_bound_ms"]), float(r["all_at_once_ms"]))
+        for pol in policies:
+            agg = defaultdict(list)
+            for x, y in pts[pol]:
+                agg[x].append(y)
+            xs = sorted(agg)
+            ax.plot(xs, [sum(agg[x]) / len(agg[x]) for x in xs], "o-", label=pol)
+        xs = sorted(bound)
+        ax.plot(xs, [bound[x][0] for x in xs], "g--", lw=1, label="staggered, alone")
+        ax.plot(xs, [bound[x][1] for x in xs], "r:", lw=1, label="all at once, alone")
+        ax.set_xlabel("forward time per micro-batch and stage (ms; backward = 2x)")
+        ax.set_ylabel("pipeline iteration time (ms)")
+        ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(out, dpi=130)
+
+
 def main(argv):
+    if len(argv) >= 5 and argv[1] == "echelon-staggered":
+        plot_echelon_staggered(argv[2], argv[3], argv[4], argv[5:])
+        return 0
     if len(argv) >= 3 and argv[1] == "cadentflow-table":
         cadentflow_table(argv[2:])
         return 0

@@ -7,9 +7,12 @@
 // Small builders shared by the flow-scheduling tests: ports, groups, flows, error messages.
 
 #include "ns3/flow-scheduling-state.h"
+#include "ns3/fluid-flow-model.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace mlnettest
 {
@@ -52,6 +55,18 @@ Group(uint64_t id, ns3::FlowArrangement a = ns3::FlowArrangement::Coflow, double
     g.arrangement = a;
     g.stageTime = stage;
     return g;
+}
+
+/// \return max over the first ideal.size() results of finish - ideal (the maximum tardiness)
+inline double
+MaxTardiness(const std::vector<ns3::FluidFlowResult>& r, const std::vector<double>& ideal)
+{
+    double worst = -1;
+    for (std::size_t i = 0; i < ideal.size(); ++i)
+    {
+        worst = std::max(worst, r[i].finish - ideal[i]);
+    }
+    return worst;
 }
 
 /// \return the message of the std::invalid_argument thrown by f ("" if none)

@@ -160,17 +160,6 @@ PipelineAgainstFlow(Ptr<FlowSchedulingPolicy> policy, const std::vector<double>&
     return m.Run();
 }
 
-double
-MaxTardiness(const std::vector<FluidFlowResult>& r, const std::vector<double>& ideal)
-{
-    double worst = -1;
-    for (std::size_t i = 0; i < ideal.size(); ++i)
-    {
-        worst = std::max(worst, r[i].finish - ideal[i]);
-    }
-    return worst;
-}
-
 } // namespace
 
 TEST_CASE("echelon: a pipeline finishes in staggered order with max tardiness no worse than "

@@ -50,18 +50,6 @@ StaggeredCase(Ptr<FlowSchedulingPolicy> policy)
     return m.Run();
 }
 
-/// \return max over flows of finish - ideal
-double
-MaxTardiness(const std::vector<FluidFlowResult>& r, const std::vector<double>& ideal)
-{
-    double worst = -1;
-    for (std::size_t i = 0; i < ideal.size(); ++i)
-    {
-        worst = std::max(worst, r[i].finish - ideal[i]);
-    }
-    return worst;
-}
-
 /// \return when the consumer (stage 1, forward 0.5 ms per micro-batch, in order) is done
 double
 ConsumerEnd(const std::vector<FluidFlowResult>& r)
