@@ -4,12 +4,14 @@
 // mlnet-run: run a JSON scenario (or the built-in default), print a summary table, and write
 // summary.json, flows.csv and ports.csv into the output directory.
 //
-//   mlnet-run [--scenario=FILE | FILE] [--out=DIR] [--seed=N] [--quiet] [--print-default]
-//             [--print-trace-sources] [--scheduler=NAME]
+//   mlnet-run [--scenario=FILE | FILE] [--out=DIR] [--seed=N | --RngRun=N] [--quiet]
+//             [--print-default] [--print-trace-sources] [--scheduler=NAME]
 //
 // --scheduler: event scheduler (ns-3's Map, Heap, List, Calendar, PriorityQueue; mlnet's
 // QuadHeap, TimingWheel; default TimingWheel, the fastest measured: doc/performance.rst); it
 // changes speed, not results.
+//
+// --RngRun=N is --seed=N (ns-3's usual option; both given must agree).
 //
 // Bad input (unknown key, wrong type, out-of-range value, missing file, bad JSON, bad --seed,
 // an --out directory that cannot be written, checked before the run) prints one
@@ -33,11 +35,12 @@ using namespace ns3;
 
 namespace
 {
-/// --seed: an integer in InputLimits::SEED (CommandLine would wrap "-1" to 4294967295).
+/// --seed or --RngRun: an integer in InputLimits::SEED (CommandLine would wrap "-1" to
+/// 4294967295).
 uint32_t
-ParseSeed(const std::string& text)
+ParseSeed(const std::string& option, const std::string& text)
 {
-    const std::string what = "--seed=" + text + ": must be an integer in ["
+    const std::string what = "--" + option + "=" + text + ": must be an integer in ["
                              + std::to_string(InputLimits::SEED.lo) + ", "
                              + std::to_string(InputLimits::SEED.hi) + "]";
     if (text.empty() || text.size() > 10
@@ -81,6 +84,7 @@ Main(int argc, char* argv[])
     std::string scenarioArg;
     std::string out;
     std::string seedText;
+    std::string rngRunText;
     bool quiet = false;
     bool printDefault = false;
     bool printTraceSources = false;
@@ -95,6 +99,10 @@ Main(int argc, char* argv[])
     cmd.AddValue("out", "Output directory (default: the scenario's output.dir, ./mlnet-out)", out);
     cmd.AddValue("seed", "Override the scenario's seed (RngRun, an integer in [1, 4294967295])",
                  seedText);
+    // ns-3's own run-number option, as the examples take it: here a program option (CommandLine
+    // looks its options up before global values), so the runner's RngRun = seed cannot undo it.
+    cmd.AddValue("RngRun", "Same as --seed (ns-3's run number; the scenario's seed is the RngRun)",
+                 rngRunText);
     cmd.AddValue("quiet", "Print no progress and no table (files only)", quiet);
     cmd.AddValue("print-default", "Print the built-in default scenario as JSON and exit",
                  printDefault);
@@ -125,7 +133,17 @@ Main(int argc, char* argv[])
     ScenarioConfig cfg = file.empty() ? Scenario::Default() : Scenario::Load(file);
     if (!seedText.empty())
     {
-        cfg.seed = ParseSeed(seedText);
+        cfg.seed = ParseSeed("seed", seedText);
+    }
+    if (!rngRunText.empty())
+    {
+        const uint32_t run = ParseSeed("RngRun", rngRunText);
+        if (!seedText.empty() && run != cfg.seed)
+        {
+            throw std::invalid_argument("--seed=" + seedText + " and --RngRun=" + rngRunText
+                                        + " disagree: they are the same setting, give one");
+        }
+        cfg.seed = run;
     }
     const std::string dir = out.empty() ? cfg.output.dir : out;
     // Before the run, not after it: a bad --out must not cost the results.

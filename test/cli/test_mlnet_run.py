@@ -3,6 +3,8 @@
 """mlnet-run's handling of bad input: one line "mlnet-run: error: ..." and exit status 2, before
 anything runs (CTest: test/CMakeLists.txt passes the path of mlnet-run)."""
 
+import csv
+import json
 import os
 import subprocess
 import sys
@@ -57,6 +59,35 @@ class TestBadInput(unittest.TestCase):
             self.assertError([f, "--seed=" + bad, "--out=" + self.tmp],
                              "must be an integer in [1, 4294967295]")
         self.assertEqual(run(f, "--seed=4294967295", "--out=" + self.tmp)[0], 0)
+
+    def test_rngrun_is_the_seed(self):
+        # A random permutation: the derangement and the ECMP hash seeds come from RngRun.
+        f = self.write("p.json", '{"topology": {"type": "leaf-spine", "leaves": 2, "spines": 2,'
+                       ' "hostsPerLeaf": 4}, "traffic": [{"type": "permutation",'
+                       ' "rate": "1Gbps"}], "duration": "5us", "seed": 7}')
+
+        def pairs(*args):
+            out = os.path.join(self.tmp, "-".join(args) or "none")
+            code, err = run(f, "--out=" + out, *args)
+            self.assertEqual(code, 0, err)
+            with open(os.path.join(out, "summary.json")) as s:
+                seed = json.load(s)["seed"]
+            with open(os.path.join(out, "flows.csv")) as c:
+                return seed, [(r["src"], r["dst"]) for r in csv.DictReader(c)]
+
+        seed7, p7 = pairs()
+        self.assertEqual(seed7, 7)
+        seed3, p3 = pairs("--RngRun=3")
+        self.assertEqual(seed3, 3)  # before issue 31: 7, --RngRun was ignored
+        self.assertEqual(pairs("--seed=3"), (seed3, p3))  # the same setting
+        self.assertEqual(pairs("--RngRun=3", "--seed=3"), (seed3, p3))
+        self.assertNotEqual(p3, p7)  # another run number, another permutation
+        self.assertNotEqual(pairs("--RngRun=4")[1], p3)
+        for bad in ["0", "-1", "x", "4294967296"]:
+            self.assertError([f, "--RngRun=" + bad, "--out=" + self.tmp],
+                             "--RngRun=" + bad + ": must be an integer in [1, 4294967295]")
+        self.assertError([f, "--RngRun=3", "--seed=4", "--out=" + self.tmp],
+                         "--seed=4 and --RngRun=3 disagree")
 
     def test_unwritable_out_is_refused_before_the_run(self):
         f = self.write("s.json", SMALL)
