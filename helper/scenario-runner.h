@@ -137,6 +137,7 @@ class ScenarioRunner : private TrafficContext
     Ptr<UniformRandomVariable> m_rng;
     uint32_t m_nextFlowId{0};
     bool m_progress{false};
+    uint64_t m_progressEvents{0}; //!< progress events executed (not counted in the summary)
     std::chrono::steady_clock::time_point m_wallStart;
     std::chrono::steady_clock::time_point m_lastReport;
     std::ostream* m_progressStream{nullptr};

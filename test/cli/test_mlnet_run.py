@@ -89,6 +89,22 @@ class TestBadInput(unittest.TestCase):
         self.assertError([f, "--RngRun=3", "--seed=4", "--out=" + self.tmp],
                          "--seed=4 and --RngRun=3 disagree")
 
+    def test_event_count_does_not_depend_on_quiet(self):
+        # 20 ms of a 1 Gb/s flow: long enough that the progress line's timer fires (every
+        # duration / 1000) whatever the wall time; its events are not the model's.
+        f = self.write("q.json", '{"topology": {"type": "dumbbell"}, "duration": "20ms",'
+                       ' "traffic": [{"type": "constant", "src": 0, "dst": 1, "rate": "1Gbps"}]}')
+        events = []
+        for quiet in (True, False):
+            out = os.path.join(self.tmp, "quiet" if quiet else "loud")
+            args = [MLNET_RUN, f, "--out=" + out] + (["--quiet"] if quiet else [])
+            p = subprocess.run(args, capture_output=True, text=True, timeout=120)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            with open(os.path.join(out, "summary.json")) as s:
+                events.append(json.load(s)["events"])
+        self.assertGreater(events[0], 0)
+        self.assertEqual(events[0], events[1])  # before issue 31: +1000 progress events
+
     def test_unwritable_out_is_refused_before_the_run(self):
         f = self.write("s.json", SMALL)
         afile = self.write("afile", "")
