@@ -32,6 +32,7 @@ PACKAGES=(
   libns3-dev ns3 libgsl-dev libsqlite3-dev libxml2-dev python3-dev
   catch2 pybind11-dev python3-pybind11 libboost-dev libeigen3-dev nlohmann-json3-dev
   python3-numpy python3-matplotlib libbenchmark-dev python3-distributed
+  python3-pandas           # campaign tables as pandas pickles (doc/campaigns.rst)
   clang libclang-rt-14-dev # libFuzzer: the fuzz-* tests (test/fuzz)
   ccache                   # repeated builds (other clones, the sanitizer job) reuse objects
 )

@@ -202,10 +202,19 @@ def iteration_column(table):
 
 # -- the metric -----------------------------------------------------------------------------------
 
+def has_finished(table, col):
+    """True if some row of the column holds a finished value (a number >= 0; -1: not finished)."""
+    return col is not None and any(
+        isinstance(v, (int, float)) and not isinstance(v, bool) and v >= 0
+        for v in (r.get(col) for r in table.rows))
+
+
 def default_metric(ts):
-    if "iterations" in ts and iteration_column(ts["iterations"]):
+    """iterations.<duration>:mean, else flows.<fct>:mean, else runs.goodputMeanBps: the first
+    with a finished value (flows that never complete have fctNs -1 and give no mean)."""
+    if "iterations" in ts and has_finished(ts["iterations"], iteration_column(ts["iterations"])):
         return f"iterations.{iteration_column(ts['iterations'])}:mean"
-    if "flows" in ts and find_column(ts["flows"], r"(?i)^fct"):
+    if "flows" in ts and has_finished(ts["flows"], find_column(ts["flows"], r"(?i)^fct")):
         return f"flows.{find_column(ts['flows'], r'(?i)^fct')}:mean"
     if "runs" in ts and "goodputMeanBps" in ts["runs"].columns:
         return "runs.goodputMeanBps"

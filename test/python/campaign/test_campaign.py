@@ -485,6 +485,28 @@ class TestCampaignRuns(unittest.TestCase):
         self.assertEqual(len(t["runs"]), 8)
         render_in_chromium(self, path)
 
+    def test_report_falls_back_to_goodput_when_no_flow_completes(self):
+        # 1 GB writes cut off after 20 us (no drain): every fctNs is -1, so the per-run metric
+        # is runs.goodputMeanBps (doc/campaigns.rst); before issue 31 the heat map was missing.
+        doc = {"name": "unfinished",
+               "scenario": {"topology": SCENARIO["topology"], "duration": "20us", "drain": "0ns",
+                            "traffic": [{"type": "rdma", "src": 0, "dst": 2, "bytes": "1GB"},
+                                        {"type": "rdma", "src": 1, "dst": 2, "bytes": "1GB"}]},
+               "grid": {"topology.hostLinkRate": ["10Gbps", "25Gbps"],
+                        "topology.fabricLinkRate": ["10Gbps", "25Gbps"]},
+               "seeds": [1]}
+        store = os.path.join(self.tmp, "unfinished")
+        p = campaign_cli("run", write_campaign(self.tmp, doc, "unfinished.json"),
+                         "--store", store, "--report")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        t = tables.read_tables(os.path.join(store, "tables"))
+        self.assertTrue(all(r["fctNs"] == -1 for r in t["flows"].rows))
+        self.assertEqual(plots.default_metric(t), "runs.goodputMeanBps")
+        page = check_html(self, os.path.join(store, "report.html"))
+        names = sorted(os.path.basename(s) for s in page.images)
+        self.assertEqual(names, ["heatmap-topology.hostLinkRate-topology.fabricLinkRate.png"])
+        self.assertIn("runs.goodputMeanBps", page.text)
+
     def test_shipped_scenario_campaigns_run(self):
         """Every point of every shipped scenario campaign is a scenario mlnet-run accepts and
         runs (shortened: 1 us of traffic, one iteration per job)."""
