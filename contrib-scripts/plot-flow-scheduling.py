@@ -25,6 +25,11 @@
       whiskers). With SWEEP.csv files (more --summary outputs of other --forward/--backward
       values) a last panel: the pipelines' mean iteration time against the stage compute time,
       per policy, with the two analytical curves.
+  plot-flow-scheduling.py echelon-table RUN.csv SUMMARY.csv [RUN2.csv SUMMARY2.csv ...]
+      the doc's table (reStructuredText on standard output) of the staggered scenario: per run
+      and policy, the pipelines pooled (n, iteration time mean / p50 / p99 ms, range of the
+      per-seed means, the flow-level expectation, the consumer's first start, the maximum
+      tardiness mean / p99) and the coflow job (iteration time mean / p99, maximum tardiness).
 """
 
 import csv
@@ -64,6 +69,19 @@ def read_cadentflow(path):
     return panels
 
 
+def print_rst_table(head, rows):
+    """Print a simple reStructuredText table: a header and rows of strings."""
+    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(head)]
+    rule = "  ".join("=" * w for w in widths)
+    line = lambda cells: "  ".join(c.ljust(w) for c, w in zip(cells, widths)).rstrip()
+    print(rule)
+    print(line(head))
+    print(rule)
+    for r in rows:
+        print(line(r))
+    print(rule)
+
+
 def cadentflow_table(paths):
     """Print the rst table of doc/scheduling.rst's cadentflow-ps section."""
     per_run = defaultdict(list)  # (workers, model, policy, run) -> [seconds]
@@ -100,15 +118,7 @@ def cadentflow_table(paths):
             cells.append("%.3f (%.3f-%.3f)" % (ratio, min(per_seed), max(per_seed))
                          if len(per_seed) > 1 else "%.3f" % ratio)
         rows.append(cells)
-    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(head)]
-    rule = "  ".join("=" * w for w in widths)
-    line = lambda cells: "  ".join(c.ljust(w) for c, w in zip(cells, widths)).rstrip()
-    print(rule)
-    print(line(head))
-    print(rule)
-    for r in rows:
-        print(line(r))
-    print(rule)
+    print_rst_table(head, rows)
 
 
 def plot_cadentflow(out, paths):
@@ -253,7 +263,49 @@ def plot_echelon_staggered(out, run, summ, sweeps):
     fig.savefig(out, dpi=130)
 
 
+def echelon_table(pairs):
+    """Print the rst table of doc/scheduling.rst's staggered Echelon section."""
+    head = ["forward / backward / transfer ms", "policy", "n", "pipeline iter mean / p50 / p99",
+            "per-seed mean", "fluid", "consumer start", "pipeline tardiness mean / p99",
+            "coflow iter mean / p99", "coflow tardiness"]
+    rows = []
+    for run, summ in pairs:
+        it, td, cs = read_echelon_run(run)
+        per_seed = defaultdict(lambda: defaultdict(list))  # policy -> run -> [ms]
+        with open(run) as f:
+            for row in csv.DictReader(f):
+                if row["job"].startswith("pipeline"):
+                    per_seed[row["policy"]][row["run"]].append(float(row["seconds"]) * 1e3)
+        srows = read_summary(summ)
+        pipes = sorted({r["job"] for r in srows if r["job"].startswith("pipeline")})
+        for pol in OrderedDict.fromkeys(r["policy"] for r in srows):
+            mine = [r for r in srows if r["policy"] == pol]
+            pooled = lambda t: [x for j in pipes for x in t[j][pol]]
+            mean, p50, p99 = summary(pooled(it))
+            seeds = [sum(v) / len(v) for v in per_seed[pol].values() if v]
+            fluid = [float(r["fluid_iter_ms"]) for r in mine
+                     if r["job"] in pipes and r["fluid_iter_ms"]]
+            tmean, _, tp99 = summary(pooled(td))
+            cells = ["%s / %s / %s" % (mine[0]["forward_ms"], mine[0]["backward_ms"],
+                                       mine[0]["transfer_ms"]), pol, str(len(pooled(it))),
+                     "%.2f / %.2f / %.2f" % (mean, p50, p99),
+                     "%.2f-%.2f" % (min(seeds), max(seeds)),
+                     "%.2f" % (sum(fluid) / len(fluid)) if fluid else "--",
+                     "%.2f" % summary(pooled(cs))[0],
+                     "%.2f / %.2f" % (tmean, tp99)]
+            if it.get("coflow", {}).get(pol):
+                cm, _, c99 = summary(it["coflow"][pol])
+                cells += ["%.2f / %.2f" % (cm, c99), "%.2f" % summary(td["coflow"][pol])[0]]
+            else:
+                cells += ["--", "--"]
+            rows.append(cells)
+    print_rst_table(head, rows)
+
+
 def main(argv):
+    if len(argv) >= 4 and argv[1] == "echelon-table" and len(argv) % 2 == 0:
+        echelon_table(list(zip(argv[2::2], argv[3::2])))
+        return 0
     if len(argv) >= 5 and argv[1] == "echelon-staggered":
         plot_echelon_staggered(argv[2], argv[3], argv[4], argv[5:])
         return 0

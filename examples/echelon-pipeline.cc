@@ -405,11 +405,13 @@ struct FluidJob
  * the run is repeated with the releases of the previous run's finish times until they no
  * longer change (each repetition fixes at least the next event in time, as every policy is
  * causal).
+ * \param trace if not null, gets one CSV row per flow (policy, job, iteration, phase = 2 x link
+ * + 1 for gradients, micro-batch or flow index, release, finish, ideal finish in s)
  * \return by job name; the number of repetitions in rounds
  */
 std::map<std::string, FluidJob>
 RunFluid(const std::string& policy, const PipeConfig& c, double capacity,
-         const std::vector<double>& starts, uint32_t& rounds)
+         const std::vector<double>& starts, std::ostream* trace, uint32_t& rounds)
 {
     using Key = std::tuple<uint32_t, uint32_t, uint32_t, uint32_t>; // job, iteration, phase, idx
     const uint32_t S = c.stages;
@@ -589,6 +591,12 @@ RunFluid(const std::string& policy, const PipeConfig& c, double capacity,
         }
     }
     std::map<std::string, FluidJob> out;
+    for (const auto& [k, f] : trace ? finish : std::map<Key, double>())
+    {
+        *trace << policy << "," << std::get<0>(k) << "," << std::get<1>(k) << "," << std::get<2>(k)
+               << "," << std::get<3>(k) << "," << lastReleases[k] << "," << f << "," << ideal[k]
+               << "\n";
+    }
     std::map<std::pair<uint32_t, uint32_t>, double> tard;
     for (const auto& [k, f] : finish)
     {
@@ -690,6 +698,7 @@ main(int argc, char* argv[])
     std::string policies = c.Staggered() ? "fair,fifo,madd,echelon" : "fair,madd,echelon";
     std::string csv;
     std::string summaryCsv;
+    std::string fluidCsv;
     uint32_t runs = 1;
     CommandLine cmd(__FILE__);
     EventSchedulerHelper::UseDefault(cmd); // mlnet's event scheduler; --scheduler=...
@@ -738,6 +747,7 @@ main(int argc, char* argv[])
     cmd.AddValue("runs", "Runs per policy (RngRun = --RngRun .. --RngRun + runs - 1)", runs);
     cmd.AddValue("csv", "Write every measured iteration to this CSV file", csv);
     cmd.AddValue("summary", "Write one row per policy and job to this CSV file", summaryCsv);
+    cmd.AddValue("fluidCsv", "Write every flow of the flow-level runs to this CSV file", fluidCsv);
     cmd.Parse(argc, argv);
     const uint32_t firstRun = RngSeedManager::GetRun(); // --RngRun, default 1
     try
@@ -800,6 +810,16 @@ main(int argc, char* argv[])
                    "tardy_p99_ms,tardy_max_ms,consumer_start_mean_ms,consumer_start_p99_ms,"
                    "exposed_mean_ms,staggered_bound_ms,all_at_once_ms,fluid_iter_ms,"
                    "fluid_tardy_ms,fluid_consumer_start_ms\n";
+        }
+        std::ofstream fluidOut;
+        if (!fluidCsv.empty())
+        {
+            fluidOut.open(fluidCsv);
+            if (!fluidOut)
+            {
+                throw std::invalid_argument("--fluidCsv: cannot write '" + fluidCsv + "'");
+            }
+            fluidOut << "policy,job,iteration,phase,index,release,finish,ideal\n";
         }
         if (c.Staggered())
         {
@@ -879,7 +899,7 @@ main(int argc, char* argv[])
             if (c.Staggered() && c.psWorkers == 0 && c.fluidIterations > 1)
             {
                 uint32_t rounds = 0;
-                fluid = RunFluid(p, c, capacity, starts, rounds);
+                fluid = RunFluid(p, c, capacity, starts, fluidOut ? &fluidOut : nullptr, rounds);
             }
             const auto b = PipelineBounds(c, capacity);
             for (const auto& [name, samples] : all)
