@@ -858,7 +858,7 @@ main(int argc, char* argv[])
         std::cout << "\n";
         double capacity = 0;
         std::vector<double> starts; // the first seed's job start times, for the fluid run
-        std::map<std::string, std::pair<double, double>> bounds; // job -> (staggered, aao)
+        std::pair<double, double> bounds{0, 0}; // pipelines: (staggered, all at once), s
         for (const auto& p : pol)
         {
             std::map<std::string, std::vector<IterationSample>> all;
@@ -951,11 +951,11 @@ main(int argc, char* argv[])
                         << (fj && pipe ? Ms(Mean(fj->consumerStart)) : "") << "\n";
                 }
             }
-            bounds["pipeline"] = b;
+            bounds = b;
         }
         if (c.Staggered() && capacity > 0)
         {
-            const auto& b = bounds["pipeline"];
+            const auto& b = bounds;
             std::cout << "\nanalytical pipeline iteration time (port " << std::setprecision(2)
                       << capacity * 8e-9 << " Gbit/s of payload, a micro-batch "
                       << Ms(double(c.activationBytes) / capacity)
