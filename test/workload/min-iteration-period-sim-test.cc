@@ -285,15 +285,15 @@ TEST_CASE("workload: MinIterationPeriod rejects a negative period, in C++ and JS
     Ptr<PeriodicJob> job = CreateObject<PeriodicJob>();
     REQUIRE_FALSE(job->SetAttributeFailSafe("MinIterationPeriod", TimeValue(MicroSeconds(-1))));
     REQUIRE(job->SetAttributeFailSafe("MinIterationPeriod", TimeValue(MicroSeconds(5))));
-    for (const std::string& type : {R"("type": "tensor-parallel-job", "hosts": [0, 1],
+    for (const char* type : {R"("type": "tensor-parallel-job", "hosts": [0, 1],
                                          "layers": 1, "forward": "1us", "backward": "1us",
                                          "allReduceBytes": 1000, "iterations": 1)",
-                                    R"("type": "periodic-job", "src": 0, "dst": 1,
+                             R"("type": "periodic-job", "src": 0, "dst": 1,
                                          "compute": "1us", "bytes": 1000, "iterations": 1)"})
     {
         const std::string text = R"({"topology": {"type": "dumbbell", "left": 1, "right": 1},
                                      "duration": "1ms", "traffic": [{)"
-                                 + type + R"(, "minIterationPeriod": "-1us"}]})";
+                                 + std::string(type) + R"(, "minIterationPeriod": "-1us"}]})";
         REQUIRE_THROWS_WITH(Scenario::ParseString(text), Catch::Contains("minIterationPeriod")
                                                              && Catch::Contains("[0")
                                                              && Catch::Contains("3600"));
