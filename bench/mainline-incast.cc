@@ -34,7 +34,8 @@ main(int argc, char* argv[])
         "a TypeId name",
         scheduler);
     cmd.AddValue("name", "Benchmark name in the JSON line", name);
-    EventSchedulerHelper::UseDefaults(); // before Parse: --SimulatorImplementationType wins
+    EventSchedulerHelper::UseDefaults();  // before Parse: --SimulatorImplementationType wins
+    EventSchedulerHelper::UseHugePages(); // a benchmark owns its process
     cmd.Parse(argc, argv);
     Setup(scheduler);
     MainlineDefaults();

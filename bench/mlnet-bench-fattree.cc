@@ -60,7 +60,8 @@ main(int argc, char* argv[])
                  "traffic does not aggregate, it only crosses them",
                  devices);
     cmd.AddValue("name", "Benchmark name in the JSON line (default fattree<k>-<pattern>)", name);
-    EventSchedulerHelper::UseDefaults(); // before Parse: --SimulatorImplementationType wins
+    EventSchedulerHelper::UseDefaults();  // before Parse: --SimulatorImplementationType wins
+    EventSchedulerHelper::UseHugePages(); // a benchmark owns its process
     cmd.Parse(argc, argv);
     if (name.empty())
     {

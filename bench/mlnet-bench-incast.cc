@@ -51,7 +51,8 @@ main(int argc, char* argv[])
                  floorEvents);
     cmd.AddValue("floorPopulation", "Events pending during the floor run", floorPopulation);
     cmd.AddValue("name", "Benchmark name in the JSON line", name);
-    EventSchedulerHelper::UseDefaults(); // before Parse: --SimulatorImplementationType wins
+    EventSchedulerHelper::UseDefaults();  // before Parse: --SimulatorImplementationType wins
+    EventSchedulerHelper::UseHugePages(); // a benchmark owns its process
     cmd.Parse(argc, argv);
     if (flowBytes > 0 && transport != "rdma")
     {

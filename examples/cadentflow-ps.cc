@@ -103,6 +103,7 @@ main(int argc, char* argv[])
     uint32_t runs = 1;
     CommandLine cmd(__FILE__);
     EventSchedulerHelper::UseDefault(cmd); // mlnet's event scheduler; --scheduler=...
+    EventSchedulerHelper::UseHugePages();  // a program owns its process: huge-page heap
     cmd.AddValue("models", "Comma-separated model zoo names", models);
     cmd.AddValue("policies",
                  "Comma-separated flow-scheduling policies (fair, fifo, madd, echelon, "

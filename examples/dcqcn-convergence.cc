@@ -44,6 +44,7 @@ main(int argc, char* argv[])
     std::string csv;
     CommandLine cmd(__FILE__);
     EventSchedulerHelper::UseDefault(cmd); // mlnet's event scheduler; --scheduler=...
+    EventSchedulerHelper::UseHugePages();  // a program owns its process: huge-page heap
     cmd.AddValue("flows", "Number of flows sharing the bottleneck (2..8)", flows);
     cmd.AddValue("pfc", "PFC on the switches", pfc);
     cmd.AddValue("cc", "Congestion control TypeId (ns3::Dcqcn, ns3::DcqcnVendor)", cc);

@@ -283,6 +283,7 @@ ParseOptions(int argc, char* argv[], Options& o)
     std::string starts = "phase,offset";
     CommandLine cmd(__FILE__);
     EventSchedulerHelper::UseDefault(cmd); // mlnet's event scheduler; --scheduler=...
+    EventSchedulerHelper::UseHugePages();  // a program owns its process: huge-page heap
     cmd.AddValue("cc", "Congestion control TypeId (ns3::Dcqcn, ns3::DcqcnVendor)", o.cc);
     cmd.AddValue("bytes", "Bytes each job sends per iteration (>= 1000)", o.bytes);
     cmd.AddValue("fractions",

@@ -702,6 +702,7 @@ main(int argc, char* argv[])
     uint32_t runs = 1;
     CommandLine cmd(__FILE__);
     EventSchedulerHelper::UseDefault(cmd); // mlnet's event scheduler; --scheduler=...
+    EventSchedulerHelper::UseHugePages();  // a program owns its process: huge-page heap
     cmd.AddValue("scenario",
                  "staggered (network-bound GPipe jobs sharing servers + a coflow job: the case "
                  "Echelon was designed for) or mixed (compute-bound GPipe jobs + a PS job); "

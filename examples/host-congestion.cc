@@ -181,6 +181,7 @@ main(int argc, char* argv[])
     std::string csv;
     CommandLine cmd(__FILE__);
     EventSchedulerHelper::UseDefault(cmd); // mlnet's event scheduler; --scheduler=...
+    EventSchedulerHelper::UseHugePages();  // a program owns its process: huge-page heap
     cmd.AddValue("mode", "single, sweep or training", mode);
     cmd.AddValue("rate", "Link rate in Gb/s (100 or 200)", c.rateGbps);
     cmd.AddValue("flows", "Queue pairs into the receiver (1..64)", c.flows);

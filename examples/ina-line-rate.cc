@@ -124,6 +124,7 @@ main(int argc, char* argv[])
     std::string csv;
     CommandLine cmd(__FILE__);
     EventSchedulerHelper::UseDefault(cmd); // mlnet's event scheduler; --scheduler=...
+    EventSchedulerHelper::UseHugePages();  // a program owns its process: huge-page heap
     cmd.AddValue("rates", "Port rates (Gb/s), comma-separated", rates);
     cmd.AddValue("lanes", "Adder lanes, comma-separated", lanes);
     cmd.AddValue("clocks", "Clocks of the table (MHz), comma-separated", clocks);

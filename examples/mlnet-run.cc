@@ -93,6 +93,7 @@ Main(int argc, char* argv[])
     // ns-3's fastest event scheduler for these runs (doc/performance.rst); --scheduler=... and
     // --SchedulerType=... override it.
     EventSchedulerHelper::UseDefault(cmd);
+    EventSchedulerHelper::UseHugePages(); // this process is ours: huge pages for the heap
     cmd.Usage("Run an mlnet scenario (JSON; the built-in default without one) and write "
               "summary.json, flows.csv and ports.csv.");
     cmd.AddValue("scenario", "JSON scenario file (default: the built-in scenario)", scenarioOption);

@@ -72,6 +72,7 @@ main(int argc, char* argv[])
     std::string perIteration;
     CommandLine cmd(__FILE__);
     EventSchedulerHelper::UseDefault(cmd); // mlnet's event scheduler; --scheduler=...
+    EventSchedulerHelper::UseHugePages();  // a program owns its process: huge-page heap
     cmd.AddValue("model", "Model zoo name", model);
     cmd.AddValue("gpu",
                  "GPU profile: calibrated v100-amp, v100-fp32, a100-amp, a100-tf32 (published "

@@ -693,6 +693,7 @@ main(int argc, char* argv[])
     bool verbose = false;
     CommandLine cmd(__FILE__);
     EventSchedulerHelper::UseDefault(cmd); // mlnet's event scheduler; --scheduler=...
+    EventSchedulerHelper::UseHugePages();  // a program owns its process: huge-page heap
     cmd.AddValue("k", "Fat-tree arity: k^3/4 hosts (even, 4..16)", o.k);
     cmd.AddValue("rate", "Rate of every link", o.rate);
     cmd.AddValue("gpu", "GPU of the workers (v100, a100, h100)", o.gpu);

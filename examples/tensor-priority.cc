@@ -376,6 +376,7 @@ main(int argc, char* argv[])
     std::string bsCredits = "1,2,4,8,16,32";
     CommandLine cmd(__FILE__);
     EventSchedulerHelper::UseDefault(cmd); // mlnet's event scheduler; --scheduler=...
+    EventSchedulerHelper::UseHugePages();  // a program owns its process: huge-page heap
     cmd.AddValue("model", "Comma-separated model zoo names (vgg16, vgg19, resnet50, ...)", models);
     cmd.AddValue("policies",
                  "Comma-separated policies (fifo, fifo-split, tic, tac, p3, p3-slicing, "

@@ -3,7 +3,9 @@
  */
 #include "event-scheduler-helper.h"
 
+#include "ns3/boolean.h"
 #include "ns3/command-line.h"
+#include "ns3/config.h"
 #include "ns3/global-value.h"
 #include "ns3/scheduler.h"
 #include "ns3/simulator-impl.h"
@@ -181,6 +183,12 @@ EventSchedulerHelper::UseDefault(CommandLine& cmd)
         "(ns3::MlnetSimulatorImpl, the default), ns3 (ns3::DefaultSimulatorImpl) or "
         "a TypeId name (ns-3's --SimulatorImplementationType=... works too)",
         0);
+}
+
+void
+EventSchedulerHelper::UseHugePages(bool enable)
+{
+    Config::SetDefault("ns3::MlnetSimulatorImpl::HugePages", BooleanValue(enable));
 }
 
 std::string

@@ -106,6 +106,16 @@ class EventSchedulerHelper
     static std::string CurrentSimulator();
 
     /**
+     * Let MlnetSimulatorImpl back the process's heap with transparent huge pages (its
+     * HugePages attribute, off by default: it changes the process's allocator for the rest of
+     * its life, see HugePageHeap). For programs, which own their process (mlnet-run, the
+     * examples, the benchmarks); call before cmd.Parse() so that
+     * --ns3::MlnetSimulatorImpl::HugePages=false still overrides it. Same results either way.
+     * \param enable whether to use huge pages
+     */
+    static void UseHugePages(bool enable = true);
+
+    /**
      * Bind DefaultType() and DefaultSimulatorType() where the user chose nothing (what
      * UseDefault() does, for programs without a CommandLine, such as the Python module).
      */

@@ -247,6 +247,7 @@ FabricNetDevice::FabricNetDevice()
     : m_address(Mac48Address::Allocate())
 {
     m_pausedUntil.fill(Time(0));
+    WireArena::AddUser(); // the arena lives while a device may put frames on a wire
     m_txDoneEvent = DeviceEvent::Make<&FabricNetDevice::TransmitComplete>(this);
     m_wire = Create<Wire>(this);
     m_macTxTrace.Watch(&m_watched, W_MAC_TX, &m_rxWatched);
@@ -262,6 +263,10 @@ FabricNetDevice::~FabricNetDevice()
 {
     static_cast<DeviceEvent*>(PeekPointer(m_txDoneEvent))->Detach();
     m_wire->Detach();
+    if (m_arenaUser)
+    {
+        WireArena::RemoveUser(); // never disposed
+    }
 }
 
 void
@@ -277,6 +282,11 @@ FabricNetDevice::DoDispose()
     m_queuedMask = 0;
     m_ctrlQueue.clear();
     m_wire->Clear();
+    if (m_arenaUser)
+    {
+        m_arenaUser = false;
+        WireArena::RemoveUser(); // after Clear: none of this device's records is live
+    }
     m_txDoneReserved = false;
     m_txDoneSim = nullptr;
     m_rxHandler = nullptr;

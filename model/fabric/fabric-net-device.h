@@ -556,6 +556,7 @@ class FabricNetDevice : public NetDevice
     TracedCallback<uint8_t, uint16_t> m_pfcTxTrace;
     TracedCallback<uint8_t, uint16_t> m_pfcRxTrace;
     WatchedTracedCallback<uint8_t, uint64_t> m_queueTrace;
+    bool m_arenaUser{true}; //!< counted in WireArena's users (until DoDispose)
 };
 
 } // namespace ns3

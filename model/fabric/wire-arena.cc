@@ -68,11 +68,35 @@ WireArena::Capacity() const
     return m_mask + 1;
 }
 
-WireArena&
-WireArena::Get()
+WireArena* WireArena::s_arena = nullptr;
+std::size_t WireArena::s_users = 0;
+
+void
+WireArena::AddUser()
 {
-    static WireArena* arena = new WireArena();
-    return *arena;
+    if (s_users++ == 0 && !s_arena)
+    {
+        s_arena = new WireArena();
+    }
+}
+
+void
+WireArena::RemoveUser()
+{
+    NS_ASSERT_MSG(s_users > 0, "WireArena::RemoveUser without AddUser");
+    if (--s_users == 0)
+    {
+        // No device holds a frame on a wire any more: every record is free (their frames were
+        // moved out or dropped, WireArena::Free), so the rings go with the simulation.
+        delete s_arena;
+        s_arena = nullptr;
+    }
+}
+
+bool
+WireArena::Exists()
+{
+    return s_arena != nullptr;
 }
 
 } // namespace ns3

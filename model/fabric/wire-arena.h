@@ -79,9 +79,27 @@ class WireArena
     /// \return the records of the current ring
     std::size_t Capacity() const;
 
-    /// \return the simulation's arena (process-wide; never destroyed, so that no frame is
-    ///         released after the packet machinery at exit)
-    static WireArena& Get();
+    /**
+     * \return the simulation's arena: exists from the first AddUser() until the last user
+     *         leaves (RemoveUser())
+     */
+    static WireArena& Get()
+    {
+        return *s_arena;
+    }
+
+    /// A device that puts frames on wires exists: the arena is created for the first one.
+    static void AddUser();
+
+    /**
+     * A device has dropped the frames on its wire (disposed, at Simulator::Destroy() for every
+     * node's devices): the last one frees the arena, whose records are all free by then.
+     */
+    static void RemoveUser();
+
+    /// \return true while the process-wide arena exists (between AddUser() and the last
+    ///         RemoveUser())
+    static bool Exists();
 
   private:
     /// Allocate() met a live record: skip a few, else grow. \return a free record
@@ -91,6 +109,9 @@ class WireArena
     WireRecord* m_ring{nullptr};                        //!< the current ring
     std::size_t m_mask{0};                              //!< its size - 1
     std::size_t m_pos{0};                               //!< the next record to hand out
+
+    static WireArena* s_arena;  //!< the process-wide arena (Get()), or null
+    static std::size_t s_users; //!< AddUser() calls not yet matched by RemoveUser()
 };
 
 } // namespace ns3

@@ -20,6 +20,18 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("HugePageHeap");
 
+namespace
+{
+/// Changes made to the process's allocator and memory map (ProcessChanges()).
+uint64_t g_processChanges = 0;
+} // namespace
+
+uint64_t
+HugePageHeap::ProcessChanges()
+{
+    return g_processChanges;
+}
+
 bool
 HugePageHeap::Available()
 {
@@ -65,6 +77,7 @@ HugePageHeap::Update()
         }
         m_start = m_begin;
         mallopt(M_TOP_PAD, int(kGrowthStep));
+        ++g_processChanges;
     }
     const uintptr_t top = reinterpret_cast<uintptr_t>(sbrk(0)) & ~(m_page - 1);
     if (top <= m_start)
@@ -77,6 +90,7 @@ HugePageHeap::Update()
         m_failed = true;
         return false;
     }
+    ++g_processChanges;
     NS_LOG_LOGIC("heap " << std::hex << m_start << "-" << top << std::dec << " marked");
     m_start = top;
     return true;

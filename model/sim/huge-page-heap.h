@@ -30,6 +30,10 @@ namespace ns3
  * before most of it is touched. Memory that was already touched stays in 4 KB pages unless
  * the kernel's khugepaged collapses it later.
  *
+ * Process-wide: the mallopt() and the marks stay after the object is gone (glibc has no way
+ * to read M_TOP_PAD back). A library object therefore uses it only when the program asked
+ * (MlnetSimulatorImpl's HugePages attribute, off by default; mlnet's programs turn it on).
+ *
  * Results never depend on it: only the speed and the resident size (a touched 2 MB page is
  * resident whole: a few MB more for a small simulation). Does nothing where it cannot (not
  * Linux, THP disabled, no brk heap): Update() then returns false.
@@ -51,6 +55,13 @@ class HugePageHeap
 
     /// \return true if the kernel offers transparent huge pages to madvise (not "never")
     static bool Available();
+
+    /**
+     * \return how many times an Update() in this process changed its allocator or memory
+     *         map (mallopt(M_TOP_PAD) once per HugePageHeap, madvise per growth marked): zero
+     *         while no one asked for huge pages
+     */
+    static uint64_t ProcessChanges();
 
   private:
     uintptr_t m_start{0}; //!< page-aligned start of the part not yet marked (0: first call)

@@ -31,9 +31,13 @@ MlnetSimulatorImpl::GetTypeId()
                             .AddAttribute("HugePages",
                                           "Back the heap with transparent huge pages (Linux "
                                           "with glibc; madvise mode is enough): fewer TLB "
-                                          "misses and page faults on large topologies. Same "
-                                          "results either way; speed and resident size only",
-                                          BooleanValue(true),
+                                          "misses and page faults on large topologies. Off by "
+                                          "default: it changes the whole process's allocator "
+                                          "(mallopt M_TOP_PAD, madvise on the heap) for the "
+                                          "rest of its life; mlnet's programs turn it on "
+                                          "(EventSchedulerHelper::UseHugePages). Same results "
+                                          "either way; speed and resident size only",
+                                          BooleanValue(false),
                                           MakeBooleanAccessor(&MlnetSimulatorImpl::m_hugePages),
                                           MakeBooleanChecker());
     return tid;

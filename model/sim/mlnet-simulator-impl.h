@@ -75,9 +75,12 @@ class TimingWheelScheduler;
  * asserts, which Debian's libns3 is not), and so is a SchedulerType that is not an ns-3
  * Scheduler.
  *
- * With the HugePages attribute (the default) the process's heap is backed by transparent huge
- * pages from the moment this implementation is created (see HugePageHeap): a large topology's
- * per-packet state then costs far fewer TLB misses and page faults. Results do not depend on it.
+ * The process is left as it was found: with the HugePages attribute (off by default; mlnet's
+ * programs turn it on, EventSchedulerHelper::UseHugePages()) the process's heap is backed by
+ * transparent huge pages from the moment this implementation is created (see HugePageHeap): a
+ * large topology's per-packet state then costs far fewer TLB misses and page faults, but the
+ * allocator setting outlives Simulator::Destroy(), so a library user must ask for it. Results
+ * do not depend on it.
  *
  * Builds against ns-3.37 and later: SimulatorImpl::Stop(const Time&) returns void in 3.37 and
  * the EventId of the stop event from 3.38; StopResult is whichever the installed ns-3 declares.
@@ -290,7 +293,7 @@ class MlnetSimulatorImpl : public SimulatorImpl
     uint64_t m_eventCount{0};   //!< events executed (cancelled ones included)
     bool m_stop{false};         //!< Stop() was called: Run() returns after the current event
     bool m_preEventHook{false}; //!< call PreEventHook() per event (EnablePreEventHook)
-    bool m_hugePages{true};     //!< HugePages attribute
+    bool m_hugePages{false};    //!< HugePages attribute
     HugePageHeap m_heap;        //!< marks the heap for huge pages as it grows
     std::deque<EventId> m_destroyEvents; //!< ScheduleDestroy() events, in order
     std::thread::id m_mainThreadId;      //!< the thread that runs the simulation

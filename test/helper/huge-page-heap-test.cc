@@ -2,14 +2,17 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 // HugePageHeap marks the brk heap for transparent huge pages as it grows; MlnetSimulatorImpl's
-// HugePages attribute changes no result.
+// HugePages attribute changes no result, and with the library's defaults the implementation
+// leaves the process's allocator alone and Simulator::Destroy() frees the wire arena.
 
+#include "common/rdma-scenario.h"
 #include "common/simulator-impl-guard.h"
 #include "common/test-utilities.h"
 #include "ns3/core-module.h"
 #include "ns3/mlnet-module.h"
 
 #include <catch2/catch.hpp>
+#include <cctype>
 #include <cstring>
 #include <fstream>
 #include <memory>
@@ -32,6 +35,29 @@ HasBrkHeap()
         if (line.find("[heap]") != std::string::npos)
         {
             return true;
+        }
+    }
+    return false;
+}
+
+/// \return true if the brk heap's mapping carries madvise(MADV_HUGEPAGE) ("hg" in VmFlags)
+bool
+HeapMarkedForHugePages()
+{
+    std::ifstream smaps("/proc/self/smaps");
+    std::string line;
+    bool inHeap = false;
+    while (std::getline(smaps, line))
+    {
+        // A mapping's header line starts with its address range ("5581...-5582... rw-p ...").
+        if (!line.empty() && std::isxdigit(static_cast<unsigned char>(line[0]))
+            && line.find('-') != std::string::npos && line.find(':') > line.find(' '))
+        {
+            inHeap = line.find("[heap]") != std::string::npos;
+        }
+        else if (inHeap && line.rfind("VmFlags:", 0) == 0)
+        {
+            return line.find(" hg") != std::string::npos;
         }
     }
     return false;
@@ -93,7 +119,7 @@ TEST_CASE("sim: MlnetSimulatorImpl's HugePages attribute changes no result", "[s
         Config::SetDefault("ns3::MlnetSimulatorImpl::HugePages", BooleanValue(on));
         results.push_back(mlnettest::RunScenarioText(text));
     }
-    Config::SetDefault("ns3::MlnetSimulatorImpl::HugePages", BooleanValue(true));
+    Config::SetDefault("ns3::MlnetSimulatorImpl::HugePages", BooleanValue(false)); // the default
     const ScenarioResult& off = results[0];
     const ScenarioResult& on = results[1];
     REQUIRE(off.flows.size() == 3);
@@ -108,5 +134,59 @@ TEST_CASE("sim: MlnetSimulatorImpl's HugePages attribute changes no result", "[s
         CHECK(on.flows[i].ceMarked == off.flows[i].ceMarked);
         CHECK(on.flows[i].lastRxNs == off.flows[i].lastRxNs);
         CHECK(on.flows[i].FctNs() == off.flows[i].FctNs());
+    }
+}
+
+TEST_CASE("sim: with the library's defaults MlnetSimulatorImpl leaves the process's allocator "
+          "alone, and Simulator::Destroy() frees the wire arena",
+          "[sim]")
+{
+    // The library default of HugePages is off (programs opt in: UseHugePages()).
+    TypeId tid = TypeId::LookupByName("ns3::MlnetSimulatorImpl");
+    TypeId::AttributeInformation info;
+    REQUIRE(tid.LookupAttributeByName("HugePages", &info));
+    CHECK(info.initialValue->SerializeToString(info.checker) == "false");
+
+    const uint64_t changes0 = HugePageHeap::ProcessChanges();
+    mlnettest::ImplGuard guard;
+    guard.Use("ns3::MlnetSimulatorImpl", "ns3::TimingWheelScheduler");
+    {
+        mlnettest::RdmaDumbbell d(2, 1);
+        uint64_t done = 0;
+        for (uint32_t i = 0; i < 2; ++i)
+        {
+            d.Connect(i, 2)->PostSend(200000, RdmaQueuePair::CompletionCallback(
+                                                  [&done](uint64_t, uint64_t)
+                                                  {
+                                                      ++done;
+                                                  }));
+        }
+        CHECK(WireArena::Exists()); // the devices use it
+        Simulator::Stop(MilliSeconds(1));
+        Simulator::Run();
+        REQUIRE(done == 2);
+        CHECK(Simulator::GetImplementation()->GetInstanceTypeId() == tid);
+        Simulator::Destroy();
+        // Every device was disposed with its node: the arena and its rings are gone.
+        CHECK_FALSE(WireArena::Exists());
+    }
+    CHECK(HugePageHeap::ProcessChanges() == changes0); // no mallopt, no madvise
+    if (changes0 == 0)
+    {
+        CHECK_FALSE(HeapMarkedForHugePages());
+    }
+    // A program that opts in gets them (where the kernel offers them), and still the arena goes.
+    EventSchedulerHelper::UseHugePages();
+    guard.Use("ns3::MlnetSimulatorImpl", "ns3::TimingWheelScheduler");
+    Simulator::Schedule(NanoSeconds(1),
+                        []()
+                        {
+                        });
+    Simulator::Run();
+    EventSchedulerHelper::UseHugePages(false);
+    if (HugePageHeap::Available() && HasBrkHeap())
+    {
+        CHECK(HugePageHeap::ProcessChanges() > changes0);
+        CHECK(HeapMarkedForHugePages());
     }
 }
