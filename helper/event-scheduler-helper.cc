@@ -6,6 +6,7 @@
 #include "ns3/boolean.h"
 #include "ns3/command-line.h"
 #include "ns3/config.h"
+#include "ns3/fatal-error.h"
 #include "ns3/global-value.h"
 #include "ns3/scheduler.h"
 #include "ns3/simulator-impl.h"
@@ -14,6 +15,7 @@
 
 #include <cstdlib>
 #include <iostream>
+#include <map>
 #include <stdexcept>
 
 namespace ns3
@@ -21,7 +23,6 @@ namespace ns3
 
 namespace
 {
-const char* const kNs3Default = "ns3::MapScheduler"; //!< ns-3's own SchedulerType default
 const char* const kNs3SimulatorDefault = "ns3::DefaultSimulatorImpl"; //!< and its implementation
 
 /// Whether NS_GLOBAL_VALUE sets this GlobalValue.
@@ -30,6 +31,92 @@ EnvSets(const std::string& name)
 {
     const char* env = std::getenv("NS_GLOBAL_VALUE");
     return env && std::string(env).find(name + "=") != std::string::npos;
+}
+
+/*
+ * Whether a GlobalValue was set since the program started. ns-3's GlobalValue has no query for
+ * it: GetValue() gives the value, and a Bind() to the value it already holds (the user's
+ * explicit choice of ns-3's own default) looks like no choice at all. But every SetValue() --
+ * Bind(), BindFailSafe(), CommandLine's --Name=value -- stores a new value object, while the
+ * constructor and NS_GLOBAL_VALUE store the initial one, and ResetInitialValue() puts that one
+ * back (global-value.cc, ns-3.37 to 3.48). So "set" is "the current value object is not the
+ * initial one". Both are private members; C++ lets an explicit template instantiation name
+ * them ([temp.spec] p6: access is not checked there), which hands out the member pointers
+ * below without assuming anything about the class's layout: a change of the members in a
+ * later ns-3 is a compile error here, not a wrong answer.
+ */
+using ValueMember = Ptr<AttributeValue> GlobalValue::*;
+
+struct CurrentValueTag
+{
+};
+
+struct InitialValueTag
+{
+};
+
+ValueMember MemberOf(CurrentValueTag);
+ValueMember MemberOf(InitialValueTag);
+
+template<class Tag, ValueMember M>
+struct ExposeMember
+{
+    friend ValueMember MemberOf(Tag)
+    {
+        return M;
+    }
+};
+
+template struct ExposeMember<CurrentValueTag, &GlobalValue::m_currentValue>;
+template struct ExposeMember<InitialValueTag, &GlobalValue::m_initialValue>;
+
+/// \return the GlobalValue of that name (SchedulerType and SimulatorImplementationType exist)
+GlobalValue&
+Find(const std::string& name)
+{
+    for (auto it = GlobalValue::Begin(); it != GlobalValue::End(); ++it)
+    {
+        if ((*it)->GetName() == name)
+        {
+            return **it;
+        }
+    }
+    NS_FATAL_ERROR("no GlobalValue named " << name);
+}
+
+/// \return the value object the GlobalValue holds now
+Ptr<AttributeValue>
+CurrentObject(const std::string& name)
+{
+    return Find(name).*MemberOf(CurrentValueTag());
+}
+
+/// The value objects UseDefaults() bound (kept alive, so that no other value gets the
+/// address): mlnet's own default is not a user's choice.
+std::map<std::string, Ptr<AttributeValue>>&
+DefaultsBound()
+{
+    static std::map<std::string, Ptr<AttributeValue>> bound;
+    return bound;
+}
+
+/// Whether a user chose this GlobalValue: NS_GLOBAL_VALUE, or set since (see above) by
+/// anything but UseDefaults().
+bool
+UserSet(const std::string& name)
+{
+    if (EnvSets(name))
+    {
+        return true;
+    }
+    const GlobalValue& gv = Find(name);
+    const Ptr<AttributeValue>& current = gv.*MemberOf(CurrentValueTag());
+    if (current == gv.*MemberOf(InitialValueTag()))
+    {
+        return false;
+    }
+    auto it = DefaultsBound().find(name);
+    return it == DefaultsBound().end() || it->second != current;
 }
 
 /// "Map, Heap, ..." for error messages.
@@ -152,7 +239,7 @@ EventSchedulerHelper::Use(const std::string& name)
 bool
 EventSchedulerHelper::UserChose()
 {
-    return EnvSets("SchedulerType") || Current() != kNs3Default;
+    return UserSet("SchedulerType");
 }
 
 void
@@ -161,10 +248,13 @@ EventSchedulerHelper::UseDefaults()
     if (!UserChose())
     {
         Use(DefaultType());
+        DefaultsBound()["SchedulerType"] = CurrentObject("SchedulerType");
     }
     if (!UserChoseSimulator())
     {
         UseSimulator(DefaultSimulatorType());
+        DefaultsBound()["SimulatorImplementationType"]
+            = CurrentObject("SimulatorImplementationType");
     }
 }
 
@@ -224,7 +314,7 @@ EventSchedulerHelper::UseSimulator(const std::string& name)
 bool
 EventSchedulerHelper::UserChoseSimulator()
 {
-    return EnvSets("SimulatorImplementationType") || CurrentSimulator() != kNs3SimulatorDefault;
+    return UserSet("SimulatorImplementationType");
 }
 
 std::string

@@ -24,10 +24,17 @@ class CommandLine;
  * they give identical results; only their speed differs. DefaultType() is the one measured
  * fastest on mlnet's packet-level runs
  * (doc/performance.rst, "Scheduler choice"). A program calls UseDefault(cmd) before
- * cmd.Parse(): it binds the default unless the user already chose one (NS_GLOBAL_VALUE, or an
- * earlier Bind), and adds a `--scheduler` option; ns-3's own `--SchedulerType=...` still
- * overrides it. Both must happen before the simulator is first used (its implementation reads
- * the GlobalValue when it is created, and again after each Simulator::Destroy()).
+ * cmd.Parse(): it binds the default unless the user already chose one, and adds a
+ * `--scheduler` option; ns-3's own `--SchedulerType=...` still overrides it. Both must happen
+ * before the simulator is first used (its implementation reads the GlobalValue when it is
+ * created, and again after each Simulator::Destroy()).
+ *
+ * A user's choice is any setting of the GlobalValue before the program's: NS_GLOBAL_VALUE, a
+ * GlobalValue::Bind() or SetValue() -- also to ns-3's own default ("ns3::MapScheduler",
+ * "ns3::DefaultSimulatorImpl"), which is the user's way to say "ns-3's engine" -- or a parsed
+ * `--SchedulerType=...`; GlobalValue::ResetInitialValue() undoes it. Nothing in the library
+ * binds by itself: the programs call UseDefault(cmd), the Python module UseDefaults() when a
+ * simulation starts (not at import).
  *
  * The simulator implementation is chosen the same way: DefaultSimulatorType() is
  * MlnetSimulatorImpl (ns-3's event loop without its per-event logging, EventId and lock; same
@@ -61,8 +68,9 @@ class EventSchedulerHelper
     static void Use(const std::string& name);
 
     /**
-     * \return true if the user chose a scheduler before the program did: NS_GLOBAL_VALUE sets
-     *         SchedulerType, or it is bound to something other than ns-3's default (Map)
+     * \return true if the user chose a scheduler: NS_GLOBAL_VALUE sets SchedulerType, or it
+     *         was set (Bind, SetValue, a parsed --SchedulerType; to any value, ns-3's default
+     *         included) by anything but UseDefaults()
      */
     static bool UserChose();
 
@@ -96,9 +104,10 @@ class EventSchedulerHelper
     static void UseSimulator(const std::string& name);
 
     /**
-     * \return true if the user chose a simulator implementation before the program did:
-     *         NS_GLOBAL_VALUE sets SimulatorImplementationType, or it is bound to something
-     *         other than ns-3's default
+     * \return true if the user chose a simulator implementation: NS_GLOBAL_VALUE sets
+     *         SimulatorImplementationType, or it was set (Bind, SetValue, a parsed
+     *         --SimulatorImplementationType; to any value, ns-3's default included) by
+     *         anything but UseDefaults()
      */
     static bool UserChoseSimulator();
 
@@ -116,8 +125,9 @@ class EventSchedulerHelper
     static void UseHugePages(bool enable = true);
 
     /**
-     * Bind DefaultType() and DefaultSimulatorType() where the user chose nothing (what
-     * UseDefault() does, for programs without a CommandLine, such as the Python module).
+     * Bind DefaultType() and DefaultSimulatorType() where the user chose nothing (UserChose(),
+     * UserChoseSimulator()): what UseDefault() does, for programs without a CommandLine and
+     * for the Python module, which calls it when a simulation starts.
      */
     static void UseDefaults();
 };

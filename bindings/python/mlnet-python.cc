@@ -344,7 +344,8 @@ class Simulation
         {
             throw std::invalid_argument("seed must be >= 1");
         }
-        Simulator::Destroy(); // start from a clean slate
+        Simulator::Destroy();                // start from a clean slate
+        EventSchedulerHelper::UseDefaults(); // mlnet's engine, unless the user chose one
         RngSeedManager::SetSeed(1);
         RngSeedManager::SetRun(seed);
         m_seed = seed;
@@ -929,6 +930,7 @@ py::dict
 RunScenario(const py::object& scenario)
 {
     SimulatorGuard::CheckFree("run_scenario()");
+    EventSchedulerHelper::UseDefaults(); // mlnet's engine, unless the user chose one
     std::string text;
     if (py::isinstance<py::str>(scenario))
     {
@@ -1029,9 +1031,8 @@ PYBIND11_MODULE(mlnet, m)
     mlnetpy::RegisterAggregation(m);
     mlnetpy::RegisterHost(m);
 
-    // The same event engine as mlnet's programs (scheduler and simulator implementation: same
-    // results, faster), unless the user chose through NS_GLOBAL_VALUE.
-    EventSchedulerHelper::UseDefaults();
+    // Importing binds nothing: each simulation binds mlnet's event engine when it starts
+    // (StartSimulation), unless the user chose one.
     m.def(
         "set_scheduler",
         [](const std::string& name)
@@ -1045,7 +1046,10 @@ PYBIND11_MODULE(mlnet, m)
         "TypeId name): same results, different speed. Returns the TypeId name; ValueError if "
         "unknown.");
     m.def("scheduler", &EventSchedulerHelper::Current,
-          "The TypeId name of the event scheduler the next simulation uses.");
+          "The TypeId name ns-3's SchedulerType holds now. Importing mlnet binds nothing; a "
+          "simulation (Simulation(), run_scenario(), aggregate()) binds mlnet's default, "
+          "'ns3::TimingWheelScheduler', when it starts, unless you chose one (set_scheduler, "
+          "NS_GLOBAL_VALUE).");
     m.def(
         "set_simulator",
         [](const std::string& name)
@@ -1059,7 +1063,9 @@ PYBIND11_MODULE(mlnet, m)
         "SimulatorImpl TypeId name): same results, different speed. Returns the TypeId name; "
         "ValueError if unknown.");
     m.def("simulator", &EventSchedulerHelper::CurrentSimulator,
-          "The TypeId name of the simulator implementation the next simulation uses.");
+          "The TypeId name ns-3's SimulatorImplementationType holds now. Importing mlnet binds "
+          "nothing; a simulation binds mlnet's default, 'ns3::MlnetSimulatorImpl', when it "
+          "starts, unless you chose one (set_simulator, NS_GLOBAL_VALUE).");
 
     m.def(
         "parse_rate",

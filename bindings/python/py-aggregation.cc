@@ -70,6 +70,7 @@ py::dict
 Aggregate(const py::dict& kw)
 {
     SimulatorGuard::CheckFree("aggregate()");
+    EventSchedulerHelper::UseDefaults(); // mlnet's engine, unless the user chose one
     if (NodeList::GetNNodes() != 0)
     {
         throw std::invalid_argument("aggregate() needs the simulator: close the live "

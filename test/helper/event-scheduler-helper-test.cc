@@ -15,17 +15,51 @@ using mlnettest::RdmaDumbbell;
 
 namespace
 {
+/// GlobalValue::ResetInitialValue() of the GlobalValue of that name: as if never set.
+void
+ResetToInitial(const std::string& name)
+{
+    for (auto it = GlobalValue::Begin(); it != GlobalValue::End(); ++it)
+    {
+        if ((*it)->GetName() == name)
+        {
+            (*it)->ResetInitialValue();
+        }
+    }
+}
+
+/// Whether NS_GLOBAL_VALUE sets SchedulerType or SimulatorImplementationType (the whole suite
+/// may run with an implementation forced: that is a user's choice the tests cannot undo).
+bool
+EnvSetsEngine()
+{
+    const char* env = std::getenv("NS_GLOBAL_VALUE");
+    return env
+           && (std::string(env).find("SchedulerType=") != std::string::npos
+               || std::string(env).find("SimulatorImplementationType=") != std::string::npos);
+}
+
 /// Restores ns-3's SchedulerType and SimulatorImplementationType when a test ends (the tests
-/// share one process).
+/// share one process): the values, and whether they count as set (a Bind would make them so).
 struct SchedulerGuard
 {
     std::string saved{EventSchedulerHelper::Current()};
     std::string savedImpl{EventSchedulerHelper::CurrentSimulator()};
+    bool chose{EventSchedulerHelper::UserChose()};
+    bool choseImpl{EventSchedulerHelper::UserChoseSimulator()};
 
     ~SchedulerGuard()
     {
-        GlobalValue::Bind("SchedulerType", TypeIdValue(TypeId::LookupByName(saved)));
-        GlobalValue::Bind("SimulatorImplementationType", StringValue(savedImpl));
+        ResetToInitial("SchedulerType");
+        ResetToInitial("SimulatorImplementationType");
+        if (chose || saved != EventSchedulerHelper::Current())
+        {
+            GlobalValue::Bind("SchedulerType", TypeIdValue(TypeId::LookupByName(saved)));
+        }
+        if (choseImpl || savedImpl != EventSchedulerHelper::CurrentSimulator())
+        {
+            GlobalValue::Bind("SimulatorImplementationType", StringValue(savedImpl));
+        }
     }
 };
 
@@ -121,7 +155,12 @@ TEST_CASE("helper: the default scheduler is bound unless the user chose one, --s
           "[helper]")
 {
     SchedulerGuard guard;
-    GlobalValue::Bind("SchedulerType", TypeIdValue(TypeId::LookupByName("ns3::MapScheduler")));
+    if (EnvSetsEngine())
+    {
+        CHECK(EventSchedulerHelper::UserChose());
+        return;
+    }
+    ResetToInitial("SchedulerType");
     {
         CommandLine cmd;
         EventSchedulerHelper::UseDefault(cmd);
@@ -132,7 +171,7 @@ TEST_CASE("helper: the default scheduler is bound unless the user chose one, --s
         CHECK(EventSchedulerHelper::Current() == EventSchedulerHelper::DefaultType());
     }
     {
-        GlobalValue::Bind("SchedulerType", TypeIdValue(TypeId::LookupByName("ns3::MapScheduler")));
+        ResetToInitial("SchedulerType");
         CommandLine cmd;
         EventSchedulerHelper::UseDefault(cmd);
         char prog[] = "prog";
@@ -196,14 +235,13 @@ TEST_CASE("helper: simulator implementation names resolve, bad ones are rejected
                           Catch::Contains("not an ns-3 simulator implementation")
                               && Catch::Contains("accepted: mlnet, ns3"));
     }
-    const char* env = std::getenv("NS_GLOBAL_VALUE");
-    if (env && std::string(env).find("SimulatorImplementationType=") != std::string::npos)
+    if (EnvSetsEngine())
     {
         // The whole suite runs with an implementation forced: that is the user's choice.
-        CHECK(EventSchedulerHelper::UserChoseSimulator());
+        CHECK((EventSchedulerHelper::UserChoseSimulator() || EventSchedulerHelper::UserChose()));
         return;
     }
-    GlobalValue::Bind("SimulatorImplementationType", StringValue("ns3::DefaultSimulatorImpl"));
+    ResetToInitial("SimulatorImplementationType");
     CHECK_FALSE(EventSchedulerHelper::UserChoseSimulator());
     {
         CommandLine cmd;
@@ -222,6 +260,73 @@ TEST_CASE("helper: simulator implementation names resolve, bad ones are rejected
     CHECK(EventSchedulerHelper::CurrentSimulator() == "ns3::RealtimeSimulatorImpl");
     CHECK_THROWS_AS(EventSchedulerHelper::UseSimulator("fast"), std::invalid_argument);
     CHECK(EventSchedulerHelper::CurrentSimulator() == "ns3::RealtimeSimulatorImpl");
+}
+
+TEST_CASE("helper: an explicit choice of ns-3's own engine is kept by UseDefaults, and "
+          "mlnet's own binding is no choice",
+          "[helper]")
+{
+    SchedulerGuard guard;
+    if (EnvSetsEngine())
+    {
+        CHECK((EventSchedulerHelper::UserChose() || EventSchedulerHelper::UserChoseSimulator()));
+        return;
+    }
+    // Never set (as at program start): no choice, and nothing bound until asked.
+    ResetToInitial("SchedulerType");
+    ResetToInitial("SimulatorImplementationType");
+    CHECK_FALSE(EventSchedulerHelper::UserChose());
+    CHECK_FALSE(EventSchedulerHelper::UserChoseSimulator());
+    CHECK(EventSchedulerHelper::Current() == "ns3::MapScheduler");
+    CHECK(EventSchedulerHelper::CurrentSimulator() == "ns3::DefaultSimulatorImpl");
+
+    // The user binds ns-3's own defaults: the same values as the initial ones, but a choice.
+    GlobalValue::Bind("SchedulerType", TypeIdValue(TypeId::LookupByName("ns3::MapScheduler")));
+    GlobalValue::Bind("SimulatorImplementationType", StringValue("ns3::DefaultSimulatorImpl"));
+    CHECK(EventSchedulerHelper::UserChose());
+    CHECK(EventSchedulerHelper::UserChoseSimulator());
+    EventSchedulerHelper::UseDefaults();
+    CHECK(EventSchedulerHelper::Current() == "ns3::MapScheduler");
+    CHECK(EventSchedulerHelper::CurrentSimulator() == "ns3::DefaultSimulatorImpl");
+    {
+        CommandLine cmd;
+        EventSchedulerHelper::UseDefault(cmd);
+        char prog[] = "prog";
+        char* argv[] = {prog};
+        cmd.Parse(1, argv);
+        CHECK(EventSchedulerHelper::Current() == "ns3::MapScheduler");
+        CHECK(EventSchedulerHelper::CurrentSimulator() == "ns3::DefaultSimulatorImpl");
+    }
+    Simulator::Destroy();
+    CHECK(Simulator::GetImplementation()->GetInstanceTypeId().GetName()
+          == "ns3::DefaultSimulatorImpl");
+    Simulator::Destroy();
+
+    // ResetInitialValue() undoes the choice: UseDefaults() binds mlnet's engine, and that
+    // binding is not a user's choice (a second UseDefaults() may bind again).
+    ResetToInitial("SchedulerType");
+    ResetToInitial("SimulatorImplementationType");
+    EventSchedulerHelper::UseDefaults();
+    CHECK(EventSchedulerHelper::Current() == EventSchedulerHelper::DefaultType());
+    CHECK(EventSchedulerHelper::CurrentSimulator() == EventSchedulerHelper::DefaultSimulatorType());
+    CHECK_FALSE(EventSchedulerHelper::UserChose());
+    CHECK_FALSE(EventSchedulerHelper::UserChoseSimulator());
+    // A user's later Bind, of ns-3's default again, wins over mlnet's earlier one.
+    GlobalValue::Bind("SimulatorImplementationType", StringValue("ns3::DefaultSimulatorImpl"));
+    CHECK(EventSchedulerHelper::UserChoseSimulator());
+    EventSchedulerHelper::UseDefaults();
+    CHECK(EventSchedulerHelper::CurrentSimulator() == "ns3::DefaultSimulatorImpl");
+    CHECK(EventSchedulerHelper::Current() == EventSchedulerHelper::DefaultType());
+    // A parsed --SchedulerType=ns3::MapScheduler is a choice too.
+    ResetToInitial("SchedulerType");
+    {
+        CommandLine cmd;
+        char prog[] = "prog";
+        char arg[] = "--SchedulerType=ns3::MapScheduler";
+        char* argv[] = {prog, arg};
+        cmd.Parse(2, argv);
+        CHECK(EventSchedulerHelper::UserChose());
+    }
 }
 
 TEST_CASE("helper: ns-3's and mlnet's simulator implementations give identical results on a "
