@@ -10,6 +10,7 @@
 #include "ns3/global-value.h"
 #include "ns3/scheduler.h"
 #include "ns3/simulator-impl.h"
+#include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/type-id.h"
 
@@ -287,12 +288,63 @@ EventSchedulerHelper::DefaultSimulatorType()
     return "ns3::MlnetSimulatorImpl";
 }
 
+namespace
+{
+/// ns-3's distributed (MPI) simulator implementations, in an ns-3 built with --enable-mpi.
+const char* const kDistributed[]
+    = {"ns3::DistributedSimulatorImpl", "ns3::NullMessageSimulatorImpl"};
+
+/// Why mlnet refuses them (until the fabric is partitioned across ranks).
+std::string
+DistributedRefusal(const std::string& name)
+{
+    return "simulator '" + name
+           + "' is ns-3's distributed (MPI) implementation, which mlnet does not support: its "
+             "topology helpers put every node on system 0 and its fabric channel has no remote "
+             "counterpart, so every MPI rank would simulate the whole fabric on its own. Run "
+             "without MPI: --simulator=mlnet (the default) or ns3";
+}
+
+/// \return true if tid is one of kDistributed or derives from one
+bool
+IsDistributed(TypeId tid)
+{
+    for (const char* name : kDistributed)
+    {
+        TypeId mpi;
+        if (tid.GetName() == name
+            || (TypeId::LookupByNameFailSafe(name, &mpi) && tid.IsChildOf(mpi)))
+        {
+            return true;
+        }
+    }
+    return false;
+}
+} // namespace
+
+void
+EventSchedulerHelper::CheckSupportedSimulator()
+{
+    const TypeId tid = Simulator::GetImplementation()->GetInstanceTypeId();
+    if (IsDistributed(tid))
+    {
+        throw std::invalid_argument(DistributedRefusal(tid.GetName()));
+    }
+}
+
 std::string
 EventSchedulerHelper::ResolveSimulator(const std::string& name)
 {
     std::string full = name == "mlnet" ? "ns3::MlnetSimulatorImpl"
                        : name == "ns3" ? kNs3SimulatorDefault
                                        : name;
+    for (const char* mpi : kDistributed)
+    {
+        if (full == mpi) // refused whether or not this ns-3 was built with MPI
+        {
+            throw std::invalid_argument(DistributedRefusal(full));
+        }
+    }
     TypeId tid;
     if (full.empty() || !TypeId::LookupByNameFailSafe(full, &tid)
         || !tid.IsChildOf(SimulatorImpl::GetTypeId()) || !tid.HasConstructor())
@@ -301,6 +353,10 @@ EventSchedulerHelper::ResolveSimulator(const std::string& name)
                                     + "' is not an ns-3 simulator implementation; accepted: "
                                       "mlnet, ns3 (or the full TypeId name, e.g. "
                                       "ns3::RealtimeSimulatorImpl)");
+    }
+    if (IsDistributed(tid))
+    {
+        throw std::invalid_argument(DistributedRefusal(full));
     }
     return full;
 }

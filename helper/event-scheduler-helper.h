@@ -90,9 +90,11 @@ class EventSchedulerHelper
 
     /**
      * The TypeId name of a simulator implementation: "mlnet" (MlnetSimulatorImpl), "ns3"
-     * (ns-3's DefaultSimulatorImpl) or a TypeId name of a SimulatorImpl.
+     * (ns-3's DefaultSimulatorImpl) or a TypeId name of a SimulatorImpl, except ns-3's
+     * distributed (MPI) ones (see CheckSupportedSimulator()).
      * \param name the user's text
-     * \return the TypeId name; throws std::invalid_argument naming the accepted values otherwise
+     * \return the TypeId name; throws std::invalid_argument naming the accepted values, or
+     *         saying why an MPI implementation is refused, otherwise
      */
     static std::string ResolveSimulator(const std::string& name);
 
@@ -113,6 +115,16 @@ class EventSchedulerHelper
 
     /// \return the TypeId name "SimulatorImplementationType" is bound to now
     static std::string CurrentSimulator();
+
+    /**
+     * Refuse ns-3's distributed (MPI) implementations (DistributedSimulatorImpl,
+     * NullMessageSimulatorImpl, or a subclass), however they were selected: mlnet's topology
+     * puts every node on system 0 and its channel has no remote counterpart, so every rank
+     * would simulate the whole fabric. FabricHelper calls it before it installs a link (it
+     * creates the simulator if none exists yet).
+     * Throws std::invalid_argument saying why, if the simulator is one.
+     */
+    static void CheckSupportedSimulator();
 
     /**
      * Let MlnetSimulatorImpl back the process's heap with transparent huge pages (its

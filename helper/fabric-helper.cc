@@ -3,6 +3,7 @@
  */
 #include "fabric-helper.h"
 
+#include "event-scheduler-helper.h"
 #include "ns3/fabric-channel.h"
 #include "ns3/ipv4.h"
 #include "ns3/log.h"
@@ -69,6 +70,7 @@ FabricHelper::InstallSwitch(const NodeContainer& nodes) const
 NetDeviceContainer
 FabricHelper::Install(Ptr<Node> a, Ptr<Node> b) const
 {
+    EventSchedulerHelper::CheckSupportedSimulator(); // not under MPI: see there
     Ptr<FabricChannel> ch = m_channelFactory.Create<FabricChannel>();
     NetDeviceContainer devs;
     for (Ptr<Node> n : {a, b})

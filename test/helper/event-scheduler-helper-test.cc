@@ -5,6 +5,7 @@
 // scheduler (they all order events by time, then insertion order).
 
 #include "common/rdma-scenario.h"
+#include "ns3/default-simulator-impl.h"
 
 #include <catch2/catch.hpp>
 #include <cstdlib>
@@ -327,6 +328,54 @@ TEST_CASE("helper: an explicit choice of ns-3's own engine is kept by UseDefault
         cmd.Parse(2, argv);
         CHECK(EventSchedulerHelper::UserChose());
     }
+}
+
+namespace
+{
+/// Stands in for ns-3's MPI implementation where this ns-3 was built without MPI (Debian's):
+/// the same TypeId name, so that selecting it goes the way the real one would.
+class NullMessageStandIn : public DefaultSimulatorImpl
+{
+  public:
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("ns3::NullMessageSimulatorImpl")
+                                .SetParent<DefaultSimulatorImpl>()
+                                .SetGroupName("MlnetTest")
+                                .AddConstructor<NullMessageStandIn>();
+        return tid;
+    }
+};
+} // namespace
+
+TEST_CASE("helper: ns-3's distributed (MPI) implementations are refused, with the reason",
+          "[helper]")
+{
+    SchedulerGuard guard;
+    for (const std::string name :
+         {"ns3::DistributedSimulatorImpl", "ns3::NullMessageSimulatorImpl"})
+    {
+        INFO(name);
+        // What --simulator=NAME and mlnet.set_simulator(NAME) call.
+        CHECK_THROWS_WITH(EventSchedulerHelper::ResolveSimulator(name),
+                          Catch::Contains("'" + name + "' is ns-3's distributed (MPI)")
+                              && Catch::Contains("every MPI rank would simulate the whole fabric")
+                              && !Catch::Contains("not an ns-3 simulator implementation"));
+        CHECK_THROWS_AS(EventSchedulerHelper::UseSimulator(name), std::invalid_argument);
+    }
+    // Selected behind the helper's back (NS_GLOBAL_VALUE, --SimulatorImplementationType, a
+    // Bind): building the fabric refuses it.
+    TypeId mpi;
+    if (!TypeId::LookupByNameFailSafe("ns3::NullMessageSimulatorImpl", &mpi))
+    {
+        mpi = NullMessageStandIn::GetTypeId();
+    }
+    Simulator::Destroy();
+    GlobalValue::Bind("SimulatorImplementationType", StringValue(mpi.GetName()));
+    CHECK_THROWS_WITH(RdmaDumbbell(1, 1),
+                      Catch::Contains("distributed (MPI) implementation, which mlnet does not "
+                                      "support"));
+    Simulator::Destroy();
 }
 
 TEST_CASE("helper: ns-3's and mlnet's simulator implementations give identical results on a "
