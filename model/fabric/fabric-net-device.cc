@@ -16,6 +16,7 @@
 #include "pfc-header.h"
 
 #include <algorithm>
+#include <set>
 
 namespace ns3
 {
@@ -243,9 +244,38 @@ class alignas(64) FabricNetDevice::Wire : public MlnetEvent
     WireRecord* m_tail{nullptr}; //!< the newest (its next is null)
 };
 
+namespace
+{
+/// Every FabricNetDevice, for ReservedTxDoneAhead() (never destroyed: devices may outlive
+/// static destruction).
+std::set<const FabricNetDevice*>&
+AllDevices()
+{
+    static auto* devices = new std::set<const FabricNetDevice*>();
+    return *devices;
+}
+
+/// GetEventCount() under MlnetSimulatorImpl asks the devices for their reserved events.
+[[maybe_unused]] const bool g_reservationCounter
+    = (MlnetSimulatorImpl::AddReservationCounter(&FabricNetDevice::ReservedTxDoneAhead), true);
+} // namespace
+
+uint64_t
+FabricNetDevice::ReservedTxDoneAhead(const MlnetSimulatorImpl& sim)
+{
+    uint64_t n = 0;
+    for (const FabricNetDevice* d : AllDevices())
+    {
+        n += d->m_txDoneReserved && d->m_txDoneSim == &sim
+             && !sim.HasPassed(d->m_txDoneTs, d->m_txDoneUid);
+    }
+    return n;
+}
+
 FabricNetDevice::FabricNetDevice()
     : m_address(Mac48Address::Allocate())
 {
+    AllDevices().insert(this);
     m_pausedUntil.fill(Time(0));
     WireArena::AddUser(); // the arena lives while a device may put frames on a wire
     m_txDoneEvent = DeviceEvent::Make<&FabricNetDevice::TransmitComplete>(this);
@@ -261,6 +291,7 @@ FabricNetDevice::FabricNetDevice()
 
 FabricNetDevice::~FabricNetDevice()
 {
+    AllDevices().erase(this);
     static_cast<DeviceEvent*>(PeekPointer(m_txDoneEvent))->Detach();
     m_wire->Detach();
     if (m_arenaUser)

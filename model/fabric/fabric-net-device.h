@@ -557,6 +557,14 @@ class FabricNetDevice : public NetDevice
     TracedCallback<uint8_t, uint16_t> m_pfcRxTrace;
     WatchedTracedCallback<uint8_t, uint64_t> m_queueTrace;
     bool m_arenaUser{true}; //!< counted in WireArena's users (until DoDispose)
+
+  public:
+    /**
+     * MlnetSimulatorImpl::ReservationCounter of the devices: their reserved transmit-complete
+     * uids not yet passed on sim (see GetEventCount()).
+     * \param sim the simulator \return the number
+     */
+    static uint64_t ReservedTxDoneAhead(const MlnetSimulatorImpl& sim);
 };
 
 } // namespace ns3
