@@ -30,6 +30,7 @@ main(int argc, char* argv[])
     uint32_t senders = 4;
     uint64_t bytes = 1000000;
     CommandLine cmd(__FILE__);
+    EventSchedulerHelper::UseDefault(cmd); // mlnet's event engine: same results, faster
     cmd.AddValue("senders", "Number of senders (1..64)", senders);
     cmd.AddValue("bytes", "Bytes each sender writes", bytes);
     cmd.Parse(argc, argv);

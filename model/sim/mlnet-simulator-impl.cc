@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <typeinfo>
 
 namespace ns3
 {
@@ -58,6 +59,12 @@ void
 MlnetSimulatorImpl::NotifyConstructionCompleted()
 {
     SimulatorImpl::NotifyConstructionCompleted();
+    if (!m_preEventHookSet)
+    {
+        // A subclass may override PreEventHook (ns-3 calls it for every event); this class's
+        // own is SimulatorImpl's empty one, not worth an EventId per event.
+        m_preEventHook = typeid(*this) != typeid(MlnetSimulatorImpl);
+    }
     if (m_hugePages)
     {
         m_heap.Update(); // before the topology is built, so that it lands in huge pages too
@@ -73,6 +80,7 @@ void
 MlnetSimulatorImpl::EnablePreEventHook(bool enable)
 {
     m_preEventHook = enable;
+    m_preEventHookSet = true;
 }
 
 void
@@ -249,6 +257,16 @@ MlnetSimulatorImpl::Stop(const Time& delay)
 }
 
 void
+MlnetSimulatorImpl::OffMainThread(const char* call)
+{
+    NS_FATAL_ERROR("MlnetSimulatorImpl::"
+                   << call
+                   << " called from a thread other than the simulation's main thread (the one "
+                      "that created the simulator or last called Run()); ns-3 allows only "
+                      "ScheduleWithContext from other threads");
+}
+
+void
 MlnetSimulatorImpl::CheckDelay(int64_t delay, const char* call)
 {
     NS_ABORT_MSG_IF(delay < 0, "MlnetSimulatorImpl::"
@@ -300,6 +318,10 @@ MlnetSimulatorImpl::Schedule(const Time& delay, EventImpl* event)
     {
         CheckDelay(d, "Schedule");
     }
+    if (std::this_thread::get_id() != m_mainThreadId)
+    {
+        OffMainThread("Schedule");
+    }
     const uint64_t ts = m_currentTs + uint64_t(d);
     const uint32_t uid = Enqueue(ts, m_currentContext, event);
     return EventId(event, ts, m_currentContext, uid);
@@ -328,6 +350,10 @@ MlnetSimulatorImpl::ScheduleWithContext(uint32_t context, const Time& delay, Eve
 EventId
 MlnetSimulatorImpl::ScheduleNow(EventImpl* event)
 {
+    if (std::this_thread::get_id() != m_mainThreadId)
+    {
+        OffMainThread("ScheduleNow");
+    }
     const uint32_t uid = Enqueue(m_currentTs, m_currentContext, event);
     return EventId(event, m_currentTs, m_currentContext, uid);
 }
@@ -335,6 +361,10 @@ MlnetSimulatorImpl::ScheduleNow(EventImpl* event)
 EventId
 MlnetSimulatorImpl::ScheduleDestroy(EventImpl* event)
 {
+    if (std::this_thread::get_id() != m_mainThreadId)
+    {
+        OffMainThread("ScheduleDestroy");
+    }
     // Not queued: run by Destroy(). It still consumes a uid, as in ns-3, so that the events
     // scheduled after it get the same uids as under DefaultSimulatorImpl.
     EventId id(Ptr<EventImpl>(event, false), m_currentTs, 0xffffffff, EventId::UID::DESTROY);

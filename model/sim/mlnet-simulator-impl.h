@@ -60,8 +60,10 @@ class TimingWheelScheduler;
  *    the "MlnetSimulatorImpl" component;
  *  - no EventId built for every executed event: DefaultSimulatorImpl builds one (a reference
  *    count increment and decrement, and EventId's own NS_LOG_FUNCTION) to pass it to
- *    SimulatorImpl::PreEventHook(), which is empty in ns-3. This class does not call
- *    PreEventHook() unless a subclass asks for it with EnablePreEventHook();
+ *    SimulatorImpl::PreEventHook(), which is empty in ns-3. This class calls PreEventHook()
+ *    for every event in a subclass (which may override it), as ns-3 does, and not in itself,
+ *    whose hook is SimulatorImpl's empty one; a subclass that does not override it may turn
+ *    it off with EnablePreEventHook(false);
  *  - no scheduler IsEmpty() call per event (the number of queued events is counted here), time
  *    arithmetic on raw time steps instead of Time temporaries;
  *  - no lock and no read-modify-write atomic on the common path. Events that another thread
@@ -69,6 +71,18 @@ class TimingWheelScheduler;
  *    in a queue under a mutex and are inserted by the main thread after the current event, as
  *    in ns-3; the main thread notices them through one relaxed atomic flag load per event (a
  *    plain load on x86 and ARM).
+ *
+ * Threads, as in ns-3: Schedule(), ScheduleNow() and ScheduleDestroy() from a thread other than
+ * the main one (the one that created the implementation, or last called Run()) are a fatal
+ * error naming the call (DefaultSimulatorImpl asserts it where asserts are compiled in);
+ * ScheduleWithContext() is the call other threads use.
+ *
+ * The scheduler holds tagged pointers: an MlnetEvent (see mlnet-event.h) is queued with the
+ * low bit of Scheduler::Event::impl set, which this class clears before running it. A
+ * scheduler (SchedulerType, SetScheduler) must therefore treat impl as an opaque value, as
+ * every ns-3 scheduler and mlnet's do (they order by key only): one that dereferences impl
+ * (to read the event, or to prefetch through it without masking the bit) breaks on mlnet's
+ * models. Under another implementation no pointer is tagged.
  *
  * Contracts as in ns-3's Simulator API (simulator.h): Remove() and Cancel() of an expired,
  * cancelled or already removed event do nothing; Remove() of a destroy event takes it out of
@@ -253,9 +267,11 @@ class MlnetSimulatorImpl : public SimulatorImpl
 
   protected:
     /**
-     * Make the event loop call PreEventHook() before every event, with the event's EventId, as
-     * DefaultSimulatorImpl always does (a subclass that overrides PreEventHook calls this in
-     * its constructor; it costs an EventId per event).
+     * Whether the event loop calls PreEventHook() before every event, with the event's
+     * EventId, as DefaultSimulatorImpl always does (it costs an EventId per event). Without a
+     * call, it does in any subclass (decided when construction completes) and not in this
+     * class itself, whose PreEventHook() is SimulatorImpl's empty one; a subclass that does not
+     * override the hook may turn it off here, in its constructor or later.
      * \param enable whether to call the hook
      */
     void EnablePreEventHook(bool enable = true);
@@ -296,6 +312,12 @@ class MlnetSimulatorImpl : public SimulatorImpl
     void StopEvent();
 
     /**
+     * Abort with a message naming the call: it came from a thread other than the main one.
+     * \param call the API call, for the message
+     */
+    [[noreturn]] static void OffMainThread(const char* call);
+
+    /**
      * Abort with a message naming the call if delay is negative.
      * \param delay the delay in time steps
      * \param call the API call, for the message
@@ -305,17 +327,18 @@ class MlnetSimulatorImpl : public SimulatorImpl
     Ptr<Scheduler> m_events; //!< the pending events
     /// m_events if it is a TimingWheelScheduler (called without virtual dispatch), else null
     TimingWheelScheduler* m_wheel{nullptr};
-    uint64_t m_queued{0};       //!< events in m_events
-    uint64_t m_currentTs{0};    //!< time of the current event, in time steps
-    uint32_t m_currentUid;      //!< uid of the current event
-    uint32_t m_currentContext;  //!< context of the current event
-    uint32_t m_nextUid;         //!< the uid the next scheduled event gets
-    uint64_t m_eventCount{0};   //!< events executed (cancelled ones included)
-    uint64_t m_reservedOpen{0}; //!< uids reserved and not (yet) scheduled
-    bool m_stop{false};         //!< Stop() was called: Run() returns after the current event
-    bool m_preEventHook{false}; //!< call PreEventHook() per event (EnablePreEventHook)
-    bool m_hugePages{false};    //!< HugePages attribute
-    HugePageHeap m_heap;        //!< marks the heap for huge pages as it grows
+    uint64_t m_queued{0};          //!< events in m_events
+    uint64_t m_currentTs{0};       //!< time of the current event, in time steps
+    uint32_t m_currentUid;         //!< uid of the current event
+    uint32_t m_currentContext;     //!< context of the current event
+    uint32_t m_nextUid;            //!< the uid the next scheduled event gets
+    uint64_t m_eventCount{0};      //!< events executed (cancelled ones included)
+    uint64_t m_reservedOpen{0};    //!< uids reserved and not (yet) scheduled
+    bool m_stop{false};            //!< Stop() was called: Run() returns after the current event
+    bool m_preEventHook{false};    //!< call PreEventHook() per event (EnablePreEventHook)
+    bool m_preEventHookSet{false}; //!< EnablePreEventHook() was called
+    bool m_hugePages{false};       //!< HugePages attribute
+    HugePageHeap m_heap;           //!< marks the heap for huge pages as it grows
     std::deque<EventId> m_destroyEvents; //!< ScheduleDestroy() events, in order
     std::thread::id m_mainThreadId;      //!< the thread that runs the simulation
 

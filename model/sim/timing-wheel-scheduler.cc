@@ -31,13 +31,15 @@ TimingWheelScheduler::GetTypeId()
                             "two of time steps; > 0). Same results for any width; speed is best "
                             "with a few events per bucket",
                             TimeValue(NanoSeconds(32)),
-                            MakeTimeAccessor(&TimingWheelScheduler::m_width),
+                            MakeTimeAccessor(&TimingWheelScheduler::SetBucketWidth,
+                                             &TimingWheelScheduler::GetBucketWidth),
                             MakeTimeChecker(TimeStep(1)))
               .AddAttribute("Buckets",
                             "Buckets in the wheel (a power of two in [64, 65536]): the wheel "
                             "spans Buckets x BucketWidth; later events wait in a heap",
                             UintegerValue(1024),
-                            MakeUintegerAccessor(&TimingWheelScheduler::m_nBuckets),
+                            MakeUintegerAccessor(&TimingWheelScheduler::SetBuckets,
+                                                 &TimingWheelScheduler::GetBuckets),
                             MakeUintegerChecker<uint32_t>(64, 65536))
               .AddAttribute("AdaptWidth",
                             "Adapt the bucket width as the simulation runs (BucketWidth is then "
@@ -72,6 +74,75 @@ TimingWheelScheduler::NotifyConstructionCompleted()
 }
 
 void
+TimingWheelScheduler::SetBucketWidth(Time width)
+{
+    CheckReconfigurable("BucketWidth");
+    m_width = width;
+    Reconfigure();
+}
+
+Time
+TimingWheelScheduler::GetBucketWidth() const
+{
+    return m_width;
+}
+
+void
+TimingWheelScheduler::SetBuckets(uint32_t buckets)
+{
+    CheckReconfigurable("Buckets");
+    const uint32_t old = m_nBuckets;
+    m_nBuckets = buckets;
+    try
+    {
+        Reconfigure();
+    }
+    catch (const std::invalid_argument&)
+    {
+        m_nBuckets = old; // the wheel stays as it was
+        throw;
+    }
+}
+
+uint32_t
+TimingWheelScheduler::GetBuckets() const
+{
+    return m_nBuckets;
+}
+
+void
+TimingWheelScheduler::CheckReconfigurable(const char* attribute) const
+{
+    if (m_configured && m_size != 0)
+    {
+        throw std::invalid_argument(std::string("TimingWheelScheduler: ") + attribute
+                                    + " can be set only while no event is pending (at "
+                                      "construction, or on an empty wheel); "
+                                    + std::to_string(m_size) + " events are pending");
+    }
+}
+
+void
+TimingWheelScheduler::Reconfigure()
+{
+    if (!m_configured)
+    {
+        return; // during construction: NotifyConstructionCompleted() sizes the wheel
+    }
+    // An empty wheel, sized again as at construction from the time it has reached.
+    Configure();
+    m_run.clear();
+    m_head = 0;
+    m_slot = m_lastTs >> m_shift;
+    m_overflowSlot = kNoSlot;
+    m_minShift = 0;
+    m_advances = 0;
+    m_runEvents = 0;
+    m_inserts = 0;
+    m_toHeap = 0;
+}
+
+void
 TimingWheelScheduler::Configure()
 {
     if ((m_nBuckets & (m_nBuckets - 1)) != 0)
@@ -85,6 +156,7 @@ TimingWheelScheduler::Configure()
     m_mask = m_nBuckets - 1;
     m_buckets.assign(m_nBuckets, std::vector<Event>());
     m_occupied.assign(m_nBuckets / 64, 0);
+    m_configured = true;
     NS_LOG_LOGIC("slot width 2^" << m_shift << " steps, " << m_nBuckets << " buckets");
 }
 

@@ -45,6 +45,9 @@ namespace ns3
  * (when a slot is exhausted, so the order is untouched). BucketWidth is then the starting
  * width. A 100 Gb/s fat-tree packet simulation settles at a few nanoseconds.
  *
+ * BucketWidth and Buckets may be set after construction while no event is pending (the wheel
+ * is sized again); with events pending, setting them throws std::invalid_argument. AdaptWidth
+ * and AdaptInterval take effect at the next decision.
  * Select it with the "SchedulerType" GlobalValue
  * (`--SchedulerType=ns3::TimingWheelScheduler`, or EventSchedulerHelper).
  */
@@ -85,8 +88,24 @@ class TimingWheelScheduler final : public Scheduler
     /// AdaptWidth widens to at most 2^kMaxShift time steps per bucket.
     static constexpr unsigned kMaxShift = 40;
 
-    /// Size the wheel from the attributes (once, before the first event).
+    /// Size the wheel from the attributes (at construction, or again on an empty wheel).
     void Configure();
+    /// \param width the BucketWidth attribute (see CheckReconfigurable)
+    void SetBucketWidth(Time width);
+    /// \return the BucketWidth attribute
+    Time GetBucketWidth() const;
+    /// \param buckets the Buckets attribute (see CheckReconfigurable)
+    void SetBuckets(uint32_t buckets);
+    /// \return the Buckets attribute
+    uint32_t GetBuckets() const;
+    /**
+     * Throw std::invalid_argument naming the attribute if the wheel was sized and holds events
+     * (its size cannot change under them).
+     * \param attribute the attribute being set
+     */
+    void CheckReconfigurable(const char* attribute) const;
+    /// After construction: size the (empty) wheel again from the attributes.
+    void Reconfigure();
     /// \param ev insert ev into the current slot's sorted run
     void InsertCurrent(const Event& ev);
     /// \param ev put ev in its bucket or, beyond the wheel, in the overflow heap
@@ -114,15 +133,16 @@ class TimingWheelScheduler final : public Scheduler
     /// \param b mark bucket b empty
     void Unmark(std::size_t b);
 
-    Time m_width;            //!< BucketWidth attribute
-    uint32_t m_nBuckets;     //!< Buckets attribute
-    bool m_adapt;            //!< AdaptWidth attribute
-    uint32_t m_adaptEvery;   //!< AdaptInterval attribute
-    uint64_t m_advances{0};  //!< slot advances since the last Adapt()
-    uint64_t m_runEvents{0}; //!< events in the runs sorted since then
-    uint64_t m_inserts{0};   //!< insertions since then
-    uint64_t m_toHeap{0};    //!< of which beyond the wheel
-    unsigned m_minShift{0};  //!< AdaptWidth narrows no further (once the wheel was too short)
+    Time m_width;             //!< BucketWidth attribute
+    uint32_t m_nBuckets;      //!< Buckets attribute
+    bool m_adapt;             //!< AdaptWidth attribute
+    uint32_t m_adaptEvery;    //!< AdaptInterval attribute
+    bool m_configured{false}; //!< Configure() ran (construction completed)
+    uint64_t m_advances{0};   //!< slot advances since the last Adapt()
+    uint64_t m_runEvents{0};  //!< events in the runs sorted since then
+    uint64_t m_inserts{0};    //!< insertions since then
+    uint64_t m_toHeap{0};     //!< of which beyond the wheel
+    unsigned m_minShift{0};   //!< AdaptWidth narrows no further (once the wheel was too short)
 
     unsigned m_shift{0};                       //!< slot = time stamp >> m_shift
     uint64_t m_mask{0};                        //!< bucket = slot & m_mask

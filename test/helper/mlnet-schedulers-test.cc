@@ -221,6 +221,52 @@ TEST_CASE("helper: the timing wheel scheduler rejects a bucket count that is not
         Catch::Contains("Buckets must be a power of two in [64, 65536], got 100"));
 }
 
+TEST_CASE("helper: the timing wheel honours BucketWidth and Buckets set after construction "
+          "while it is empty, and rejects them with events pending",
+          "[helper]")
+{
+    // Set after construction (SetAttribute, as Config::Set would): the wheel is sized again.
+    auto wheel
+        = CreateObjectWithAttributes<TimingWheelScheduler>("AdaptWidth", BooleanValue(false));
+    REQUIRE(wheel->GetCurrentWidth() == NanoSeconds(32)); // the default
+    wheel->SetAttribute("BucketWidth", TimeValue(TimeStep(1)));
+    wheel->SetAttribute("Buckets", UintegerValue(64));
+    CHECK(wheel->GetCurrentWidth() == TimeStep(1));
+    UintegerValue buckets;
+    wheel->GetAttribute("Buckets", buckets);
+    CHECK(buckets.Get() == 64);
+    CHECK_THROWS_WITH(wheel->SetAttribute("Buckets", UintegerValue(100)),
+                      Catch::Contains("Buckets must be a power of two in [64, 65536], got 100"));
+    wheel->GetAttribute("Buckets", buckets);
+    CHECK(buckets.Get() == 64); // unchanged
+    // The resized wheel keeps the order (a one-step, 64-bucket wheel: mostly overflow).
+    CheckRandomOrder(wheel);
+    CHECK(wheel->GetCurrentWidth() == TimeStep(1));
+
+    // With an event pending the size cannot change: a clear error, and the wheel as it was.
+    auto busy = CreateObject<TimingWheelScheduler>();
+    busy->Insert(MakeEv(1000, 1));
+    busy->Insert(MakeEv(5000, 2));
+    CHECK_THROWS_WITH(busy->SetAttribute("BucketWidth", TimeValue(TimeStep(8))),
+                      Catch::Contains("BucketWidth can be set only while no event is pending")
+                          && Catch::Contains("2 events are pending"));
+    CHECK_THROWS_WITH(busy->SetAttribute("Buckets", UintegerValue(64)),
+                      Catch::Contains("Buckets can be set only while no event is pending"));
+    CHECK(busy->GetCurrentWidth() == NanoSeconds(32));
+    CHECK(busy->RemoveNext().key.m_uid == 1);
+    CHECK(busy->RemoveNext().key.m_uid == 2);
+    // Drained: it may be sized again, and carries on from the time it reached.
+    busy->SetAttribute("BucketWidth", TimeValue(TimeStep(4)));
+    CHECK(busy->GetCurrentWidth() == TimeStep(4));
+    busy->Insert(MakeEv(5003, 4));
+    busy->Insert(MakeEv(5000, 3));
+    busy->Insert(MakeEv(900000, 5)); // beyond the wheel
+    CHECK(busy->RemoveNext().key.m_uid == 3);
+    CHECK(busy->RemoveNext().key.m_uid == 4);
+    CHECK(busy->RemoveNext().key.m_uid == 5);
+    CHECK(busy->IsEmpty());
+}
+
 TEST_CASE("helper: mlnet's schedulers run a simulation's events in the same order as ns-3's "
           "PriorityQueueScheduler",
           "[helper]")

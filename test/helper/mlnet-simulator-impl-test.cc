@@ -303,15 +303,26 @@ NS_OBJECT_ENSURE_REGISTERED(CountingScheduler);
 /// Records the PreEventHook calls: (uid, ts, context, Now() when called).
 std::vector<uint64_t> g_hooks;
 
+/// What a HookedImpl's constructor does about the hook.
+enum class Hook
+{
+    NOTHING, //!< no call: the subclass only overrides PreEventHook()
+    ENABLE,  //!< EnablePreEventHook(true)
+    DISABLE  //!< EnablePreEventHook(false)
+};
+
 template<typename Base>
 class HookedImpl : public Base
 {
   public:
-    explicit HookedImpl(bool enable)
+    explicit HookedImpl(Hook hook)
     {
         if constexpr (std::is_same_v<Base, MlnetSimulatorImpl>)
         {
-            this->EnablePreEventHook(enable);
+            if (hook != Hook::NOTHING)
+            {
+                this->EnablePreEventHook(hook == Hook::ENABLE);
+            }
         }
     }
 
@@ -533,16 +544,16 @@ TEST_CASE("sim: ScheduleWithContext from another thread: queued, then inserted b
     }
 }
 
-TEST_CASE(
-    "sim: PreEventHook is called only when a subclass enables it, with DefaultSimulatorImpl's "
-    "arguments",
-    "[sim]")
+TEST_CASE("sim: a subclass's PreEventHook runs for every event without opting in, with "
+          "DefaultSimulatorImpl's arguments, unless it turns it off",
+          "[sim]")
 {
     const std::vector<uint64_t> ref
-        = RunHooked(CreateObject<HookedImpl<DefaultSimulatorImpl>>(true));
+        = RunHooked(CreateObject<HookedImpl<DefaultSimulatorImpl>>(Hook::NOTHING));
     REQUIRE(ref.size() == 4 * 22);
-    CHECK(RunHooked(CreateObject<HookedImpl<MlnetSimulatorImpl>>(true)) == ref);
-    CHECK(RunHooked(CreateObject<HookedImpl<MlnetSimulatorImpl>>(false)).empty());
+    CHECK(RunHooked(CreateObject<HookedImpl<MlnetSimulatorImpl>>(Hook::NOTHING)) == ref);
+    CHECK(RunHooked(CreateObject<HookedImpl<MlnetSimulatorImpl>>(Hook::ENABLE)) == ref);
+    CHECK(RunHooked(CreateObject<HookedImpl<MlnetSimulatorImpl>>(Hook::DISABLE)).empty());
 }
 
 /// ns-3.38+: Stop(delay) returns the stop event's EventId; cancelling it cancels the stop.
@@ -803,4 +814,44 @@ TEST_CASE("sim: bad input is a fatal error naming the call and the accepted rang
     CHECK_THAT(sched,
                Catch::Contains("SchedulerType 'ns3::UniformRandomVariable' is not an ns-3 event "
                                "scheduler"));
+    // Schedule, ScheduleNow and ScheduleDestroy from another thread (ns-3 allows only
+    // ScheduleWithContext there).
+    auto fromThread = [](const std::function<void()>& call)
+    {
+        Simulator::Now(); // the simulator exists, created by the main thread
+        std::thread t(call);
+        t.join();
+    };
+    const std::string offSchedule = AbortMessageOf(inMlnet(
+        [fromThread]()
+        {
+            fromThread(
+                []()
+                {
+                    Simulator::Schedule(NanoSeconds(1), &Log, "x");
+                });
+        }));
+    CHECK_THAT(offSchedule, Catch::Contains("MlnetSimulatorImpl::Schedule called from a thread "
+                                            "other than the simulation's main thread"));
+    const std::string offNow = AbortMessageOf(inMlnet(
+        [fromThread]()
+        {
+            fromThread(
+                []()
+                {
+                    Simulator::ScheduleNow(&Log, "x");
+                });
+        }));
+    CHECK_THAT(offNow, Catch::Contains("MlnetSimulatorImpl::ScheduleNow called from a thread"));
+    const std::string offDestroy = AbortMessageOf(inMlnet(
+        [fromThread]()
+        {
+            fromThread(
+                []()
+                {
+                    Simulator::ScheduleDestroy(&Log, "x");
+                });
+        }));
+    CHECK_THAT(offDestroy,
+               Catch::Contains("MlnetSimulatorImpl::ScheduleDestroy called from a thread"));
 }
