@@ -2,6 +2,7 @@
 # Files of the rdma part (model/rdma/). Paths are relative to MLNET_ROOT.
 set(_dir ${MLNET_ROOT}/model/rdma)
 list(APPEND MLNET_SOURCES
+  ${_dir}/message-transport.cc
   ${_dir}/rdma-congestion-ops.cc
   ${_dir}/dcqcn-base.cc
   ${_dir}/dcqcn.cc
@@ -11,6 +12,7 @@ list(APPEND MLNET_SOURCES
   ${_dir}/rdma-cc-catalog.cc
 )
 list(APPEND MLNET_HEADERS
+  ${_dir}/message-transport.h
   ${_dir}/roce-byte-order.h
   ${_dir}/rdma-congestion-ops.h
   ${_dir}/dcqcn-base.h

@@ -19,6 +19,7 @@
 // Every job type also takes "minIterationPeriod": "0us" (TrainingJob::MinIterationPeriod:
 // iteration i starts no earlier than this after iteration i-1 started; 0 = no cap).
 
+#include "flow-backend-helper.h"
 #include "input-limits.h"
 #include "ns3/boolean.h"
 #include "ns3/data-parallel-job.h"
@@ -119,6 +120,20 @@ Nics(const FabricTopology& topo, const std::vector<uint32_t>& hosts,
     return rdma.Install(nodes);
 }
 
+/// The hosts' transports: RDMA NICs (packet backend) or FluidTransports (flow backend, where
+/// the job's congestion control has no meaning).
+std::vector<Ptr<MessageTransport>>
+Transports(TrafficContext& ctx, const std::vector<uint32_t>& hosts,
+           const CongestionControlConfig& cc)
+{
+    if (ctx.Config().backend == "flow")
+    {
+        return FlowBackendHelper::Transports(ctx.Topology(), hosts);
+    }
+    const std::vector<Ptr<RdmaNic>> nics = Nics(ctx.Topology(), hosts, cc);
+    return std::vector<Ptr<MessageTransport>>(nics.begin(), nics.end());
+}
+
 /// Common installation: name, iterations, start, records, and keep the run going.
 void
 StartJob(TrafficContext& ctx, Ptr<TrainingJob> job, const JobParams& p, const std::string& type)
@@ -187,10 +202,10 @@ class DataParallelSpec : public TrafficSpec
         job->SetAttribute("ServerUpdateRate", DataRateValue(serverUpdateRate));
         job->SetAttribute("ServerPriority", BooleanValue(serverPriority));
         job->SetAttribute("OutstandingPerChannel", UintegerValue(outstandingPerChannel));
-        job->SetWorkers(Nics(ctx.Topology(), params.hosts, params.cc));
+        job->SetWorkers(Transports(ctx, params.hosts, params.cc));
         if (!servers.empty() && !coLocated)
         {
-            job->SetServers(Nics(ctx.Topology(), servers, params.cc));
+            job->SetServers(Transports(ctx, servers, params.cc));
         }
         job->SetTensorOrderPolicy(CreateTensorOrderPolicy(policy));
         StartJob(ctx, job, params, "data-parallel-job");
@@ -296,7 +311,7 @@ class PipelineSpec : public TrafficSpec
         job->SetAttribute("ForwardTime", TimeValue(forward));
         job->SetAttribute("BackwardTime", TimeValue(backward));
         job->SetAttribute("ActivationBytes", UintegerValue(activationBytes));
-        job->SetStages(Nics(ctx.Topology(), params.hosts, params.cc));
+        job->SetStages(Transports(ctx, params.hosts, params.cc));
         StartJob(ctx, job, params, "pipeline-job");
     }
 };
@@ -330,7 +345,7 @@ class TensorParallelSpec : public TrafficSpec
         job->SetAttribute("ForwardTime", TimeValue(forward));
         job->SetAttribute("BackwardTime", TimeValue(backward));
         job->SetAttribute("AllReduceBytes", UintegerValue(allReduceBytes));
-        job->SetGroup(Nics(ctx.Topology(), params.hosts, params.cc));
+        job->SetGroup(Transports(ctx, params.hosts, params.cc));
         StartJob(ctx, job, params, "tensor-parallel-job");
     }
 };

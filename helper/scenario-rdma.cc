@@ -12,6 +12,7 @@
 //   "iterations": 20, "start": "0us", (same optional keys), "iterGainSlope": 0,
 //   "iterGainIntercept": 1, "computeCv": 0, "minIterationPeriod": "0us"}
 
+#include "flow-backend-helper.h"
 #include "input-limits.h"
 #include "ns3/dcqcn-profile.h"
 #include "ns3/double.h"
@@ -128,6 +129,50 @@ InstallRdmaFlow(TrafficContext& ctx, const std::string& type, uint32_t src, uint
                 uint64_t bytes, const RdmaParams& p, const ObjectFactory& cc)
 {
     const FabricTopology& topo = ctx.Topology();
+    FlowStatsRecord base;
+    base.id = ctx.NewFlowId();
+    base.type = type;
+    base.src = src;
+    base.dst = dst;
+    base.priority = p.priority;
+    base.offeredBps = topo.HostDevice(src)->GetDataRate().GetBitRate();
+    base.targetBytes = bytes;
+    base.startNs = p.start.GetNanoSeconds();
+    if (ctx.Config().backend == "flow")
+    {
+        // The flow backend: one message on a fluid connection (congestion control is not
+        // modelled; the per-packet columns of the record are empty).
+        Ptr<MessageConnection> c = FlowBackendHelper::Transports(topo, {src})[0]->Open(
+            FlowBackendHelper::Transports(topo, {dst})[0], p.priority);
+        auto done = std::make_shared<Time>(Time(-1));
+        auto posted = std::make_shared<bool>(false);
+        Simulator::Schedule(p.start,
+                            [c, bytes, done, posted]()
+                            {
+                                *posted = true;
+                                c->PostSend(bytes, MessageConnection::CompletionCallback(
+                                                       [done](uint64_t, uint64_t)
+                                                       {
+                                                           *done = Simulator::Now();
+                                                       }));
+                            });
+        base.flowLevel = true;
+        base.srcPort = DynamicCast<FluidConnection>(c)->GetUdpSourcePort();
+        ctx.AddFlow(
+            [base, c, done]()
+            {
+                FlowStatsRecord r = base;
+                r.deliveredBytes = c->GetBytesAcked();
+                r.completedNs = *done >= Time(0) ? done->GetNanoSeconds() : -1;
+                return r;
+            });
+        ctx.AddActivity(
+            [c, posted]()
+            {
+                return !*posted || c->IsBusy();
+            });
+        return;
+    }
     Ptr<RdmaQueuePair> qp = ConnectQp(topo, src, dst, p, cc);
     Ptr<RdmaNic> dstNic = NicOf(topo, dst);
     auto done = std::make_shared<Time>(Time(-1));
@@ -142,15 +187,6 @@ InstallRdmaFlow(TrafficContext& ctx, const std::string& type, uint32_t src, uint
                                                         *done = Simulator::Now();
                                                     }));
                         });
-    FlowStatsRecord base;
-    base.id = ctx.NewFlowId();
-    base.type = type;
-    base.src = src;
-    base.dst = dst;
-    base.priority = p.priority;
-    base.offeredBps = topo.HostDevice(src)->GetDataRate().GetBitRate();
-    base.targetBytes = bytes;
-    base.startNs = p.start.GetNanoSeconds();
     ctx.AddFlow(
         [base, qp, dstNic, done]()
         {

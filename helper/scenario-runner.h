@@ -22,6 +22,8 @@
 namespace ns3
 {
 
+class FluidFabric;
+
 /**
  * \ingroup mlnet
  * \brief Everything a scenario run produced.
@@ -131,6 +133,7 @@ class ScenarioRunner : private TrafficContext
     std::vector<IterationCollector> m_iterationCollectors;
     std::vector<std::function<bool()>> m_activities;
     std::vector<Ptr<FabricNetDevice>> m_devices; //!< every fabric port of the run
+    Ptr<FluidFabric> m_fluid; //!< the flow backend's fabric ("backend": "flow"), else null
     bool m_drained{true};
     std::vector<CongestionControlRecord> m_cc; //!< reported by the traffic entries
     std::vector<std::string> m_warnings;

@@ -672,6 +672,11 @@ Scenario::ParseChecked(const nlohmann::json& j)
     cfg.drain = root.Duration("drain", Time(0), Seconds(10), std::string("10ms"));
     cfg.seed
         = static_cast<uint32_t>(root.Uint("seed", InputLimits::SEED.lo, InputLimits::SEED.hi, 1));
+    cfg.backend = root.Choice("backend", {"packet", "flow"}, std::string("packet"));
+    // What the flow backend runs (doc/flow-backend.rst): RDMA messages and the training jobs.
+    const std::vector<std::string> flowTraffic
+        = {"data-parallel-job", "pipeline-job", "tensor-parallel-job", "rdma", "rdma-permutation"};
+    const std::vector<std::string> packetSections = {"aggregation", "scheduler", "host"};
     {
         ScenarioObject out = root.Object("output");
         cfg.output.dir = out.String("dir", cfg.output.dir);
@@ -690,6 +695,12 @@ Scenario::ParseChecked(const nlohmann::json& j)
         if (!root.Has(key))
         {
             continue;
+        }
+        if (cfg.backend == "flow"
+            && std::find(packetSections.begin(), packetSections.end(), key) != packetSections.end())
+        {
+            root.Fail(key, "is not available with \"backend\": \"flow\" (the flow backend "
+                           "models no in-network aggregation, flow scheduler or host path yet)");
         }
         // A section with a string form ("cc": "dcqcn") reads it as {shorthand: string}.
         const std::string shorthand = ScenarioSectionRegistry::ShorthandOf(key);
@@ -711,6 +722,21 @@ Scenario::ParseChecked(const nlohmann::json& j)
     for (size_t i = 0; i < traffic.size(); ++i)
     {
         ScenarioObject entry(traffic[i], "traffic[" + std::to_string(i) + "]");
+        if (cfg.backend == "flow" && traffic[i].is_object() && traffic[i].contains("type")
+            && traffic[i]["type"].is_string()
+            && std::find(flowTraffic.begin(), flowTraffic.end(),
+                         traffic[i]["type"].get<std::string>())
+                   == flowTraffic.end())
+        {
+            std::string accepted;
+            for (const std::string& t : flowTraffic)
+            {
+                accepted += (accepted.empty() ? "" : ", ") + t;
+            }
+            ScenarioObject::Fail(
+                entry.PathOf("type"), traffic[i]["type"],
+                "is not available with \"backend\": \"flow\" (flow level: " + accepted + ")");
+        }
         cfg.traffic.push_back(TrafficRegistry::Parse(entry, cfg));
     }
     root.Finish();

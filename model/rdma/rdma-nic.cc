@@ -96,7 +96,7 @@ RdmaNic::GetTypeId()
 {
     static TypeId tid
         = TypeId("ns3::RdmaNic")
-              .SetParent<Object>()
+              .SetParent<MessageTransport>()
               .SetGroupName("Mlnet")
               .AddConstructor<RdmaNic>()
               .AddAttribute("Mtu", "Payload bytes per RDMA packet", UintegerValue(1000),
@@ -223,6 +223,32 @@ RdmaNic::SetHostPath(HostReceiveHook rx, HostTransmitHook tx)
     m_hostTx = tx;
 }
 
+uint16_t
+RdmaNic::QueuePairSourcePort(uint32_t srcAddress, uint32_t qpn, uint32_t responderIndex)
+{
+    // RoCEv2 uses the UDP source port for ECMP entropy: derive it from both ends' QP numbers.
+    const uint32_t h = (srcAddress * 2654435761u) ^ (qpn * 40503u) ^ (responderIndex * 2246822519u);
+    return uint16_t(49152 + (h >> 18) % 16384);
+}
+
+Ptr<MessageConnection>
+RdmaNic::Open(Ptr<MessageTransport> remote, uint8_t cls)
+{
+    Ptr<RdmaNic> nic = DynamicCast<RdmaNic>(remote);
+    if (!nic)
+    {
+        throw std::invalid_argument("RdmaNic::Open: the remote transport is not an RdmaNic "
+                                    "(both ends of a connection must be of one backend)");
+    }
+    return Connect(nic, cls);
+}
+
+Ipv4Address
+RdmaNic::GetAddress() const
+{
+    return m_dev ? m_dev->GetIpv4Address() : Ipv4Address();
+}
+
 Ptr<RdmaQueuePair>
 RdmaNic::Connect(Ptr<RdmaNic> remote, uint8_t cls, const ObjectFactory* cc)
 {
@@ -243,10 +269,8 @@ RdmaNic::Connect(Ptr<RdmaNic> remote, uint8_t cls, const ObjectFactory* cc)
     qp->m_nextClass = cls;
     qp->m_mtu = m_mtu;
     qp->m_maxInflight = m_maxInflight;
-    // RoCEv2 uses the UDP source port for ECMP entropy: derive it from both ends' QP numbers.
-    uint32_t h = (m_dev->GetIpv4AddressValue() * 2654435761u) ^ (qp->m_qpn * 40503u)
-                 ^ (uint32_t(remote->m_responders.size()) * 2246822519u);
-    qp->m_srcPort = uint16_t(49152 + (h >> 18) % 16384);
+    qp->m_srcPort = QueuePairSourcePort(m_dev->GetIpv4AddressValue(), qp->m_qpn,
+                                        uint32_t(remote->m_responders.size()));
     qp->m_peerQpn = remote->m_responders.size();
     Responder r;
     r.peer = m_dev->GetIpv4AddressValue();

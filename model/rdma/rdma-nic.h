@@ -12,6 +12,7 @@
 #include "ns3/packet.h"
 #include "ns3/reusable-timer.h"
 #include "ns3/traced-callback.h"
+#include "message-transport.h"
 #include "rdma-nic-source.h"
 #include "rdma-queue-pair.h"
 #include "rdma-receive-stats.h"
@@ -42,7 +43,7 @@ namespace ns3
  * arrive. ACKs, NAKs and CNPs use the ControlClass priority.
  */
 class RdmaNic
-    : public Object
+    : public MessageTransport
     , public FabricPortHandler
     , public FabricPullSource
 {
@@ -99,8 +100,28 @@ class RdmaNic
     Ptr<RdmaQueuePair> Connect(Ptr<RdmaNic> remote, uint8_t cls = 3,
                                const ObjectFactory* cc = nullptr);
 
+    /**
+     * MessageTransport: a queue pair to a remote RdmaNic, as Connect(remote, cls).
+     * \param remote the peer (an RdmaNic) \param cls priority class (0..7)
+     * \return the queue pair
+     * \throws std::invalid_argument if the peer is not an RdmaNic, or as Connect()
+     */
+    Ptr<MessageConnection> Open(Ptr<MessageTransport> remote, uint8_t cls) override;
+    /// \return the address of the NIC's port (MessageTransport)
+    Ipv4Address GetAddress() const override;
+
+    /**
+     * The UDP source port of a queue pair's packets (RoCEv2's ECMP entropy), from both ends'
+     * numbers: the flow backend derives its 5-tuples with it, so a flow takes the same path.
+     * \param srcAddress the requester's address (Ipv4Address::Get())
+     * \param qpn the requester's QP number
+     * \param responderIndex the responder context's number at the peer NIC
+     * \return the port, in [49152, 65535]
+     */
+    static uint16_t QueuePairSourcePort(uint32_t srcAddress, uint32_t qpn, uint32_t responderIndex);
+
     /// Called when a message has been received completely.
-    void SetReceiveCallback(ReceiveCallback cb);
+    void SetReceiveCallback(ReceiveCallback cb) override;
 
     /**
      * Put a host path between this NIC and memory (null callbacks: none, the default; then

@@ -21,7 +21,7 @@ RdmaQueuePair::GetTypeId()
 {
     static TypeId tid
         = TypeId("ns3::RdmaQueuePair")
-              .SetParent<Object>()
+              .SetParent<MessageConnection>()
               .SetGroupName("Mlnet")
               .AddAttribute(
                   "MaxRate",

@@ -13,6 +13,7 @@
 #include "ns3/reusable-timer.h"
 #include "ns3/traced-callback.h"
 #include "ns3/tx-time-accumulator.h"
+#include "message-transport.h"
 #include "rdma-congestion-ops.h"
 
 #include <cstdint>
@@ -32,7 +33,7 @@ class RdmaNic;
  * Created by RdmaNic::Connect(); the peer NIC holds the matching responder context. The
  * congestion-control state lives here (RdmaCcState); the algorithm is a RdmaCongestionOps.
  */
-class RdmaQueuePair : public Object
+class RdmaQueuePair : public MessageConnection
 {
   public:
     /// Completion of a posted message: (message id, bytes).
@@ -53,18 +54,18 @@ class RdmaQueuePair : public Object
      * \return the message id (consecutive from 0 per QP)
      * \throws std::invalid_argument if bytes is 0
      */
-    uint64_t PostSend(uint64_t bytes, CompletionCallback cb = CompletionCallback());
+    uint64_t PostSend(uint64_t bytes, CompletionCallback cb = CompletionCallback()) override;
 
     /**
      * Declare that a training iteration of `bytes` starts now (for iteration-aware
      * congestion control: r = bytes sent in this iteration / bytes).
      * \param bytes bytes the iteration will send on this QP
      */
-    void StartIteration(uint64_t bytes);
+    void StartIteration(uint64_t bytes) override;
 
-    uint32_t GetQpn() const;          //!< \return local QP number
-    Ipv4Address GetPeer() const;      //!< \return peer host address
-    uint8_t GetPriorityClass() const; //!< \return priority class of data packets
+    uint32_t GetQpn() const override;          //!< \return local QP number
+    Ipv4Address GetPeer() const override;      //!< \return peer host address
+    uint8_t GetPriorityClass() const override; //!< \return priority class of data packets
 
     /**
      * Change the priority class of the data packets at run time (e.g. a flow scheduler's
@@ -77,7 +78,7 @@ class RdmaQueuePair : public Object
      * \param cls the class, in [0, 7]
      * \throws std::invalid_argument for a class out of range
      */
-    void SetPriorityClass(uint8_t cls);
+    void SetPriorityClass(uint8_t cls) override;
     /// \return true while a class change waits for the outstanding packets
     bool IsClassChangePending() const;
 
@@ -87,14 +88,14 @@ class RdmaQueuePair : public Object
      * the congestion-control rates); DataRate(0) removes it. Same as the MaxRate attribute.
      * \param cap the cap (0 = none)
      */
-    void SetMaxRate(DataRate cap);
+    void SetMaxRate(DataRate cap) override;
     /// \return the rate cap (0 = none)
-    DataRate GetMaxRate() const;
+    DataRate GetMaxRate() const override;
     /// \return the congestion-control state (rates in bit/s)
     const RdmaCcState& GetCcState() const;
     Ptr<RdmaCongestionOps> GetCongestionOps() const; //!< \return the algorithm
-    uint64_t GetBytesPosted() const;                 //!< \return payload bytes posted
-    uint64_t GetBytesAcked() const;                  //!< \return payload bytes acknowledged
+    uint64_t GetBytesPosted() const override; //!< \return payload bytes posted
+    uint64_t GetBytesAcked() const override; //!< \return payload bytes acknowledged
     uint64_t GetRetransmittedPackets() const;        //!< \return packets sent again (go-back-N)
     uint64_t GetTimeouts() const;                    //!< \return retransmission timeouts
     uint64_t GetCnpsReceived() const;                //!< \return CNPs received
@@ -107,7 +108,7 @@ class RdmaQueuePair : public Object
     /// \return the responder context's number at the peer NIC (RdmaNic::GetReceiveStats)
     uint32_t GetPeerQpn() const;
     /// \return true while posted data is not yet fully acknowledged
-    bool IsBusy() const;
+    bool IsBusy() const override;
 
   protected:
     void DoDispose() override;

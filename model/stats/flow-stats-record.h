@@ -44,6 +44,9 @@ struct FlowStatsRecord
     uint64_t deliveredBytes{0};
     uint64_t retransmitted{0}; //!< data packets sent again (RDMA go-back-N; 0 for UDP flows)
     int64_t completedNs{-1};   //!< time the flow completed (-1 = not completed)
+    /// measured by the flow backend: the per-packet columns (tx/rx packets and bytes, CE marks,
+    /// reordering, first/last arrival, retransmissions) have no meaning and are written empty
+    bool flowLevel{false};
 
     /// \return true if the flow completed (completedNs set)
     bool Completed() const;

@@ -32,6 +32,9 @@ struct PortStatsRecord
     uint64_t pfcPauses{0};     //!< PFC pause frames sent out of this port
     uint64_t pfcResumes{0};    //!< PFC resume frames sent out of this port
     uint64_t maxQueueBytes{0}; //!< largest egress queue seen (all classes)
+    /// measured by the flow backend: packets, drops, ECN, PFC and queues have no meaning and
+    /// are written empty; txBytes is the fluid link's bytes (IPv4 bytes of full packets)
+    bool flowLevel{false};
 };
 
 } // namespace ns3

@@ -32,6 +32,7 @@ struct RunSummary
     uint32_t switches{0}; //!< number of switches
     uint32_t links{0};    //!< number of links
     uint32_t seed{0};     //!< RngRun
+    std::string backend{"packet"}; //!< "packet" or "flow" (the scenario's backend)
     double simulatedSeconds{0}; //!< simulated time at the end of the run (traffic + drain)
     double trafficSeconds{0};   //!< configured traffic period (duration)
     double wallSeconds{0};      //!< wall-clock time of Simulator::Run

@@ -100,6 +100,16 @@ StatsWriter::WriteFlowsCsv(std::ostream& os, const std::vector<FlowStatsRecord>&
           "deliveredBytes,retransmitted,completedNs\n";
     for (const FlowStatsRecord& f : flows)
     {
+        if (f.flowLevel)
+        {
+            // The flow backend: per-packet columns are empty (doc/flow-backend.rst).
+            os << f.id << ',' << CsvField(f.type) << ',' << f.src << ',' << f.dst << ','
+               << f.srcPort << ',' << unsigned(f.priority) << ',' << std::setprecision(12)
+               << f.offeredBps << ',' << f.targetBytes << ',' << f.startNs << ",,,,,,,,,"
+               << (f.Completed() ? 1 : 0) << ',' << f.FctNs() << ',' << f.GoodputBps() << ','
+               << f.deliveredBytes << ",," << f.completedNs << '\n';
+            continue;
+        }
         os << f.id << ',' << CsvField(f.type) << ',' << f.src << ',' << f.dst << ',' << f.srcPort
            << ',' << unsigned(f.priority) << ',' << std::setprecision(12) << f.offeredBps << ','
            << f.targetBytes << ',' << f.startNs << ',' << f.txBytes << ',' << f.txPackets << ','
@@ -132,6 +142,13 @@ StatsWriter::WritePortsCsv(std::ostream& os, const std::vector<PortStatsRecord>&
           "pfcResumes,maxQueueBytes\n";
     for (const PortStatsRecord& p : ports)
     {
+        if (p.flowLevel)
+        {
+            // The flow backend: only the bytes carried have a meaning (doc/flow-backend.rst).
+            os << CsvField(p.node) << ',' << p.port << ',' << CsvField(p.peer) << ','
+               << std::setprecision(12) << p.rateBps << ",," << p.txBytes << ",,,,,,\n";
+            continue;
+        }
         os << CsvField(p.node) << ',' << p.port << ',' << CsvField(p.peer) << ','
            << std::setprecision(12) << p.rateBps << ',' << p.txPackets << ',' << p.txBytes << ','
            << p.drops << ',' << p.dropBytes << ',' << p.ecnMarks << ',' << p.pfcPauses << ','
@@ -173,6 +190,12 @@ StatsWriter::WriteSummaryJson(std::ostream& os, const RunSummary& s,
     j["switches"] = s.switches;
     j["links"] = s.links;
     j["seed"] = s.seed;
+    if (s.backend != "packet")
+    {
+        // Only a flow-level run says so: a packet-level summary.json stays as it was (no key:
+        // packet), byte for byte (test/golden).
+        j["backend"] = s.backend;
+    }
     j["simulatedSeconds"] = s.simulatedSeconds;
     j["trafficSeconds"] = s.trafficSeconds;
     j["wallSeconds"] = s.wallSeconds;

@@ -204,8 +204,8 @@ BackgroundTraffic::DoDispose()
 }
 
 void
-BackgroundTraffic::SetHosts(const std::vector<Ptr<RdmaNic>>& sources,
-                            const std::vector<Ptr<RdmaNic>>& destinations)
+BackgroundTraffic::SetHosts(const std::vector<Ptr<MessageTransport>>& sources,
+                            const std::vector<Ptr<MessageTransport>>& destinations)
 {
     if (sources.empty() || destinations.empty())
     {
@@ -296,12 +296,12 @@ BackgroundTraffic::Arrival(uint32_t i)
     auto it = m_qps.find(key);
     if (it == m_qps.end())
     {
-        it = m_qps.emplace(key, m_src[i]->Connect(m_dst[d], m_class)).first;
+        it = m_qps.emplace(key, m_src[i]->Open(m_dst[d], m_class)).first;
     }
     Time posted = Simulator::Now();
     m_offered += bytes;
     ++m_flows;
-    it->second->PostSend(bytes, RdmaQueuePair::CompletionCallback(
+    it->second->PostSend(bytes, MessageConnection::CompletionCallback(
                                     [this, i, d, posted](uint64_t, uint64_t b)
                                     {
                                         MessageRecord r;

@@ -72,11 +72,20 @@ class BackgroundTraffic : public Object
     ~BackgroundTraffic() override;
 
     /**
-     * \param sources NICs that generate flows (>= 1)
-     * \param destinations NICs flows may go to (>= 1; a flow never goes to its source)
+     * \param sources transports that generate flows (>= 1): RDMA NICs, or FluidTransports at
+     *        flow level
+     * \param destinations transports flows may go to (>= 1; a flow never goes to its source)
      */
-    void SetHosts(const std::vector<Ptr<RdmaNic>>& sources,
-                  const std::vector<Ptr<RdmaNic>>& destinations);
+    void SetHosts(const std::vector<Ptr<MessageTransport>>& sources,
+                  const std::vector<Ptr<MessageTransport>>& destinations);
+    /// As SetHosts() above, for RDMA NICs (or any transports). \param sources the sources
+    /// \param destinations the destinations
+    template <class T>
+    void SetHosts(const std::vector<Ptr<T>>& sources, const std::vector<Ptr<T>>& destinations)
+    {
+        SetHosts(std::vector<Ptr<MessageTransport>>(sources.begin(), sources.end()),
+                 std::vector<Ptr<MessageTransport>>(destinations.begin(), destinations.end()));
+    }
     /// \param cdf the flow-size distribution (default web search)
     void SetFlowSizeCdf(const FlowSizeCdf& cdf);
     /// Start generating now until StopTime (0 = forever).
@@ -105,8 +114,8 @@ class BackgroundTraffic : public Object
   private:
     void Arrival(uint32_t src);
 
-    std::vector<Ptr<RdmaNic>> m_src;
-    std::vector<Ptr<RdmaNic>> m_dst;
+    std::vector<Ptr<MessageTransport>> m_src;
+    std::vector<Ptr<MessageTransport>> m_dst;
     FlowSizeCdf m_cdf{FlowSizeCdf::WebSearch()};
     double m_load{0.3};
     DataRate m_rate{"100Gbps"};
@@ -117,7 +126,7 @@ class BackgroundTraffic : public Object
     Ptr<UniformRandomVariable> m_size;
     Ptr<UniformRandomVariable> m_pick;
     std::vector<EventId> m_events;
-    std::map<std::pair<uint32_t, uint32_t>, Ptr<RdmaQueuePair>> m_qps;
+    std::map<std::pair<uint32_t, uint32_t>, Ptr<MessageConnection>> m_qps;
     uint64_t m_offered{0};
     uint64_t m_completed{0};
     uint64_t m_flows{0};

@@ -64,7 +64,7 @@ Collective::DoDispose()
 }
 
 void
-Collective::SetGroup(const std::vector<Ptr<RdmaNic>>& nics)
+Collective::SetGroup(const std::vector<Ptr<MessageTransport>>& nics)
 {
     if (nics.empty() || nics.size() > 4096)
     {
@@ -75,7 +75,7 @@ Collective::SetGroup(const std::vector<Ptr<RdmaNic>>& nics)
     {
         throw std::invalid_argument("Collective::SetGroup: group can only be set before Start");
     }
-    std::set<RdmaNic*> seen;
+    std::set<MessageTransport*> seen;
     for (const auto& n : nics)
     {
         if (!n || !seen.insert(PeekPointer(n)).second)
@@ -200,7 +200,7 @@ Collective::AddRingSteps(uint64_t bytes, uint32_t firstStep, uint32_t lastStep)
     }
 }
 
-Ptr<RdmaQueuePair>
+Ptr<MessageConnection>
 Collective::GetQp(uint32_t src, uint32_t dst)
 {
     auto key = std::make_pair(src, dst);
@@ -209,9 +209,9 @@ Collective::GetQp(uint32_t src, uint32_t dst)
     {
         return it->second;
     }
-    Ptr<RdmaQueuePair> qp = m_nics[src]->Connect(m_nics[dst], m_class);
+    Ptr<MessageConnection> qp = m_nics[src]->Open(m_nics[dst], m_class);
     Ptr<RdmaMessageDispatcher> d = RdmaMessageDispatcher::Get(m_nics[dst]);
-    d->Register(m_nics[src]->GetDevice()->GetIpv4Address(), qp->GetQpn(),
+    d->Register(m_nics[src]->GetAddress(), qp->GetQpn(),
                 RdmaMessageDispatcher::ReceiveCallback(
                     [this, src, dst](Ipv4Address, uint32_t, uint64_t b)
                     {
@@ -268,9 +268,9 @@ void
 Collective::Post(uint32_t m)
 {
     const Msg& msg = m_msgs[m];
-    Ptr<RdmaQueuePair> qp = GetQp(msg.src, msg.dst);
+    Ptr<MessageConnection> qp = GetQp(msg.src, msg.dst);
     m_inFlight[std::make_pair(msg.src, msg.dst)].push_back(m);
-    qp->PostSend(msg.bytes, RdmaQueuePair::CompletionCallback(
+    qp->PostSend(msg.bytes, MessageConnection::CompletionCallback(
                                 [this, m](uint64_t, uint64_t)
                                 {
                                     OnAcked(m);

@@ -8,6 +8,7 @@
 #include "ns3/callback.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
+#include "ns3/message-transport.h"
 #include "ns3/rdma-nic.h"
 #include "ns3/traced-callback.h"
 
@@ -57,10 +58,17 @@ class Collective : public Object
 
     /**
      * Set the participants (rank i = nics[i]). Only before the first Start().
-     * \param nics the NICs, 1..4096 distinct NICs
+     * \param nics the hosts' transports (RdmaNics, or FluidTransports in the flow backend),
+     *        1..4096 distinct ones
      * \throws std::invalid_argument on a bad group
      */
-    void SetGroup(const std::vector<Ptr<RdmaNic>>& nics);
+    void SetGroup(const std::vector<Ptr<MessageTransport>>& nics);
+    /// As SetGroup() above, for RDMA NICs (or any transports). \param nics the NICs
+    template <class T>
+    void SetGroup(const std::vector<Ptr<T>>& nics)
+    {
+        SetGroup(std::vector<Ptr<MessageTransport>>(nics.begin(), nics.end()));
+    }
     /// \return the number of participants
     uint32_t GetGroupSize() const;
 
@@ -133,16 +141,16 @@ class Collective : public Object
         DoneCallback done;
     };
 
-    Ptr<RdmaQueuePair> GetQp(uint32_t src, uint32_t dst);
+    Ptr<MessageConnection> GetQp(uint32_t src, uint32_t dst);
     void StartNext();
     void Post(uint32_t m);
     void OnReceived(uint32_t src, uint32_t dst, uint64_t bytes);
     void OnAcked(uint32_t m);
     void Progress(uint32_t rank);
 
-    std::vector<Ptr<RdmaNic>> m_nics;
+    std::vector<Ptr<MessageTransport>> m_nics;
     uint8_t m_class{3};
-    std::map<std::pair<uint32_t, uint32_t>, Ptr<RdmaQueuePair>> m_qps;
+    std::map<std::pair<uint32_t, uint32_t>, Ptr<MessageConnection>> m_qps;
     std::map<std::pair<uint32_t, uint32_t>, std::deque<uint32_t>> m_inFlight;
     std::deque<Invocation> m_pending;
     bool m_running{false};

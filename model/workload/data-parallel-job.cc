@@ -161,7 +161,7 @@ DataParallelJob::SetModel(const DnnModel& model, const GpuProfile& gpu)
 }
 
 void
-DataParallelJob::SetWorkers(const std::vector<Ptr<RdmaNic>>& workers)
+DataParallelJob::SetWorkers(const std::vector<Ptr<MessageTransport>>& workers)
 {
     if (workers.empty())
     {
@@ -171,7 +171,7 @@ DataParallelJob::SetWorkers(const std::vector<Ptr<RdmaNic>>& workers)
 }
 
 void
-DataParallelJob::SetServers(const std::vector<Ptr<RdmaNic>>& servers)
+DataParallelJob::SetServers(const std::vector<Ptr<MessageTransport>>& servers)
 {
     if (servers.empty())
     {
@@ -399,7 +399,17 @@ DataParallelJob::Prepare()
     }
     else if (m_mode == AGGREGATOR)
     {
-        m_aggregator->Setup(m_workers);
+        std::vector<Ptr<RdmaNic>> nics;
+        for (const Ptr<MessageTransport>& t : m_workers)
+        {
+            nics.push_back(DynamicCast<RdmaNic>(t));
+            if (!nics.back())
+            {
+                throw std::invalid_argument(m_name + ": in-network aggregation needs the workers' "
+                                                     "RDMA NICs (the packet backend)");
+            }
+        }
+        m_aggregator->Setup(nics);
     }
     m_prepared = true;
     NS_LOG_INFO(m_name << ": " << m_tensors.size() << " tensors, " << m_plan.size()
@@ -540,8 +550,9 @@ DataParallelJob::TrafficClass(uint8_t planClass)
     return uint8_t(6 - std::min<uint8_t>(planClass, 6));
 }
 
-Ptr<RdmaQueuePair>
-DataParallelJob::Qp(Ptr<RdmaNic> a, Ptr<RdmaNic> b, uint8_t cls, bool push, uint32_t w, uint32_t s)
+Ptr<MessageConnection>
+DataParallelJob::Qp(Ptr<MessageTransport> a, Ptr<MessageTransport> b, uint8_t cls, bool push,
+                    uint32_t w, uint32_t s)
 {
     auto key = std::make_tuple(w, s, cls, push);
     auto it = m_qps.find(key);
@@ -549,10 +560,10 @@ DataParallelJob::Qp(Ptr<RdmaNic> a, Ptr<RdmaNic> b, uint8_t cls, bool push, uint
     {
         return it->second;
     }
-    Ptr<RdmaQueuePair> qp = a->Connect(b, cls);
-    RdmaQueuePair* raw = PeekPointer(qp);
+    Ptr<MessageConnection> qp = a->Open(b, cls);
+    MessageConnection* raw = PeekPointer(qp);
     RdmaMessageDispatcher::Get(b)->Register(
-        a->GetDevice()->GetIpv4Address(), qp->GetQpn(),
+        a->GetAddress(), qp->GetQpn(),
         RdmaMessageDispatcher::ReceiveCallback(
             [this, raw, push, w, s, cls](Ipv4Address, uint32_t, uint64_t)
             {
@@ -817,13 +828,13 @@ DataParallelJob::PostMessage(bool push, uint32_t w, uint32_t s, uint32_t k)
     }
     const uint8_t cls = TrafficClass(m_plan[k].priorityClass);
     const uint64_t bytes = m_plan[k].size * m_bytesPerParam;
-    Ptr<RdmaQueuePair> qp = push ? Qp(m_workers[w], m_servers[s], cls, true, w, s)
-                                 : Qp(m_servers[s], m_workers[w], cls, false, w, s);
+    Ptr<MessageConnection> qp = push ? Qp(m_workers[w], m_servers[s], cls, true, w, s)
+                                     : Qp(m_servers[s], m_workers[w], cls, false, w, s);
     m_qpFifo[PeekPointer(qp)].push_back(k);
     const Time posted = Simulator::Now();
     const uint32_t src = push ? w : m_workers.size() + s;
     const uint32_t dst = push ? m_workers.size() + s : w;
-    qp->PostSend(bytes, RdmaQueuePair::CompletionCallback(
+    qp->PostSend(bytes, MessageConnection::CompletionCallback(
                             [this, src, dst, cls, posted](uint64_t, uint64_t b)
                             {
                                 RecordMessage(src, dst, b, cls, posted);
@@ -832,9 +843,10 @@ DataParallelJob::PostMessage(bool push, uint32_t w, uint32_t s, uint32_t k)
 bool
 DataParallelJob::PostScheduled(uint32_t k, bool push, uint32_t w, uint32_t s)
 {
-    Ptr<RdmaNic> src = push ? m_workers[w] : m_servers[s];
-    Ptr<RdmaNic> dst = push ? m_servers[s] : m_workers[w];
-    Ptr<RdmaFlowScheduler> fs = RdmaFlowScheduler::Find(src);
+    // A flow scheduler applies its decisions to RDMA queue pairs (packet backend only).
+    Ptr<RdmaNic> src = DynamicCast<RdmaNic>(push ? m_workers[w] : m_servers[s]);
+    Ptr<RdmaNic> dst = DynamicCast<RdmaNic>(push ? m_servers[s] : m_workers[w]);
+    Ptr<RdmaFlowScheduler> fs = src && dst ? RdmaFlowScheduler::Find(src) : nullptr;
     if (!fs)
     {
         return false;

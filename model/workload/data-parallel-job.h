@@ -10,6 +10,7 @@
 #include "gpu-profile.h"
 #include "gradient-aggregator.h"
 #include "ns3/data-rate.h"
+#include "ns3/message-transport.h"
 #include "ns3/rdma-nic.h"
 #include "ns3/tensor-order-policy.h"
 #include "training-job.h"
@@ -87,10 +88,23 @@ class DataParallelJob : public TrainingJob
      * \throws std::invalid_argument if the model has no parameters
      */
     void SetModel(const DnnModel& model, const GpuProfile& gpu);
-    /// \param workers the workers' NICs (>= 1; >= 2 for ring all-reduce)
-    void SetWorkers(const std::vector<Ptr<RdmaNic>>& workers);
-    /// \param servers parameter servers' NICs (PARAMETER_SERVER mode, >= 1)
-    void SetServers(const std::vector<Ptr<RdmaNic>>& servers);
+    /// \param workers the workers' transports: RDMA NICs, or FluidTransports at flow level
+    /// (>= 1; >= 2 for ring all-reduce)
+    void SetWorkers(const std::vector<Ptr<MessageTransport>>& workers);
+    /// \param workers the workers' NICs (or any transports), as above
+    template <class T>
+    void SetWorkers(const std::vector<Ptr<T>>& workers)
+    {
+        SetWorkers(std::vector<Ptr<MessageTransport>>(workers.begin(), workers.end()));
+    }
+    /// \param servers parameter servers' transports (PARAMETER_SERVER mode, >= 1)
+    void SetServers(const std::vector<Ptr<MessageTransport>>& servers);
+    /// \param servers parameter servers' NICs (or any transports), as above
+    template <class T>
+    void SetServers(const std::vector<Ptr<T>>& servers)
+    {
+        SetServers(std::vector<Ptr<MessageTransport>>(servers.begin(), servers.end()));
+    }
     /// \param policy transfer order (default FIFO)
     void SetTensorOrderPolicy(Ptr<TensorOrderPolicy> policy);
     /// \param agg in-network aggregation hook (AGGREGATOR mode)
@@ -147,7 +161,8 @@ class DataParallelJob : public TrainingJob
     void Launch(uint32_t slice);
     void SliceDone(uint32_t slice);
     void MaybeEnd();
-    Ptr<RdmaQueuePair> Qp(Ptr<RdmaNic> a, Ptr<RdmaNic> b, uint8_t cls, bool push, uint32_t w,
+    Ptr<MessageConnection> Qp(Ptr<MessageTransport> a, Ptr<MessageTransport> b, uint8_t cls,
+                              bool push, uint32_t w,
                           uint32_t s);
     /// A unit of work of a host's framework thread (PS mode).
     struct HostTask
@@ -222,8 +237,8 @@ class DataParallelJob : public TrainingJob
     std::vector<LayerTiming> m_timing;
     GpuProfile m_gpu{GpuProfile::V100()};
     bool m_hasModel{false};
-    std::vector<Ptr<RdmaNic>> m_workers;
-    std::vector<Ptr<RdmaNic>> m_servers;
+    std::vector<Ptr<MessageTransport>> m_workers;
+    std::vector<Ptr<MessageTransport>> m_servers;
     Ptr<TensorOrderPolicy> m_policy;
     Ptr<GradientAggregator> m_aggregator;
     Ptr<RingAllReduce> m_allReduce;
@@ -271,8 +286,8 @@ class DataParallelJob : public TrainingJob
     Time m_compute;
     uint64_t m_syncIteration{0}; //!< iteration whose gradients are being synchronised
     Time m_nextForward;          //!< when the next forward pass would start (for deadlines)
-    std::map<RdmaQueuePair*, std::deque<uint32_t>> m_qpFifo;
-    std::map<std::tuple<uint32_t, uint32_t, uint8_t, bool>, Ptr<RdmaQueuePair>> m_qps;
+    std::map<MessageConnection*, std::deque<uint32_t>> m_qpFifo;
+    std::map<std::tuple<uint32_t, uint32_t, uint8_t, bool>, Ptr<MessageConnection>> m_qps;
 };
 
 } // namespace ns3

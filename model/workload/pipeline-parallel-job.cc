@@ -83,7 +83,7 @@ PipelineParallelJob::DoDispose()
 }
 
 void
-PipelineParallelJob::SetStages(const std::vector<Ptr<RdmaNic>>& stages)
+PipelineParallelJob::SetStages(const std::vector<Ptr<MessageTransport>>& stages)
 {
     if (m_prepared)
     {
@@ -95,7 +95,7 @@ PipelineParallelJob::SetStages(const std::vector<Ptr<RdmaNic>>& stages)
                                     + std::to_string(kMaxStages) + "], got "
                                     + std::to_string(stages.size()));
     }
-    std::set<RdmaNic*> seen;
+    std::set<MessageTransport*> seen;
     for (std::size_t s = 0; s < stages.size(); ++s)
     {
         if (!stages[s])
@@ -206,18 +206,18 @@ PipelineParallelJob::Prepare()
     m_bwdAck.assign(links, {});
     for (uint32_t l = 0; l < links; ++l)
     {
-        Ptr<RdmaNic> up = m_stages[l];
-        Ptr<RdmaNic> down = m_stages[l + 1];
-        m_fwdQp[l] = up->Connect(down, m_class);
-        RdmaMessageDispatcher::Get(down)->Register(up->GetDevice()->GetIpv4Address(),
+        Ptr<MessageTransport> up = m_stages[l];
+        Ptr<MessageTransport> down = m_stages[l + 1];
+        m_fwdQp[l] = up->Open(down, m_class);
+        RdmaMessageDispatcher::Get(down)->Register(up->GetAddress(),
                                                    m_fwdQp[l]->GetQpn(),
                                                    RdmaMessageDispatcher::ReceiveCallback(
                                                        [this, l](Ipv4Address, uint32_t, uint64_t)
                                                        {
                                                            OnReceived(l, true);
                                                        }));
-        m_bwdQp[l] = down->Connect(up, m_class);
-        RdmaMessageDispatcher::Get(up)->Register(down->GetDevice()->GetIpv4Address(),
+        m_bwdQp[l] = down->Open(up, m_class);
+        RdmaMessageDispatcher::Get(up)->Register(down->GetAddress(),
                                                  m_bwdQp[l]->GetQpn(),
                                                  RdmaMessageDispatcher::ReceiveCallback(
                                                      [this, l](Ipv4Address, uint32_t, uint64_t)
@@ -327,10 +327,10 @@ PipelineParallelJob::Post(uint32_t link, bool forward, uint32_t microBatch)
         return;
     }
     Pending p{microBatch, Simulator::Now()};
-    Ptr<RdmaQueuePair> qp = forward ? m_fwdQp[link] : m_bwdQp[link];
+    Ptr<MessageConnection> qp = forward ? m_fwdQp[link] : m_bwdQp[link];
     (forward ? m_fwdRx : m_bwdRx)[link].push_back(p);
     (forward ? m_fwdAck : m_bwdAck)[link].push_back(p);
-    qp->PostSend(m_activationBytes, RdmaQueuePair::CompletionCallback(
+    qp->PostSend(m_activationBytes, MessageConnection::CompletionCallback(
                                         [this, link, forward](uint64_t, uint64_t)
                                         {
                                             OnAcked(link, forward);
@@ -365,9 +365,10 @@ PipelineParallelJob::Deliver(uint32_t link, bool forward, uint32_t mb)
 bool
 PipelineParallelJob::PostScheduled(uint32_t link, bool forward, uint32_t microBatch)
 {
-    Ptr<RdmaNic> src = m_stages[forward ? link : link + 1];
-    Ptr<RdmaNic> dst = m_stages[forward ? link + 1 : link];
-    Ptr<RdmaFlowScheduler> fs = RdmaFlowScheduler::Find(src);
+    // A flow scheduler applies its decisions to RDMA queue pairs (packet backend only).
+    Ptr<RdmaNic> src = DynamicCast<RdmaNic>(m_stages[forward ? link : link + 1]);
+    Ptr<RdmaNic> dst = DynamicCast<RdmaNic>(m_stages[forward ? link + 1 : link]);
+    Ptr<RdmaFlowScheduler> fs = src && dst ? RdmaFlowScheduler::Find(src) : nullptr;
     if (!fs)
     {
         return false;

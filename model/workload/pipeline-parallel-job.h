@@ -66,10 +66,17 @@ class PipelineParallelJob : public TrainingJob
     ~PipelineParallelJob() override;
 
     /**
-     * \param stages the stages' NICs, stage s = stages[s] (1..4096 distinct, non-null NICs)
+     * \param stages the stages' transports (RDMA NICs, or FluidTransports at flow level),
+     *        stage s = stages[s] (1..4096 distinct, non-null)
      * \throws std::invalid_argument on a bad list or once the first iteration has started
      */
-    void SetStages(const std::vector<Ptr<RdmaNic>>& stages);
+    void SetStages(const std::vector<Ptr<MessageTransport>>& stages);
+    /// As SetStages() above, for RDMA NICs (or any transports). \param stages the NICs
+    template <class T>
+    void SetStages(const std::vector<Ptr<T>>& stages)
+    {
+        SetStages(std::vector<Ptr<MessageTransport>>(stages.begin(), stages.end()));
+    }
     /// \return number of stages S
     uint32_t GetNStages() const;
 
@@ -115,7 +122,7 @@ class PipelineParallelJob : public TrainingJob
     /// \return false if the sender has no flow scheduler; else post the message through it
     bool PostScheduled(uint32_t link, bool forward, uint32_t microBatch);
 
-    std::vector<Ptr<RdmaNic>> m_stages;
+    std::vector<Ptr<MessageTransport>> m_stages;
     ScheduleType m_scheduleType{GPIPE};
     uint32_t m_microBatches{4};
     Time m_forward;
@@ -126,8 +133,8 @@ class PipelineParallelJob : public TrainingJob
 
     bool m_prepared{false};
     std::vector<std::vector<PipelineOp>> m_ops; //!< per stage
-    std::vector<Ptr<RdmaQueuePair>> m_fwdQp;    //!< link s: stage s -> s+1
-    std::vector<Ptr<RdmaQueuePair>> m_bwdQp;    //!< link s: stage s+1 -> s
+    std::vector<Ptr<MessageConnection>> m_fwdQp;    //!< link s: stage s -> s+1
+    std::vector<Ptr<MessageConnection>> m_bwdQp;    //!< link s: stage s+1 -> s
     std::vector<std::deque<Pending>> m_fwdRx;   //!< link s: posted, not yet received
     std::vector<std::deque<Pending>> m_bwdRx;   //!< link s: posted, not yet received
     std::vector<std::deque<Pending>> m_fwdAck;  //!< link s: posted, not yet acknowledged

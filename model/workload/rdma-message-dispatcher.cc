@@ -28,7 +28,7 @@ RdmaMessageDispatcher::RdmaMessageDispatcher() = default;
 RdmaMessageDispatcher::~RdmaMessageDispatcher() = default;
 
 Ptr<RdmaMessageDispatcher>
-RdmaMessageDispatcher::Get(Ptr<RdmaNic> nic)
+RdmaMessageDispatcher::Get(Ptr<MessageTransport> nic)
 {
     if (!nic)
     {
@@ -57,7 +57,8 @@ RdmaMessageDispatcher::Register(Ipv4Address src, uint32_t srcQpn, ReceiveCallbac
 }
 
 void
-RdmaMessageDispatcher::Register(Ptr<RdmaQueuePair> qp, Ipv4Address srcAddress, ReceiveCallback cb)
+RdmaMessageDispatcher::Register(Ptr<MessageConnection> qp, Ipv4Address srcAddress,
+                                ReceiveCallback cb)
 {
     Register(srcAddress, qp->GetQpn(), cb);
 }

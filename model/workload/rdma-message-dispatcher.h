@@ -8,7 +8,7 @@
 #include "ns3/callback.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/object.h"
-#include "ns3/rdma-nic.h"
+#include "ns3/message-transport.h"
 
 #include <cstdint>
 #include <map>
@@ -19,7 +19,8 @@ namespace ns3
 
 /**
  * \ingroup mlnet
- * \brief Demultiplexes the single receive callback of a RdmaNic to many users (collectives,
+ * \brief Demultiplexes the single receive callback of a MessageTransport (an RdmaNic, a
+ * FluidTransport) to many users (collectives,
  * jobs, background flows), keyed by the sending queue pair: (source address, source QPN).
  *
  * One dispatcher is aggregated to each NIC (Get() creates it on first use and installs itself
@@ -29,8 +30,9 @@ namespace ns3
 class RdmaMessageDispatcher : public Object
 {
   public:
-    /// Message received: (source address, source QPN, bytes), as RdmaNic::ReceiveCallback.
-    typedef RdmaNic::ReceiveCallback ReceiveCallback;
+    /// Message received: (source address, source QPN, bytes), as
+    /// MessageTransport::ReceiveCallback.
+    typedef MessageTransport::ReceiveCallback ReceiveCallback;
 
     /// \return the TypeId
     static TypeId GetTypeId();
@@ -38,12 +40,12 @@ class RdmaMessageDispatcher : public Object
     ~RdmaMessageDispatcher() override;
 
     /**
-     * \param nic a NIC
-     * \return the dispatcher of that NIC, created (and installed as its receive callback) if
-     * needed
+     * \param nic a host's transport (an RdmaNic, or a FluidTransport in the flow backend)
+     * \return the dispatcher of that transport, created (and installed as its receive
+     * callback) if needed
      * \throws std::invalid_argument if nic is null
      */
-    static Ptr<RdmaMessageDispatcher> Get(Ptr<RdmaNic> nic);
+    static Ptr<RdmaMessageDispatcher> Get(Ptr<MessageTransport> nic);
 
     /**
      * Register the receiver of messages sent by one remote queue pair.
@@ -59,7 +61,7 @@ class RdmaMessageDispatcher : public Object
      * \param srcAddress address of the host that owns qp
      * \param cb callback
      */
-    void Register(Ptr<RdmaQueuePair> qp, Ipv4Address srcAddress, ReceiveCallback cb);
+    void Register(Ptr<MessageConnection> qp, Ipv4Address srcAddress, ReceiveCallback cb);
     /// Remove a registration (no-op if absent). \param src address \param srcQpn QP number
     void Unregister(Ipv4Address src, uint32_t srcQpn);
     /// \param cb receiver of messages from unregistered queue pairs

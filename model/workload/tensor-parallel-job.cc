@@ -72,7 +72,7 @@ TensorParallelJob::DoDispose()
 }
 
 void
-TensorParallelJob::SetGroup(const std::vector<Ptr<RdmaNic>>& group)
+TensorParallelJob::SetGroup(const std::vector<Ptr<MessageTransport>>& group)
 {
     if (m_allReduce)
     {
@@ -84,7 +84,7 @@ TensorParallelJob::SetGroup(const std::vector<Ptr<RdmaNic>>& group)
                                     + std::to_string(kMaxGroup) + "], got "
                                     + std::to_string(group.size()));
     }
-    std::set<RdmaNic*> seen;
+    std::set<MessageTransport*> seen;
     for (std::size_t i = 0; i < group.size(); ++i)
     {
         if (!group[i])

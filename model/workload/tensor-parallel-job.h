@@ -42,10 +42,17 @@ class TensorParallelJob : public TrainingJob
     ~TensorParallelJob() override;
 
     /**
-     * \param group the group's NICs, rank i = group[i] (2..4096 distinct, non-null NICs)
+     * \param group the group's transports (RDMA NICs, or FluidTransports at flow level), rank
+     *        i = group[i] (2..4096 distinct, non-null)
      * \throws std::invalid_argument on a bad group or once the first iteration has started
      */
-    void SetGroup(const std::vector<Ptr<RdmaNic>>& group);
+    void SetGroup(const std::vector<Ptr<MessageTransport>>& group);
+    /// As SetGroup() above, for RDMA NICs (or any transports). \param group the NICs
+    template <class T>
+    void SetGroup(const std::vector<Ptr<T>>& group)
+    {
+        SetGroup(std::vector<Ptr<MessageTransport>>(group.begin(), group.end()));
+    }
     /// \return the group size n
     uint32_t GetGroupSize() const;
 
@@ -73,7 +80,7 @@ class TensorParallelJob : public TrainingJob
     void OnRankDone(uint32_t rank, uint64_t sent, uint64_t received);
     void AllReduceDone();
 
-    std::vector<Ptr<RdmaNic>> m_group;
+    std::vector<Ptr<MessageTransport>> m_group;
     uint32_t m_layers{4};
     Time m_forward;
     Time m_backward;

@@ -1,0 +1,184 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+// The flow-level backend at PANAMA's scale (Gebara et al., MLSys 2021): a k-ary fat-tree
+// (k = 16: 1024 hosts) shared by data-parallel ring all-reduce jobs of full-size models
+// (VGG-16, AlexNet, ResNet-152, Inception-v3, GoogLeNet, ResNet-50 in turn; workers placed at
+// random, disjoint), plus web-search background flows between all hosts, for a number of
+// iterations per job. Prints one JSON line: wall and CPU seconds, peak RSS, simulated time,
+// mean iteration time, the fluid network's flows and recomputations (flows recomputed per
+// recomputation: the incremental component's size). A benchmark, never a timed test;
+// doc/flow-backend.rst gives the measured numbers.
+//
+//   ./mlnet-bench-flow --k=16 --jobs=16 --workers=64 --iterations=100 --background=0.05
+
+#include "bench-common.h"
+#include "ns3/core-module.h"
+#include "ns3/mlnet-module.h"
+
+#include <algorithm>
+#include <iostream>
+#include <numeric>
+
+using namespace ns3;
+using namespace ns3::bench;
+
+namespace
+{
+const std::vector<std::string> kModels
+    = {"vgg16", "alexnet", "resnet152", "inception_v3", "googlenet", "resnet50"};
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    uint32_t k = 16;
+    uint32_t jobs = 16;
+    uint32_t workers = 64;
+    uint32_t iterations = 100;
+    uint32_t batch = 32;
+    double background = 0.05;
+    std::string gpu = "a100";
+    uint32_t seed = 1;
+    CommandLine cmd(__FILE__);
+    cmd.AddValue("k", "Fat-tree arity (k^3/4 hosts), even in [4, 32]", k);
+    cmd.AddValue("jobs", "Training jobs (ring all-reduce), >= 1", jobs);
+    cmd.AddValue("workers", "Workers per job (>= 2; jobs x workers <= hosts)", workers);
+    cmd.AddValue("iterations", "Iterations per job (>= 1)", iterations);
+    cmd.AddValue("batch", "Batch size per worker", batch);
+    cmd.AddValue("background", "Web-search background load per host link, in [0, 1)", background);
+    cmd.AddValue("gpu", "GPU profile (a100, v100, h100, ...)", gpu);
+    cmd.AddValue("seed", "RngRun (placement, background flows)", seed);
+    cmd.Parse(argc, argv);
+    try
+    {
+        if (k < 4 || k > 32 || k % 2 != 0)
+        {
+            throw std::invalid_argument("--k must be even in [4, 32]");
+        }
+        const uint32_t hosts = k * k * k / 4;
+        if (jobs == 0 || workers < 2 || uint64_t(jobs) * workers > hosts || iterations == 0)
+        {
+            throw std::invalid_argument("need --jobs >= 1, --workers >= 2, --iterations >= 1 and "
+                                        "jobs x workers <= "
+                                        + std::to_string(hosts) + " hosts");
+        }
+        if (!(background >= 0 && background < 1))
+        {
+            throw std::invalid_argument("--background must be in [0, 1)");
+        }
+        RngSeedManager::SetRun(seed);
+        WallClock build;
+        FabricTopology t = FabricTopologyHelper().BuildFatTree(k);
+        FlowBackendHelper flow;
+        Ptr<FluidFabric> fabric = flow.Install(t);
+        std::vector<uint32_t> order(hosts);
+        std::iota(order.begin(), order.end(), 0);
+        Ptr<UniformRandomVariable> u = CreateObject<UniformRandomVariable>();
+        u->SetStream(7);
+        for (uint32_t i = hosts - 1; i > 0; --i) // Fisher-Yates with ns-3's stream
+        {
+            std::swap(order[i], order[u->GetInteger(0, i)]);
+        }
+        const GpuProfile profile = GpuProfile::Get(gpu);
+        std::vector<Ptr<DataParallelJob>> dp;
+        for (uint32_t j = 0; j < jobs; ++j)
+        {
+            Ptr<DataParallelJob> job = CreateObject<DataParallelJob>();
+            const std::string model = kModels[j % kModels.size()];
+            job->SetAttribute("JobName", StringValue(model + "-" + std::to_string(j)));
+            job->SetAttribute("JobId", UintegerValue(j));
+            job->SetAttribute("Iterations", UintegerValue(iterations));
+            job->SetAttribute("BatchSize", UintegerValue(batch));
+            job->SetModel(ModelZoo::Get(model), profile);
+            std::vector<uint32_t> w(order.begin() + j * workers, order.begin() + (j + 1) * workers);
+            job->SetWorkers(FlowBackendHelper::Transports(t, w));
+            job->Start();
+            dp.push_back(job);
+        }
+        Ptr<BackgroundTraffic> bg;
+        if (background > 0)
+        {
+            std::vector<uint32_t> all(hosts);
+            std::iota(all.begin(), all.end(), 0);
+            std::vector<Ptr<MessageTransport>> tr = FlowBackendHelper::Transports(t, all);
+            bg = CreateObject<BackgroundTraffic>();
+            bg->SetAttribute("Load", DoubleValue(background));
+            bg->SetAttribute("LinkRate", DataRateValue(DataRate("100Gbps")));
+            bg->SetAttribute("PriorityClass", UintegerValue(6));
+            bg->SetHosts(tr, tr);
+            bg->AssignStreams(100);
+            bg->Start();
+        }
+        const double buildS = build.Seconds();
+        // Stop the background once every job is done.
+        uint32_t done = 0;
+        for (auto& job : dp)
+        {
+            job->TraceConnectWithoutContext("IterationEnd",
+                                            Callback<void, const IterationRecord&>(
+                                                [&done, iterations](const IterationRecord& r)
+                                                {
+                                                    done += r.iteration + 1 == iterations ? 1 : 0;
+                                                }));
+        }
+        std::function<void()> check;
+        check = [&]()
+        {
+            if (done == dp.size())
+            {
+                Simulator::Stop();
+                return;
+            }
+            Simulator::Schedule(MilliSeconds(1), check);
+        };
+        Simulator::Schedule(MilliSeconds(1), check);
+        const double cpu0 = ProcessCpuSeconds();
+        const uint64_t ev0 = ExecutedEvents();
+        WallClock run;
+        Simulator::Run();
+        const double runS = run.Seconds();
+        const double cpuS = ProcessCpuSeconds() - cpu0;
+        double sum = 0;
+        uint64_t n = 0;
+        for (auto& job : dp)
+        {
+            for (const IterationRecord& r : job->GetIterationRecords())
+            {
+                sum += r.Duration().GetSeconds();
+                ++n;
+            }
+        }
+        Ptr<FluidNetwork> net = fabric->GetNetwork();
+        JsonLine()
+            .Add("bench", "flow-backend")
+            .Add("k", k)
+            .Add("hosts", hosts)
+            .Add("jobs", jobs)
+            .Add("workers", workers)
+            .Add("iterations", iterations)
+            .Add("background", background)
+            .Add("iterationsDone", n)
+            .Add("meanIterationMs", n ? 1e3 * sum / n : 0.0)
+            .Add("simulatedS", Simulator::Now().GetSeconds())
+            .Add("buildWallS", buildS)
+            .Add("runWallS", runS)
+            .Add("runCpuS", cpuS)
+            .Add("peakRssMb", PeakRssMb())
+            .Add("events", ExecutedEvents() - ev0)
+            .Add("recomputations", net->GetRecomputations())
+            .Add("flowsPerRecomputation",
+                 net->GetRecomputations()
+                     ? double(net->GetFlowsRecomputed()) / net->GetRecomputations()
+                     : 0.0)
+            .Add("bytesDrained", net->GetBytesDrained())
+            .Print();
+        Simulator::Destroy();
+    }
+    catch (const std::exception& e)
+    {
+        std::cerr << "mlnet-bench-flow: " << e.what() << std::endl;
+        return 2;
+    }
+    return 0;
+}

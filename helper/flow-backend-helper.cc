@@ -1,0 +1,82 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "flow-backend-helper.h"
+
+#include "ns3/node.h"
+#include "ns3/uinteger.h"
+
+#include <stdexcept>
+#include <string>
+
+namespace ns3
+{
+
+FlowBackendHelper::FlowBackendHelper()
+{
+    m_transport.SetTypeId(FluidTransport::GetTypeId());
+}
+
+void
+FlowBackendHelper::SetTransportAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_transport.Set(name, value);
+}
+
+Ptr<FluidFabric>
+FlowBackendHelper::Install(const FabricTopology& topo)
+{
+    NodeContainer all;
+    all.Add(topo.hosts);
+    all.Add(topo.switches);
+    // The frame the transports send is the one the latency serializes at every hop.
+    Ptr<FluidTransport> probe = m_transport.Create<FluidTransport>();
+    UintegerValue mtu;
+    UintegerValue header;
+    UintegerValue overhead;
+    probe->GetAttribute("Mtu", mtu);
+    probe->GetAttribute("HeaderBytes", header);
+    probe->GetAttribute("FrameOverhead", overhead);
+    Ptr<FluidNetwork> net = CreateObject<FluidNetwork>();
+    net->SetAttribute("FrameBytes", UintegerValue(mtu.Get() + header.Get() + overhead.Get()));
+    Ptr<FluidFabric> fabric = CreateObject<FluidFabric>();
+    fabric->Build(all, net);
+    for (uint32_t h = 0; h < topo.hosts.GetN(); ++h)
+    {
+        Ptr<Node> node = topo.hosts.Get(h);
+        if (GetTransport(node))
+        {
+            throw std::invalid_argument("FlowBackendHelper::Install: host " + std::to_string(h)
+                                        + " already has a FluidTransport");
+        }
+        Ptr<FluidTransport> t = m_transport.Create<FluidTransport>();
+        t->Bind(fabric, topo.HostAddress(h));
+        node->AggregateObject(t);
+    }
+    return fabric;
+}
+
+Ptr<FluidTransport>
+FlowBackendHelper::GetTransport(Ptr<Node> host)
+{
+    return host ? host->GetObject<FluidTransport>() : nullptr;
+}
+
+std::vector<Ptr<MessageTransport>>
+FlowBackendHelper::Transports(const FabricTopology& topo, const std::vector<uint32_t>& hosts)
+{
+    std::vector<Ptr<MessageTransport>> v;
+    for (uint32_t h : hosts)
+    {
+        Ptr<FluidTransport> t = h < topo.hosts.GetN() ? GetTransport(topo.hosts.Get(h)) : nullptr;
+        if (!t)
+        {
+            throw std::invalid_argument("FlowBackendHelper::Transports: host " + std::to_string(h)
+                                        + " has no FluidTransport (call Install first)");
+        }
+        v.push_back(t);
+    }
+    return v;
+}
+
+} // namespace ns3

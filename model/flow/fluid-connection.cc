@@ -1,0 +1,210 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "fluid-connection.h"
+
+#include "fluid-transport.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+
+#include <stdexcept>
+#include <string>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("FluidConnection");
+NS_OBJECT_ENSURE_REGISTERED(FluidConnection);
+
+TypeId
+FluidConnection::GetTypeId()
+{
+    static TypeId tid
+        = TypeId("ns3::FluidConnection")
+              .SetParent<MessageConnection>()
+              .SetGroupName("Mlnet")
+              .AddTraceSource("MessageComplete",
+                              "A posted message was acknowledged: (id, bytes, posted, done)",
+                              MakeTraceSourceAccessor(&FluidConnection::m_msgTrace),
+                              "ns3::FluidConnection::MessageTracedCallback");
+    return tid;
+}
+
+FluidConnection::FluidConnection() = default;
+FluidConnection::~FluidConnection() = default;
+
+void
+FluidConnection::DoDispose()
+{
+    m_waiting.clear();
+    m_local = nullptr;
+    m_remote = nullptr;
+    MessageConnection::DoDispose();
+}
+
+uint64_t
+FluidConnection::PostSend(uint64_t bytes, CompletionCallback cb)
+{
+    if (bytes == 0)
+    {
+        throw std::invalid_argument("FluidConnection::PostSend: bytes = 0 is out of range (>= 1)");
+    }
+    const uint64_t id = m_nextId++;
+    m_posted += bytes;
+    m_waiting.push_back(Message{id, bytes, Simulator::Now(), cb});
+    if (!m_sending)
+    {
+        StartNext();
+    }
+    return id;
+}
+
+void
+FluidConnection::StartNext()
+{
+    Message m = m_waiting.front();
+    m_waiting.pop_front();
+    Ptr<FluidNetwork> net = m_local->GetFabric()->GetNetwork();
+    FluidNetwork::FlowSpec s;
+    s.path = m_path;
+    s.reversePath = m_reversePath;
+    s.reverseShare = m_reverseShare;
+    s.bytes = m_local->WireBytes(m.bytes);
+    s.cls = m_class;
+    s.rateCap = double(m_maxRate) / 8.0;
+    s.extraLatency = m_ackLatency;
+    s.drained = FluidNetwork::FlowCallback(
+        [this](uint64_t)
+        {
+            OnDrained();
+        });
+    FluidTransport* remote = m_remote;
+    const Ipv4Address src(m_local->m_address);
+    const uint32_t qpn = m_qpn;
+    const uint64_t bytes = m.bytes;
+    s.delivered = FluidNetwork::FlowCallback(
+        [remote, src, qpn, bytes](uint64_t)
+        {
+            remote->Receive(src, qpn, bytes);
+        });
+    s.completed = FluidNetwork::FlowCallback(
+        [this, m](uint64_t)
+        {
+            OnCompleted(m.id, m.bytes, m.posted, m.cb);
+        });
+    m_sending = true;
+    m_flow = net->StartFlow(s);
+}
+
+void
+FluidConnection::OnDrained()
+{
+    m_sending = false;
+    if (!m_waiting.empty())
+    {
+        StartNext();
+    }
+}
+
+void
+FluidConnection::OnCompleted(uint64_t id, uint64_t bytes, Time posted, CompletionCallback cb)
+{
+    m_acked += bytes;
+    m_msgTrace(id, bytes, posted, Simulator::Now());
+    if (!cb.IsNull())
+    {
+        cb(id, bytes);
+    }
+}
+
+void
+FluidConnection::StartIteration(uint64_t)
+{
+}
+
+uint32_t
+FluidConnection::GetQpn() const
+{
+    return m_qpn;
+}
+
+Ipv4Address
+FluidConnection::GetPeer() const
+{
+    return m_remote ? m_remote->GetAddress() : Ipv4Address();
+}
+
+uint8_t
+FluidConnection::GetPriorityClass() const
+{
+    return m_class;
+}
+
+void
+FluidConnection::SetPriorityClass(uint8_t cls)
+{
+    if (cls > 7)
+    {
+        throw std::invalid_argument("FluidConnection::SetPriorityClass: class "
+                                    + std::to_string(cls) + " out of range [0, 7]");
+    }
+    m_class = cls;
+    if (m_sending)
+    {
+        m_local->GetFabric()->GetNetwork()->SetClass(m_flow, cls);
+    }
+}
+
+void
+FluidConnection::SetMaxRate(DataRate cap)
+{
+    m_maxRate = cap.GetBitRate();
+    if (m_sending)
+    {
+        m_local->GetFabric()->GetNetwork()->SetRateCap(m_flow, double(m_maxRate) / 8.0);
+    }
+}
+
+DataRate
+FluidConnection::GetMaxRate() const
+{
+    return DataRate(m_maxRate);
+}
+
+uint64_t
+FluidConnection::GetBytesPosted() const
+{
+    return m_posted;
+}
+
+uint64_t
+FluidConnection::GetBytesAcked() const
+{
+    return m_acked;
+}
+
+bool
+FluidConnection::IsBusy() const
+{
+    return m_acked < m_posted;
+}
+
+const std::vector<uint32_t>&
+FluidConnection::GetPath() const
+{
+    return m_path;
+}
+
+uint16_t
+FluidConnection::GetUdpSourcePort() const
+{
+    return m_srcPort;
+}
+
+Time
+FluidConnection::GetAckLatency() const
+{
+    return m_ackLatency;
+}
+
+} // namespace ns3

@@ -1,0 +1,109 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef MLNET_FLUID_CONNECTION_H
+#define MLNET_FLUID_CONNECTION_H
+
+#include "ns3/message-transport.h"
+#include "ns3/nstime.h"
+#include "ns3/traced-callback.h"
+
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+namespace ns3
+{
+
+class FluidTransport;
+
+/**
+ * \ingroup mlnet
+ * \brief A connection of the flow backend (what a queue pair is at packet level): its messages
+ * cross the FluidNetwork one after the other, each as one fluid flow on the connection's
+ * path, at the rate the network's progressive filling gives it.
+ *
+ * Message i+1 starts when the last byte of message i has left the source, as a queue pair
+ * sends back to back. A message is received at the destination when its flow is delivered
+ * (drain + the path's unloaded latency) and completes at the sender one acknowledgement later
+ * (the reverse path's delays plus one acknowledgement frame's serialization per hop); the
+ * acknowledgements also load the reverse path (one AckFrameBytes frame per AckInterval
+ * packets, as a share of the message's rate). A
+ * message counts its bytes on the wire: payload plus, per MTU-sized packet, the headers and the
+ * Ethernet overhead (FluidTransport::WireBytes). Created by FluidTransport::Open().
+ */
+class FluidConnection : public MessageConnection
+{
+  public:
+    /// Trace of message completion: (message id, bytes, time posted, time completed).
+    typedef void (*MessageTracedCallback)(uint64_t id, uint64_t bytes, Time posted, Time done);
+
+    static TypeId GetTypeId();
+    FluidConnection();
+    ~FluidConnection() override;
+
+    uint64_t PostSend(uint64_t bytes, CompletionCallback cb = CompletionCallback()) override;
+    /// No congestion control at flow level: ignored.
+    void StartIteration(uint64_t bytes) override;
+    uint32_t GetQpn() const override;
+    Ipv4Address GetPeer() const override;
+    uint8_t GetPriorityClass() const override;
+    /// Takes effect at once, also for the message in flight (no fence is needed without packets).
+    void SetPriorityClass(uint8_t cls) override;
+    void SetMaxRate(DataRate cap) override;
+    DataRate GetMaxRate() const override;
+    uint64_t GetBytesPosted() const override;
+    uint64_t GetBytesAcked() const override;
+    bool IsBusy() const override;
+
+    /// \return the link ids of the connection's path (FluidFabric::Route of its 5-tuple)
+    const std::vector<uint32_t>& GetPath() const;
+    /// \return the UDP source port of its 5-tuple (as the RDMA NIC's queue pair would have)
+    uint16_t GetUdpSourcePort() const;
+    /// \return the acknowledgement's latency (delivery to completion)
+    Time GetAckLatency() const;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    friend class FluidTransport;
+
+    struct Message
+    {
+        uint64_t id;
+        uint64_t bytes;
+        Time posted;
+        CompletionCallback cb;
+    };
+
+    /// Start the flow of the oldest message that has not started.
+    void StartNext();
+    /// The message in flight has left the source.
+    void OnDrained();
+    /// A message has been acknowledged.
+    void OnCompleted(uint64_t id, uint64_t bytes, Time posted, CompletionCallback cb);
+
+    FluidTransport* m_local{nullptr};  //!< owns this connection
+    FluidTransport* m_remote{nullptr}; //!< the peer
+    uint32_t m_qpn{0};
+    uint8_t m_class{3};
+    uint64_t m_maxRate{0}; //!< bit/s, 0 = none
+    uint16_t m_srcPort{0};
+    std::vector<uint32_t> m_path;
+    std::vector<uint32_t> m_reversePath; //!< the acknowledgements' links
+    double m_reverseShare{0};            //!< acknowledgement bytes per data byte on the wire
+    Time m_ackLatency;
+    std::deque<Message> m_waiting; //!< posted, not started
+    bool m_sending{false};         //!< a message's flow is draining
+    uint64_t m_flow{0};            //!< its FluidNetwork id
+    uint64_t m_nextId{0};
+    uint64_t m_posted{0};
+    uint64_t m_acked{0};
+
+    TracedCallback<uint64_t, uint64_t, Time, Time> m_msgTrace;
+};
+
+} // namespace ns3
+
+#endif /* MLNET_FLUID_CONNECTION_H */

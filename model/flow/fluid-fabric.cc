@@ -1,0 +1,186 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "fluid-fabric.h"
+
+#include "ns3/fabric-switch.h"
+#include "ns3/ipv4-address.h"
+#include "ns3/log.h"
+#include "ns3/node.h"
+
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("FluidFabric");
+NS_OBJECT_ENSURE_REGISTERED(FluidFabric);
+
+namespace
+{
+std::string
+AddressString(uint32_t a)
+{
+    std::ostringstream os;
+    Ipv4Address(a).Print(os);
+    return os.str();
+}
+
+/// \return the other fabric port of a node with exactly two (an in-line device), else null
+Ptr<FabricNetDevice>
+OtherPort(Ptr<Node> node, Ptr<FabricNetDevice> in)
+{
+    Ptr<FabricNetDevice> other;
+    uint32_t ports = 0;
+    for (uint32_t i = 0; i < node->GetNDevices(); ++i)
+    {
+        if (Ptr<FabricNetDevice> d = DynamicCast<FabricNetDevice>(node->GetDevice(i)))
+        {
+            ++ports;
+            if (d != in)
+            {
+                other = d;
+            }
+        }
+    }
+    return ports == 2 ? other : nullptr;
+}
+} // namespace
+
+TypeId
+FluidFabric::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::FluidFabric")
+                            .SetParent<Object>()
+                            .SetGroupName("Mlnet")
+                            .AddConstructor<FluidFabric>();
+    return tid;
+}
+
+FluidFabric::FluidFabric() = default;
+FluidFabric::~FluidFabric() = default;
+
+void
+FluidFabric::DoDispose()
+{
+    m_net = nullptr;
+    m_devOfLink.clear();
+    m_linkOf.clear();
+    m_hostDev.clear();
+    Object::DoDispose();
+}
+
+void
+FluidFabric::Build(const NodeContainer& nodes, Ptr<FluidNetwork> net)
+{
+    if (m_net)
+    {
+        throw std::logic_error("FluidFabric::Build: already built");
+    }
+    m_net = net ? net : CreateObject<FluidNetwork>();
+    for (uint32_t n = 0; n < nodes.GetN(); ++n)
+    {
+        Ptr<Node> node = nodes.Get(n);
+        const bool isSwitch = node->GetObject<FabricSwitch>() != nullptr;
+        for (uint32_t i = 0; i < node->GetNDevices(); ++i)
+        {
+            Ptr<FabricNetDevice> dev = DynamicCast<FabricNetDevice>(node->GetDevice(i));
+            if (!dev || !dev->GetPeer() || m_linkOf.count(PeekPointer(dev)))
+            {
+                continue;
+            }
+            const double capacity = double(dev->GetDataRate().GetBitRate()) / 8.0;
+            const uint32_t link = m_net->AddLink(capacity, dev->GetDelay());
+            m_linkOf.emplace(PeekPointer(dev), link);
+            m_devOfLink.push_back(dev);
+            if (!isSwitch && dev->GetIpv4AddressValue() != 0)
+            {
+                m_hostDev.emplace(dev->GetIpv4AddressValue(), dev);
+            }
+        }
+    }
+    m_maxHops = uint32_t(m_devOfLink.size()) + 1;
+    NS_LOG_INFO("fluid fabric: " << m_devOfLink.size() << " links, " << m_hostDev.size()
+                                 << " hosts");
+}
+
+Ptr<FluidNetwork>
+FluidFabric::GetNetwork() const
+{
+    return m_net;
+}
+
+int64_t
+FluidFabric::GetLink(Ptr<const FabricNetDevice> dev) const
+{
+    auto it = m_linkOf.find(PeekPointer(dev));
+    return it == m_linkOf.end() ? -1 : int64_t(it->second);
+}
+
+Ptr<FabricNetDevice>
+FluidFabric::GetDevice(uint32_t link) const
+{
+    return m_devOfLink.at(link);
+}
+
+Ptr<FabricNetDevice>
+FluidFabric::GetHostDevice(uint32_t addr) const
+{
+    auto it = m_hostDev.find(addr);
+    return it == m_hostDev.end() ? nullptr : it->second;
+}
+
+std::vector<uint32_t>
+FluidFabric::Route(const FlowKey& key) const
+{
+    Ptr<FabricNetDevice> dev = GetHostDevice(key.src);
+    if (!dev)
+    {
+        throw std::invalid_argument("FluidFabric::Route: source " + AddressString(key.src)
+                                    + " is not a host of the fabric");
+    }
+    if (!GetHostDevice(key.dst))
+    {
+        throw std::invalid_argument("FluidFabric::Route: destination " + AddressString(key.dst)
+                                    + " is not a host of the fabric");
+    }
+    std::vector<uint32_t> path;
+    for (uint32_t hop = 0; hop < m_maxHops; ++hop)
+    {
+        auto it = m_linkOf.find(PeekPointer(dev));
+        if (it == m_linkOf.end())
+        {
+            break;
+        }
+        path.push_back(it->second);
+        Ptr<FabricNetDevice> in = dev->GetPeer();
+        Ptr<Node> node = in->GetNode();
+        if (in->GetIpv4AddressValue() == key.dst)
+        {
+            return path;
+        }
+        if (Ptr<FabricSwitch> sw = node->GetObject<FabricSwitch>())
+        {
+            const int out = sw->SelectEgress(key);
+            if (out < 0)
+            {
+                throw std::invalid_argument("FluidFabric::Route: switch node "
+                                            + std::to_string(node->GetId()) + " has no route to "
+                                            + AddressString(key.dst));
+            }
+            dev = sw->GetPort(uint32_t(out));
+            continue;
+        }
+        dev = OtherPort(node, in);
+        if (!dev)
+        {
+            break; // a host that is not the destination, or a node we cannot cross
+        }
+    }
+    throw std::invalid_argument("FluidFabric::Route: no path from " + AddressString(key.src)
+                                + " to " + AddressString(key.dst));
+}
+
+} // namespace ns3

@@ -1,0 +1,85 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef MLNET_FLUID_FABRIC_H
+#define MLNET_FLUID_FABRIC_H
+
+#include "fluid-network.h"
+#include "ns3/fabric-net-device.h"
+#include "ns3/flow-key.h"
+#include "ns3/node-container.h"
+#include "ns3/object.h"
+
+#include <unordered_map>
+#include <vector>
+
+namespace ns3
+{
+
+class FabricSwitch;
+
+/**
+ * \ingroup mlnet
+ * \brief The fluid image of a packet fabric: one FluidNetwork link per FabricNetDevice that
+ * has a peer (the device's direction of its cable, at the device's DataRate in bytes/s and its
+ * channel's delay), and flow paths routed by the fabric's own switches.
+ *
+ * Built from the same ns-3 Nodes and FabricNetDevices the topology helpers make, so the
+ * topology, the link rates and delays, the host addresses and the ECMP routes are the packet
+ * backend's. A flow's path is found by walking from the source host's device: at each switch
+ * the egress port is FabricSwitch::SelectEgress() of the flow's 5-tuple, the very function (route
+ * lookup, hash, per-switch seed) that forwards the packet backend's packets, so a flow takes the
+ * same path at both fidelities. A node that is neither a switch nor the destination and has
+ * exactly two fabric ports (an in-line device, e.g. an aggregation bump) is crossed: its
+ * other port's link follows.
+ *
+ * Build after the topology is complete (its switches configure themselves, drawing their ECMP
+ * seeds, at the first path lookup; ports cannot be added after that).
+ */
+class FluidFabric : public Object
+{
+  public:
+    static TypeId GetTypeId();
+    FluidFabric();
+    ~FluidFabric() override;
+
+    /**
+     * Add a link for every FabricNetDevice of the nodes that has a peer.
+     * \param nodes every node of the fabric (hosts, switches, in-line devices)
+     * \param net the network to add the links to (null: a new one)
+     * \throws std::logic_error if called twice
+     */
+    void Build(const NodeContainer& nodes, Ptr<FluidNetwork> net = nullptr);
+    /// \return the fluid network
+    Ptr<FluidNetwork> GetNetwork() const;
+
+    /// \param dev a device \return its link id, or -1 if it has none
+    int64_t GetLink(Ptr<const FabricNetDevice> dev) const;
+    /// \param link a link id \return its device (the sending end)
+    Ptr<FabricNetDevice> GetDevice(uint32_t link) const;
+    /// \param addr a host address (as Ipv4Address::Get()) \return its device, or null
+    Ptr<FabricNetDevice> GetHostDevice(uint32_t addr) const;
+
+    /**
+     * The links a flow crosses, from its source host to its destination host.
+     * \param key the flow's 5-tuple (src and dst are host addresses)
+     * \return the link ids
+     * \throws std::invalid_argument if an address is not a host of the fabric, a switch has no
+     *         route, or the walk does not reach the destination
+     */
+    std::vector<uint32_t> Route(const FlowKey& key) const;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    Ptr<FluidNetwork> m_net;
+    std::vector<Ptr<FabricNetDevice>> m_devOfLink;                 //!< link -> sending device
+    std::unordered_map<const FabricNetDevice*, uint32_t> m_linkOf; //!< device -> link
+    std::unordered_map<uint32_t, Ptr<FabricNetDevice>> m_hostDev;  //!< host address -> device
+    uint32_t m_maxHops{64};
+};
+
+} // namespace ns3
+
+#endif /* MLNET_FLUID_FABRIC_H */

@@ -1,0 +1,739 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "fluid-network.h"
+
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <queue>
+#include <stdexcept>
+#include <string>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("FluidNetwork");
+NS_OBJECT_ENSURE_REGISTERED(FluidNetwork);
+
+namespace
+{
+constexpr uint8_t kClasses = 8;
+
+/// A candidate fill level of the progressive filling: a link saturates or a flow hits its cap.
+struct Level
+{
+    double level;     //!< fill level (bytes/s per unit of weight)
+    uint32_t idx;     //!< component-local link or flow index
+    uint32_t version; //!< the link's version when pushed (stale entries are skipped)
+    bool isFlow;      //!< true: a flow's cap, false: a link's saturation
+
+    bool operator>(const Level& o) const
+    {
+        return level > o.level;
+    }
+};
+
+/// \return the ns step at or after t seconds from now (exact fluid time, rounded up; a
+/// millionth of a ns is taken as rounding error of the division, not as a step)
+Time
+CeilNs(double seconds)
+{
+    const double ns = std::ceil(seconds * 1e9 - 1e-6);
+    return NanoSeconds(int64_t(std::max(ns, 0.0)));
+}
+} // namespace
+
+TypeId
+FluidNetwork::GetTypeId()
+{
+    static TypeId tid
+        = TypeId("ns3::FluidNetwork")
+              .SetParent<Object>()
+              .SetGroupName("Mlnet")
+              .AddConstructor<FluidNetwork>()
+              .AddAttribute("FrameBytes",
+                            "Bytes of one full-size frame on the wire, serialized once per "
+                            "store-and-forward hop in the unloaded path latency (default 1082: "
+                            "1000 B payload + 44 B RoCEv2 headers and ICRC + 38 B Ethernet "
+                            "header, FCS, preamble and gap)",
+                            UintegerValue(1082), MakeUintegerAccessor(&FluidNetwork::m_frameBytes),
+                            MakeUintegerChecker<uint32_t>(1, 1u << 20))
+              .AddTraceSource("FlowStart", "A flow started: (flow id, bytes)",
+                              MakeTraceSourceAccessor(&FluidNetwork::m_startTrace),
+                              "ns3::TracedValueCallback::Uint64")
+              .AddTraceSource("FlowEnd",
+                              "A flow's bytes were delivered: (flow id, bytes, start, delivered)",
+                              MakeTraceSourceAccessor(&FluidNetwork::m_endTrace),
+                              "ns3::FluidNetwork::FlowEndTracedCallback");
+    return tid;
+}
+
+FluidNetwork::FluidNetwork() = default;
+FluidNetwork::~FluidNetwork() = default;
+
+void
+FluidNetwork::DoDispose()
+{
+    m_recompute.Cancel();
+    for (Flow& f : m_flows)
+    {
+        f.done.Cancel();
+        f.spec = FlowSpec();
+    }
+    m_flows.clear();
+    m_links.clear();
+    m_slotOf.clear();
+    Object::DoDispose();
+}
+
+uint32_t
+FluidNetwork::AddLink(double capacity, Time delay)
+{
+    if (!(capacity > 0) || !std::isfinite(capacity))
+    {
+        throw std::invalid_argument("FluidNetwork::AddLink: capacity = " + std::to_string(capacity)
+                                    + " bytes/s is out of range (must be > 0 and finite)");
+    }
+    if (delay.IsStrictlyNegative())
+    {
+        throw std::invalid_argument("FluidNetwork::AddLink: delay = "
+                                    + std::to_string(delay.GetSeconds())
+                                    + " s is out of range (must be >= 0)");
+    }
+    Link l;
+    l.capacity = capacity;
+    l.delay = delay;
+    l.frameTime = double(m_frameBytes) / capacity;
+    m_links.push_back(l);
+    return uint32_t(m_links.size() - 1);
+}
+
+uint32_t
+FluidNetwork::GetNLinks() const
+{
+    return uint32_t(m_links.size());
+}
+
+void
+FluidNetwork::CheckLink(uint32_t link) const
+{
+    if (link >= m_links.size())
+    {
+        throw std::invalid_argument("FluidNetwork: link " + std::to_string(link)
+                                    + " is out of range [0, " + std::to_string(m_links.size())
+                                    + ")");
+    }
+}
+
+double
+FluidNetwork::GetLinkCapacity(uint32_t link) const
+{
+    CheckLink(link);
+    return m_links[link].capacity;
+}
+
+Time
+FluidNetwork::GetLinkDelay(uint32_t link) const
+{
+    CheckLink(link);
+    return m_links[link].delay;
+}
+
+double
+FluidNetwork::GetLinkBytes(uint32_t link) const
+{
+    CheckLink(link);
+    return m_links[link].carried;
+}
+
+double
+FluidNetwork::GetLinkLoad(uint32_t link) const
+{
+    CheckLink(link);
+    return m_links[link].load;
+}
+
+Time
+FluidNetwork::PathLatency(const std::vector<uint32_t>& path) const
+{
+    Time delay;
+    double serialization = 0;
+    double bottleneck = 0;
+    for (uint32_t l : path)
+    {
+        CheckLink(l);
+        const Link& link = m_links[l];
+        delay += link.delay;
+        const double frameTime = double(m_frameBytes) / link.capacity;
+        serialization += frameTime;
+        bottleneck = std::max(bottleneck, frameTime);
+    }
+    // The bottleneck's serialization of every frame, the last one included, is in the drain
+    // time; every other hop adds one frame's store-and-forward.
+    return delay + NanoSeconds(int64_t(std::llround((serialization - bottleneck) * 1e9)));
+}
+
+uint64_t
+FluidNetwork::StartFlow(const FlowSpec& spec)
+{
+    if (spec.path.empty())
+    {
+        throw std::invalid_argument("FluidNetwork::StartFlow: path is empty (needs >= 1 link)");
+    }
+    for (std::size_t i = 0; i < spec.path.size(); ++i)
+    {
+        CheckLink(spec.path[i]);
+        for (std::size_t j = 0; j < i; ++j)
+        {
+            if (spec.path[j] == spec.path[i])
+            {
+                throw std::invalid_argument("FluidNetwork::StartFlow: path crosses link "
+                                            + std::to_string(spec.path[i]) + " twice");
+            }
+        }
+    }
+    for (uint32_t l : spec.reversePath)
+    {
+        CheckLink(l);
+        if (std::count(spec.path.begin(), spec.path.end(), l)
+            || std::count(spec.reversePath.begin(), spec.reversePath.end(), l) > 1)
+        {
+            throw std::invalid_argument("FluidNetwork::StartFlow: reverse path link "
+                                        + std::to_string(l) + " is used twice");
+        }
+    }
+    if (!(spec.reverseShare >= 0 && spec.reverseShare <= 1))
+    {
+        throw std::invalid_argument("FluidNetwork::StartFlow: reverse share = "
+                                    + std::to_string(spec.reverseShare)
+                                    + " is out of range [0, 1]");
+    }
+    if (spec.bytes == 0)
+    {
+        throw std::invalid_argument("FluidNetwork::StartFlow: bytes = 0 is out of range (>= 1)");
+    }
+    if (spec.cls >= kClasses)
+    {
+        throw std::invalid_argument("FluidNetwork::StartFlow: class = " + std::to_string(spec.cls)
+                                    + " is out of range [0, 7]");
+    }
+    if (!(spec.weight > 0) || !std::isfinite(spec.weight))
+    {
+        throw std::invalid_argument("FluidNetwork::StartFlow: weight = "
+                                    + std::to_string(spec.weight)
+                                    + " is out of range (> 0, finite)");
+    }
+    if (!(spec.rateCap >= 0) || !std::isfinite(spec.rateCap))
+    {
+        throw std::invalid_argument("FluidNetwork::StartFlow: rate cap = "
+                                    + std::to_string(spec.rateCap)
+                                    + " bytes/s is out of range (>= 0, finite; 0 = none)");
+    }
+    if (spec.extraLatency.IsStrictlyNegative())
+    {
+        throw std::invalid_argument("FluidNetwork::StartFlow: extra latency is negative");
+    }
+    uint32_t slot;
+    if (m_freeSlots.empty())
+    {
+        slot = uint32_t(m_flows.size());
+        m_flows.emplace_back();
+    }
+    else
+    {
+        slot = m_freeSlots.back();
+        m_freeSlots.pop_back();
+    }
+    Flow& f = m_flows[slot];
+    f.id = m_nextId++;
+    f.live = true;
+    f.finished = false;
+    f.spec = spec;
+    f.remaining = double(spec.bytes);
+    f.rate = 0;
+    f.last = Simulator::Now();
+    f.start = f.last;
+    f.stamp = 0;
+    f.links = spec.path;
+    f.coef.assign(spec.path.size(), 1.0);
+    if (spec.reverseShare > 0)
+    {
+        f.links.insert(f.links.end(), spec.reversePath.begin(), spec.reversePath.end());
+        f.coef.resize(f.links.size(), spec.reverseShare);
+    }
+    f.posInLink.resize(f.links.size());
+    for (std::size_t i = 0; i < f.links.size(); ++i)
+    {
+        std::vector<uint32_t>& on = m_links[f.links[i]].flows;
+        f.posInLink[i] = uint32_t(on.size());
+        on.push_back(slot);
+    }
+    m_slotOf.emplace(f.id, slot);
+    NS_LOG_DEBUG("flow " << f.id << " starts: " << spec.bytes << " B over " << spec.path.size()
+                         << " links, class " << int(spec.cls));
+    m_startTrace(f.id, spec.bytes);
+    Touch(slot);
+    return f.id;
+}
+
+FluidNetwork::Flow&
+FluidNetwork::LiveFlow(uint64_t id)
+{
+    return const_cast<Flow&>(static_cast<const FluidNetwork*>(this)->LiveFlow(id));
+}
+
+const FluidNetwork::Flow&
+FluidNetwork::LiveFlow(uint64_t id) const
+{
+    auto it = m_slotOf.find(id);
+    if (it == m_slotOf.end() || m_flows[it->second].finished)
+    {
+        throw std::invalid_argument("FluidNetwork: flow " + std::to_string(id)
+                                    + " is not transmitting");
+    }
+    return m_flows[it->second];
+}
+
+void
+FluidNetwork::SetRateCap(uint64_t id, double cap)
+{
+    if (!(cap >= 0) || !std::isfinite(cap))
+    {
+        throw std::invalid_argument("FluidNetwork::SetRateCap: cap = " + std::to_string(cap)
+                                    + " bytes/s is out of range (>= 0, finite; 0 = none)");
+    }
+    Flow& f = LiveFlow(id);
+    if (f.spec.rateCap != cap)
+    {
+        f.spec.rateCap = cap;
+        Touch(m_slotOf.at(id));
+    }
+}
+
+void
+FluidNetwork::SetClass(uint64_t id, uint8_t cls)
+{
+    if (cls >= kClasses)
+    {
+        throw std::invalid_argument("FluidNetwork::SetClass: class = " + std::to_string(cls)
+                                    + " is out of range [0, 7]");
+    }
+    Flow& f = LiveFlow(id);
+    if (f.spec.cls != cls)
+    {
+        f.spec.cls = cls;
+        Touch(m_slotOf.at(id));
+    }
+}
+
+void
+FluidNetwork::SetWeight(uint64_t id, double weight)
+{
+    if (!(weight > 0) || !std::isfinite(weight))
+    {
+        throw std::invalid_argument("FluidNetwork::SetWeight: weight = " + std::to_string(weight)
+                                    + " is out of range (> 0, finite)");
+    }
+    Flow& f = LiveFlow(id);
+    if (f.spec.weight != weight)
+    {
+        f.spec.weight = weight;
+        Touch(m_slotOf.at(id));
+    }
+}
+
+bool
+FluidNetwork::IsTransmitting(uint64_t id) const
+{
+    auto it = m_slotOf.find(id);
+    return it != m_slotOf.end() && !m_flows[it->second].finished;
+}
+
+double
+FluidNetwork::GetRate(uint64_t id) const
+{
+    return LiveFlow(id).rate;
+}
+
+double
+FluidNetwork::GetRemaining(uint64_t id) const
+{
+    const Flow& f = LiveFlow(id);
+    const double moved = f.rate * (Simulator::Now() - f.last).GetSeconds();
+    return std::max(0.0, f.remaining - moved);
+}
+
+uint32_t
+FluidNetwork::GetNTransmitting() const
+{
+    uint32_t n = 0;
+    for (const auto& [id, slot] : m_slotOf)
+    {
+        n += m_flows[slot].finished ? 0 : 1;
+    }
+    return n;
+}
+
+uint64_t
+FluidNetwork::GetRecomputations() const
+{
+    return m_recomputations;
+}
+
+uint64_t
+FluidNetwork::GetFlowsRecomputed() const
+{
+    return m_flowsRecomputed;
+}
+
+uint64_t
+FluidNetwork::GetBytesDrained() const
+{
+    return m_bytesDrained;
+}
+
+void
+FluidNetwork::Advance()
+{
+    const Time now = Simulator::Now();
+    for (Flow& f : m_flows)
+    {
+        if (f.live)
+        {
+            Progress(f, now);
+        }
+    }
+}
+
+void
+FluidNetwork::Touch(uint32_t slot)
+{
+    const Flow& f = m_flows[slot];
+    m_dirty.insert(m_dirty.end(), f.links.begin(), f.links.end());
+    if (!m_recompute.IsRunning())
+    {
+        m_recompute = Simulator::ScheduleNow(&FluidNetwork::Recompute, this);
+    }
+}
+
+void
+FluidNetwork::Progress(Flow& f, Time now)
+{
+    double moved;
+    if (f.finished)
+    {
+        moved = f.remaining; // drained (its event is at or just after the exact time)
+    }
+    else
+    {
+        moved = std::min(f.remaining, f.rate * (now - f.last).GetSeconds());
+    }
+    if (moved > 0)
+    {
+        f.remaining -= moved;
+        for (std::size_t i = 0; i < f.links.size(); ++i)
+        {
+            m_links[f.links[i]].carried += moved * f.coef[i];
+        }
+    }
+    f.last = now;
+}
+
+void
+FluidNetwork::Recompute()
+{
+    const Time now = Simulator::Now();
+    ++m_recomputations;
+    const uint64_t stamp = ++m_stamp;
+    // The affected component: from the changed links, the flows on them, their links, ...
+    std::vector<uint32_t> links;
+    std::vector<uint32_t> flows;
+    for (uint32_t l : m_dirty)
+    {
+        if (m_links[l].stamp != stamp)
+        {
+            m_links[l].stamp = stamp;
+            links.push_back(l);
+        }
+    }
+    m_dirty.clear();
+    for (std::size_t i = 0; i < links.size(); ++i)
+    {
+        for (uint32_t s : m_links[links[i]].flows)
+        {
+            Flow& f = m_flows[s];
+            if (f.stamp == stamp)
+            {
+                continue;
+            }
+            f.stamp = stamp;
+            flows.push_back(s);
+            for (uint32_t m : f.links)
+            {
+                if (m_links[m].stamp != stamp)
+                {
+                    m_links[m].stamp = stamp;
+                    links.push_back(m);
+                }
+            }
+        }
+    }
+    // Everyone's progress at the old rates, then the drained flows leave their links.
+    std::vector<uint32_t> live;
+    live.reserve(flows.size());
+    for (uint32_t s : flows)
+    {
+        Progress(m_flows[s], now);
+        if (m_flows[s].finished)
+        {
+            Detach(s);
+        }
+        else
+        {
+            live.push_back(s);
+        }
+    }
+    m_flowsRecomputed += live.size();
+    std::vector<double> old(live.size());
+    for (std::size_t i = 0; i < live.size(); ++i)
+    {
+        old[i] = m_flows[live[i]].rate;
+    }
+    Fill(live, links);
+    for (uint32_t l : links)
+    {
+        m_links[l].load = 0;
+    }
+    for (std::size_t i = 0; i < live.size(); ++i)
+    {
+        Flow& f = m_flows[live[i]];
+        for (std::size_t j = 0; j < f.links.size(); ++j)
+        {
+            m_links[f.links[j]].load += f.rate * f.coef[j];
+        }
+        if (f.rate == old[i] && (f.done.IsRunning() || f.rate == 0))
+        {
+            continue; // same rate: its completion event stands
+        }
+        f.done.Cancel();
+        if (f.rate > 0)
+        {
+            f.done = Simulator::Schedule(CeilNs(f.remaining / f.rate), &FluidNetwork::Drained, this,
+                                         live[i]);
+        }
+    }
+    NS_LOG_DEBUG("recomputed " << live.size() << " flows over " << links.size() << " links");
+}
+
+void
+FluidNetwork::Fill(const std::vector<uint32_t>& flows, const std::vector<uint32_t>& links)
+{
+    // Component-local arrays: links by their index in `links`, flows by theirs in `flows`.
+    const std::size_t nl = links.size();
+    std::vector<double> avail(nl);
+    std::vector<double> wsum(nl, 0.0);
+    std::vector<uint32_t> active(nl, 0);
+    std::vector<uint32_t> version(nl, 0);
+    for (std::size_t i = 0; i < nl; ++i)
+    {
+        m_links[links[i]].local = uint32_t(i);
+        avail[i] = m_links[links[i]].capacity;
+    }
+    std::vector<std::vector<uint32_t>> byClass(kClasses);
+    for (std::size_t i = 0; i < flows.size(); ++i)
+    {
+        Flow& f = m_flows[flows[i]];
+        f.local = uint32_t(i);
+        f.rate = 0;
+        byClass[f.spec.cls].push_back(uint32_t(i));
+    }
+    std::vector<char> frozen(flows.size(), 0);
+    std::priority_queue<Level, std::vector<Level>, std::greater<Level>> heap;
+    auto pushLink = [&](uint32_t li)
+    {
+        heap.push(Level{std::max(avail[li], 0.0) / wsum[li], li, version[li], false});
+    };
+    for (int c = kClasses - 1; c >= 0; --c)
+    {
+        const std::vector<uint32_t>& members = byClass[c];
+        if (members.empty())
+        {
+            continue;
+        }
+        std::vector<uint32_t> touched;
+        for (uint32_t fi : members)
+        {
+            const Flow& f = m_flows[flows[fi]];
+            for (std::size_t j = 0; j < f.links.size(); ++j)
+            {
+                const uint32_t li = m_links[f.links[j]].local;
+                if (active[li]++ == 0)
+                {
+                    touched.push_back(li);
+                }
+                wsum[li] += f.spec.weight * f.coef[j];
+            }
+            if (f.spec.rateCap > 0)
+            {
+                heap.push(Level{f.spec.rateCap / f.spec.weight, fi, 0, true});
+            }
+        }
+        for (uint32_t li : touched)
+        {
+            pushLink(li);
+        }
+        std::size_t left = members.size();
+        // A flow stops rising at fill level T: its rate is weight x T.
+        auto freeze = [&](uint32_t fi, double level)
+        {
+            Flow& f = m_flows[flows[fi]];
+            frozen[fi] = 1;
+            --left;
+            f.rate = f.spec.weight * level;
+            if (f.spec.rateCap > 0)
+            {
+                f.rate = std::min(f.rate, f.spec.rateCap);
+            }
+            for (std::size_t j = 0; j < f.links.size(); ++j)
+            {
+                const uint32_t li = m_links[f.links[j]].local;
+                avail[li] -= f.rate * f.coef[j];
+                ++version[li];
+                if (--active[li] == 0)
+                {
+                    wsum[li] = 0;
+                }
+                else
+                {
+                    wsum[li] -= f.spec.weight * f.coef[j];
+                    pushLink(li);
+                }
+            }
+        };
+        while (left > 0 && !heap.empty())
+        {
+            const Level e = heap.top();
+            heap.pop();
+            if (e.isFlow)
+            {
+                if (!frozen[e.idx])
+                {
+                    freeze(e.idx, e.level);
+                }
+                continue;
+            }
+            if (e.version != version[e.idx] || active[e.idx] == 0)
+            {
+                continue; // stale: the link's active set changed since
+            }
+            // The link saturates: every flow of this class still rising on it stops here.
+            const Link& link = m_links[links[e.idx]];
+            for (uint32_t s : link.flows)
+            {
+                const Flow& f = m_flows[s];
+                if (f.live && !f.finished && f.stamp == m_stamp && f.spec.cls == c
+                    && !frozen[f.local])
+                {
+                    freeze(f.local, e.level);
+                }
+            }
+        }
+        while (!heap.empty())
+        {
+            heap.pop(); // caps of flows frozen by links, stale links
+        }
+        for (uint32_t li : touched)
+        {
+            avail[li] = std::max(avail[li], 0.0); // what the lower classes may use
+            version[li]++;
+        }
+    }
+}
+
+void
+FluidNetwork::Drained(uint32_t slot)
+{
+    Flow& f = m_flows[slot];
+    f.finished = true;
+    m_bytesDrained += f.spec.bytes;
+    NS_LOG_DEBUG("flow " << f.id << " drained");
+    Simulator::Schedule(PathLatency(f.spec.path), &FluidNetwork::Deliver, this, f.id, f.spec.bytes,
+                        f.start, f.spec.delivered, f.spec.completed, f.spec.extraLatency);
+    Touch(slot);
+    if (!f.spec.drained.IsNull())
+    {
+        // A copy, called last: it may start flows (m_flows may grow and move f).
+        const FlowCallback drained = f.spec.drained;
+        drained(f.id);
+    }
+}
+
+void
+FluidNetwork::Deliver(uint64_t id, uint64_t bytes, Time start, FlowCallback delivered,
+                      FlowCallback completed, Time extra)
+{
+    m_endTrace(id, bytes, start, Simulator::Now());
+    if (!delivered.IsNull())
+    {
+        delivered(id);
+    }
+    if (completed.IsNull())
+    {
+        return;
+    }
+    if (extra.IsZero())
+    {
+        completed(id);
+    }
+    else
+    {
+        Simulator::Schedule(extra,
+                            [completed, id]()
+                            {
+                                completed(id);
+                            });
+    }
+}
+
+void
+FluidNetwork::Detach(uint32_t slot)
+{
+    Flow& f = m_flows[slot];
+    for (std::size_t i = 0; i < f.links.size(); ++i)
+    {
+        const uint32_t l = f.links[i];
+        std::vector<uint32_t>& on = m_links[l].flows;
+        const uint32_t pos = f.posInLink[i];
+        const uint32_t moved = on.back();
+        on[pos] = moved;
+        on.pop_back();
+        if (moved != slot)
+        {
+            Flow& g = m_flows[moved];
+            for (std::size_t j = 0; j < g.links.size(); ++j)
+            {
+                if (g.links[j] == l)
+                {
+                    g.posInLink[j] = pos;
+                    break;
+                }
+            }
+        }
+    }
+    m_slotOf.erase(f.id);
+    f.live = false;
+    f.finished = false;
+    f.done.Cancel();
+    f.spec = FlowSpec();
+    f.posInLink.clear();
+    f.links.clear();
+    f.coef.clear();
+    m_freeSlots.push_back(slot);
+}
+
+} // namespace ns3

@@ -1,0 +1,214 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef MLNET_FLUID_NETWORK_H
+#define MLNET_FLUID_NETWORK_H
+
+#include "ns3/callback.h"
+#include "ns3/event-id.h"
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+#include "ns3/traced-callback.h"
+
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup mlnet
+ * \brief The flow-level (fluid) network of mlnet's flow backend: directed links with a
+ * capacity and a propagation delay, flows with a path, and event-driven progressive filling
+ * inside ns-3's event loop. No packets: a flow is a byte count draining at a rate that is
+ * constant between events.
+ *
+ * Rates (bytes/s of the links' capacity) are recomputed only when a flow starts or finishes,
+ * or when its class, weight or rate cap changes; all changes made at one instant are handled
+ * by one recomputation (an event scheduled at that instant, after the events already there).
+ * A recomputation covers only the affected component: the changed flows' links, the flows
+ * crossing them, their links, and so on transitively; flows outside it keep their rates and
+ * their completion events. Inside the component the allocation is
+ *  - strict priority between traffic classes (class 7 first, as in the fabric's egress),
+ *  - weighted max-min fairness within a class (a flow of weight w gets w times the share of a
+ *    flow of weight 1 at a common bottleneck), computed by progressive filling,
+ *  - each flow limited by its rate cap (0 = none).
+ *
+ * A flow may also load the links of its way back (its acknowledgements): a share of its rate
+ * on each of them (FlowSpec::reverseShare), taken in the same class and filling.
+ *
+ * A flow's transmission ends when its bytes have drained (the completion event, at the ns
+ * step at or after the exact fluid time); its links are free from then. The bytes are delivered
+ * at the destination one unloaded path latency later (PathLatency(): the links' propagation
+ * delays plus the store-and-forward serialization of one frame of FrameBytes at every hop but
+ * the bottleneck, whose serialization is part of the drain; this is exactly when a packet
+ * backend's last packet arrives on an idle path), and the flow completes at the sender after
+ * its extra latency (e.g. the acknowledgement's way back).
+ */
+class FluidNetwork : public Object
+{
+  public:
+    /// A flow event: (flow id).
+    typedef Callback<void, uint64_t> FlowCallback;
+    /// Trace signature of FlowEnd: (flow id, bytes, started, delivered at the destination).
+    typedef void (*FlowEndTracedCallback)(uint64_t id, uint64_t bytes, Time start, Time end);
+
+    /// What a flow is.
+    struct FlowSpec
+    {
+        std::vector<uint32_t> path; //!< link ids from source to destination (non-empty)
+        /// links that carry the flow's acknowledgements (the way back; none by default)
+        std::vector<uint32_t> reversePath;
+        /// bytes on each reversePath link per byte of the flow (e.g. one 84 B acknowledgement
+        /// per 1082 B packet), in [0, 1]
+        double reverseShare{0};
+        uint64_t bytes{0};      //!< bytes to move (>= 1), as the links count them
+        uint8_t cls{3};         //!< traffic class 0..7 (7 is served first)
+        double weight{1.0};     //!< share within its class (> 0)
+        double rateCap{0};      //!< bytes/s, 0 = none
+        Time extraLatency;      //!< from delivery to completion (>= 0)
+        FlowCallback drained;   //!< its last byte left the source (may be null)
+        FlowCallback delivered; //!< the bytes are at the destination (may be null)
+        FlowCallback completed; //!< delivered + extraLatency (may be null)
+    };
+
+    static TypeId GetTypeId();
+    FluidNetwork();
+    ~FluidNetwork() override;
+
+    /**
+     * Add a directed link.
+     * \param capacity bytes/s (> 0, finite)
+     * \param delay propagation delay (>= 0)
+     * \return the link id (consecutive from 0)
+     * \throws std::invalid_argument for a bad capacity or delay
+     */
+    uint32_t AddLink(double capacity, Time delay);
+    /// \return the number of links
+    uint32_t GetNLinks() const;
+    /// \param link a link id \return its capacity (bytes/s)
+    double GetLinkCapacity(uint32_t link) const;
+    /// \param link a link id \return its propagation delay
+    Time GetLinkDelay(uint32_t link) const;
+    /**
+     * \param link a link id
+     * \return bytes the link has carried so far (flows' progress up to the last
+     *         recomputation that covered the link, or up to now after Advance())
+     */
+    double GetLinkBytes(uint32_t link) const;
+    /// \param link a link id \return the sum of the rates of its flows now (bytes/s)
+    double GetLinkLoad(uint32_t link) const;
+
+    /**
+     * \param path link ids
+     * \return the unloaded latency of the path beyond the drain time (see the class doc)
+     * \throws std::invalid_argument for an unknown link
+     */
+    Time PathLatency(const std::vector<uint32_t>& path) const;
+
+    /**
+     * Start a flow now (its rate is set by the recomputation at this instant).
+     * \param spec the flow
+     * \return its id (consecutive from 0)
+     * \throws std::invalid_argument naming the bad field
+     */
+    uint64_t StartFlow(const FlowSpec& spec);
+    /**
+     * \param id a flow in transmission \param cap its rate cap (bytes/s, 0 = none)
+     * \throws std::invalid_argument for a negative cap or an unknown flow
+     */
+    void SetRateCap(uint64_t id, double cap);
+    /// \param id a flow in transmission \param cls its traffic class (0..7)
+    void SetClass(uint64_t id, uint8_t cls);
+    /// \param id a flow in transmission \param weight its weight (> 0)
+    void SetWeight(uint64_t id, double weight);
+
+    /// \param id a flow \return true while its bytes are draining
+    bool IsTransmitting(uint64_t id) const;
+    /// \param id a flow in transmission \return its rate now (bytes/s)
+    double GetRate(uint64_t id) const;
+    /// \param id a flow in transmission \return bytes left to drain now
+    double GetRemaining(uint64_t id) const;
+    /// \return the flows whose bytes are draining
+    uint32_t GetNTransmitting() const;
+
+    /// \return recomputations so far
+    uint64_t GetRecomputations() const;
+    /// \return flows whose rate was computed, summed over the recomputations (the work done)
+    uint64_t GetFlowsRecomputed() const;
+    /// \return bytes of the flows whose transmission has ended
+    uint64_t GetBytesDrained() const;
+
+    /// Bring every link's carried bytes up to now (for statistics at the end of a run).
+    void Advance();
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    struct Link
+    {
+        double capacity{0};
+        Time delay;
+        double frameTime{0};         //!< FrameBytes / capacity (s)
+        std::vector<uint32_t> flows; //!< slots of the flows crossing it
+        double load{0};              //!< sum of the rates of its flows (bytes/s)
+        double carried{0};           //!< bytes carried so far
+        uint64_t stamp{0};           //!< last recomputation that visited it
+        uint32_t local{0};           //!< index in the recomputation's arrays
+    };
+
+    struct Flow
+    {
+        uint64_t id{0};
+        bool live{false};     //!< the slot holds a transmitting flow
+        bool finished{false}; //!< drained, waiting for the recomputation to detach it
+        FlowSpec spec;
+        std::vector<uint32_t> links;     //!< path, then reversePath if reverseShare > 0
+        std::vector<double> coef;        //!< bytes on links[i] per byte of the flow
+        std::vector<uint32_t> posInLink; //!< its index in each of links' flows
+        double remaining{0};
+        double rate{0};
+        Time last;         //!< remaining is as of this time
+        Time start;        //!< when it started
+        EventId done;      //!< its drain-completion event
+        uint64_t stamp{0}; //!< last recomputation that visited it
+        uint32_t local{0}; //!< index in the recomputation's arrays
+    };
+
+    void CheckLink(uint32_t link) const;
+    Flow& LiveFlow(uint64_t id);
+    const Flow& LiveFlow(uint64_t id) const;
+    /// Mark the flow's links for the next recomputation (and schedule it).
+    void Touch(uint32_t slot);
+    void Recompute();
+    /// Progress of a flow up to now (bytes moved credited to its links).
+    void Progress(Flow& f, Time now);
+    /// Weighted max-min with strict priority and caps over the component's flows.
+    void Fill(const std::vector<uint32_t>& flows, const std::vector<uint32_t>& links);
+    void Drained(uint32_t slot);
+    void Deliver(uint64_t id, uint64_t bytes, Time start, FlowCallback delivered,
+                 FlowCallback completed, Time extra);
+    void Detach(uint32_t slot);
+
+    std::vector<Link> m_links;
+    std::vector<Flow> m_flows;                       //!< slots
+    std::vector<uint32_t> m_freeSlots;               //!< free slots
+    std::unordered_map<uint64_t, uint32_t> m_slotOf; //!< live flow id -> slot
+    std::vector<uint32_t> m_dirty; //!< links whose flows changed since the last recompute
+    EventId m_recompute;
+    uint64_t m_nextId{0};
+    uint64_t m_stamp{0};
+    uint32_t m_frameBytes{1082};
+    uint64_t m_recomputations{0};
+    uint64_t m_flowsRecomputed{0};
+    uint64_t m_bytesDrained{0};
+
+    TracedCallback<uint64_t, uint64_t> m_startTrace;
+    TracedCallback<uint64_t, uint64_t, Time, Time> m_endTrace;
+};
+
+} // namespace ns3
+
+#endif /* MLNET_FLUID_NETWORK_H */

@@ -1,0 +1,104 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef MLNET_MESSAGE_TRANSPORT_H
+#define MLNET_MESSAGE_TRANSPORT_H
+
+#include "ns3/callback.h"
+#include "ns3/data-rate.h"
+#include "ns3/ipv4-address.h"
+#include "ns3/object.h"
+
+#include <cstdint>
+
+namespace ns3
+{
+
+/**
+ * \ingroup mlnet
+ * \brief One reliable, ordered message connection of a MessageTransport (in the packet
+ * backend, an RDMA queue pair): post messages of N bytes, get a completion when the peer has
+ * them all. What workloads use of a queue pair, whichever backend carries the bytes.
+ */
+class MessageConnection : public Object
+{
+  public:
+    /// Completion of a posted message: (message id, bytes).
+    typedef Callback<void, uint64_t, uint64_t> CompletionCallback;
+
+    /// \return the TypeId
+    static TypeId GetTypeId();
+    ~MessageConnection() override;
+
+    /**
+     * Post a message to the peer (after the messages posted before on this connection).
+     * \param bytes message size, >= 1
+     * \param cb called when the whole message is acknowledged (may be null)
+     * \return the message id (consecutive from 0 per connection)
+     * \throws std::invalid_argument if bytes is 0
+     */
+    virtual uint64_t PostSend(uint64_t bytes, CompletionCallback cb = CompletionCallback()) = 0;
+    /**
+     * Declare that a training iteration of `bytes` starts now (iteration-aware congestion
+     * control; a backend without congestion control ignores it).
+     * \param bytes bytes the iteration will send on this connection
+     */
+    virtual void StartIteration(uint64_t bytes) = 0;
+    /// \return the connection's number at its transport (the source QPN receivers see)
+    virtual uint32_t GetQpn() const = 0;
+    /// \return the peer's address
+    virtual Ipv4Address GetPeer() const = 0;
+    /// \return the traffic class of the data (0..7)
+    virtual uint8_t GetPriorityClass() const = 0;
+    /**
+     * \param cls the traffic class of the data from now on, in [0, 7]
+     * \throws std::invalid_argument for a class out of range
+     */
+    virtual void SetPriorityClass(uint8_t cls) = 0;
+    /// \param cap wire-rate cap (bit/s of whole frames; 0 = none)
+    virtual void SetMaxRate(DataRate cap) = 0;
+    /// \return the wire-rate cap (0 = none)
+    virtual DataRate GetMaxRate() const = 0;
+    /// \return payload bytes posted
+    virtual uint64_t GetBytesPosted() const = 0;
+    /// \return payload bytes acknowledged
+    virtual uint64_t GetBytesAcked() const = 0;
+    /// \return true while posted data is not yet fully acknowledged
+    virtual bool IsBusy() const = 0;
+};
+
+/**
+ * \ingroup mlnet
+ * \brief The message API of a host's transport, which the workloads talk to and both backends
+ * implement: the RDMA NIC (packet level) and FluidTransport (flow level).
+ *
+ * A transport opens connections to other transports of the same backend and reports every
+ * message that arrives completely through one receive callback (source address, source
+ * connection number, bytes), which RdmaMessageDispatcher demultiplexes.
+ */
+class MessageTransport : public Object
+{
+  public:
+    /// A message arrived completely: (source address, source connection number, bytes).
+    typedef Callback<void, Ipv4Address, uint32_t, uint64_t> ReceiveCallback;
+
+    /// \return the TypeId
+    static TypeId GetTypeId();
+    ~MessageTransport() override;
+
+    /**
+     * Open a connection to a remote transport of the same backend.
+     * \param remote the peer \param cls the traffic class of the data (0..7)
+     * \return the connection
+     * \throws std::invalid_argument for a bad class or a peer of another backend
+     */
+    virtual Ptr<MessageConnection> Open(Ptr<MessageTransport> remote, uint8_t cls) = 0;
+    /// \param cb called for every message that arrived completely
+    virtual void SetReceiveCallback(ReceiveCallback cb) = 0;
+    /// \return the host's address
+    virtual Ipv4Address GetAddress() const = 0;
+};
+
+} // namespace ns3
+
+#endif /* MLNET_MESSAGE_TRANSPORT_H */

@@ -1,0 +1,374 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+// The fluid network of the flow backend: max-min rates on hand-solved topologies (parking lot,
+// strict priority, caps, weights), exact completion times, conservation of bytes, and
+// recomputation limited to the affected component.
+
+#include "ns3/core-module.h"
+#include "ns3/mlnet-module.h"
+
+#include <catch2/catch.hpp>
+#include <map>
+
+using namespace ns3;
+
+namespace
+{
+using Spec = FluidNetwork::FlowSpec;
+
+Spec
+MakeFlow(std::vector<uint32_t> path, uint64_t bytes, uint8_t cls = 3, double weight = 1,
+         double cap = 0)
+{
+    Spec s;
+    s.path = std::move(path);
+    s.bytes = bytes;
+    s.cls = cls;
+    s.weight = weight;
+    s.rateCap = cap;
+    return s;
+}
+
+/// Start the flows at t = 0, run to `at`, return their rates there (bytes/s).
+std::vector<double>
+RatesAt(Ptr<FluidNetwork> net, const std::vector<Spec>& specs, Time at)
+{
+    std::vector<uint64_t> ids;
+    Simulator::ScheduleNow(
+        [&]()
+        {
+            for (const Spec& s : specs)
+            {
+                ids.push_back(net->StartFlow(s));
+            }
+        });
+    std::vector<double> rates;
+    Simulator::Schedule(at,
+                        [&]()
+                        {
+                            for (uint64_t id : ids)
+                            {
+                                rates.push_back(net->GetRate(id));
+                            }
+                        });
+    Simulator::Stop(at);
+    Simulator::Run();
+    Simulator::Destroy();
+    return rates;
+}
+
+const uint64_t kBig = 1000000000000ull; // 1 TB: nothing finishes in the checks below
+} // namespace
+
+TEST_CASE("flow: parking lot rates are max-min fair", "[flow]")
+{
+    // Three links in a row; a long flow crosses all three, one short flow per link.
+    Ptr<FluidNetwork> net = CreateObject<FluidNetwork>();
+    for (int i = 0; i < 3; ++i)
+    {
+        net->AddLink(10e9, MicroSeconds(1));
+    }
+    std::vector<double> r = RatesAt(
+        net,
+        {MakeFlow({0, 1, 2}, kBig), MakeFlow({0}, kBig), MakeFlow({1}, kBig), MakeFlow({2}, kBig)},
+        MicroSeconds(1));
+    REQUIRE(r.size() == 4);
+    for (double x : r)
+    {
+        CHECK(x == Approx(5e9));
+    }
+
+    // Unequal links: A over (10, 4), B on the 10, C on the 4: the 4 is A's bottleneck (2 each),
+    // B takes what A leaves of the 10.
+    Ptr<FluidNetwork> net2 = CreateObject<FluidNetwork>();
+    net2->AddLink(10e9, Time(0));
+    net2->AddLink(4e9, Time(0));
+    r = RatesAt(net2, {MakeFlow({0, 1}, kBig), MakeFlow({0}, kBig), MakeFlow({1}, kBig)},
+                MicroSeconds(1));
+    CHECK(r[0] == Approx(2e9));
+    CHECK(r[1] == Approx(8e9));
+    CHECK(r[2] == Approx(2e9));
+}
+
+TEST_CASE("flow: strict priority between classes, max-min within", "[flow]")
+{
+    // A class-5 flow capped at 4 and two class-3 flows on one 10 link: 4, then 3 and 3.
+    Ptr<FluidNetwork> net = CreateObject<FluidNetwork>();
+    net->AddLink(10e9, Time(0));
+    net->AddLink(10e9, Time(0));
+    std::vector<double> r = RatesAt(
+        net, {MakeFlow({0}, kBig, 5, 1, 4e9), MakeFlow({0}, kBig, 3), MakeFlow({0, 1}, kBig, 3)},
+        MicroSeconds(1));
+    CHECK(r[0] == Approx(4e9));
+    CHECK(r[1] == Approx(3e9));
+    CHECK(r[2] == Approx(3e9));
+
+    // Uncapped, the high class takes the whole link and the low class is starved (rate 0),
+    // while a low-class flow on another link is unaffected.
+    Ptr<FluidNetwork> net2 = CreateObject<FluidNetwork>();
+    net2->AddLink(10e9, Time(0));
+    net2->AddLink(10e9, Time(0));
+    r = RatesAt(net2, {MakeFlow({0}, kBig, 7), MakeFlow({0, 1}, kBig, 0), MakeFlow({1}, kBig, 0)},
+                MicroSeconds(1));
+    CHECK(r[0] == Approx(10e9));
+    CHECK(r[1] == 0.0);
+    CHECK(r[2] == Approx(10e9));
+}
+
+TEST_CASE("flow: rate caps and weights", "[flow]")
+{
+    // Caps: A capped at 1 on a 10 link with B and C: 1, 4.5, 4.5.
+    Ptr<FluidNetwork> net = CreateObject<FluidNetwork>();
+    net->AddLink(10e9, Time(0));
+    std::vector<double> r
+        = RatesAt(net, {MakeFlow({0}, kBig, 3, 1, 1e9), MakeFlow({0}, kBig), MakeFlow({0}, kBig)},
+                  MicroSeconds(1));
+    CHECK(r[0] == Approx(1e9));
+    CHECK(r[1] == Approx(4.5e9));
+    CHECK(r[2] == Approx(4.5e9));
+
+    // Weights 1 and 3 on an 8 link: 2 and 6. With a third flow of weight 4 capped at 2: the
+    // other two share 6 as 1:3.
+    Ptr<FluidNetwork> net2 = CreateObject<FluidNetwork>();
+    net2->AddLink(8e9, Time(0));
+    r = RatesAt(net2, {MakeFlow({0}, kBig, 3, 1), MakeFlow({0}, kBig, 3, 3)}, MicroSeconds(1));
+    CHECK(r[0] == Approx(2e9));
+    CHECK(r[1] == Approx(6e9));
+    Ptr<FluidNetwork> net3 = CreateObject<FluidNetwork>();
+    net3->AddLink(8e9, Time(0));
+    r = RatesAt(
+        net3,
+        {MakeFlow({0}, kBig, 3, 1), MakeFlow({0}, kBig, 3, 3), MakeFlow({0}, kBig, 3, 4, 2e9)},
+        MicroSeconds(1));
+    CHECK(r[0] == Approx(1.5e9));
+    CHECK(r[1] == Approx(4.5e9));
+    CHECK(r[2] == Approx(2e9));
+}
+
+TEST_CASE("flow: acknowledgements load the way back", "[flow]")
+{
+    // A -> B on link 0 and B -> A on link 1, each acknowledged on the other's link with 0.1
+    // byte per byte: r + 0.1 r = 10 on both links, r = 10 / 1.1. A third flow on link 1
+    // without acknowledgements shares it max-min: r2 + 1.1 r1 ... solved by the filling:
+    // link 1 carries r_BA + 0.1 r_AB + r3 = 10, link 0 carries r_AB + 0.1 r_BA = 10.
+    Ptr<FluidNetwork> net = CreateObject<FluidNetwork>();
+    net->AddLink(10e9, Time(0));
+    net->AddLink(10e9, Time(0));
+    Spec ab = MakeFlow({0}, kBig);
+    ab.reversePath = {1};
+    ab.reverseShare = 0.1;
+    Spec ba = MakeFlow({1}, kBig);
+    ba.reversePath = {0};
+    ba.reverseShare = 0.1;
+    std::vector<double> r = RatesAt(net, {ab, ba}, MicroSeconds(1));
+    CHECK(r[0] == Approx(10e9 / 1.1));
+    CHECK(r[1] == Approx(10e9 / 1.1));
+    // With a third flow on link 1: link 1 saturates first at level T with ba, the third flow
+    // and ab's acknowledgements rising together: T + T + 0.1 T = 10 -> T = 10 / 2.1; ab then
+    // takes the rest of link 0: ab + 0.1 x 10 / 2.1 = 10.
+    Ptr<FluidNetwork> net2 = CreateObject<FluidNetwork>();
+    net2->AddLink(10e9, Time(0));
+    net2->AddLink(10e9, Time(0));
+    r = RatesAt(net2, {ab, ba, MakeFlow({1}, kBig)}, MicroSeconds(1));
+    const double t = 10e9 / 2.1;
+    CHECK(r[1] == Approx(t));
+    CHECK(r[2] == Approx(t));
+    CHECK(r[0] == Approx(t)); // ab is frozen with link 1 (its acknowledgements cross it)
+    CHECK(net2->GetLinkLoad(1) == Approx(10e9));
+}
+
+TEST_CASE("flow: completion times are exact", "[flow]")
+{
+    // One 1e9 B/s link, 2 us delay, FrameBytes 1000 (1 us per frame): a 1 MB and a 0.5 MB flow
+    // start at 0 and share it (0.5e9 each). The small one drains at 1 ms, the large one has
+    // 0.5 MB left and drains alone at 1.5 ms. Delivery adds the path latency: one link, so
+    // only its delay (the bottleneck's frame serialization is in the drain): 2 us. Completion
+    // adds the flow's extra latency (3 us).
+    Ptr<FluidNetwork> net = CreateObject<FluidNetwork>();
+    net->SetAttribute("FrameBytes", UintegerValue(1000));
+    net->AddLink(1e9, MicroSeconds(2));
+    std::map<uint64_t, Time> delivered;
+    std::map<uint64_t, Time> completed;
+    auto onDelivered = [&](uint64_t id)
+    {
+        delivered[id] = Simulator::Now();
+    };
+    auto onCompleted = [&](uint64_t id)
+    {
+        completed[id] = Simulator::Now();
+    };
+    Simulator::ScheduleNow(
+        [&]()
+        {
+            for (uint64_t bytes : {1000000ull, 500000ull})
+            {
+                Spec s = MakeFlow({0}, bytes);
+                s.extraLatency = MicroSeconds(3);
+                s.delivered = Callback<void, uint64_t>(onDelivered);
+                s.completed = Callback<void, uint64_t>(onCompleted);
+                net->StartFlow(s);
+            }
+        });
+    Simulator::Run();
+    CHECK(delivered.at(1) == MicroSeconds(1002));
+    CHECK(completed.at(1) == MicroSeconds(1005));
+    CHECK(delivered.at(0) == MicroSeconds(1502));
+    CHECK(completed.at(0) == MicroSeconds(1505));
+    CHECK(net->GetNTransmitting() == 0);
+    Simulator::Destroy();
+
+    // Three hops of 1e9, 0.5e9, 1e9 B/s, 1 us each: latency = 3 us + one frame's serialization
+    // at each hop but the bottleneck = 3 + 1 + 1 = 5 us; a 100 kB flow drains in 200 us.
+    Ptr<FluidNetwork> net2 = CreateObject<FluidNetwork>();
+    net2->SetAttribute("FrameBytes", UintegerValue(1000));
+    net2->AddLink(1e9, MicroSeconds(1));
+    net2->AddLink(0.5e9, MicroSeconds(1));
+    net2->AddLink(1e9, MicroSeconds(1));
+    CHECK(net2->PathLatency({0, 1, 2}) == MicroSeconds(5));
+    Time end;
+    Simulator::ScheduleNow(
+        [&]()
+        {
+            Spec s = MakeFlow({0, 1, 2}, 100000);
+            s.delivered = Callback<void, uint64_t>(
+                [&](uint64_t)
+                {
+                    end = Simulator::Now();
+                });
+            net2->StartFlow(s);
+        });
+    Simulator::Run();
+    CHECK(end == MicroSeconds(205));
+    Simulator::Destroy();
+}
+
+TEST_CASE("flow: bytes are conserved on every link", "[flow]")
+{
+    // Random flows on a random small network, started at random times with random classes,
+    // weights and caps: every flow is delivered, each link carried exactly the bytes of the
+    // flows crossing it, and no link ever exceeds its capacity.
+    Ptr<UniformRandomVariable> u = CreateObject<UniformRandomVariable>();
+    u->SetStream(7);
+    Ptr<FluidNetwork> net = CreateObject<FluidNetwork>();
+    const uint32_t nLinks = 12;
+    for (uint32_t l = 0; l < nLinks; ++l)
+    {
+        net->AddLink(u->GetValue(1e9, 10e9), NanoSeconds(u->GetInteger(0, 2000)));
+    }
+    std::vector<double> expected(nLinks, 0.0);
+    uint64_t sent = 0;
+    uint32_t delivered = 0;
+    double overload = 0;
+    const uint32_t nFlows = 300;
+    for (uint32_t i = 0; i < nFlows; ++i)
+    {
+        Spec s;
+        const uint32_t hops = u->GetInteger(1, 4);
+        while (s.path.size() < hops)
+        {
+            const uint32_t l = u->GetInteger(0, nLinks - 1);
+            if (std::find(s.path.begin(), s.path.end(), l) == s.path.end())
+            {
+                s.path.push_back(l);
+            }
+        }
+        s.bytes = u->GetInteger(1, 2000000);
+        s.cls = uint8_t(u->GetInteger(0, 7));
+        s.weight = u->GetValue(0.5, 4);
+        s.rateCap = u->GetValue() < 0.3 ? u->GetValue(1e8, 5e9) : 0;
+        s.delivered = Callback<void, uint64_t>(
+            [&](uint64_t)
+            {
+                ++delivered;
+            });
+        for (uint32_t l : s.path)
+        {
+            expected[l] += double(s.bytes);
+        }
+        sent += s.bytes;
+        Simulator::Schedule(NanoSeconds(u->GetInteger(0, 3000000)),
+                            [&net, s, &overload, nLinks]()
+                            {
+                                net->StartFlow(s);
+                                for (uint32_t l = 0; l < nLinks; ++l)
+                                {
+                                    overload = std::max(overload, net->GetLinkLoad(l)
+                                                                      / net->GetLinkCapacity(l));
+                                }
+                            });
+    }
+    Simulator::Run();
+    net->Advance();
+    CHECK(delivered == nFlows);
+    CHECK(net->GetBytesDrained() == sent);
+    CHECK(overload <= 1.0 + 1e-9);
+    for (uint32_t l = 0; l < nLinks; ++l)
+    {
+        INFO("link " << l);
+        CHECK(net->GetLinkBytes(l) == Approx(expected[l]).epsilon(1e-9));
+    }
+    Simulator::Destroy();
+}
+
+TEST_CASE("flow: a recomputation covers only the affected component", "[flow]")
+{
+    // Two disjoint groups: links {0, 1} with 50 flows, link 2 with 1 flow. Starting and
+    // finishing the lone flow recomputes only itself; a change in the big group, all of it.
+    Ptr<FluidNetwork> net = CreateObject<FluidNetwork>();
+    net->AddLink(10e9, Time(0));
+    net->AddLink(10e9, Time(0));
+    net->AddLink(10e9, Time(0));
+    Simulator::ScheduleNow(
+        [&]()
+        {
+            for (int i = 0; i < 50; ++i)
+            {
+                net->StartFlow(
+                    MakeFlow(i % 2 ? std::vector<uint32_t>{0, 1} : std::vector<uint32_t>{0}, kBig));
+            }
+        });
+    uint64_t before = 0;
+    Simulator::Schedule(MicroSeconds(1),
+                        [&]()
+                        {
+                            before = net->GetFlowsRecomputed();
+                            CHECK(before == 50);
+                            net->StartFlow(MakeFlow({2}, 10000)); // drains in 1 us
+                        });
+    Simulator::Schedule(MicroSeconds(5),
+                        [&]()
+                        {
+                            // its start (1 flow) and its end (0 flows left in its component)
+                            CHECK(net->GetFlowsRecomputed() - before == 1);
+                            CHECK(net->GetRecomputations() == 3);
+                            net->StartFlow(MakeFlow({1}, kBig));
+                        });
+    Simulator::Schedule(MicroSeconds(6),
+                        [&]()
+                        {
+                            CHECK(net->GetFlowsRecomputed() - before == 1 + 51);
+                            // link 1: 25 long flows + the new one; link 0: 25 short + 25 long.
+                            // Max-min: link 0 gives 10/50 = 0.2 each; the new flow takes
+                            // what the long ones leave of link 1: 10 - 25 x 0.2 = 5.
+                            CHECK(net->GetLinkLoad(0) == Approx(10e9));
+                            CHECK(net->GetLinkLoad(1) == Approx(10e9));
+                        });
+    Simulator::Stop(MicroSeconds(7));
+    Simulator::Run();
+    Simulator::Destroy();
+}
+
+TEST_CASE("flow: bad flows are rejected with the field named", "[flow]")
+{
+    Ptr<FluidNetwork> net = CreateObject<FluidNetwork>();
+    net->AddLink(1e9, Time(0));
+    CHECK_THROWS_WITH(net->AddLink(0, Time(0)), Catch::Contains("capacity"));
+    CHECK_THROWS_WITH(net->StartFlow(MakeFlow({}, 10)), Catch::Contains("path"));
+    CHECK_THROWS_WITH(net->StartFlow(MakeFlow({1}, 10)), Catch::Contains("link 1"));
+    CHECK_THROWS_WITH(net->StartFlow(MakeFlow({0}, 0)), Catch::Contains("bytes"));
+    CHECK_THROWS_WITH(net->StartFlow(MakeFlow({0}, 10, 8)), Catch::Contains("class"));
+    CHECK_THROWS_WITH(net->StartFlow(MakeFlow({0}, 10, 3, 0)), Catch::Contains("weight"));
+    CHECK_THROWS_WITH(net->StartFlow(MakeFlow({0}, 10, 3, 1, -1)), Catch::Contains("rate cap"));
+    Simulator::Destroy();
+}

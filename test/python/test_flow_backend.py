@@ -1,0 +1,45 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""run_scenario() with "backend": "flow": the flow-level backend from Python, same outputs.
+
+Run with PYTHONPATH pointing at the build's python/ directory (CTest sets it).
+"""
+
+import unittest
+
+import mlnet
+
+
+def scenario(backend):
+    return {
+        "topology": {"type": "fat-tree", "k": 4},
+        "duration": "1us",
+        "drain": "1s",
+        "backend": backend,
+        "traffic": [{"type": "rdma", "src": 0, "dst": 15, "bytes": "2MB"},
+                    {"type": "rdma", "src": 4, "dst": 15, "bytes": "2MB"}],
+    }
+
+
+class TestFlowBackend(unittest.TestCase):
+    def test_summary_records_the_backend_and_fcts_agree(self):
+        flow = mlnet.run_scenario(scenario("flow"))
+        packet = mlnet.run_scenario(scenario("packet"))
+        self.assertEqual(flow["summary"]["backend"], "flow")
+        self.assertNotIn("backend", packet["summary"])  # a packet run's summary is unchanged
+        self.assertEqual(len(flow["flows"]), 2)
+        for f, p in zip(flow["flows"], packet["flows"]):
+            # per-packet columns are empty at flow level, the completion is not
+            self.assertEqual(f["txPackets"], "")
+            self.assertEqual(f["completed"], 1)
+            ratio = float(f["fctNs"]) / float(p["fctNs"])
+            self.assertGreater(ratio, 0.8)
+            self.assertLess(ratio, 1.2)
+
+    def test_bad_backend_is_a_value_error(self):
+        s = scenario("fluid")
+        with self.assertRaises(ValueError):
+            mlnet.run_scenario(s)
+
+
+if __name__ == "__main__":
+    unittest.main()
