@@ -15,6 +15,7 @@ list(APPEND MLNET_SOURCES
   ${_dir}/aggregation-worker.cc
   ${_dir}/aggregation-endpoint.cc
   ${_dir}/in-network-aggregator.cc
+  ${_dir}/sync-bound.cc
   ${MLNET_ROOT}/helper/aggregation-helper.cc
   ${MLNET_ROOT}/helper/scenario-aggregation.cc
 )
@@ -31,12 +32,14 @@ list(APPEND MLNET_HEADERS
   ${_dir}/aggregation-worker.h
   ${_dir}/aggregation-endpoint.h
   ${_dir}/in-network-aggregator.h
+  ${_dir}/sync-bound.h
   ${MLNET_ROOT}/helper/aggregation-helper.h
 )
 list(APPEND MLNET_TEST_SOURCES
   ${MLNET_ROOT}/test/aggregation/aggregation-unit-test.cc
   ${MLNET_ROOT}/test/aggregation/aggregation-sim-test.cc
   ${MLNET_ROOT}/test/aggregation/aggregation-scenario-test.cc
+  ${MLNET_ROOT}/test/aggregation/aggregation-bypass-test.cc
   ${MLNET_ROOT}/test/common/aggregation-scenario.cc
 )
 list(APPEND MLNET_EXAMPLES ina-line-rate)

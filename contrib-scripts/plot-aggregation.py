@@ -11,6 +11,14 @@
       the numbers behind the figure: per k, load and scheme, mean over seeds of the iteration
       time (and the pooled p50/p99 of the per-iteration times), the speed-up over ring, the
       short-flow mean and p99 FCT and their ratios ring / scheme (ranges over seeds).
+  plot-aggregation.py fct-moved OUT.png DIR [DIR ...]
+      short-flow mean and p99 FCT against the gradient load each scheme actually moved
+      (grad_load, every run a point; one row per DIR), ring, SwitchML(-LB), PANAMA and ideal.
+  plot-aggregation.py ports DIR [DIR ...]
+      link-level utilisation from ports.csv (after the warm-up): per run the pod uplinks (edge ->
+      aggregation, aggregation -> core) mean, median and largest utilisation, the largest over
+      the mean (ECMP collisions: two long transfers hashed onto one uplink), the uplinks above
+      80%, PFC pauses and ECN marks.
   plot-aggregation.py steady OUT.png DIR
       steady state of one --out directory (--min-iterations runs): per scheme the mean, p50 and
       p99 iteration time vs load (mean over seeds, bars = min-max over seeds), the per-iteration
@@ -169,10 +177,17 @@ def print_table(dirs):
         k = summary[0]["k"]
         mode = summary[0].get("mode", "free")
         seeds = sorted({r["seed"] for r in summary})
-        print("k=%s, %s mode, seeds %s, %s" % (k, mode, ",".join(seeds), d))
-        print("%-5s %-11s %5s %5s %-18s %-18s %-18s %-17s %-17s %7s %7s %-16s %-16s" % (
+        extra = ""
+        if "gpu" in summary[0]:
+            extra = ", %s, scale %s, pass-through %s, ring order %s" % (
+                summary[0]["gpu"], summary[0]["scale"], summary[0]["pass_through"],
+                summary[0]["ring_order"])
+            if float(summary[0]["scale"]) < 1:
+                extra += " (SMOKE TEST: scaled models)"
+        print("k=%s, %s mode, seeds %s, %s%s" % (k, mode, ",".join(seeds), d, extra))
+        print("%-5s %-11s %5s %5s %-18s %-18s %-18s %-17s %-6s %-17s %7s %7s %-16s %-16s" % (
             "load", "scheme", "jobs", "iters", "iter ms", "p50 ms", "p99 ms", "speed-up vs ring",
-            "grad load", "short", "p99 us", "mean FCT ring/x", "p99 FCT ring/x"))
+            "bound", "grad load", "short", "p99 us", "mean FCT ring/x", "p99 FCT ring/x"))
         speed = ratios(summary, "mean_iter_s")
         fmean = ratios(summary, "short_mean_fct_s")
         fp99 = ratios(summary, "short_p99_fct_s")
@@ -183,14 +198,16 @@ def print_table(dirs):
                 if not rows:
                     continue
                 col = lambda c: [float(r[c]) for r in rows]  # noqa: E731
-                print("%-5g %-11s %5s %5s %-18s %-18s %-18s %-17s %-17s %7.1f %7.1f %-16s %-16s" % (
+                bound = mean(col("bound_speedup")) if "bound_speedup" in rows[0] else float("nan")
+                print("%-5g %-11s %5s %5s %-18s %-18s %-18s %-17s %-6.2f %-17s %7.1f %7.1f %-16s "
+                      "%-16s" % (
                     load, scheme, "/".join(sorted({r["jobs_measured"] + "/" + r["jobs"]
                                                    for r in rows})),
                     min(int(r.get("min_job_iterations", 0) or 0) for r in rows),
                     pct_row(col("mean_iter_s"), "%.3f", 1e3),
                     pct_row(col("p50_iter_s"), "%.3f", 1e3),
                     pct_row(col("p99_iter_s"), "%.3f", 1e3),
-                    span(speed[scheme][load], "%.2f"),
+                    span(speed[scheme][load], "%.2f"), bound,
                     span(col("grad_load") if "grad_load" in rows[0] else [], "%.3f"),
                     mean(col("short_mean_fct_s")) * 1e6, mean(col("short_p99_fct_s")) * 1e6,
                     span(fmean[scheme][load], "%.2f"), span(fp99[scheme][load], "%.2f")))
@@ -311,6 +328,58 @@ def plot_fixed_load(out, dirs):
     fig.tight_layout()
     fig.savefig(out, dpi=120)
     print("wrote", out)
+
+
+def plot_fct_moved(out, dirs):
+    fig, axes = plt.subplots(len(dirs), 2, figsize=(11, 4.2 * len(dirs)), squeeze=False)
+    for row, d in zip(axes, dirs):
+        summary, _ = read_run(d)
+        k = summary[0]["k"]
+        mode = summary[0].get("mode", "free")
+        for scheme in SCHEMES:
+            sub = [r for r in summary if r["scheme"] == scheme]
+            if not sub:
+                continue
+            st = {kk: vv for kk, vv in STYLE[scheme].items() if kk != "ls"}
+            for ax, col in ((row[0], "short_mean_fct_s"), (row[1], "short_p99_fct_s")):
+                ax.plot([float(r["grad_load"]) for r in sub],
+                        [float(r[col]) * 1e6 for r in sub], ls="", label=scheme, **st)
+        row[0].set_title("k=%s, %s mode: 7 KB flows, mean FCT" % (k, mode))
+        row[1].set_title("7 KB flows, p99 FCT")
+        for ax in row:
+            ax.set_xlabel("gradient load moved (bits/s / host capacity), every run")
+            ax.grid(alpha=0.3)
+            ax.legend(fontsize=7)
+        row[0].set_ylabel("mean FCT (us)")
+        row[1].set_ylabel("p99 FCT (us)")
+    fig.tight_layout()
+    fig.savefig(out, dpi=120)
+    print("wrote", out)
+
+
+def print_ports(dirs):
+    for d in dirs:
+        rows = read_csv(os.path.join(d, "ports.csv"))
+        runs = OrderedDict()
+        for r in rows:
+            runs.setdefault((r["mode"], r["k"], r["load"], r["seed"], r["scheme"]), []).append(r)
+        print(d)
+        print("%-6s %-3s %-5s %-4s %-11s %-8s %6s %6s %6s %8s %6s %7s %8s" % (
+            "mode", "k", "load", "seed", "scheme", "uplinks", "mean", "p50", "max", "max/mean",
+            ">0.8", "pauses", "marks"))
+        for key, ports in runs.items():
+            for tier in ("edge", "agg"):
+                up = [float(p["util"]) for p in ports if p["dir"] == "up" and p["tier"] == tier]
+                if not up:
+                    continue
+                m = mean(up)
+                print("%-6s %-3s %-5s %-4s %-11s %-8s %6.3f %6.3f %6.3f %8.2f %6d %7d %8d" % (
+                    key[0], key[1], key[2], key[3], key[4], tier + "->",
+                    m, nearest_rank(up, 50), max(up), max(up) / m if m > 0 else float("nan"),
+                    sum(1 for u in up if u > 0.8),
+                    sum(int(p["pfc_pauses"]) for p in ports if p["tier"] == tier),
+                    sum(int(p["ecn_marks"]) for p in ports if p["tier"] == tier)))
+        print()
 
 
 def plot_line_rate(out, paths):
@@ -501,6 +570,10 @@ def main(argv):
         plot_shared_cluster(argv[2], argv[3:])
     elif cmd == "table":
         print_table(argv[2:])
+    elif cmd == "fct-moved" and len(argv) >= 4:
+        plot_fct_moved(argv[2], argv[3:])
+    elif cmd == "ports":
+        print_ports(argv[2:])
     elif cmd == "steady" and len(argv) == 4:
         plot_steady(argv[2], argv[3])
     elif cmd == "fixed-load" and len(argv) >= 4:

@@ -17,14 +17,17 @@
 // network never slowed them: sum over workers of min(1, gradient bits per iteration /
 // (compute time x link rate)) / hosts. Jobs are added until it is reached.
 //
-// Packet level cannot simulate 1024 hosts and full-size gradients: --scale multiplies every
-// model's parameters and compute time (so the compute/communication ratio is kept) and the long
-// flows' sizes; the 7 KB flows keep their size. Steady state: iterations that start after the
-// warm-up are measured; every scheme sees the same jobs, placement and background flows for a
-// seed. Prints a table; --out writes iterations.csv, flows.csv and summary.csv, which
-// contrib-scripts/plot-aggregation.py shared-cluster plots.
+// Full-size models and calibrated compute (v100-amp: V100 with mixed precision, the GPU of
+// PANAMA's time) by default. --scale < 1 multiplies every model's parameters and compute time
+// and the long flows' sizes (the 7 KB flows keep theirs): a smoke test only, since per-step
+// latencies are not scaled. Beside every measured speed-up the idle-network bound of ring vs
+// in-network aggregation for the jobs (RingVsAggregationBound) is printed. Steady state:
+// iterations that start after the warm-up are measured; every scheme sees the same jobs,
+// placement and background flows for a seed. Prints a table; --out writes iterations.csv,
+// flows.csv, summary.csv and ports.csv (every switch port's utilisation after the warm-up),
+// which contrib-scripts/plot-aggregation.py plots.
 //
-//   ./panama-shared-cluster --k=4 --loads=0.1,0.4,0.8 --seeds=1,2,3 --out=panama-k4
+//   ./panama-shared-cluster --k=4 --loads=0.2,0.5 --seeds=1,2,3 --min-iterations=10 --out=k4
 
 #include "ns3/core-module.h"
 #include "ns3/mlnet-module.h"
@@ -55,10 +58,10 @@ struct Options
 {
     uint32_t k{4};
     std::string rate{"100Gbps"};
-    std::string gpu{"a100"};
+    std::string gpu{"v100-amp"}; //!< calibrated: V100 + AMP, the GPU of PANAMA's time (2020-21)
     uint32_t batch{32};
     uint32_t workers{4};
-    double scale{0.01};
+    double scale{1}; //!< below 1: a smoke test (per-step latencies are not scaled)
     double shortLoad{0.01};
     double longLoad{0.1};
     uint32_t trees{0};
@@ -70,9 +73,13 @@ struct Options
     std::string traceTag;       //!< run name in those traces (mode-dcqcn-load-seed)
     Time duration{MilliSeconds(20)};
     Time warmup{MilliSeconds(4)};
-    bool fixed{false};            //!< fixed-load mode: MinIterationPeriod of every job
-    uint32_t minIterations{0};    //!< stop once every job measured this many (0 = --duration)
-    uint32_t warmupIterations{2}; //!< first iterations of every job not measured
+    bool fixed{false};                 //!< fixed-load mode: MinIterationPeriod of every job
+    std::string passThrough{"bypass"}; //!< PANAMA device output: bypass or shared
+    std::string ringOrder{"random"};   //!< ring order of a job's workers: random or rack
+    std::string portsCsv;              //!< --out: per-port utilisation file ("" = none)
+    std::string runTag;                //!< mode,k,load,seed of the run (ports.csv)
+    uint32_t minIterations{0};         //!< stop once every job measured this many (0 = --duration)
+    uint32_t warmupIterations{2};      //!< first iterations of every job not measured
 };
 
 /// A model scaled down: parameters and per-layer compute times times `scale`.
@@ -102,7 +109,24 @@ struct JobPlan
     double gradBits{0}; //!< gradient bits per worker per iteration (scaled)
     double computeS{0}; //!< compute time per iteration (scaled), s
     double periodS{0};  //!< fixed-load mode: iteration period, s (0 = free-running)
+    SyncBound bound;    //!< idle-network bound of ring vs in-network aggregation
 };
+
+/// Payload / wire bytes of a full packet: ring (RoCEv2 data packet of Mtu 1000 B) and
+/// aggregation (256 elements of 4 B); 38 B of Ethernet framing each.
+constexpr double kFrameOverhead = 38;
+
+double
+RingPayloadFraction()
+{
+    return 1000.0 / (1000.0 + RoceV2Header().GetSerializedSize() + kFrameOverhead);
+}
+
+double
+AggPayloadFraction()
+{
+    return 1024.0 / (AggregationStackHeader::kSize + 1024.0 + kFrameOverhead);
+}
 
 /// Fills gradBits and computeS of a job (the scaled model's gradient and compute time).
 void
@@ -112,6 +136,31 @@ Describe(const Options& o, JobPlan& j)
     DnnModel m = ModelZoo::Get(j.model);
     j.computeS = (gpu.GetForwardTime(m, o.batch) + gpu.GetBackwardTime(m, o.batch)) * o.scale;
     j.gradBits = m.GetParameterBytes() * 8.0 * o.scale;
+    SyncBoundInput in;
+    in.forwardS = gpu.GetForwardTime(m, o.batch) * o.scale;
+    in.backwardS = gpu.GetBackwardTime(m, o.batch) * o.scale;
+    in.gradientBytes = j.gradBits / 8;
+    in.workers = o.workers;
+    in.linkBps = double(DataRate(o.rate).GetBitRate());
+    in.ringPayloadFraction = RingPayloadFraction();
+    in.aggPayloadFraction = AggPayloadFraction();
+    in.minPeriodS = j.periodS;
+    j.bound = RingVsAggregationBound(in);
+}
+
+/**
+ * Rack-aware ring order (--ring-order=rack): the workers sorted by host index, i.e. by rack
+ * and pod of the fat-tree (hosts are numbered rack by rack), so that a ring visits each rack
+ * and each pod once: it crosses a pod's uplinks twice (in and out) per pod instead of up to
+ * twice per worker as a random order does.
+ */
+void
+OrderRing(const Options& o, JobPlan& j)
+{
+    if (o.ringOrder == "rack")
+    {
+        std::sort(j.hosts.begin(), j.hosts.end());
+    }
 }
 
 /// Draws jobs (a model and o.workers hosts not yet taken each): the same sequence for a seed.
@@ -137,6 +186,7 @@ struct JobDrawer
             j.hosts.push_back(free[pick]);
             free.erase(free.begin() + pick);
         }
+        OrderRing(o, j);
         Describe(o, j);
         return j;
     }
@@ -159,6 +209,7 @@ PlanFixed(const Options& o, double load, uint32_t hosts, double rateBps)
         // A model whose compute time is longer than the period offers what it can (its
         // iteration rate is then capped by compute alone, the same for every scheme).
         j.periodS = std::max(j.computeS, j.gradBits / (load * rateBps));
+        Describe(o, j); // the bound with the period
         j.load = j.gradBits / (j.periodS * rateBps) * o.workers / hosts;
         jobs.push_back(j);
     }
@@ -232,6 +283,8 @@ struct RunResult
     uint64_t marked{0};
     uint64_t timeouts{0};
     std::vector<std::pair<uint64_t, std::string>> maxQueues; //!< largest egress queues
+    /// per switch port: switch,tier,port,dir,far,tx_bytes,util,max_queue_bytes,pauses,ecn_marks
+    std::vector<std::string> ports;
 };
 
 /**
@@ -417,6 +470,9 @@ RunOne(const Options& o, const std::string& scheme, const std::vector<JobPlan>& 
     {
         agg.SetCongestionControl(o.panamaCc == "dctcp" ? "ns3::AggregationDctcp"
                                                        : "ns3::AggregationDcqcn");
+        agg.SetDeviceAttribute("PassThroughPath",
+                               EnumValue(o.passThrough == "shared" ? AggregationDevice::SHARED_FIFO
+                                                                   : AggregationDevice::BYPASS));
         agg.InstallDevices(t.edge, "up");
         agg.InstallDevices(t.agg, "up");
         agg.InstallDevices(t.core, "all");
@@ -529,6 +585,20 @@ RunOne(const Options& o, const std::string& scheme, const std::vector<JobPlan>& 
         b->Start();
         bg.push_back(b);
     }
+    // Link utilisation after the warm-up: every switch port's bytes at --warmup.
+    std::vector<std::vector<uint64_t>> txAtWarmup(t.switches.GetN());
+    Simulator::Schedule(o.warmup,
+                        [&t, &txAtWarmup]()
+                        {
+                            for (uint32_t s = 0; s < t.switches.GetN(); ++s)
+                            {
+                                Ptr<FabricSwitch> sw = t.switches.Get(s)->GetObject<FabricSwitch>();
+                                for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
+                                {
+                                    txAtWarmup[s].push_back(sw->GetPortStats(p).txBytes);
+                                }
+                            }
+                        });
     QpTracer tracer;
     if (!o.traceRing.empty() && scheme == "ring")
     {
@@ -606,6 +676,32 @@ RunOne(const Options& o, const std::string& scheme, const std::vector<JobPlan>& 
             r.maxQueues.emplace_back(sw->GetPortStats(p).maxQueueBytes,
                                      tier + std::to_string(s) + "." + std::to_string(p)
                                          + (toHost ? "->host" : "->sw"));
+            // Up: edge -> aggregation, aggregation -> core (a pod's uplinks); down otherwise.
+            const uint32_t farId = far ? far->GetNode()->GetId() : 0;
+            auto in = [farId](const NodeContainer& c)
+            {
+                for (uint32_t i = 0; i < c.GetN(); ++i)
+                {
+                    if (c.Get(i)->GetId() == farId)
+                    {
+                        return true;
+                    }
+                }
+                return false;
+            };
+            const char* farTier
+                = toHost ? "host" : (in(t.edge) ? "edge" : (in(t.agg) ? "agg" : "core"));
+            const bool up = (tier == "edge" && std::string(farTier) == "agg")
+                            || (tier == "agg" && std::string(farTier) == "core");
+            const SwitchPortStats& ps = sw->GetPortStats(p);
+            const uint64_t since = p < txAtWarmup[s].size() ? txAtWarmup[s][p] : 0;
+            const double span = r.end - o.warmup.GetSeconds();
+            std::ostringstream row;
+            row << s << "," << tier << "," << p << "," << (up ? "up" : "down") << "," << farTier
+                << farId << "," << ps.txBytes - since << ","
+                << (span > 0 ? (ps.txBytes - since) * 8.0 / (span * rateBps) : 0) << ","
+                << ps.maxQueueBytes << "," << ps.pauseSent << "," << ps.ecnMarks;
+            r.ports.push_back(row.str());
         }
     }
     if (!o.traceRing.empty() && scheme == "ring")
@@ -696,10 +792,26 @@ main(int argc, char* argv[])
     EventSchedulerHelper::UseHugePages();  // a program owns its process: huge-page heap
     cmd.AddValue("k", "Fat-tree arity: k^3/4 hosts (even, 4..16)", o.k);
     cmd.AddValue("rate", "Rate of every link", o.rate);
-    cmd.AddValue("gpu", "GPU of the workers (v100, a100, h100)", o.gpu);
+    cmd.AddValue("gpu",
+                 "GPU compute profile of the workers: calibrated v100-amp (default), v100-fp32, "
+                 "a100-amp, a100-tf32, or the raw rooflines v100, a100, h100 (not for headline "
+                 "numbers)",
+                 o.gpu);
     cmd.AddValue("batch", "Per-worker batch size", o.batch);
     cmd.AddValue("workers", "Workers per job", o.workers);
-    cmd.AddValue("scale", "Scale of gradients, compute times and long flows, in (0, 1]", o.scale);
+    cmd.AddValue("scale",
+                 "Scale of gradients, compute times and long flows, in (0, 1]; 1 = full-size "
+                 "models; below 1 only a smoke test (per-step latencies are not scaled, so a "
+                 "scaled iteration is latency-bound)",
+                 o.scale);
+    cmd.AddValue("pass-through",
+                 "PANAMA devices' output path for non-aggregation frames: bypass (default, "
+                 "never queued behind aggregation results) or shared (one FIFO per class)",
+                 o.passThrough);
+    cmd.AddValue("ring-order",
+                 "Order of a job's workers in its ring (and rank order): random (as placed) or "
+                 "rack (sorted by host, i.e. by rack and pod: each pod's uplinks crossed twice)",
+                 o.ringOrder);
     cmd.AddValue("loads", "Aggregation loads, comma-separated, in (0, 1]", loads);
     cmd.AddValue("seeds", "Seeds (RngRun), comma-separated", seeds);
     cmd.AddValue("schemes", "ring, switchml, switchml-lb, panama, ideal (comma-separated) or all",
@@ -770,6 +882,16 @@ main(int argc, char* argv[])
         {
             throw std::invalid_argument("--dcqcn = " + o.dcqcn + ": must be paper, vendor or none");
         }
+        if (o.passThrough != "bypass" && o.passThrough != "shared")
+        {
+            throw std::invalid_argument("--pass-through = " + o.passThrough
+                                        + ": must be bypass or shared");
+        }
+        if (o.ringOrder != "random" && o.ringOrder != "rack")
+        {
+            throw std::invalid_argument("--ring-order = " + o.ringOrder
+                                        + ": must be random or rack");
+        }
         if (mode != "free" && mode != "fixed")
         {
             throw std::invalid_argument("--mode = " + mode + ": must be free or fixed");
@@ -789,13 +911,15 @@ main(int argc, char* argv[])
         std::ofstream itCsv;
         std::ofstream flowCsv;
         std::ofstream sumCsv;
+        std::ofstream portCsv;
         if (!out.empty())
         {
             std::filesystem::create_directories(out);
             itCsv.open(out + "/iterations.csv");
             flowCsv.open(out + "/flows.csv");
             sumCsv.open(out + "/summary.csv");
-            if (!itCsv || !flowCsv || !sumCsv)
+            portCsv.open(out + "/ports.csv");
+            if (!itCsv || !flowCsv || !sumCsv || !portCsv)
             {
                 throw std::invalid_argument("--out: cannot write into " + out);
             }
@@ -805,18 +929,28 @@ main(int argc, char* argv[])
             sumCsv << "mode,k,load,achieved_load,seed,scheme,jobs,mean_iter_s,p50_iter_s,"
                       "p99_iter_s,min_job_iterations,grad_load,end_s,speedup_vs_ring,"
                       "short_flows,short_mean_fct_s,short_p99_fct_s,long_mean_fct_s,pfc_pauses,"
-                      "drops,wall_s\n";
+                      "drops,wall_s,gpu,scale,pass_through,ring_order,bound_speedup,"
+                      "bound_speedup_max,idle_iter_s\n";
+            portCsv << "mode,k,load,seed,scheme,switch,tier,port,dir,far,tx_bytes,util,"
+                       "max_queue_bytes,pfc_pauses,ecn_marks\n";
         }
         std::cout << "k=" << o.k << " (" << hosts << " hosts, " << o.rate << "), " << o.workers
                   << " workers per job, " << o.gpu << ", scale " << o.scale << ", short load "
-                  << o.shortLoad << ", long load " << o.longLoad << "\n";
+                  << o.shortLoad << ", long load " << o.longLoad << ", PANAMA pass-through "
+                  << o.passThrough << ", ring order " << o.ringOrder << "\n";
+        if (o.scale < 1)
+        {
+            std::cout << "SMOKE TEST: --scale=" << o.scale
+                      << " < 1 (models, compute and long flows scaled; per-step latencies are "
+                         "not, so iterations are latency-bound): not a result\n";
+        }
         std::cout << std::left << std::setw(6) << "load" << std::setw(9) << "achieved"
                   << std::setw(5) << "seed" << std::setw(13) << "scheme" << std::right
                   << std::setw(5) << "jobs" << std::setw(11) << "iter ms" << std::setw(9)
                   << "vs ring" << std::setw(11) << "short us" << std::setw(11) << "p99 us"
                   << std::setw(11) << "long ms" << std::setw(8) << "pauses" << std::setw(7)
                   << "min it" << std::setw(7) << "grad" << std::setw(9) << "end ms" << std::setw(8)
-                  << "wall s\n";
+                  << "bound" << std::setw(8) << "wall s\n";
         for (double load : loadList)
         {
             for (double seedD : seedList)
@@ -868,6 +1002,20 @@ main(int argc, char* argv[])
                                  });
                     double meanIter = Mean(measuredMeans);
                     double speedup = nSpeed ? speed / nSpeed : 0;
+                    // The idle-network bound beside it: the mean over the jobs of each job's
+                    // RingVsAggregationBound (the measured speed-up is a mean of per-job
+                    // ratios too), its largest, and this scheme's idle-network iteration.
+                    std::vector<double> bounds;
+                    std::vector<double> idle;
+                    for (const auto& j : plan)
+                    {
+                        bounds.push_back(j.bound.speedup);
+                        idle.push_back(scheme == "ring" ? j.bound.ringOverlapS
+                                                        : j.bound.aggOverlapS);
+                    }
+                    const double bound = scheme == "ring" ? 1.0 : Mean(bounds);
+                    const double boundMax
+                        = scheme == "ring" ? 1.0 : *std::max_element(bounds.begin(), bounds.end());
                     std::cout << std::left << std::setw(6) << load << std::setw(9)
                               << std::setprecision(3) << achieved << std::setw(5) << seed
                               << std::setw(13) << scheme << std::right << std::fixed << std::setw(5)
@@ -878,9 +1026,9 @@ main(int argc, char* argv[])
                               << std::setprecision(3) << std::setw(11) << Mean(r.longFct) * 1e3
                               << std::setw(8) << r.pauses << std::setw(7) << minIters
                               << std::setprecision(3) << std::setw(7) << r.gradLoad
-                              << std::setprecision(2) << std::setw(9) << r.end * 1e3
-                              << std::setprecision(1) << std::setw(8) << r.wall << std::defaultfloat
-                              << std::endl;
+                              << std::setprecision(2) << std::setw(9) << r.end * 1e3 << std::setw(8)
+                              << bound << std::setprecision(1) << std::setw(8) << r.wall
+                              << std::defaultfloat << std::endl;
                     if (verbose)
                     {
                         std::sort(r.maxQueues.rbegin(), r.maxQueues.rend());
@@ -892,13 +1040,18 @@ main(int argc, char* argv[])
                         }
                         std::cout << "\n    results " << r.results << " marked " << r.marked
                                   << " timeouts " << r.timeouts << "\n";
+                        std::cout << std::setprecision(4);
                         for (std::size_t j = 0; j < r.iters.size(); ++j)
                         {
                             std::cout << "    job " << j << " " << plan[j].model << " load "
                                       << plan[j].load << " compute " << plan[j].computeS * 1e3
                                       << " ms period " << plan[j].periodS * 1e3 << " ms iterations "
                                       << r.iters[j].size() << " mean " << r.jobMeanIter[j] * 1e3
-                                      << " ms busy " << Mean(r.busy[j]) * 1e3 << " ms\n";
+                                      << " ms busy " << Mean(r.busy[j]) * 1e3 << " ms idle-network "
+                                      << (scheme == "ring" ? plan[j].bound.ringOverlapS
+                                                           : plan[j].bound.aggOverlapS)
+                                             * 1e3
+                                      << " ms bound " << plan[j].bound.speedup << "\n";
                         }
                     }
                     if (itCsv)
@@ -930,7 +1083,15 @@ main(int argc, char* argv[])
                                << "," << minIters << "," << r.gradLoad << "," << r.end << ","
                                << speedup << "," << r.shortFct.size() << "," << Mean(r.shortFct)
                                << "," << Percentile(r.shortFct, 0.99) << "," << Mean(r.longFct)
-                               << "," << r.pauses << "," << r.drops << "," << r.wall << std::endl;
+                               << "," << r.pauses << "," << r.drops << "," << r.wall << "," << o.gpu
+                               << "," << o.scale << "," << o.passThrough << "," << o.ringOrder
+                               << "," << bound << "," << boundMax << "," << Mean(idle) << std::endl;
+                        for (const auto& row : r.ports)
+                        {
+                            portCsv << mode << "," << o.k << "," << load << "," << seed << ","
+                                    << scheme << "," << row << "\n";
+                        }
+                        portCsv.flush();
                         // Per run, so that a long sweep can be read (and plotted) while it runs.
                         itCsv.flush();
                         flowCsv.flush();

@@ -4,6 +4,7 @@
 #include "aggregation-device.h"
 
 #include "ns3/boolean.h"
+#include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/pfc-header.h"
 #include "ns3/pointer.h"
@@ -57,6 +58,15 @@ AggregationDevice::GetTypeId()
                             UintegerValue(0xffff),
                             MakeUintegerAccessor(&AggregationDevice::m_pauseQuanta),
                             MakeUintegerChecker<uint16_t>(1, 0xffff))
+              .AddAttribute("PassThroughPath",
+                            "How pass-through frames and the engine's results share a port: "
+                            "Bypass (PANAMA's datapath: pass-through frames never wait behind "
+                            "results; results leave when no pass-through frame of an unpaused "
+                            "class waits) or SharedFifo (one FIFO per class for both)",
+                            EnumValue(AggregationDevice::BYPASS),
+                            MakeEnumAccessor(&AggregationDevice::m_path),
+                            MakeEnumChecker(AggregationDevice::BYPASS, "Bypass",
+                                            AggregationDevice::SHARED_FIFO, "SharedFifo"))
               .AddAttribute(
                   "Engine", "The aggregation engine (null: a new ns3::AggregationEngine)",
                   PointerValue(),
@@ -104,8 +114,14 @@ AggregationDevice::DoDispose()
         {
             s.dev->SetPortHandler(nullptr, 0);
         }
+        if (s.dev)
+        {
+            s.dev->SetPullSource(nullptr);
+        }
         s.dev = nullptr;
         s.waiting.clear();
+        s.results.queue.clear();
+        s.results.bytes = 0;
     }
     if (m_engine)
     {
@@ -123,6 +139,9 @@ AggregationDevice::SetPorts(Ptr<FabricNetDevice> switchSide, Ptr<FabricNetDevice
     for (uint8_t i = 0; i < 2; ++i)
     {
         m_sides[i].dev->SetPortHandler(this, i); // one virtual call per frame, no callbacks
+        // BYPASS: the port takes results only when its class queues are empty (the pull
+        // source is asked after them); an empty result queue costs the port nothing
+        m_sides[i].dev->SetPullSource(&m_sides[i].results);
     }
     m_engine->SetEmitCallback(MakeCallback(&AggregationDevice::Emit, this));
 }
@@ -149,6 +168,12 @@ const AggregationDeviceStats&
 AggregationDevice::GetStats() const
 {
     return m_stats;
+}
+
+uint64_t
+AggregationDevice::GetResultBytes(uint8_t side) const
+{
+    return m_sides.at(side).results.bytes;
 }
 
 uint64_t
@@ -365,7 +390,42 @@ AggregationDevice::Emit(Ptr<Packet> p, bool linkSide)
     uint8_t b[2];
     p->CopyData(b, 2);
     uint8_t cls = uint8_t((b[1] >> 2) & 0x7);
-    m_sides[linkSide ? 1 : 0].dev->Enqueue(p, cls, cls);
+    Side& s = m_sides[linkSide ? 1 : 0];
+    m_stats.results++;
+    if (m_path == SHARED_FIFO)
+    {
+        s.dev->Enqueue(p, cls, cls);
+        return;
+    }
+    s.results.bytes += p->GetSize();
+    s.results.queue.emplace_back(p, cls);
+    m_stats.maxResultBytes = std::max(m_stats.maxResultBytes, s.results.bytes);
+    s.dev->TriggerTransmit();
+}
+
+bool
+AggregationDevice::ResultSource::PortPull(uint8_t pausedMask, FabricFrame& f, const FlowKey*& key)
+{
+    // The oldest result of a class the far end does not pause (results of one class leave in
+    // order; a paused class does not block the others, as the port's class queues do not).
+    for (auto it = queue.begin(); it != queue.end(); ++it)
+    {
+        if (!((pausedMask >> it->second) & 1u))
+        {
+            bytes -= it->first->GetSize();
+            f = FabricFrame(it->first);
+            key = nullptr; // the next switch parses it, as before
+            queue.erase(it);
+            return true;
+        }
+    }
+    return false;
+}
+
+bool
+AggregationDevice::ResultSource::MayPull() const
+{
+    return !queue.empty();
 }
 
 } // namespace ns3

@@ -5,6 +5,7 @@
 #define MLNET_AGGREGATION_DEVICE_H
 
 #include "aggregation-engine.h"
+#include "ns3/enum.h"
 #include "ns3/event-id.h"
 #include "ns3/fabric-net-device.h"
 #include "ns3/object.h"
@@ -29,6 +30,8 @@ struct AggregationDeviceStats
     uint64_t pauses{0};            //!< PFC pause frames sent (input buffer or pass-through)
     uint64_t resumes{0};           //!< PFC resume frames sent
     uint64_t drops{0};             //!< aggregation packets dropped (input buffer full)
+    uint64_t results{0};           //!< result / partial-sum packets the engine sent out
+    uint64_t maxResultBytes{0};    //!< most result bytes waiting for a port (BYPASS, either side)
 };
 
 /**
@@ -50,12 +53,28 @@ struct AggregationDeviceStats
  * (the far end pauses the device) backs up in the device's class queue, and past
  * PassThroughPauseBytes the device pauses the sending side in that class too, so PFC crosses
  * the device.
+ *
+ * Output of the two paths (PassThroughPath): with BYPASS (default; PANAMA's datapath, where
+ * non-aggregation packets bypass the aggregation logic and only meet its output at the port's
+ * transmit mux) a pass-through frame is queued in its class queue and the results of the
+ * engine wait in the device's own result queue, which the port serves (as its pull source)
+ * only when no pass-through frame of an unpaused class is waiting: a pass-through frame waits
+ * at most for the frame on the wire, never behind a backlog of results. With SHARED_FIFO both
+ * go into the port's class queue in arrival order (one FIFO per class), so a pass-through frame
+ * waits behind every result queued before it in its class.
  */
 class AggregationDevice
     : public Object
     , public FabricPortHandler
 {
   public:
+    /// How pass-through frames and the engine's results share a port (PassThroughPath).
+    enum PassThroughPath
+    {
+        BYPASS,      //!< pass-through frames first; results when no pass-through frame waits
+        SHARED_FIFO, //!< one FIFO per class for both, in arrival order
+    };
+
     /// Trace signature of input-buffer occupancy: (side: 0 switch, 1 link, bytes waiting).
     typedef void (*InputTracedCallback)(uint8_t side, uint64_t bytes);
 
@@ -85,11 +104,25 @@ class AggregationDevice
     const AggregationDeviceStats& GetStats() const; //!< \return counters
     /// \return bytes waiting for the datapath now, from a side (0 switch, 1 link)
     uint64_t GetInputBytes(uint8_t side);
+    /// \return result bytes waiting in the device's result queue of a side (BYPASS; 0 switch,
+    /// 1 link); with SHARED_FIFO results wait in the port's class queue instead
+    uint64_t GetResultBytes(uint8_t side) const;
 
   protected:
     void DoDispose() override;
 
   private:
+    /// The result queue of one side, pulled by its port when its class queues are empty.
+    class ResultSource : public FabricPullSource
+    {
+      public:
+        bool PortPull(uint8_t pausedMask, FabricFrame& f, const FlowKey*& key) override;
+        bool MayPull() const override;
+
+        std::deque<std::pair<Ptr<Packet>, uint8_t>> queue; //!< (result, class), arrival order
+        uint64_t bytes{0};                                 //!< bytes in queue
+    };
+
     struct Side
     {
         Ptr<FabricNetDevice> dev;
@@ -100,6 +133,7 @@ class AggregationDevice
         std::array<bool, 8> passPaused{};              //!< we paused this side (pass-through)
         std::array<EventId, 8> refresh;
         EventId drain;
+        ResultSource results; //!< BYPASS: results waiting for this side's port
     };
 
     /// A frame arrived on side `port`: aggregation packets to the engine (as an ns3::Packet),
@@ -124,6 +158,7 @@ class AggregationDevice
     bool m_backPressure{true};
     uint64_t m_passPause{0};
     uint16_t m_pauseQuanta{0xffff};
+    PassThroughPath m_path{BYPASS};
     AggregationDeviceStats m_stats;
 
     TracedCallback<uint8_t, uint64_t> m_inputTrace;
