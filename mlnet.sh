@@ -116,7 +116,8 @@ test_release() {
 }
 
 # Job (2): the library and the Catch2 test binary built with AddressSanitizer (leaks included)
-# and UndefinedBehaviorSanitizer, -O1 with line tables; every Catch2 test case runs as its own
+# and UndefinedBehaviorSanitizer, -O1 with line tables, warnings as errors as in ns-3's debug
+# profile; every Catch2 test case runs as its own
 # CTest test. Any sanitizer report aborts the test process, so CTest counts it as a failure.
 # The non-Catch2 tests (install + user project) need no sanitizer and are left to job (1).
 test_asan() {
@@ -125,6 +126,12 @@ test_asan() {
   # converted to seconds would otherwise abort the job inside ns-3's header.
   local flags="-fsanitize=address,undefined -fno-sanitize=shift-base -fno-omit-frame-pointer"
   flags+=" -fno-sanitize-recover=undefined"
+  # The warnings ns-3's debug profile (./ns3 configure -d debug) turns into errors, on every
+  # file this job compiles (library and tests): ns-3.37's build-support/macros-and-
+  # definitions.cmake adds -Wall, and with NS3_WARNINGS_AS_ERRORS (set by -d debug) -Werror
+  # -Wno-error=deprecated-declarations. Code that would break an in-tree debug build (and so
+  # `./test.py -s mlnet` there) fails here first.
+  flags+=" -Wall -Werror -Wno-error=deprecated-declarations"
   cmake -S . -B "$ASAN_BUILD_DIR" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" -DCMAKE_CXX_FLAGS="$flags" \
     -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
