@@ -62,6 +62,8 @@ if(mlnet_tests AND TARGET ${testmlnet})
   # ns-3 links its test libraries with the plain signature: so must we.
   target_link_libraries(${testmlnet} Catch2::Catch2)
   target_include_directories(${testmlnet} PRIVATE ${MLNET_ROOT}/test)
+  set_source_files_properties(${MLNET_ROOT}/test/helper/scenario-outputs-test.cc
+                              PROPERTIES COMPILE_DEFINITIONS MLNET_SOURCE_ROOT="${MLNET_ROOT}")
 endif()
 
 if(ENABLE_EXAMPLES)

@@ -43,5 +43,6 @@ list(APPEND MLNET_TEST_SOURCES
   ${MLNET_ROOT}/test/helper/scenario-rdma-test.cc
   ${MLNET_ROOT}/test/helper/scenario-cc-test.cc
   ${MLNET_ROOT}/test/helper/scenario-jobs-test.cc
+  ${MLNET_ROOT}/test/helper/scenario-outputs-test.cc
 )
 list(APPEND MLNET_EXAMPLES mlnet-run)

@@ -6,9 +6,11 @@
 #include "ns3/log.h"
 
 #include <cstdio>
+#include <functional>
 #include <iomanip>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <type_traits>
 
 namespace ns3
 {
@@ -92,92 +94,198 @@ Bytes(uint64_t v)
 
 } // namespace
 
+namespace
+{
+
+/// One CSV column: its header name and how a record's field is written (exactly one field).
+template<class R>
+struct Column
+{
+    const char* name;                                   //!< header name
+    std::function<void(std::ostream&, const R&)> write; //!< writes the field of a record
+    bool perPacket{false}; //!< empty in a flow-level record (doc/flow-backend.rst)
+};
+
+/// A record measured by the flow backend (its per-packet columns are written empty).
+template<class R>
+bool
+FlowLevel(const R& r)
+{
+    if constexpr (std::is_same_v<R, FlowStatsRecord> || std::is_same_v<R, PortStatsRecord>)
+    {
+        return r.flowLevel;
+    }
+    return false;
+}
+
+/**
+ * Header then one line per record, both from the same column list, so a row always has as many
+ * fields as the header, in its order. Numbers as the stream prints them, reals with 12
+ * significant digits.
+ */
+template<class R>
+void
+WriteCsv(std::ostream& os, const std::vector<Column<R>>& columns, const std::vector<R>& records)
+{
+    for (size_t i = 0; i < columns.size(); ++i)
+    {
+        os << (i == 0 ? "" : ",") << columns[i].name;
+    }
+    os << '\n';
+    const std::streamsize precision = os.precision(12);
+    for (const R& r : records)
+    {
+        for (size_t i = 0; i < columns.size(); ++i)
+        {
+            if (i != 0)
+            {
+                os << ',';
+            }
+            if (!(columns[i].perPacket && FlowLevel(r)))
+            {
+                columns[i].write(os, r);
+            }
+        }
+        os << '\n';
+    }
+    os.precision(precision);
+}
+
+/// A column whose field is `expr` of the record `r`.
+#define MLNET_COLUMN(R, name, expr)            \
+    Column<R>                                  \
+    {                                          \
+        name, [](std::ostream& os, const R& r) \
+        {                                      \
+            os << (expr);                      \
+        }                                      \
+    }
+
+/// A column of a per-packet counter: empty in a flow-level record.
+#define MLNET_PACKET_COLUMN(R, name, expr)   \
+    Column<R>                                \
+    {                                        \
+        name,                                \
+            [](std::ostream& os, const R& r) \
+        {                                    \
+            os << (expr);                    \
+        },                                   \
+            true                             \
+    }
+
+} // namespace
+
 void
 StatsWriter::WriteFlowsCsv(std::ostream& os, const std::vector<FlowStatsRecord>& flows)
 {
-    os << "id,type,src,dst,srcPort,priority,offeredBps,targetBytes,startNs,txBytes,txPackets,"
-          "rxBytes,rxPackets,ceMarked,reordered,firstRxNs,lastRxNs,completed,fctNs,goodputBps,"
-          "deliveredBytes,retransmitted,completedNs\n";
-    for (const FlowStatsRecord& f : flows)
-    {
-        if (f.flowLevel)
-        {
-            // The flow backend: per-packet columns are empty (doc/flow-backend.rst).
-            os << f.id << ',' << CsvField(f.type) << ',' << f.src << ',' << f.dst << ','
-               << f.srcPort << ',' << unsigned(f.priority) << ',' << std::setprecision(12)
-               << f.offeredBps << ',' << f.targetBytes << ',' << f.startNs << ",,,,,,,,,"
-               << (f.Completed() ? 1 : 0) << ',' << f.FctNs() << ',' << f.GoodputBps() << ','
-               << f.deliveredBytes << ",," << f.completedNs << '\n';
-            continue;
-        }
-        os << f.id << ',' << CsvField(f.type) << ',' << f.src << ',' << f.dst << ',' << f.srcPort
-           << ',' << unsigned(f.priority) << ',' << std::setprecision(12) << f.offeredBps << ','
-           << f.targetBytes << ',' << f.startNs << ',' << f.txBytes << ',' << f.txPackets << ','
-           << f.rxBytes << ',' << f.rxPackets << ',' << f.ceMarked << ',' << f.reordered << ','
-           << f.firstRxNs << ',' << f.lastRxNs << ',' << (f.Completed() ? 1 : 0) << ',' << f.FctNs()
-           << ',' << f.GoodputBps() << ',' << f.deliveredBytes << ',' << f.retransmitted << ','
-           << f.completedNs << '\n';
-    }
+    using F = FlowStatsRecord;
+    static const std::vector<Column<F>> columns = {
+        MLNET_COLUMN(F, "id", r.id),
+        MLNET_COLUMN(F, "type", CsvField(r.type)),
+        MLNET_COLUMN(F, "src", r.src),
+        MLNET_COLUMN(F, "dst", r.dst),
+        MLNET_COLUMN(F, "srcPort", r.srcPort),
+        MLNET_COLUMN(F, "priority", unsigned(r.priority)),
+        MLNET_COLUMN(F, "offeredBps", r.offeredBps),
+        MLNET_COLUMN(F, "targetBytes", r.targetBytes),
+        MLNET_COLUMN(F, "startNs", r.startNs),
+        MLNET_PACKET_COLUMN(F, "txBytes", r.txBytes),
+        MLNET_PACKET_COLUMN(F, "txPackets", r.txPackets),
+        MLNET_PACKET_COLUMN(F, "rxBytes", r.rxBytes),
+        MLNET_PACKET_COLUMN(F, "rxPackets", r.rxPackets),
+        MLNET_PACKET_COLUMN(F, "ceMarked", r.ceMarked),
+        MLNET_PACKET_COLUMN(F, "reordered", r.reordered),
+        MLNET_PACKET_COLUMN(F, "firstRxNs", r.firstRxNs),
+        MLNET_PACKET_COLUMN(F, "lastRxNs", r.lastRxNs),
+        MLNET_COLUMN(F, "completed", r.Completed() ? 1 : 0),
+        MLNET_COLUMN(F, "fctNs", r.FctNs()),
+        MLNET_COLUMN(F, "goodputBps", r.GoodputBps()),
+        MLNET_COLUMN(F, "deliveredBytes", r.deliveredBytes),
+        MLNET_PACKET_COLUMN(F, "retransmitted", r.retransmitted),
+        MLNET_COLUMN(F, "completedNs", r.completedNs),
+    };
+    WriteCsv(os, columns, flows);
 }
 
 void
 StatsWriter::WriteIterationsCsv(std::ostream& os, const std::vector<IterationRecord>& iterations)
 {
-    os << "job,jobId,iteration,startNs,endNs,durationNs,computeNs,exposedCommNs,gpuIdleNs,"
-          "periodWaitNs,busyNs\n";
-    for (const IterationRecord& r : iterations)
-    {
-        os << CsvField(r.job) << ',' << r.jobId << ',' << r.iteration << ','
-           << r.start.GetNanoSeconds() << ',' << r.end.GetNanoSeconds() << ','
-           << r.Duration().GetNanoSeconds() << ',' << r.compute.GetNanoSeconds() << ','
-           << r.exposedComm.GetNanoSeconds() << ',' << r.gpuIdle.GetNanoSeconds() << ','
-           << r.periodWait.GetNanoSeconds() << ',' << r.BusyTime().GetNanoSeconds() << '\n';
-    }
+    using I = IterationRecord;
+    static const std::vector<Column<I>> columns = {
+        MLNET_COLUMN(I, "job", CsvField(r.job)),
+        MLNET_COLUMN(I, "jobId", r.jobId),
+        MLNET_COLUMN(I, "iteration", r.iteration),
+        MLNET_COLUMN(I, "startNs", r.start.GetNanoSeconds()),
+        MLNET_COLUMN(I, "endNs", r.end.GetNanoSeconds()),
+        MLNET_COLUMN(I, "durationNs", r.Duration().GetNanoSeconds()),
+        MLNET_COLUMN(I, "computeNs", r.compute.GetNanoSeconds()),
+        MLNET_COLUMN(I, "exposedCommNs", r.exposedComm.GetNanoSeconds()),
+        MLNET_COLUMN(I, "gpuIdleNs", r.gpuIdle.GetNanoSeconds()),
+        MLNET_COLUMN(I, "periodWaitNs", r.periodWait.GetNanoSeconds()),
+        MLNET_COLUMN(I, "busyNs", r.BusyTime().GetNanoSeconds()),
+    };
+    WriteCsv(os, columns, iterations);
 }
 
 void
 StatsWriter::WritePortsCsv(std::ostream& os, const std::vector<PortStatsRecord>& ports)
 {
-    os << "node,port,peer,rateBps,txPackets,txBytes,drops,dropBytes,ecnMarks,pfcPauses,"
-          "pfcResumes,maxQueueBytes\n";
-    for (const PortStatsRecord& p : ports)
-    {
-        if (p.flowLevel)
-        {
-            // The flow backend: only the bytes carried have a meaning (doc/flow-backend.rst).
-            os << CsvField(p.node) << ',' << p.port << ',' << CsvField(p.peer) << ','
-               << std::setprecision(12) << p.rateBps << ",," << p.txBytes << ",,,,,,\n";
-            continue;
-        }
-        os << CsvField(p.node) << ',' << p.port << ',' << CsvField(p.peer) << ','
-           << std::setprecision(12) << p.rateBps << ',' << p.txPackets << ',' << p.txBytes << ','
-           << p.drops << ',' << p.dropBytes << ',' << p.ecnMarks << ',' << p.pfcPauses << ','
-           << p.pfcResumes << ',' << p.maxQueueBytes << '\n';
-    }
+    using P = PortStatsRecord;
+    static const std::vector<Column<P>> columns = {
+        MLNET_COLUMN(P, "node", CsvField(r.node)),
+        MLNET_COLUMN(P, "port", r.port),
+        MLNET_COLUMN(P, "peer", CsvField(r.peer)),
+        MLNET_COLUMN(P, "rateBps", r.rateBps),
+        MLNET_PACKET_COLUMN(P, "txPackets", r.txPackets),
+        MLNET_COLUMN(P, "txBytes", r.txBytes),
+        MLNET_PACKET_COLUMN(P, "drops", r.drops),
+        MLNET_PACKET_COLUMN(P, "dropBytes", r.dropBytes),
+        MLNET_PACKET_COLUMN(P, "ecnMarks", r.ecnMarks),
+        MLNET_PACKET_COLUMN(P, "pfcPauses", r.pfcPauses),
+        MLNET_PACKET_COLUMN(P, "pfcResumes", r.pfcResumes),
+        MLNET_PACKET_COLUMN(P, "maxQueueBytes", r.maxQueueBytes),
+    };
+    WriteCsv(os, columns, ports);
 }
 
 void
 StatsWriter::WriteHostsCsv(std::ostream& os, const std::vector<HostStatsRecord>& hosts)
 {
-    os << "host,name,rxPackets,rxBytes,deliveredPackets,deliveredBytes,dropPackets,dropBytes,"
-          "bufferedBytes,dmaPayloadBytes,txPayloadBytes,ceMarked,pausesSent,resumesSent,"
-          "iotlbHits,iotlbMisses,iotlbHitRate,maxBufferBytes,meanQueueDelayNs,maxQueueDelayNs,"
-          "dmaBusyFraction,memoryAppDemand,appLoadBps,writeRateBps,memoryUtilization,"
-          "throttleLevel,maxThrottleLevel\n";
-    for (const HostStatsRecord& h : hosts)
-    {
-        const HostPathStats& s = h.stats;
-        os << h.host << ',' << CsvField(h.name) << ',' << s.rxPackets << ',' << s.rxBytes << ','
-           << s.deliveredPackets << ',' << s.deliveredBytes << ',' << s.dropPackets << ','
-           << s.dropBytes << ',' << h.bufferedBytes << ',' << s.dmaPayloadBytes << ','
-           << s.txPayloadBytes << ',' << s.ceMarked << ',' << s.pausesSent << ',' << s.resumesSent
-           << ',' << s.iotlbHits << ',' << s.iotlbMisses << ',' << std::setprecision(12)
-           << h.IotlbHitRate() << ',' << h.MeanQueueDelayNs() << ','
-           << s.maxQueueDelay.GetNanoSeconds() << ',' << h.DmaBusyFraction() << ','
-           << h.memoryAppDemand << ',' << h.appLoadBps << ',' << h.writeRateBps << ','
-           << h.memoryUtilization << ',' << s.throttleLevel << ',' << s.maxThrottleLevel << '\n';
-    }
+    using H = HostStatsRecord;
+    static const std::vector<Column<H>> columns = {
+        MLNET_COLUMN(H, "host", r.host),
+        MLNET_COLUMN(H, "name", CsvField(r.name)),
+        MLNET_COLUMN(H, "rxPackets", r.stats.rxPackets),
+        MLNET_COLUMN(H, "rxBytes", r.stats.rxBytes),
+        MLNET_COLUMN(H, "deliveredPackets", r.stats.deliveredPackets),
+        MLNET_COLUMN(H, "deliveredBytes", r.stats.deliveredBytes),
+        MLNET_COLUMN(H, "dropPackets", r.stats.dropPackets),
+        MLNET_COLUMN(H, "dropBytes", r.stats.dropBytes),
+        MLNET_COLUMN(H, "bufferedBytes", r.bufferedBytes),
+        MLNET_COLUMN(H, "dmaPayloadBytes", r.stats.dmaPayloadBytes),
+        MLNET_COLUMN(H, "txPayloadBytes", r.stats.txPayloadBytes),
+        MLNET_COLUMN(H, "ceMarked", r.stats.ceMarked),
+        MLNET_COLUMN(H, "pausesSent", r.stats.pausesSent),
+        MLNET_COLUMN(H, "resumesSent", r.stats.resumesSent),
+        MLNET_COLUMN(H, "iotlbHits", r.stats.iotlbHits),
+        MLNET_COLUMN(H, "iotlbMisses", r.stats.iotlbMisses),
+        MLNET_COLUMN(H, "iotlbHitRate", r.IotlbHitRate()),
+        MLNET_COLUMN(H, "maxBufferBytes", r.stats.maxBufferBytes),
+        MLNET_COLUMN(H, "meanQueueDelayNs", r.MeanQueueDelayNs()),
+        MLNET_COLUMN(H, "maxQueueDelayNs", r.stats.maxQueueDelay.GetNanoSeconds()),
+        MLNET_COLUMN(H, "dmaBusyFraction", r.DmaBusyFraction()),
+        MLNET_COLUMN(H, "memoryAppDemand", r.memoryAppDemand),
+        MLNET_COLUMN(H, "appLoadBps", r.appLoadBps),
+        MLNET_COLUMN(H, "writeRateBps", r.writeRateBps),
+        MLNET_COLUMN(H, "memoryUtilization", r.memoryUtilization),
+        MLNET_COLUMN(H, "throttleLevel", r.stats.throttleLevel),
+        MLNET_COLUMN(H, "maxThrottleLevel", r.stats.maxThrottleLevel),
+    };
+    WriteCsv(os, columns, hosts);
 }
+
+#undef MLNET_COLUMN
+#undef MLNET_PACKET_COLUMN
 
 void
 StatsWriter::WriteSummaryJson(std::ostream& os, const RunSummary& s,
