@@ -151,9 +151,10 @@ main(int argc, char* argv[])
     // Frames sent by the aggregation devices (their pass-through): the rest are the hops the
     // same traffic makes without devices.
     uint64_t deviceHops = 0;
-    std::vector<Ptr<AggregationDevice>> devs = AggregationHelper::GetDevices();
-    for (const auto& d : devs)
+    NetDeviceContainer ports = AggregationHelper::GetDevices();
+    for (auto it = ports.Begin(); it != ports.End(); ++it)
     {
+        Ptr<AggregationDevice> d = AggregationHelper::Get(*it);
         deviceHops += d->GetStats().passThrough[0] + d->GetStats().passThrough[1];
     }
     StandardLine(name, "mlnet", s)
@@ -177,7 +178,7 @@ main(int argc, char* argv[])
         .Add("ecn_marks", sw.ecnMarks)
         .Add("pfc_pauses", sw.pauses)
         .Add("devices", devices)
-        .Add("aggregation_devices", uint32_t(devs.size()))
+        .Add("aggregation_devices", ports.GetN())
         .Add("device_hops", deviceHops)
         .Add("fabric_hops", s.packetHops - deviceHops)
         .Add("wall_ns_per_fabric_hop",

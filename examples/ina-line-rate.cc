@@ -100,8 +100,10 @@ Simulate(double rateGbps, uint32_t lanes, double clockHz, bool lineRate, Time du
     SimResult res;
     res.goodput
         = double(w0->GetStats().results - at) * 256 * 4 * 8 / (duration - warm).GetSeconds();
-    for (const auto& d : AggregationHelper::GetDevices())
+    NetDeviceContainer ports = AggregationHelper::GetDevices();
+    for (auto it = ports.Begin(); it != ports.End(); ++it)
     {
+        Ptr<AggregationDevice> d = AggregationHelper::Get(*it);
         res.pauses += d->GetStats().pauses;
         res.maxInput = std::max(res.maxInput, d->GetStats().maxInputBytes);
         res.drops += d->GetStats().drops;

@@ -468,18 +468,25 @@ AggregationHelper::InstallInSwitch(const NodeContainer& switches)
     return out;
 }
 
-std::vector<Ptr<AggregationDevice>>
+NetDeviceContainer
 AggregationHelper::GetDevices()
 {
-    std::vector<Ptr<AggregationDevice>> out;
+    NetDeviceContainer out;
     for (uint32_t i = 0; i < NodeList::GetNNodes(); ++i)
     {
         if (Ptr<AggregationDevice> d = NodeList::GetNode(i)->GetObject<AggregationDevice>())
         {
-            out.push_back(d);
+            out.Add(d->GetSwitchPort());
         }
     }
     return out;
+}
+
+Ptr<AggregationDevice>
+AggregationHelper::Get(Ptr<NetDevice> port)
+{
+    Ptr<AggregationDevice> d = port ? port->GetNode()->GetObject<AggregationDevice>() : nullptr;
+    return d && (d->GetSwitchPort() == port || d->GetLinkPort() == port) ? d : nullptr;
 }
 
 void

@@ -6,6 +6,7 @@
 
 #include "ns3/aggregation-device.h"
 #include "ns3/in-network-aggregator.h"
+#include "ns3/net-device-container.h"
 #include "ns3/node-container.h"
 #include "ns3/object-factory.h"
 #include "ns3/switch-aggregator.h"
@@ -129,8 +130,17 @@ class AggregationHelper
     static void PopulateRoutes();
     /// \return the address of an aggregation point: 172.16.0.0 + node id + 1
     static Ipv4Address AddressOf(Ptr<Node> node);
-    /// \return every aggregation device in the simulation
-    static std::vector<Ptr<AggregationDevice>> GetDevices();
+    /**
+     * Every aggregation device in the simulation, as ns-3 helpers return devices: one
+     * NetDevice per aggregation device, its port towards the switch (Get() gives the device).
+     * \return the ports
+     */
+    static NetDeviceContainer GetDevices();
+    /**
+     * \param port a port of an aggregation device (an element of GetDevices())
+     * \return the aggregation device it belongs to (null if none)
+     */
+    static Ptr<AggregationDevice> Get(Ptr<NetDevice> port);
 
   private:
     Ptr<AggregationEngine> MakeEngine(bool inSwitch) const;

@@ -306,8 +306,10 @@ Aggregate(const py::dict& kw)
         }
         out["workers"] = wl;
         py::list dl;
-        for (const auto& dev : AggregationHelper::GetDevices())
+        const NetDeviceContainer ports = AggregationHelper::GetDevices();
+        for (auto it = ports.Begin(); it != ports.End(); ++it)
         {
+            Ptr<AggregationDevice> dev = AggregationHelper::Get(*it);
             const AggregationEngineStats& e = dev->GetEngine()->GetStats();
             const AggregationDeviceStats& s = dev->GetStats();
             py::dict d;

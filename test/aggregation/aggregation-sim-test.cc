@@ -89,8 +89,10 @@ TEST_CASE("aggregation: a slow datapath back-pressures with PFC instead of dropp
     uint64_t pauses = 0;
     uint64_t drops = 0;
     uint64_t maxBytes = 0;
-    for (auto d : AggregationHelper::GetDevices())
+    NetDeviceContainer ports = AggregationHelper::GetDevices();
+    for (auto it = ports.Begin(); it != ports.End(); ++it)
     {
+        Ptr<AggregationDevice> d = AggregationHelper::Get(*it);
         pauses += d->GetStats().pauses;
         drops += d->GetStats().drops;
         maxBytes = std::max(maxBytes, d->GetStats().maxInputBytes);
@@ -111,8 +113,16 @@ TEST_CASE("aggregation: other packets cross a device byte for byte", "[aggregati
 {
     AggLeafSpine s(2, 1, 1);
     s.Install("bump");
-    std::vector<Ptr<AggregationDevice>> devs = AggregationHelper::GetDevices();
-    REQUIRE(devs.size() == 4); // both ends of both leaf-spine links
+    NetDeviceContainer ports = AggregationHelper::GetDevices();
+    REQUIRE(ports.GetN() == 4); // both ends of both leaf-spine links
+    std::vector<Ptr<AggregationDevice>> devs;
+    for (auto it = ports.Begin(); it != ports.End(); ++it)
+    {
+        devs.push_back(AggregationHelper::Get(*it));
+        REQUIRE(devs.back()->GetSwitchPort() == *it);
+        REQUIRE(AggregationHelper::Get(devs.back()->GetLinkPort()) == devs.back());
+    }
+    REQUIRE(!AggregationHelper::Get(s.topo.hosts.Get(0)->GetDevice(0))); // not a device's port
     RdmaHelper rdma;
     std::vector<Ptr<RdmaNic>> nics = rdma.Install(s.topo.hosts);
     std::map<Ptr<AggregationDevice>, std::vector<std::vector<uint8_t>>> in, out;
