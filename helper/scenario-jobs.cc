@@ -60,6 +60,8 @@ struct JobParams
     Time minPeriod;             //!< minIterationPeriod (0 = no cap)
     CongestionControlConfig cc; //!< default congestion control of the job's NICs
     std::string entry;          //!< "traffic[i]", for the summary
+    uint32_t index{0};          //!< i of traffic[i]
+    std::string name;           //!< <type><i>: the job's name in every output and message
 };
 
 /// Distinct host indices in [0, hosts-1], at least `min` of them.
@@ -88,9 +90,12 @@ ParseHosts(ScenarioObject& in, const std::string& key, const ScenarioConfig& cfg
 }
 
 JobParams
-ParseJobParams(ScenarioObject& in, const ScenarioConfig& cfg, size_t minHosts)
+ParseJobParams(ScenarioObject& in, const ScenarioConfig& cfg, size_t minHosts,
+               const std::string& type)
 {
     JobParams p;
+    p.index = static_cast<uint32_t>(cfg.traffic.size()); // entries are parsed in order
+    p.name = JobName(type, p.index);
     p.hosts = ParseHosts(in, "hosts", cfg, minHosts);
     p.iterations = static_cast<uint32_t>(in.Uint("iterations", 1, 1000000, std::nullopt));
     p.start = in.Duration("start", Time(0), cfg.duration, std::string("0ns"));
@@ -138,9 +143,9 @@ Transports(TrafficContext& ctx, const std::vector<uint32_t>& hosts,
 void
 StartJob(TrafficContext& ctx, Ptr<TrainingJob> job, const JobParams& p, const std::string& type)
 {
-    const uint32_t id = ctx.NewFlowId();
-    job->SetAttribute("JobName", StringValue(type + std::to_string(id)));
-    job->SetAttribute("JobId", UintegerValue(id));
+    ctx.NewFlowId(); // a flow id per job as before, so the flows of later entries keep theirs
+    job->SetAttribute("JobName", StringValue(p.name));
+    job->SetAttribute("JobId", UintegerValue(p.index));
     job->SetAttribute("Iterations", UintegerValue(p.iterations));
     job->SetAttribute("StartTime", TimeValue(p.start));
     job->SetAttribute("MinIterationPeriod", TimeValue(p.minPeriod));
@@ -216,7 +221,7 @@ std::shared_ptr<const TrafficSpec>
 ParseDataParallel(ScenarioObject& in, const ScenarioConfig& cfg)
 {
     auto s = std::make_shared<DataParallelSpec>();
-    s->params = ParseJobParams(in, cfg, 1);
+    s->params = ParseJobParams(in, cfg, 1, "data-parallel-job");
     std::vector<std::string> modes{"ring", "ps"};
     for (const std::string& m : GradientAggregatorRegistry::Modes())
     {
@@ -320,7 +325,7 @@ std::shared_ptr<const TrafficSpec>
 ParsePipeline(ScenarioObject& in, const ScenarioConfig& cfg)
 {
     auto s = std::make_shared<PipelineSpec>();
-    s->params = ParseJobParams(in, cfg, 1);
+    s->params = ParseJobParams(in, cfg, 1, "pipeline-job");
     s->schedule = in.Choice("schedule", {"gpipe", "1f1b"}, std::string("1f1b"));
     s->microBatches = static_cast<uint32_t>(in.Uint("microBatches", 1, 65536, 8));
     s->forward = in.Duration("forward", Time(0), Seconds(3600), std::nullopt);
@@ -354,7 +359,7 @@ std::shared_ptr<const TrafficSpec>
 ParseTensorParallel(ScenarioObject& in, const ScenarioConfig& cfg)
 {
     auto s = std::make_shared<TensorParallelSpec>();
-    s->params = ParseJobParams(in, cfg, 2);
+    s->params = ParseJobParams(in, cfg, 2, "tensor-parallel-job");
     s->layers = static_cast<uint32_t>(in.Uint("layers", 1, 1000000, std::nullopt));
     s->forward = in.Duration("forward", Time(0), Seconds(3600), std::nullopt);
     s->backward = in.Duration("backward", Time(0), Seconds(3600), std::nullopt);

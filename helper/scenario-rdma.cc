@@ -279,6 +279,7 @@ class PeriodicJobSpec : public TrafficSpec
     double computeCv{0};
     Time minPeriod; //!< minIterationPeriod (0 = no cap)
     RdmaParams params;
+    uint32_t index{0}; //!< i of traffic[i]: the job's id, and its name periodic-job<i>
 
     void Install(TrafficContext& ctx) const override
     {
@@ -292,8 +293,8 @@ class PeriodicJobSpec : public TrafficSpec
             job->SetAttribute("ComputeJitter", PointerValue(PeriodicJob::NormalJitter(computeCv)));
             job->AssignStreams(PeriodicJob::JITTER_STREAM_BASE + id);
         }
-        job->SetAttribute("JobName", StringValue("job" + std::to_string(id)));
-        job->SetAttribute("JobId", UintegerValue(id));
+        job->SetAttribute("JobName", StringValue(JobName("periodic-job", index)));
+        job->SetAttribute("JobId", UintegerValue(index));
         job->SetAttribute("Iterations", UintegerValue(iterations));
         job->SetAttribute("StartTime", TimeValue(params.start));
         job->SetAttribute("ComputeTime", TimeValue(compute));
@@ -338,6 +339,7 @@ std::shared_ptr<const TrafficSpec>
 ParsePeriodicJob(ScenarioObject& in, const ScenarioConfig& cfg)
 {
     auto s = std::make_shared<PeriodicJobSpec>();
+    s->index = static_cast<uint32_t>(cfg.traffic.size()); // entries are parsed in order
     const uint32_t last = cfg.topology.NumHosts() - 1;
     s->src = static_cast<uint32_t>(in.Uint("src", 0, last, std::nullopt));
     s->dst = static_cast<uint32_t>(in.Uint("dst", 0, last, std::nullopt));

@@ -180,6 +180,12 @@ ParsePermutation(ScenarioObject& in, const ScenarioConfig& cfg)
 
 } // namespace
 
+std::string
+JobName(const std::string& type, uint32_t index)
+{
+    return type + std::to_string(index);
+}
+
 std::vector<uint32_t>
 RandomDerangement(uint32_t n, Ptr<UniformRandomVariable> rng)
 {

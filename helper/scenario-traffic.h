@@ -90,6 +90,15 @@ class TrafficContext
 std::vector<uint32_t> RandomDerangement(uint32_t n, Ptr<UniformRandomVariable> rng);
 
 /**
+ * The name of the training job of traffic[index]: its type then its index in the traffic
+ * array ("data-parallel-job0", "periodic-job2"), whatever its mode; the job's JobId is the
+ * index. iterations.csv, the job's message records and errors about it use this name.
+ * \param type the entry's "type" \param index its index in "traffic"
+ * \return the name
+ */
+std::string JobName(const std::string& type, uint32_t index);
+
+/**
  * \ingroup mlnet
  * \brief One validated traffic entry of a scenario, able to install itself.
  *

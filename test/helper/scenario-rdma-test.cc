@@ -91,7 +91,7 @@ TEST_CASE("helper: a periodic job's computeCv draws jittered compute times from 
         std::vector<double> jittered;
         for (const IterationRecord& it : r.iterations)
         {
-            if (it.job == "job1")
+            if (it.job == "periodic-job1")
             {
                 REQUIRE(it.compute == MicroSeconds(100)); // no key: no jitter
             }

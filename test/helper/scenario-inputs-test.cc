@@ -1,0 +1,70 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+// Scenario inputs that were accepted but wrong (issue 31): one name per job whatever its mode.
+
+#include "common/test-utilities.h"
+#include "ns3/core-module.h"
+#include "ns3/mlnet-module.h"
+
+#include <catch2/catch.hpp>
+#include <set>
+
+using namespace ns3;
+using mlnettest::RunScenarioText;
+using mlnettest::ScenarioParseError;
+
+namespace
+{
+/// A 2-leaf, 2-spine, 8-host leaf-spine at 100 Gb/s with the given extra keys and traffic.
+std::string
+LeafSpine(const std::string& extra, const std::string& traffic)
+{
+    return R"({"topology": {"type": "leaf-spine", "leaves": 2, "spines": 2, "hostsPerLeaf": 4},
+               "duration": "100us", "drain": "2s", )"
+           + extra + (extra.empty() ? "" : ", ") + R"("traffic": )" + traffic + "}";
+}
+
+/// The job names of a run's iterations.
+std::set<std::string>
+JobNames(const ScenarioResult& r)
+{
+    std::set<std::string> names;
+    for (const IterationRecord& it : r.iterations)
+    {
+        names.insert(it.job + "/" + std::to_string(it.jobId));
+    }
+    return names;
+}
+} // namespace
+
+TEST_CASE("helper: a training job is named after its traffic entry in every mode", "[helper]")
+{
+    // traffic[1] is the job, after a flow entry: <type><index> and id = index, in ring and ina
+    // mode alike (before issue 31: data-parallel-job1 in ring mode, data-parallel-job2 in ina
+    // mode: the flow counter, which the aggregator also draws from).
+    const std::string flow = R"({"type": "rdma", "src": 4, "dst": 5, "bytes": "10KB"})";
+    for (const std::string mode : {"ring", "ina"})
+    {
+        INFO(mode);
+        const std::string job = R"({"type": "data-parallel-job", "hosts": [0, 1, 2, 3], "mode": ")"
+                                + mode + R"(", "model": "cifarnet", "iterations": 1})";
+        ScenarioResult r = RunScenarioText(
+            LeafSpine(mode == "ina" ? R"("aggregation": {"placement": "switches"})" : "",
+                      "[" + flow + ", " + job + "]"));
+        REQUIRE(JobNames(r) == std::set<std::string>{"data-parallel-job1/1"});
+        REQUIRE(r.flows.size() == 1);
+        REQUIRE(r.flows[0].id == 0);
+    }
+    // Every job type, and a periodic job (named job<flow id> before).
+    ScenarioResult r = RunScenarioText(LeafSpine("", R"([
+        {"type": "periodic-job", "src": 6, "dst": 7, "compute": "10us", "bytes": 1000,
+         "iterations": 1},
+        {"type": "pipeline-job", "hosts": [0, 1], "forward": "10us", "backward": "10us",
+         "activationBytes": 1000, "microBatches": 2, "iterations": 1},
+        {"type": "tensor-parallel-job", "hosts": [2, 3], "layers": 1, "forward": "10us",
+         "backward": "10us", "allReduceBytes": 1000, "iterations": 1}])"));
+    REQUIRE(
+        JobNames(r)
+        == std::set<std::string>{"periodic-job0/0", "pipeline-job1/1", "tensor-parallel-job2/2"});
+}
