@@ -13,6 +13,7 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <cctype>
 #include <deque>
 #include <limits>
 #include <map>
@@ -304,6 +305,19 @@ AggregationHelper::SetMaxSlots(uint32_t slots)
     m_maxSlots = slots;
 }
 
+void
+AggregationHelper::SetNodeNames(std::map<uint32_t, std::string> names)
+{
+    m_names = std::move(names);
+}
+
+std::string
+AggregationHelper::NameOf(Ptr<Node> node, const std::string& kind) const
+{
+    auto it = m_names.find(node->GetId());
+    return it != m_names.end() ? it->second : kind + " " + std::to_string(node->GetId());
+}
+
 Ipv4Address
 AggregationHelper::AddressOf(Ptr<Node> node)
 {
@@ -386,8 +400,8 @@ AggregationHelper::InsertDevice(Ptr<Node> sw, uint32_t port)
     node->AggregateObject(dev);
     dev->SetPorts(b1, b2);
     dev->GetEngine()->SetAddress(AddressOf(node));
-    dev->GetEngine()->SetName("aggregation device on switch " + std::to_string(sw->GetId())
-                              + " port " + std::to_string(port));
+    dev->GetEngine()->SetName("aggregation device on " + NameOf(sw, "switch") + " port "
+                              + std::to_string(port));
     dev->Validate();
     return dev;
 }
@@ -461,7 +475,7 @@ AggregationHelper::InstallInSwitch(const NodeContainer& switches)
         sa->SetAttribute("Engine", PointerValue(MakeEngine(true)));
         (*it)->AggregateObject(sa);
         sa->Attach(fs, AddressOf(*it));
-        sa->GetEngine()->SetName("aggregator of switch " + std::to_string((*it)->GetId()));
+        sa->GetEngine()->SetName("aggregator of " + NameOf(*it, "switch"));
         out.push_back(sa);
     }
     PopulateRoutes();
@@ -520,8 +534,14 @@ AggregationHelper::PopulateRoutes()
 
 Ptr<InNetworkAggregator>
 AggregationHelper::InstallJob(const NodeContainer& workers, uint16_t jobId, uint32_t nTrees,
-                              uint32_t slots)
+                              uint32_t slots, const std::string& name)
 {
+    const std::string label = name.empty() ? "job " + std::to_string(jobId) : name;
+    // worker w as the messages name it: "worker 2 (host5)"
+    auto workerName = [&](uint32_t w)
+    {
+        return "worker " + std::to_string(w) + " (" + NameOf(workers.Get(w), "node") + ")";
+    };
     if (workers.GetN() == 0)
     {
         throw std::invalid_argument("AggregationHelper::InstallJob: workers must be >= 1");
@@ -540,7 +560,15 @@ AggregationHelper::InstallJob(const NodeContainer& workers, uint16_t jobId, uint
     std::vector<std::pair<uint32_t, uint32_t>> edge(W);
     for (uint32_t w = 0; w < W; ++w)
     {
-        edge[w] = g.EdgeOf(workers.Get(w));
+        try
+        {
+            edge[w] = g.EdgeOf(workers.Get(w));
+        }
+        catch (const std::invalid_argument&)
+        {
+            throw std::invalid_argument("AggregationHelper: " + workerName(w) + " of " + label
+                                        + " is not a host attached to a switch");
+        }
     }
     // Candidate roots: SetRoots, else the switches farthest from the hosts.
     std::vector<uint32_t> cands;
@@ -589,7 +617,7 @@ AggregationHelper::InstallJob(const NodeContainer& workers, uint16_t jobId, uint
         throw std::invalid_argument("AggregationHelper: no switch to root a tree at");
     }
     // Upward path of every worker towards a root: hops (switch, port).
-    auto pathTo = [&g, &edge, W](uint32_t root)
+    auto pathTo = [&g, &edge, W, &label, &workerName](uint32_t root)
     {
         std::vector<uint32_t> d = g.Distances({root});
         std::vector<std::vector<std::pair<uint32_t, uint32_t>>> paths(W);
@@ -598,7 +626,7 @@ AggregationHelper::InstallJob(const NodeContainer& workers, uint16_t jobId, uint
             uint32_t cur = edge[w].first;
             if (d[cur] == kInf)
             {
-                throw std::invalid_argument("AggregationHelper: worker " + std::to_string(w)
+                throw std::invalid_argument("AggregationHelper: " + workerName(w) + " of " + label
                                             + " cannot reach the tree root");
             }
             while (cur != root)
@@ -733,7 +761,8 @@ AggregationHelper::InstallJob(const NodeContainer& workers, uint16_t jobId, uint
             if (pick.empty())
             {
                 throw std::invalid_argument(
-                    "AggregationHelper: tree root switch " + std::to_string(rootNode->GetId())
+                    "AggregationHelper: the tree root " + NameOf(rootNode, "switch") + " of "
+                    + label
                     + " has no aggregation device or aggregator (install devices on the root "
                       "switches)");
             }
@@ -782,8 +811,7 @@ AggregationHelper::InstallJob(const NodeContainer& workers, uint16_t jobId, uint
                 Point& p = b.points[chain[i]];
                 if (p.parent >= 0 && p.parent != chain[i + 1])
                 {
-                    throw std::invalid_argument("AggregationHelper: the paths of job "
-                                                + std::to_string(jobId)
+                    throw std::invalid_argument("AggregationHelper: the paths of " + label
                                                 + " do not form a tree (a point has two parents)");
                 }
                 p.parent = chain[i + 1];
@@ -880,9 +908,8 @@ AggregationHelper::InstallJob(const NodeContainer& workers, uint16_t jobId, uint
                     p.engine->GetName()
                     + ": BufferBytesPerJob cannot hold one slot for each of "
                       "the "
-                    + std::to_string(treesAt[PeekPointer(p.engine)]) + " trees of job "
-                    + std::to_string(jobId) + " through it (" + std::to_string(chunkBytes)
-                    + " B chunks, 2 versions)");
+                    + std::to_string(treesAt[PeekPointer(p.engine)]) + " trees of " + label
+                    + " through it (" + std::to_string(chunkBytes) + " B chunks, 2 versions)");
             }
         }
         treeSlots[t] = s;
@@ -941,7 +968,29 @@ AggregationHelper::InstallJob(const NodeContainer& workers, uint16_t jobId, uint
                 }
                 cfg.childrenOnLinkSide.push_back(link);
             }
-            p.engine->AddTree(cfg);
+            try
+            {
+                p.engine->AddTree(cfg);
+            }
+            catch (const std::invalid_argument& e)
+            {
+                // The engine knows the job by its number only: name it as the caller does.
+                std::string what = e.what();
+                const std::string number = "job " + std::to_string(jobId);
+                size_t at = 0;
+                while ((at = what.find(number, at)) != std::string::npos)
+                {
+                    const size_t end = at + number.size();
+                    if (end < what.size() && std::isdigit(static_cast<unsigned char>(what[end])))
+                    {
+                        at = end; // "job 12", not "job 1"
+                        continue;
+                    }
+                    what.replace(at, number.size(), label);
+                    at += label.size();
+                }
+                throw std::invalid_argument(what);
+            }
             uint32_t depth = 1;
             for (int q = p.parent; q >= 0; q = b.points[q].parent)
             {
@@ -977,9 +1026,8 @@ AggregationHelper::InstallJob(const NodeContainer& workers, uint16_t jobId, uint
         }
         if (ep->GetWorker(jobId))
         {
-            throw std::invalid_argument("AggregationHelper: host " + std::to_string(n->GetId())
-                                        + " is a worker of job " + std::to_string(jobId)
-                                        + " already");
+            throw std::invalid_argument("AggregationHelper: " + workerName(w) + " is a worker of "
+                                        + label + " already");
         }
         Ptr<AggregationWorker> aw = m_workerFactory.Create<AggregationWorker>();
         aw->Setup(FabricHelper::GetHostDevice(n), jobId, bindings[w], cc,

@@ -11,6 +11,7 @@
 #include "ns3/object-factory.h"
 #include "ns3/switch-aggregator.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -87,6 +88,12 @@ class AggregationHelper
     void SetRoots(const NodeContainer& roots);
     /// \param slots cap of a tree's slot pool when it is derived from the buffers (512)
     void SetMaxSlots(uint32_t slots);
+    /**
+     * Name the nodes in the points' names and in error messages as the outputs do
+     * (FabricTopology::NodeNames: "core0", "host3"); without it, "switch <node id>".
+     * \param names node id -> name
+     */
+    void SetNodeNames(std::map<uint32_t, std::string> names);
 
     /**
      * Insert a device on switch-to-switch ports of each switch.
@@ -118,13 +125,15 @@ class AggregationHelper
      * \param jobId job id (unique on the points it uses)
      * \param trees number of trees, >= 1
      * \param slots slot pool per tree; 0 = the largest the buffers allow (capped at MaxSlots)
+     * \param name the job's name in error messages (empty: "job <jobId>")
      * \return the job's GradientAggregator
      * \throws std::invalid_argument if the topology has no aggregation point at a root, a
-     *         point's buffer or job limit does not fit the job (the message names the point), or
-     *         an argument is out of range
+     *         point's buffer or job limit does not fit the job (the message names the point and
+     *         the job), or an argument is out of range
      */
     Ptr<InNetworkAggregator> InstallJob(const NodeContainer& workers, uint16_t jobId,
-                                        uint32_t trees, uint32_t slots = 0);
+                                        uint32_t trees, uint32_t slots = 0,
+                                        const std::string& name = "");
 
     /// Install the routes to every aggregation address at every switch (Install* call it).
     static void PopulateRoutes();
@@ -144,6 +153,8 @@ class AggregationHelper
 
   private:
     Ptr<AggregationEngine> MakeEngine(bool inSwitch) const;
+    /// \return the node's name for messages (SetNodeNames, else "<kind> <node id>")
+    std::string NameOf(Ptr<Node> node, const std::string& kind) const;
 
     ObjectFactory m_deviceFactory;
     ObjectFactory m_engineFactory;
@@ -156,6 +167,7 @@ class AggregationHelper
     Time m_latency;
     NodeContainer m_roots;
     uint32_t m_maxSlots{512};
+    std::map<uint32_t, std::string> m_names; //!< node id -> name (SetNodeNames)
 };
 
 } // namespace ns3

@@ -59,6 +59,7 @@ class AggregationSection : public TrafficSpec
     {
         const FabricTopology& t = ctx.Topology();
         AggregationHelper agg;
+        agg.SetNodeNames(t.NodeNames()); // points named as in ports.csv ("core0")
         agg.SetEngineAttribute("BufferBytesPerJob", UintegerValue(bufferPerJob));
         agg.SetEngineAttribute("MaxJobs", UintegerValue(maxJobs));
         if (lineRate)
@@ -168,9 +169,11 @@ ParseInaMode(ScenarioObject& in, const ScenarioConfig& cfg)
         = kTypes.at(in.Choice("elementType", {"fp32", "fp16", "int32"}, std::string("fp32")));
     int32_t scale = static_cast<int32_t>(in.Uint("scaleExponent", 0, 64, 20));
     uint32_t maxSlots = section->maxSlots;
-    return [=](TrafficContext& ctx, const std::vector<uint32_t>& hosts) -> Ptr<GradientAggregator>
+    return [=](TrafficContext& ctx, const std::vector<uint32_t>& hosts,
+               const std::string& job) -> Ptr<GradientAggregator>
     {
         AggregationHelper agg;
+        agg.SetNodeNames(ctx.Topology().NodeNames());
         agg.SetMaxSlots(maxSlots);
         agg.SetCongestionControl(cc);
         agg.SetWorkerAttribute("ChunkElements", UintegerValue(chunk));
@@ -182,7 +185,7 @@ ParseInaMode(ScenarioObject& in, const ScenarioConfig& cfg)
             nodes.Add(ctx.Topology().hosts.Get(h));
         }
         uint16_t jobId = uint16_t(ctx.NewFlowId() & 0xffff);
-        return agg.InstallJob(nodes, jobId, trees, slots);
+        return agg.InstallJob(nodes, jobId, trees, slots, job);
     };
 }
 

@@ -74,9 +74,10 @@ class ScenarioSectionRegistry
 class GradientAggregatorRegistry
 {
   public:
-    /// Builds a job's aggregator: (the run, the job's worker host indices) -> aggregator.
-    typedef std::function<Ptr<GradientAggregator>(TrafficContext& ctx,
-                                                  const std::vector<uint32_t>& hosts)>
+    /// Builds a job's aggregator: (the run, the job's worker host indices, the job's name for
+    /// messages) -> aggregator.
+    typedef std::function<Ptr<GradientAggregator>(
+        TrafficContext& ctx, const std::vector<uint32_t>& hosts, const std::string& job)>
         Factory;
     /// Validates the mode's keys of an entry (hosts, model, ... are read by the job parser).
     typedef std::function<Factory(ScenarioObject& entry, const ScenarioConfig& cfg)> ParseFunction;

@@ -194,7 +194,7 @@ class DataParallelSpec : public TrafficSpec
                                                                             : "ParameterServer")));
         if (aggregator)
         {
-            job->SetAggregator(aggregator(ctx, params.hosts));
+            job->SetAggregator(aggregator(ctx, params.hosts, params.name));
         }
         job->SetAttribute("BatchSize", UintegerValue(batch));
         job->SetAttribute("FusionBytes", UintegerValue(fusionBytes));

@@ -399,13 +399,29 @@ ScenarioRunner::Run()
     m_rng->SetStream(kTrafficStream);
 
     Build();
-    for (const auto& spec : m_cfg.sections)
+    // A problem only the built network shows (an aggregation point too small for a job): one
+    // "scenario: <entry>: ..." line, and the simulator left clean for the next run.
+    auto install = [this](const TrafficSpec& spec, const std::string& entry)
     {
-        spec->Install(*this);
+        try
+        {
+            spec.Install(*this);
+        }
+        catch (const std::invalid_argument& e)
+        {
+            Reset();
+            const std::string what = e.what();
+            throw std::invalid_argument(
+                what.rfind("scenario: ", 0) == 0 ? what : "scenario: " + entry + ": " + what);
+        }
+    };
+    for (size_t i = 0; i < m_cfg.sections.size(); ++i)
+    {
+        install(*m_cfg.sections[i], m_cfg.sectionKeys.at(i));
     }
-    for (const auto& spec : m_cfg.traffic)
+    for (size_t i = 0; i < m_cfg.traffic.size(); ++i)
     {
-        spec->Install(*this);
+        install(*m_cfg.traffic[i], "traffic[" + std::to_string(i) + "]");
     }
     CollectDevices();
     m_drained = true;
@@ -455,6 +471,13 @@ ScenarioRunner::Run()
     s.warnings = m_warnings;
     s.congestionControl = m_cc;
 
+    Reset();
+    return r;
+}
+
+void
+ScenarioRunner::Reset()
+{
     m_collectors.clear();
     m_iterationCollectors.clear();
     m_activities.clear();
@@ -464,7 +487,6 @@ ScenarioRunner::Run()
     m_rng = nullptr;
     m_topo = FabricTopology();
     Simulator::Destroy();
-    return r;
 }
 
 void

@@ -112,6 +112,8 @@ class ScenarioRunner : private TrafficContext
     void AddCongestionControl(CongestionControlRecord record) override;
 
     void Build();
+    /// Drop the run's state and destroy the simulation (after a run, or a failed install).
+    void Reset();
     void CheckDrained();
     void CollectDevices();
     /// \return bytes queued in ports plus one per frame on a link (0 = network empty)

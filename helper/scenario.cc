@@ -715,6 +715,7 @@ Scenario::ParseChecked(const nlohmann::json& j)
         }
         ScenarioObject section(expanded.is_null() ? raw : expanded, root.PathOf(key));
         cfg.sections.push_back((*ScenarioSectionRegistry::Find(key))(section, cfg));
+        cfg.sectionKeys.push_back(key);
         section.Finish();
     }
     // Traffic last: its entries validate host indices and times against what precedes.

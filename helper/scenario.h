@@ -208,6 +208,8 @@ struct ScenarioConfig
     std::vector<std::shared_ptr<const TrafficSpec>> traffic; //!< parsed traffic entries
     /// sections of other parts (ScenarioSectionRegistry), installed before the traffic
     std::vector<std::shared_ptr<const TrafficSpec>> sections;
+    /// the top-level key of each of `sections` (in messages)
+    std::vector<std::string> sectionKeys;
     Time duration{MilliSeconds(1)}; //!< traffic period: sources stop at this time
     Time drain{MilliSeconds(10)};   //!< longest extra time to let in-flight packets arrive
     uint32_t seed{1};               //!< RngRun

@@ -218,6 +218,7 @@ Aggregate(const py::dict& kw)
     try
     {
         AggregationHelper agg;
+        agg.SetNodeNames(t.NodeNames()); // "core0", "host3", as the other outputs
         agg.SetEngineAttribute("BufferBytesPerJob", UintegerValue(bufferPerJob));
         agg.SetTimingAttribute("Lanes", UintegerValue(lanes));
         agg.SetTimingAttribute("ClockFrequency", DoubleValue(clock * 1e6));

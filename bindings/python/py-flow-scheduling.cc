@@ -291,16 +291,22 @@ FluidRun(const std::string& policy, const py::sequence& ports, const py::sequenc
 }
 
 py::dict
-CctFlexibility(const std::string& model, const std::string& gpu, uint32_t batch,
-               const py::object& rate, uint32_t workers, uint32_t servers, uint32_t bytes,
-               uint32_t mtu)
+CctFlexibility(const std::string& model, const std::string& gpu, const py::object& batchArg,
+               const py::object& rate, const py::object& workersArg, const py::object& serversArg,
+               const py::object& bytesArg, const py::object& mtuArg)
 {
-    if (batch < 1 || workers < 1 || bytes < 1 || mtu < 64)
+    // Each argument checked on its own: the message names it and its range.
+    auto arg = [](const py::object& v, const char* name, uint64_t lo, uint64_t hi)
     {
-        throw std::invalid_argument("batch, workers and bytes_per_parameter must be >= 1, mtu "
-                                    ">= 64");
-    }
-    const double bps = mlnetpy::ParseRate(rate, "rate");
+        return static_cast<uint32_t>(
+            mlnetpy::CheckedUint(v, std::string("cct_flexibility(): ") + name, lo, hi));
+    };
+    const uint32_t batch = arg(batchArg, "batch", 1, 65536);
+    const uint32_t workers = arg(workersArg, "workers", 1, 65536);
+    const uint32_t servers = arg(serversArg, "servers", 0, 65536);
+    const uint32_t bytes = arg(bytesArg, "bytes_per_parameter", 1, 16);
+    const uint32_t mtu = arg(mtuArg, "mtu", 64, 65536);
+    const double bps = mlnetpy::ParseRate(rate, "cct_flexibility(): rate");
     const double goodput = bps / 8 * mtu / (mtu + 82.0); // RoCEv2 + Ethernet framing
     DnnModel m = ModelZoo::Get(model);
     ComputeDag dag = IterationDag::Build(m, GpuProfile::Get(gpu), batch, bytes);

@@ -8,13 +8,16 @@
 // (doc/host.rst).
 
 #include "ns3/core-module.h"
+#include "ns3/input-limits.h"
 #include "ns3/mlnet-module.h"
 #include "ns3/unit-parser.h"
 #include "py-convert.h"
 #include "py-parts.h"
 
+#include <cmath>
 #include <map>
 #include <pybind11/stl.h>
+#include <sstream>
 
 namespace py = pybind11;
 using namespace ns3;
@@ -104,6 +107,52 @@ ToValue(const std::string& name, Kind kind, const py::handle& v)
     return nullptr;
 }
 
+/// Seconds as a reader would write them: "250 s", "1 ms", "2.5 us".
+std::string
+ReadableSeconds(double s)
+{
+    const std::pair<double, const char*> units[] = {{1, "s"}, {1e-3, "ms"}, {1e-6, "us"}};
+    std::ostringstream os;
+    for (const auto& [scale, unit] : units)
+    {
+        if (std::abs(s) >= scale)
+        {
+            os << s / scale << " " << unit;
+            return os.str();
+        }
+    }
+    os << s * 1e9 << " ns";
+    return os.str();
+}
+
+/// "[0ns, 100us]" from a time checker's "Time +0ns:+100000ns".
+std::string
+TimeRange(const std::string& info)
+{
+    const auto space = info.find(' ');
+    const auto colon = info.find(':', space == std::string::npos ? 0 : space);
+    if (space == std::string::npos || colon == std::string::npos)
+    {
+        return "(" + info + ")";
+    }
+    auto show = [](const std::string& t)
+    {
+        const int64_t ns = Time(t).GetNanoSeconds();
+        const std::pair<int64_t, const char*> units[]
+            = {{1000000000, "s"}, {1000000, "ms"}, {1000, "us"}};
+        for (const auto& [scale, unit] : units)
+        {
+            if (ns != 0 && ns % scale == 0)
+            {
+                return std::to_string(ns / scale) + unit;
+            }
+        }
+        return std::to_string(ns) + "ns";
+    };
+    return "[" + show(info.substr(space + 1, colon - space - 1)) + ", "
+           + show(info.substr(colon + 1)) + "]";
+}
+
 /// Attribute of the configured object as a number.
 template<class V>
 auto
@@ -149,11 +198,26 @@ HostPath(const py::kwargs& kw)
         const std::string& attr = it->second.first;
         struct TypeId::AttributeInformation info;
         HostInterconnect::GetTypeId().LookupAttributeByName(attr, &info);
-        Ptr<AttributeValue> v = ToValue(k, it->second.second, item.second);
+        Ptr<AttributeValue> v = ToValue("host_path(): " + k, it->second.second, item.second);
         if (!info.checker->CreateValidValue(*v))
         {
-            throw std::invalid_argument(k + " = " + std::string(py::str(item.second))
-                                        + ": out of range (" + info.help + ")");
+            // The accepted range from the checker, in the attribute's unit; a time also says
+            // how the value was read (a number is seconds).
+            const std::string range = info.checker->GetUnderlyingTypeInformation();
+            std::string what = k + " = " + std::string(py::str(item.second));
+            if (it->second.second == Kind::TIME)
+            {
+                what += " (" + ReadableSeconds(DynamicCast<TimeValue>(v)->Get().GetSeconds())
+                        + "): must be a time in " + TimeRange(range);
+            }
+            else
+            {
+                const RealLimit l = InputLimits::OfAttribute(HostInterconnect::GetTypeId(), attr);
+                std::ostringstream os;
+                os << ": must be in [" << l.lo << ", " << l.hi << "]";
+                what += os.str();
+            }
+            throw std::invalid_argument("host_path(): " + what + " (" + info.help + ")");
         }
         factory.Set(attr, *v);
     }

@@ -1,7 +1,8 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  */
-// Scenario inputs that were accepted but wrong (issue 31): one name per job whatever its mode.
+// Scenario inputs that were accepted but wrong (issue 31): one name per job whatever its mode,
+// the messages of errors only the built network shows.
 
 #include "common/test-utilities.h"
 #include "ns3/core-module.h"
@@ -23,6 +24,21 @@ LeafSpine(const std::string& extra, const std::string& traffic)
     return R"({"topology": {"type": "leaf-spine", "leaves": 2, "spines": 2, "hostsPerLeaf": 4},
                "duration": "100us", "drain": "2s", )"
            + extra + (extra.empty() ? "" : ", ") + R"("traffic": )" + traffic + "}";
+}
+
+/// The message of the std::invalid_argument a run throws ("" if none).
+std::string
+RunError(const std::string& text)
+{
+    try
+    {
+        RunScenarioText(text);
+    }
+    catch (const std::invalid_argument& e)
+    {
+        return e.what();
+    }
+    return "";
 }
 
 /// The job names of a run's iterations.
@@ -67,4 +83,34 @@ TEST_CASE("helper: a training job is named after its traffic entry in every mode
     REQUIRE(
         JobNames(r)
         == std::set<std::string>{"periodic-job0/0", "pipeline-job1/1", "tensor-parallel-job2/2"});
+}
+
+TEST_CASE("helper: aggregation errors of a run name the entry, the point and the job", "[helper]")
+{
+    const std::string ina = R"([{"type": "data-parallel-job", "hosts": [0, 1, 4, 5],
+                                 "mode": "ina", "model": "cifarnet", "iterations": 1}])";
+    // A point too small for the job: the message names the point as ports.csv does, the job
+    // as iterations.csv does, and the entry (before: "aggregator of switch 10: ... job 1 ...",
+    // without the scenario prefix).
+    const std::string err = RunError(
+        LeafSpine(R"("aggregation": {"placement": "switches", "bufferPerJob": 1000})", ina));
+    INFO(err);
+    REQUIRE(err.rfind("scenario: traffic[0]: aggregator of ", 0) == 0);
+    REQUIRE(err.find(": BufferBytesPerJob cannot hold one slot for each of the 1 trees of "
+                     "data-parallel-job0 through it")
+            != std::string::npos);
+    const std::string two = R"([{"type": "data-parallel-job", "hosts": [0, 4], "mode": "ina",
+                                 "model": "cifarnet", "iterations": 1, "trees": 2},
+                                {"type": "data-parallel-job", "hosts": [1, 5], "mode": "ina",
+                                 "model": "cifarnet", "iterations": 1, "trees": 2}])";
+    const std::string full = RunError(LeafSpine(
+        R"("aggregation": {"placement": "switches", "tiers": ["core"], "maxJobs": 1})", two));
+    INFO(full);
+    REQUIRE(full.rfind("scenario: traffic[1]: aggregator of spine", 0) == 0);
+    REQUIRE(full.find(": cannot hold data-parallel-job1: it holds MaxJobs = 1 jobs already")
+            != std::string::npos);
+    // The simulator is clean after the failed run: another runs.
+    REQUIRE(RunScenarioText(LeafSpine(R"("aggregation": {"placement": "switches"})", ina))
+                .iterations.size()
+            == 1);
 }

@@ -42,5 +42,31 @@ class TestRunScenarioRows(unittest.TestCase):
         self.assertEqual(h["rxBytes"], h["deliveredBytes"] + h["dropBytes"] + h["bufferedBytes"])
 
 
+class TestArguments(unittest.TestCase):
+    def test_cct_flexibility_names_the_argument(self):
+        self.assertGreater(mlnet.cct_flexibility("cifarnet")["ratio"], 1)
+        for kw, msg in [(dict(mtu=10), r"cct_flexibility\(\): mtu = 10 is out of range \[64, "),
+                        (dict(batch=0), r"cct_flexibility\(\): batch = 0 is out of range \[1, "),
+                        (dict(workers=-1), r"cct_flexibility\(\): workers = -1 is out of range"),
+                        (dict(bytes_per_parameter=0),
+                         r"cct_flexibility\(\): bytes_per_parameter = 0 is out of range \[1, 16\]"),
+                        (dict(servers=1.5), r"cct_flexibility\(\): servers: expected an integer")]:
+            with self.assertRaisesRegex(ValueError, msg):
+                mlnet.cct_flexibility("cifarnet", **kw)
+
+    def test_host_path_ranges_name_the_argument_and_unit(self):
+        self.assertGreater(mlnet.host_path(io_latency="100us")["write_rate_bps"], 0)
+        # a number is seconds: 250 is 250 s, not 250 ns
+        with self.assertRaisesRegex(ValueError, r"^host_path\(\): io_latency = 250 \(250 s\): "
+                                                r"must be a time in \[0ns, 100us\]"):
+            mlnet.host_path(io_latency=250)
+        with self.assertRaisesRegex(ValueError, r"^host_path\(\): io_latency = 1ms \(1 ms\): "
+                                                r"must be a time in \[0ns, 100us\]"):
+            mlnet.host_path(io_latency="1ms")
+        with self.assertRaisesRegex(ValueError, r"^host_path\(\): page_walk_accesses = 9: "
+                                                r"must be in \[0, 8\]"):
+            mlnet.host_path(page_walk_accesses=9)
+
+
 if __name__ == "__main__":
     unittest.main()
