@@ -11,9 +11,12 @@
 //           "transmitPath": true, "hostCcMarking": false, "hostCcThrottling": false,
 //           "hostCcThreshold": 0.9, "hostCcTarget": 0.8, "enabled": true,
 //           "demandChanges": [{"at": "2ms", "memoryAppDemand": 0.9}],
-//           "overrides": [{"hosts": [3], "memoryAppDemand": 1.0, ...}]}
+//           "overrides": [{"hosts": [1], "memoryAppDemand": 1.0, ...}]}
+// and every other HostInterconnect attribute in camelCase (pageWalkAccesses, hostCcGain, ...;
+// HostKeys()). Overrides and demand changes name hosts of "hosts".
 
 #include "host-interconnect-helper.h"
+#include "input-limits.h"
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/nstime.h"
@@ -21,6 +24,7 @@
 #include "ns3/uinteger.h"
 #include "scenario-extension.h"
 
+#include <algorithm>
 #include <map>
 #include <nlohmann/json.hpp>
 
@@ -45,80 +49,127 @@ PowerOfTwo(ScenarioObject& in, const std::string& key, uint64_t value, uint64_t 
     return value;
 }
 
-/// The path parameters present in an object (absent keys keep the defaults / the base).
+/// How a key's value is read.
+enum class Kind
+{
+    FLAG,  //!< bool
+    UINT,  //!< integer
+    POW2,  //!< integer, a power of two
+    BYTES, //!< byte count (integer or "64KiB")
+    PAGE,  //!< byte count, a power of two
+    REAL,  //!< number
+    TIME,  //!< time string
+    RATE   //!< rate string (memoryBandwidth, stored in bit/s as a double)
+};
+
+/// A key of the section: its HostInterconnect attribute and kind. Every attribute has one
+/// (camelCase of the attribute name; rxBuffer is RxBufferBytes); ranges are the attributes'
+/// checkers' (times: the [lo, hi] given here, the same as the checker's).
+struct HostKey
+{
+    const char* key;
+    const char* attribute;
+    Kind kind;
+    Time lo{Time(0)};
+    Time hi{Time(0)};
+};
+
+const std::vector<HostKey>&
+HostKeys()
+{
+    static const std::vector<HostKey> keys = {
+        {"enabled", "Enabled", Kind::FLAG},
+        {"pcieGeneration", "PcieGeneration", Kind::UINT},
+        {"pcieLanes", "PcieLanes", Kind::POW2},
+        {"maxPayloadSize", "MaxPayloadSize", Kind::PAGE},
+        {"tlpOverhead", "TlpOverhead", Kind::UINT},
+        {"rxBuffer", "RxBufferBytes", Kind::BYTES},
+        {"writeCredits", "WriteCredits", Kind::UINT},
+        {"readRequests", "ReadRequests", Kind::UINT},
+        {"readRequestBytes", "ReadRequestBytes", Kind::BYTES},
+        {"ioLatency", "IoLatency", Kind::TIME, Time(0), MicroSeconds(100)},
+        {"iommu", "Iommu", Kind::FLAG},
+        {"iotlbEntries", "IotlbEntries", Kind::UINT},
+        {"pageSize", "PageSize", Kind::PAGE},
+        {"rxBufferPerQp", "RxBufferPerQp", Kind::BYTES},
+        {"pageWalkAccesses", "PageWalkAccesses", Kind::REAL},
+        {"memoryBandwidth", "MemoryBandwidth", Kind::RATE},
+        {"memoryIdleLatency", "MemoryIdleLatency", Kind::TIME, NanoSeconds(1), MicroSeconds(100)},
+        {"memoryQueueingScale", "MemoryQueueingScale", Kind::TIME, Time(0), MicroSeconds(100)},
+        {"memoryMaxUtilization", "MemoryMaxUtilization", Kind::REAL},
+        {"memoryAppDemand", "MemoryAppDemand", Kind::REAL},
+        {"pfc", "Pfc", Kind::FLAG},
+        {"pfcHeadroom", "PfcHeadroom", Kind::BYTES},
+        {"pfcResumeOffset", "PfcResumeOffset", Kind::BYTES},
+        {"pfcPauseQuanta", "PfcPauseQuanta", Kind::UINT},
+        {"transmitPath", "TransmitPath", Kind::FLAG},
+        {"hostCcMarking", "HostCcMarking", Kind::FLAG},
+        {"hostCcThrottling", "HostCcThrottling", Kind::FLAG},
+        {"hostCcThreshold", "HostCcThreshold", Kind::REAL},
+        {"hostCcMarkBytes", "HostCcMarkBytes", Kind::BYTES},
+        {"hostCcTarget", "HostCcTarget", Kind::REAL},
+        {"hostCcGain", "HostCcGain", Kind::REAL},
+        {"hostCcInterval", "HostCcInterval", Kind::TIME, NanoSeconds(100), Seconds(1)},
+        {"hostCcLevels", "HostCcLevels", Kind::UINT},
+    };
+    return keys;
+}
+
+/// The path parameters present in an object (absent keys keep the defaults / the base); every
+/// key is known to the object, so an unknown one is reported with the full list.
 HostAttributes
 ParseAttributes(ScenarioObject& in)
 {
+    const TypeId tid = HostInterconnect::GetTypeId();
     HostAttributes a;
-    auto uint = [&](const char* key, const char* attr, uint64_t lo, uint64_t hi)
+    for (const HostKey& k : HostKeys())
     {
-        if (in.Has(key))
+        in.Raw(k.key); // known, present or not
+        if (!in.Has(k.key))
         {
-            a.emplace_back(attr, Create<UintegerValue>(in.Uint(key, lo, hi, std::nullopt)));
+            continue;
         }
-    };
-    auto dbl = [&](const char* key, const char* attr, double lo, double hi)
-    {
-        if (in.Has(key))
+        const UintLimit u = InputLimits::UintOfAttribute(tid, k.attribute);
+        const RealLimit r = InputLimits::OfAttribute(tid, k.attribute);
+        Ptr<AttributeValue> v;
+        switch (k.kind)
         {
-            a.emplace_back(attr, Create<DoubleValue>(in.Double(key, lo, hi, std::nullopt)));
-        }
-    };
-    auto flag = [&](const char* key, const char* attr)
-    {
-        if (in.Has(key))
-        {
-            a.emplace_back(attr, Create<BooleanValue>(in.Bool(key, std::nullopt)));
-        }
-    };
-    auto bytes = [&](const char* key, const char* attr, uint64_t lo, uint64_t hi, bool pow2)
-    {
-        if (in.Has(key))
-        {
-            uint64_t v = in.Bytes(key, lo, hi, std::nullopt);
-            if (pow2)
+            case Kind::FLAG:
+                v = Create<BooleanValue>(in.Bool(k.key, std::nullopt));
+                break;
+            case Kind::UINT:
+                v = Create<UintegerValue>(in.Uint(k.key, u.lo, u.hi, std::nullopt));
+                break;
+            case Kind::POW2:
+                v = Create<UintegerValue>(
+                    PowerOfTwo(in, k.key, in.Uint(k.key, u.lo, u.hi, std::nullopt), u.lo, u.hi));
+                break;
+            case Kind::BYTES:
+                v = Create<UintegerValue>(in.Bytes(k.key, u.lo, u.hi, std::nullopt));
+                break;
+            case Kind::PAGE:
+                v = Create<UintegerValue>(
+                    PowerOfTwo(in, k.key, in.Bytes(k.key, u.lo, u.hi, std::nullopt), u.lo, u.hi));
+                break;
+            case Kind::REAL:
+                v = Create<DoubleValue>(in.Double(k.key, r.lo, r.hi, std::nullopt));
+                break;
+            case Kind::TIME:
+                v = Create<TimeValue>(in.Duration(k.key, k.lo, k.hi, std::nullopt));
+                break;
+            case Kind::RATE:
             {
-                PowerOfTwo(in, key, v, lo, hi);
+                const double bps = double(in.Rate(k.key, std::nullopt).GetBitRate());
+                if (bps < r.lo || bps > r.hi)
+                {
+                    in.Fail(k.key, "must be in [1Gbps, 100Tbps]");
+                }
+                v = Create<DoubleValue>(bps);
+                break;
             }
-            a.emplace_back(attr, Create<UintegerValue>(v));
         }
-    };
-    flag("enabled", "Enabled");
-    uint("pcieGeneration", "PcieGeneration", 1, 6);
-    if (in.Has("pcieLanes"))
-    {
-        uint64_t lanes
-            = PowerOfTwo(in, "pcieLanes", in.Uint("pcieLanes", 1, 32, std::nullopt), 1, 32);
-        a.emplace_back("PcieLanes", Create<UintegerValue>(lanes));
+        a.emplace_back(k.attribute, v);
     }
-    bytes("maxPayloadSize", "MaxPayloadSize", 128, 4096, true);
-    bytes("rxBuffer", "RxBufferBytes", 4096, uint64_t(1) << 32, false);
-    flag("iommu", "Iommu");
-    uint("iotlbEntries", "IotlbEntries", 1, 1u << 20);
-    bytes("pageSize", "PageSize", 4096, uint64_t(1) << 30, true);
-    bytes("rxBufferPerQp", "RxBufferPerQp", 4096, uint64_t(1) << 32, false);
-    uint("writeCredits", "WriteCredits", 1, 65536);
-    if (in.Has("ioLatency"))
-    {
-        a.emplace_back("IoLatency", Create<TimeValue>(in.Duration(
-                                        "ioLatency", Time(0), MicroSeconds(100), std::nullopt)));
-    }
-    if (in.Has("memoryBandwidth"))
-    {
-        double bw = double(in.Rate("memoryBandwidth", std::nullopt).GetBitRate());
-        if (bw < 1e9 || bw > 1e14)
-        {
-            in.Fail("memoryBandwidth", "must be in [1Gbps, 100Tbps]");
-        }
-        a.emplace_back("MemoryBandwidth", Create<DoubleValue>(bw));
-    }
-    dbl("memoryAppDemand", "MemoryAppDemand", 0.0, 1.0);
-    flag("pfc", "Pfc");
-    flag("transmitPath", "TransmitPath");
-    flag("hostCcMarking", "HostCcMarking");
-    flag("hostCcThrottling", "HostCcThrottling");
-    dbl("hostCcThreshold", "HostCcThreshold", 0.0, 1.0);
-    dbl("hostCcTarget", "HostCcTarget", 0.0, 1.0);
     return a;
 }
 
@@ -128,6 +179,7 @@ ParseHostList(ScenarioObject& in, const ScenarioConfig& cfg, bool required)
 {
     const uint32_t n = cfg.topology.NumHosts();
     std::vector<uint32_t> hosts;
+    in.Raw("hosts"); // known, present or not
     if (!in.Has("hosts"))
     {
         if (required)
@@ -151,6 +203,24 @@ ParseHostList(ScenarioObject& in, const ScenarioConfig& cfg, bool required)
         hosts.push_back(v.get<uint32_t>());
     }
     return hosts;
+}
+
+/// Refuse hosts of an override or demand change that have no host interconnect (not in the
+/// section's "hosts"): they would be ignored.
+void
+RequireSectionHosts(ScenarioObject& in, const std::vector<uint32_t>& hosts,
+                    const std::vector<uint32_t>& section, const std::string& what)
+{
+    for (uint32_t h : hosts)
+    {
+        if (std::find(section.begin(), section.end(), h) == section.end())
+        {
+            in.Fail("hosts", "host " + std::to_string(h)
+                                 + " is not in the section's \"hosts\" (it has no host "
+                                   "interconnect, so "
+                                 + what + " would not apply): add it there");
+        }
+    }
 }
 
 /// A change of the memory application's demand during the run.
@@ -215,6 +285,7 @@ ParseSection(ScenarioObject& in, const ScenarioConfig& cfg)
     {
         ScenarioObject o(ov[i], in.PathOf("overrides") + "[" + std::to_string(i) + "]");
         std::vector<uint32_t> hosts = ParseHostList(o, cfg, true);
+        RequireSectionHosts(o, hosts, s->hosts, "an override");
         HostAttributes a = ParseAttributes(o);
         o.Finish();
         for (uint32_t h : hosts)
@@ -231,6 +302,7 @@ ParseSection(ScenarioObject& in, const ScenarioConfig& cfg)
         c.at = o.Duration("at", Time(0), cfg.duration, std::nullopt);
         c.demand = o.Double("memoryAppDemand", 0.0, 1.0, std::nullopt);
         c.hosts = o.Has("hosts") ? ParseHostList(o, cfg, true) : s->hosts;
+        RequireSectionHosts(o, c.hosts, s->hosts, "a demand change");
         o.Finish();
         s->changes.push_back(c);
     }

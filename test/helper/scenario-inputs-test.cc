@@ -2,6 +2,7 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 // Scenario inputs that were accepted but wrong (issue 31): one name per job whatever its mode,
+// the "host" section's keys,
 // the messages of errors only the built network shows.
 
 #include "common/test-utilities.h"
@@ -83,6 +84,62 @@ TEST_CASE("helper: a training job is named after its traffic entry in every mode
     REQUIRE(
         JobNames(r)
         == std::set<std::string>{"periodic-job0/0", "pipeline-job1/1", "tensor-parallel-job2/2"});
+}
+
+TEST_CASE("helper: the host section takes every interconnect attribute and lists them", "[helper]")
+{
+    const std::string traffic = R"([{"type": "rdma", "src": 0, "dst": 4, "bytes": "100KB"}])";
+    // The documented attributes are keys (before: unknown keys).
+    ScenarioResult r = RunScenarioText(LeafSpine(
+        R"("host": {"hosts": [4], "pageWalkAccesses": 2.5, "hostCcGain": 0.5,
+                    "hostCcMarking": true, "memoryIdleLatency": "90ns"})",
+        traffic));
+    REQUIRE(r.hosts.size() == 1);
+    // Their ranges are the attributes' checkers'.
+    REQUIRE(ScenarioParseError(LeafSpine(R"("host": {"pageWalkAccesses": 9})", traffic))
+            == "scenario: host.pageWalkAccesses = 9: must be a number in [0, 8]");
+    REQUIRE(ScenarioParseError(LeafSpine(R"("host": {"hostCcGain": 0})", traffic))
+                .find("scenario: host.hostCcGain = 0: must be a number in [1e-06, 1]")
+            == 0);
+    // An unknown key lists every key (before: only the ones present, plus three).
+    const std::string unknown
+        = ScenarioParseError(LeafSpine(R"("host": {"pcieLane": 8})", traffic));
+    INFO(unknown);
+    REQUIRE(unknown.rfind("scenario: host.pcieLane: unknown key (accepted: hosts, enabled, ", 0)
+            == 0);
+    for (const char* key : {"pcieLanes", "pageWalkAccesses", "hostCcGain", "memoryBandwidth",
+                            "overrides", "demandChanges"})
+    {
+        REQUIRE(unknown.find(key) != std::string::npos);
+    }
+    const std::string inOverride = ScenarioParseError(
+        LeafSpine(R"("host": {"overrides": [{"hosts": [4], "pcieLane": 8}]})", traffic));
+    REQUIRE(inOverride.find("scenario: host.overrides[0].pcieLane: unknown key (accepted: hosts, "
+                            "enabled, pcieGeneration, pcieLanes")
+            == 0);
+    // An override or demand change for a host without an interconnect would be ignored.
+    REQUIRE(ScenarioParseError(LeafSpine(
+                R"("host": {"hosts": [0, 1], "overrides": [{"hosts": [3], "memoryAppDemand": 1}]})",
+                traffic))
+            == "scenario: host.overrides[0].hosts = [3]: host 3 is not in the section's \"hosts\" "
+               "(it has no host interconnect, so an override would not apply): add it there");
+    REQUIRE(ScenarioParseError(
+                LeafSpine(R"("host": {"hosts": [0], "demandChanges": [{"at": "1us", "hosts": [2],
+                                      "memoryAppDemand": 1}]})",
+                          traffic))
+                .find("scenario: host.demandChanges[0].hosts = [2]: host 2 is not in the section's")
+            == 0);
+    // doc/host.rst's example (its override now names a host of "hosts").
+    REQUIRE(ScenarioParseError(LeafSpine(R"("host": {"hosts": [0, 1], "pcieGeneration": 3,
+        "pcieLanes": 16, "maxPayloadSize": 256, "rxBuffer": "1MiB", "iommu": true,
+        "iotlbEntries": 64, "pageSize": "4KiB", "rxBufferPerQp": "64KiB", "writeCredits": 128,
+        "ioLatency": "250ns", "memoryBandwidth": "600Gbps", "memoryAppDemand": 0.5,
+        "pfc": false, "transmitPath": true, "hostCcMarking": false, "hostCcThrottling": false,
+        "hostCcThreshold": 0.7, "hostCcTarget": 0.8, "enabled": true,
+        "demandChanges": [{"at": "2us", "memoryAppDemand": 0.9}],
+        "overrides": [{"hosts": [1], "memoryAppDemand": 1.0}]})",
+                                         traffic))
+            == "");
 }
 
 TEST_CASE("helper: aggregation errors of a run name the entry, the point and the job", "[helper]")
