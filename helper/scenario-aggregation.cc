@@ -117,9 +117,15 @@ ParseSection(ScenarioObject& in, const ScenarioConfig& cfg)
         }
         s->tiers.push_back(v.get<std::string>());
     }
-    if (s->tiers.empty())
+    if (!in.Has("tiers"))
     {
         s->tiers = accepted; // every tier
+    }
+    else if (s->tiers.empty())
+    {
+        in.Fail("tiers", std::string("must list at least one tier among ")
+                             + (fatTree ? "\"edge\", \"agg\", \"core\"" : "\"edge\", \"core\"")
+                             + " (absent: every tier)");
     }
     s->upOnly = in.Choice("ports", {"up", "all"}, std::string("up")) == "up";
     std::string timing = in.Choice("timing", {"adder-tree", "line-rate"},

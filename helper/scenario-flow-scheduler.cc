@@ -62,6 +62,37 @@ class SchedulerSection : public TrafficSpec
         fs.SetSchedulerAttribute("TopClass", UintegerValue(topClass));
         fs.Install(rdma.Install(nodes));
     }
+
+    /// A scheduler that no job posts through changes nothing: refuse it.
+    void CheckTraffic(const ScenarioConfig& cfg) const override
+    {
+        const std::set<uint32_t> mine(hosts.begin(), hosts.end());
+        bool anyJob = false;
+        for (const auto& entry : cfg.traffic)
+        {
+            for (uint32_t h : entry->ScheduledHosts())
+            {
+                anyJob = true;
+                if (mine.count(h))
+                {
+                    return;
+                }
+            }
+        }
+        const std::string jobs = "a data-parallel-job with \"mode\": \"ps\" or a pipeline-job";
+        if (!anyJob)
+        {
+            throw std::invalid_argument("scenario: scheduler: no traffic entry posts through a "
+                                        "scheduler (only "
+                                        + jobs + " does)");
+        }
+        ScenarioObject::Fail(path, hostsJson,
+                             "must include a host of " + jobs
+                                 + " (no job posts through the scheduler on these hosts)");
+    }
+
+    std::string path;         //!< "scheduler.hosts", for messages
+    nlohmann::json hostsJson; //!< the hosts as given, for messages
 };
 
 std::shared_ptr<const TrafficSpec>
@@ -92,6 +123,13 @@ ParseSection(ScenarioObject& in, const ScenarioConfig& cfg)
         }
         s->hosts.push_back(v.get<uint32_t>());
     }
+    s->path = in.PathOf("hosts");
+    s->hostsJson = hosts;
+    if (in.Has("hosts") && s->hosts.empty())
+    {
+        in.Fail("hosts", "must list at least one host index in [0, " + std::to_string(n - 1)
+                             + "] (absent: every host)");
+    }
     if (s->hosts.empty())
     {
         for (uint32_t h = 0; h < n; ++h)
@@ -99,7 +137,14 @@ ParseSection(ScenarioObject& in, const ScenarioConfig& cfg)
             s->hosts.push_back(h);
         }
     }
-    s->topClass = static_cast<uint32_t>(in.Uint("topClass", 0, 7, 6));
+    // Class 7 carries ACKs and CNPs (doc/scheduling.rst): the scheduler's classes end below it.
+    const std::string topClass = "must be an integer in [0, 6] (class 7 carries ACKs and CNPs)";
+    const nlohmann::json& top = in.Raw("topClass");
+    if (top.is_number_unsigned() && top.get<uint64_t>() > 6)
+    {
+        in.Fail("topClass", topClass);
+    }
+    s->topClass = static_cast<uint32_t>(in.Uint("topClass", 0, 6, 6));
     s->levels = static_cast<uint32_t>(in.Uint("priorityLevels", 1, 8, 7));
     if (s->levels > s->topClass + 1)
     {

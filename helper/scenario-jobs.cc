@@ -215,6 +215,19 @@ class DataParallelSpec : public TrafficSpec
         job->SetTensorOrderPolicy(CreateTensorOrderPolicy(policy));
         StartJob(ctx, job, params, "data-parallel-job");
     }
+
+    std::vector<uint32_t> ScheduledHosts() const override
+    {
+        // Parameter-server mode declares its pushes (workers) and pulls (servers); ring and
+        // aggregator modes keep their collectives' own queue pairs.
+        if (aggregator || servers.empty())
+        {
+            return {};
+        }
+        std::vector<uint32_t> h = params.hosts;
+        h.insert(h.end(), servers.begin(), servers.end());
+        return h;
+    }
 };
 
 std::shared_ptr<const TrafficSpec>
@@ -318,6 +331,11 @@ class PipelineSpec : public TrafficSpec
         job->SetAttribute("ActivationBytes", UintegerValue(activationBytes));
         job->SetStages(Transports(ctx, params.hosts, params.cc));
         StartJob(ctx, job, params, "pipeline-job");
+    }
+
+    std::vector<uint32_t> ScheduledHosts() const override
+    {
+        return params.hosts; // every stage sends activations or gradients
     }
 };
 

@@ -114,6 +114,24 @@ class TrafficSpec
      * \param ctx the run
      */
     virtual void Install(TrafficContext& ctx) const = 0;
+    /**
+     * The hosts whose NICs post this entry's messages through a flow scheduler when they have
+     * one (the "scheduler" section checks that some entry uses it).
+     * \return host indices (default: none)
+     */
+    virtual std::vector<uint32_t> ScheduledHosts() const
+    {
+        return {};
+    }
+    /**
+     * For a section (ScenarioSectionRegistry): check it against the parsed traffic, after the
+     * whole document is read (default: nothing to check).
+     * \param cfg the scenario, traffic included
+     * \throw std::invalid_argument with the one-line scenario message
+     */
+    virtual void CheckTraffic(const ScenarioConfig& cfg) const
+    {
+    }
 };
 
 /**

@@ -740,6 +740,10 @@ Scenario::ParseChecked(const nlohmann::json& j)
         }
         cfg.traffic.push_back(TrafficRegistry::Parse(entry, cfg));
     }
+    for (const auto& section : cfg.sections)
+    {
+        section->CheckTraffic(cfg);
+    }
     root.Finish();
     cfg.json = j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     return cfg;

@@ -205,6 +205,15 @@ Aggregate(const py::dict& kw)
     uint64_t elements = values.empty() ? CheckedUint(get("elements", py::int_(1 << 20)), "elements",
                                                      1, uint64_t(1) << 40)
                                        : values.front().size();
+    if (!values.empty() && kw.contains("elements")
+        && CheckedUint(kw["elements"], "elements", 1, uint64_t(1) << 40) != elements)
+    {
+        Simulator::Destroy();
+        throw std::invalid_argument("elements = " + std::string(py::str(kw["elements"]))
+                                    + ": must equal the length of each values list ("
+                                    + std::to_string(elements)
+                                    + ") when values are given (or leave it out)");
+    }
     for (const auto& v : values)
     {
         if (v.size() != elements || elements == 0)

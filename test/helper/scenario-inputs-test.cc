@@ -2,7 +2,7 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 // Scenario inputs that were accepted but wrong (issue 31): one name per job whatever its mode,
-// the "host" section's keys,
+// the "host" section's keys, empty or useless lists, class 7,
 // the messages of errors only the built network shows.
 
 #include "common/test-utilities.h"
@@ -140,6 +140,41 @@ TEST_CASE("helper: the host section takes every interconnect attribute and lists
         "overrides": [{"hosts": [1], "memoryAppDemand": 1.0}]})",
                                          traffic))
             == "");
+}
+
+TEST_CASE("helper: empty lists, class 7 and schedulers no job uses are refused", "[helper]")
+{
+    const std::string ps = R"([{"type": "data-parallel-job", "hosts": [0, 1], "servers": [4],
+                                "mode": "ps", "model": "cifarnet", "iterations": 1}])";
+    const std::string ring = R"([{"type": "data-parallel-job", "hosts": [0, 1], "mode": "ring",
+                                  "model": "cifarnet", "iterations": 1}])";
+    auto sched = [](const std::string& keys)
+    {
+        return R"("scheduler": {"policy": "fair")" + keys + "}";
+    };
+    REQUIRE(ScenarioParseError(LeafSpine(sched(""), ps)) == "");
+    REQUIRE(ScenarioParseError(LeafSpine(sched(R"(, "hosts": [0])"), ps)) == "");
+    REQUIRE(ScenarioParseError(LeafSpine(sched(R"(, "topClass": 7)"), ps))
+            == "scenario: scheduler.topClass = 7: must be an integer in [0, 6] (class 7 carries "
+               "ACKs and CNPs)");
+    REQUIRE(ScenarioParseError(LeafSpine(sched(R"(, "topClass": 6)"), ps)) == "");
+    REQUIRE(ScenarioParseError(LeafSpine(sched(R"(, "hosts": [])"), ps))
+            == "scenario: scheduler.hosts = []: must list at least one host index in [0, 7] "
+               "(absent: every host)");
+    REQUIRE(ScenarioParseError(LeafSpine(sched(R"(, "hosts": [6, 7])"), ps))
+            == "scenario: scheduler.hosts = [6,7]: must include a host of a data-parallel-job "
+               "with \"mode\": \"ps\" or a pipeline-job (no job posts through the scheduler on "
+               "these hosts)");
+    REQUIRE(ScenarioParseError(LeafSpine(sched(""), ring))
+            == "scenario: scheduler: no traffic entry posts through a scheduler (only a "
+               "data-parallel-job with \"mode\": \"ps\" or a pipeline-job does)");
+
+    const std::string ina = R"([{"type": "data-parallel-job", "hosts": [0, 1, 4, 5],
+                                 "mode": "ina", "model": "cifarnet", "iterations": 1}])";
+    REQUIRE(ScenarioParseError(LeafSpine(R"("aggregation": {"tiers": []})", ina))
+            == "scenario: aggregation.tiers = []: must list at least one tier among \"edge\", "
+               "\"core\" (absent: every tier)");
+    REQUIRE(ScenarioParseError(LeafSpine(R"("aggregation": {"tiers": ["core"]})", ina)) == "");
 }
 
 TEST_CASE("helper: aggregation errors of a run name the entry, the point and the job", "[helper]")

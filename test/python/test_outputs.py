@@ -43,6 +43,18 @@ class TestRunScenarioRows(unittest.TestCase):
 
 
 class TestArguments(unittest.TestCase):
+    def test_aggregate_elements_with_values(self):
+        values = [[1.0, 2.0, 3.0]] * 4
+        r = mlnet.aggregate(topology="leaf-spine", leaves=2, spines=2, hosts_per_leaf=2,
+                            values=values, elements=3)
+        self.assertTrue(r["completed"])
+        self.assertEqual(r["results"][0], [4.0, 8.0, 12.0])
+        # before issue 31 elements was ignored when values were given
+        with self.assertRaisesRegex(ValueError, r"^elements = 5: must equal the length of each "
+                                                r"values list \(3\)"):
+            mlnet.aggregate(topology="leaf-spine", leaves=2, spines=2, hosts_per_leaf=2,
+                            values=values, elements=5)
+
     def test_cct_flexibility_names_the_argument(self):
         self.assertGreater(mlnet.cct_flexibility("cifarnet")["ratio"], 1)
         for kw, msg in [(dict(mtu=10), r"cct_flexibility\(\): mtu = 10 is out of range \[64, "),
