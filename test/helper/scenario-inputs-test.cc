@@ -2,8 +2,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 // Scenario inputs that were accepted but wrong (issue 31): one name per job whatever its mode,
-// the "host" section's keys, empty or useless lists, class 7,
-// the messages of errors only the built network shows.
+// the "host" section's keys, empty or useless lists, class 7, aggregation defaults and the
+// messages of errors only the built network shows.
 
 #include "common/test-utilities.h"
 #include "ns3/core-module.h"
@@ -175,6 +175,29 @@ TEST_CASE("helper: empty lists, class 7 and schedulers no job uses are refused",
             == "scenario: aggregation.tiers = []: must list at least one tier among \"edge\", "
                "\"core\" (absent: every tier)");
     REQUIRE(ScenarioParseError(LeafSpine(R"("aggregation": {"tiers": ["core"]})", ina)) == "");
+}
+
+TEST_CASE("helper: in-switch aggregation keeps line rate by default", "[helper]")
+{
+    // 16 lanes at 1 MHz: an adder tree would take at least 0.11 s for cifarnet's 1.76 M
+    // gradients; the default in-switch datapath (line rate, doc/aggregation.rst) ignores them.
+    const std::string ina = R"([{"type": "data-parallel-job", "hosts": [0, 1, 4, 5],
+                                 "mode": "ina", "model": "cifarnet", "iterations": 1}])";
+    auto iteration = [&](const std::string& section)
+    {
+        ScenarioResult r = RunScenarioText(LeafSpine(R"("aggregation": )" + section, ina));
+        REQUIRE(r.iterations.size() == 1);
+        return r.iterations[0].Duration().GetSeconds();
+    };
+    const double fast = iteration(R"({"placement": "switches"})");
+    const double slowClock = iteration(R"({"placement": "switches", "lanes": 16, "clockMHz": 1})");
+    const double adder = iteration(
+        R"({"placement": "switches", "timing": "adder-tree", "lanes": 16, "clockMHz": 1})");
+    INFO("line rate " << fast << " s, 16 lanes x 1 MHz " << slowClock << " s, adder tree " << adder
+                      << " s");
+    REQUIRE(fast < 0.01);
+    REQUIRE(slowClock == fast);
+    REQUIRE(adder > 1.76e6 / 16e6); // 1.76 M elements at 16 per microsecond, at least
 }
 
 TEST_CASE("helper: aggregation errors of a run name the entry, the point and the job", "[helper]")
