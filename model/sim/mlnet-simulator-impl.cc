@@ -262,8 +262,7 @@ MlnetSimulatorImpl::OffMainThread(const char* call)
     NS_FATAL_ERROR("MlnetSimulatorImpl::"
                    << call
                    << " called from a thread other than the simulation's main thread (the one "
-                      "that created the simulator or last called Run()); ns-3 allows only "
-                      "ScheduleWithContext from other threads");
+                      "running Run()); ns-3 allows only ScheduleWithContext from other threads");
 }
 
 void
@@ -318,7 +317,7 @@ MlnetSimulatorImpl::Schedule(const Time& delay, EventImpl* event)
     {
         CheckDelay(d, "Schedule");
     }
-    if (std::this_thread::get_id() != m_mainThreadId)
+    if (s_running == this && std::this_thread::get_id() != m_mainThreadId)
     {
         OffMainThread("Schedule");
     }
@@ -350,7 +349,7 @@ MlnetSimulatorImpl::ScheduleWithContext(uint32_t context, const Time& delay, Eve
 EventId
 MlnetSimulatorImpl::ScheduleNow(EventImpl* event)
 {
-    if (std::this_thread::get_id() != m_mainThreadId)
+    if (s_running == this && std::this_thread::get_id() != m_mainThreadId)
     {
         OffMainThread("ScheduleNow");
     }
@@ -361,7 +360,7 @@ MlnetSimulatorImpl::ScheduleNow(EventImpl* event)
 EventId
 MlnetSimulatorImpl::ScheduleDestroy(EventImpl* event)
 {
-    if (std::this_thread::get_id() != m_mainThreadId)
+    if (s_running == this && std::this_thread::get_id() != m_mainThreadId)
     {
         OffMainThread("ScheduleDestroy");
     }

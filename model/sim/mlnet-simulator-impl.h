@@ -72,10 +72,11 @@ class TimingWheelScheduler;
  *    in ns-3; the main thread notices them through one relaxed atomic flag load per event (a
  *    plain load on x86 and ARM).
  *
- * Threads, as in ns-3: Schedule(), ScheduleNow() and ScheduleDestroy() from a thread other than
- * the main one (the one that created the implementation, or last called Run()) are a fatal
- * error naming the call (DefaultSimulatorImpl asserts it where asserts are compiled in);
- * ScheduleWithContext() is the call other threads use.
+ * Threads, as in ns-3: while Run() executes, Schedule(), ScheduleNow() and ScheduleDestroy()
+ * from a thread other than the one running it are a fatal error naming the call
+ * (DefaultSimulatorImpl asserts it where asserts are compiled in); ScheduleWithContext() is the
+ * call other threads use. Outside Run() the simulator is idle and any one thread may use it
+ * (Python runs a simulation in one thread and sets up the next in another).
  *
  * The scheduler holds tagged pointers: an MlnetEvent (see mlnet-event.h) is queued with the
  * low bit of Scheduler::Event::impl set, which this class clears before running it. A

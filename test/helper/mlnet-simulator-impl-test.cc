@@ -814,13 +814,27 @@ TEST_CASE("sim: bad input is a fatal error naming the call and the accepted rang
     CHECK_THAT(sched,
                Catch::Contains("SchedulerType 'ns3::UniformRandomVariable' is not an ns-3 event "
                                "scheduler"));
-    // Schedule, ScheduleNow and ScheduleDestroy from another thread (ns-3 allows only
-    // ScheduleWithContext there).
+    // Schedule, ScheduleNow and ScheduleDestroy from another thread while Run() executes (ns-3
+    // allows only ScheduleWithContext there). Outside Run() another thread may set up the next
+    // simulation (Python does): no error.
     auto fromThread = [](const std::function<void()>& call)
     {
-        Simulator::Now(); // the simulator exists, created by the main thread
-        std::thread t(call);
-        t.join();
+        std::thread before(
+            []()
+            {
+                Simulator::Schedule(NanoSeconds(2),
+                                    []()
+                                    {
+                                    });
+            });
+        before.join();
+        Simulator::Schedule(NanoSeconds(1),
+                            [call]()
+                            {
+                                std::thread t(call);
+                                t.join();
+                            });
+        Simulator::Run();
     };
     const std::string offSchedule = AbortMessageOf(inMlnet(
         [fromThread]()
