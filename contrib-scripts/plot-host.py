@@ -12,6 +12,12 @@
       from examples/host-congestion --mode=training --csv: iteration time per iteration
       (after warm-up) without contention, with the memory-hungry task, and with the hostCC
       response; box plots (p50 line, whiskers p1-p99).
+  plot-host.py iotlb OUT.png SUMMARY.csv
+      from examples/host-congestion --mode=iotlb --summary: goodput against line rate for
+      IOMMU off, 4 KiB and 2 MiB pages, one panel per host path and sender (lossless with a
+      line-rate sender: the IOTLB cost alone; lossless with DCQCN; lossy with DCQCN); points
+      are the p50 of every measured interval of every seed, bars span their minimum to
+      maximum, open markers on a dashed line are the analytical bound.
 """
 
 import csv
@@ -97,7 +103,9 @@ def plot_training(out, path):
         elif r["response"] in ("0", "False", "false"):
             key = "memory task %.0f%%" % (d * 100)
         else:
-            key = "memory task %.0f%%, hostCC" % (d * 100)
+            what = {"1": "marking", "2": "throttling", "3": "marking+throttling"}
+            key = "memory task %.0f%%, hostCC %s" % (
+                d * 100, what.get(r["response"], "marking+throttling"))
         series[key].append(float(r["iterationUs"]) / 1000.0)
     keys = sorted(series)
     fig, ax = plt.subplots(figsize=(7, 4))
@@ -109,11 +117,48 @@ def plot_training(out, path):
     fig.savefig(out, dpi=120)
 
 
+def plot_iotlb(out, path):
+    data = rows(path)
+    panels = [("lossless", "fixed", "(a) lossless host path, line-rate sender:\nthe IOTLB cost alone"),
+              ("lossless", "dcqcn", "(b) lossless host path, DCQCN sender"),
+              ("lossy", "dcqcn", "(c) lossy host path (drops), DCQCN,\ngo-back-N")]
+    names = {"0": "no IOMMU", "4096": "4 KiB pages", "2097152": "2 MiB pages"}
+    colours = {"0": "tab:gray", "4096": "tab:red", "2097152": "tab:blue"}
+    fig, ax = plt.subplots(1, 3, figsize=(14, 4.5), sharey=True)
+    for a, (hostpath, sender, title) in zip(ax, panels):
+        for page in ("0", "4096", "2097152"):
+            pts = sorted((float(r["rateGbps"]), r) for r in data
+                         if r["hostPath"] == hostpath and r["sender"] == sender
+                         and r["pageBytes"] == page)
+            if not pts:
+                continue
+            xs = [x for x, _ in pts]
+            p50 = [float(r["p50Gbps"]) for _, r in pts]
+            lo = [max(p - float(r["minGbps"]), 0) for p, (_, r) in zip(p50, pts)]
+            hi = [float(r["maxGbps"]) - p for p, (_, r) in zip(p50, pts)]
+            a.errorbar(xs, p50, yerr=[lo, hi], marker="o", capsize=3, color=colours[page],
+                       label=names[page] + " (p50, min-max)")
+            a.plot(xs, [float(r["boundGbps"]) for _, r in pts], linestyle="--",
+                   marker="o", markerfacecolor="none", color=colours[page], alpha=0.6,
+                   label=names[page] + " bound")
+        a.set_xscale("log", base=2)
+        a.set_yscale("log")
+        a.set_xticks([100, 200, 400])
+        a.set_xticklabels(["100", "200", "400"])
+        a.set(xlabel="line rate (Gb/s)", title=title)
+        a.grid(alpha=0.3, which="both")
+    ax[0].set_ylabel("receiver goodput (Gb/s)")
+    ax[0].legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(out, dpi=120)
+
+
 def main(argv):
-    if len(argv) != 4 or argv[1] not in ("sweep", "training"):
+    plots = {"sweep": plot_sweep, "training": plot_training, "iotlb": plot_iotlb}
+    if len(argv) != 4 or argv[1] not in plots:
         sys.stderr.write(__doc__)
         return 2
-    (plot_sweep if argv[1] == "sweep" else plot_training)(argv[2], argv[3])
+    plots[argv[1]](argv[2], argv[3])
     return 0
 
 

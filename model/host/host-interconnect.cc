@@ -356,6 +356,27 @@ HostInterconnect::GetAppLoad() const
     return m_demand * (1.0 - double(m_level) / m_ccLevels) * m_memBandwidth;
 }
 
+double
+HostInterconnect::GetStreamWriteRate(uint32_t flows) const
+{
+    if (!m_timing)
+    {
+        throw std::invalid_argument("HostInterconnect::GetStreamWriteRate: not attached to a NIC");
+    }
+    if (flows < 1 || 2 * uint64_t(flows) > m_iotlbEntries)
+    {
+        throw std::invalid_argument("HostInterconnect::GetStreamWriteRate: flows "
+                                    + std::to_string(flows) + " out of range [1, "
+                                    + std::to_string(m_iotlbEntries / 2) + "] (IotlbEntries / 2)");
+    }
+    if (!m_iommu)
+    {
+        return m_op.writeRate;
+    }
+    return m_timing->MissLimitedRate(
+        Iotlb::CyclicMissesPerByte(m_iotlbEntries, m_pageBytes, flows, m_perQpBytes), m_op);
+}
+
 void
 HostInterconnect::Recompute()
 {

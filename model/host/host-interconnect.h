@@ -94,6 +94,16 @@ class HostInterconnect : public Object
     HostPathTiming::Operating GetOperatingPoint() const;
     /// \return memory bandwidth the application is allowed now (demand x throttle), bit/s
     double GetAppLoad() const;
+    /**
+     * Analytical DMA write throughput of `flows` queue pairs receiving long messages at the
+     * current operating point (after Attach): the write rate, lowered by one page walk per page
+     * when their receive buffers' pages do not fit in the IOTLB (Iotlb::CyclicMissesPerByte,
+     * HostPathTiming::MissLimitedRate); the write rate itself with the IOMMU off.
+     * \param flows active queue pairs, at least 1 and at most IotlbEntries / 2
+     * \return bit/s of payload
+     * \throws std::invalid_argument if not attached or flows is out of that range
+     */
+    double GetStreamWriteRate(uint32_t flows) const;
 
   protected:
     void DoDispose() override;

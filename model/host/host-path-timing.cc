@@ -112,6 +112,18 @@ HostPathTiming::PacketTime(uint64_t bytes, uint32_t misses, const Operating& op)
     return double(bytes) * 8.0 / op.writeRate + misses * m_cfg.walkAccesses * op.memLatency;
 }
 
+double
+HostPathTiming::MissLimitedRate(double missesPerByte, const Operating& op) const
+{
+    if (!(missesPerByte >= 0) || !std::isfinite(missesPerByte))
+    {
+        throw std::invalid_argument("HostPathTiming: IOTLB misses per byte "
+                                    + std::to_string(missesPerByte)
+                                    + " must be non-negative and finite");
+    }
+    return 8.0 / (8.0 / op.writeRate + missesPerByte * m_cfg.walkAccesses * op.memLatency);
+}
+
 const PcieLinkModel&
 HostPathTiming::GetPcie() const
 {

@@ -75,6 +75,17 @@ class HostPathTiming
      * \return seconds
      */
     double PacketTime(uint64_t bytes, uint32_t misses, const Operating& op) const;
+    /**
+     * DMA write throughput of a long stream with a given IOTLB miss density: every byte costs
+     * 8 / writeRate, every miss walkAccesses x memLatency (PacketTime per byte), so the rate is
+     * 8 / (8 / writeRate + missesPerByte x walkAccesses x memLatency). With one miss per page of
+     * P bytes (missesPerByte = 1 / P) this is 8P / (8P / writeRate + walkAccesses x memLatency).
+     * \param missesPerByte IOTLB misses per payload byte (>= 0; 0: the write rate)
+     * \param op the operating point
+     * \return bit/s of payload
+     * \throws std::invalid_argument if missesPerByte is negative or not finite
+     */
+    double MissLimitedRate(double missesPerByte, const Operating& op) const;
 
     const PcieLinkModel& GetPcie() const;    //!< \return the link
     const MemoryBusModel& GetMemory() const; //!< \return the memory bus

@@ -37,6 +37,37 @@ Iotlb::Iotlb(uint32_t entries, uint64_t pageBytes)
     m_where.reserve(entries * 2);
 }
 
+uint64_t
+Iotlb::CyclicWorkingSet(uint64_t pageBytes, uint64_t buffers, uint64_t bufferBytes)
+{
+    return buffers * ((bufferBytes + pageBytes - 1) / pageBytes);
+}
+
+double
+Iotlb::CyclicMissesPerByte(uint32_t entries, uint64_t pageBytes, uint64_t buffers,
+                           uint64_t bufferBytes)
+{
+    Iotlb check(entries, pageBytes); // the constructor's range checks
+    if (buffers == 0 || bufferBytes == 0)
+    {
+        throw std::invalid_argument("Iotlb: cyclic pattern needs at least one buffer of at least "
+                                    "one byte (got "
+                                    + std::to_string(buffers) + " x " + std::to_string(bufferBytes)
+                                    + ")");
+    }
+    if (CyclicWorkingSet(pageBytes, buffers, bufferBytes) <= entries)
+    {
+        return 0.0;
+    }
+    if (2 * buffers > entries)
+    {
+        throw std::invalid_argument("Iotlb: cyclic pattern of " + std::to_string(buffers)
+                                    + " buffers: one miss per page needs 2 x buffers <= entries ("
+                                    + std::to_string(entries) + ")");
+    }
+    return 1.0 / double(pageBytes);
+}
+
 bool
 Iotlb::Access(uint64_t address)
 {

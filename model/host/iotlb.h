@@ -57,6 +57,28 @@ class Iotlb
     /// \param v a value \return true if v is a non-zero power of two
     static bool IsPowerOfTwo(uint64_t v);
 
+    /**
+     * Steady-state misses per byte written when `buffers` page-aligned buffers of `bufferBytes`
+     * each are written sequentially and cyclically, interleaved (HostInterconnect's receive
+     * buffers, one per active queue pair): the working set is buffers x ceil(bufferBytes /
+     * pageBytes) pages. If it fits in the entries, every page stays (0 misses after the first
+     * pass); if not, LRU evicts each page before its buffer comes round again, and every page is
+     * missed once when writing enters it: 1 / pageBytes. While a page is being written, the
+     * other buffers touch at most two pages each between two writes to it (writes no longer
+     * than a page, round-robin), fewer than the entries hold if 2 x buffers <= entries, so its
+     * later writes hit.
+     * \param entries translations held \param pageBytes page size
+     * \param buffers buffers written (active queue pairs) \param bufferBytes bytes per buffer
+     * \return misses per byte
+     * \throws std::invalid_argument as the constructor, if buffers or bufferBytes is 0, or if
+     *         the working set does not fit and 2 x buffers > entries (the interleaving may then
+     *         also miss inside a page: no closed form)
+     */
+    static double CyclicMissesPerByte(uint32_t entries, uint64_t pageBytes, uint64_t buffers,
+                                      uint64_t bufferBytes);
+    /// \return pages of that working set: buffers x ceil(bufferBytes / pageBytes)
+    static uint64_t CyclicWorkingSet(uint64_t pageBytes, uint64_t buffers, uint64_t bufferBytes);
+
   private:
     uint32_t m_entries;
     uint64_t m_pageBytes;

@@ -11,9 +11,11 @@
 #include "ns3/iotlb.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 using namespace ns3;
 using mlnettest::ErrorOf;
@@ -85,6 +87,104 @@ TEST_CASE("host: huge pages raise the IOTLB hit rate of many receive buffers", "
     // and 1000/4096 misses (a new page every 4096 bytes).
     REQUIRE(small == Approx(1.0 - (1000.0 / 4096) / (1.0 + 999.0 / 4096)).margin(0.002));
     REQUIRE(huge > 0.999);
+}
+
+TEST_CASE("host: misses per byte of cyclic receive buffers match the LRU replay", "[host]")
+{
+    // Buffers of 64 KiB written round-robin in 1000-byte packets from page-aligned bases, as
+    // HostInterconnect writes its queue pairs' receive buffers.
+    for (uint64_t page : {uint64_t(4096), uint64_t(2) << 20})
+    {
+        for (uint64_t buffers : {1u, 4u, 5u, 16u, 32u})
+        {
+            const uint64_t perQp = 64 * 1024;
+            const uint64_t span = (perQp + page - 1) / page * page;
+            Iotlb tlb(64, page);
+            std::vector<uint64_t> offset(buffers, 0);
+            uint64_t misses = 0;
+            uint64_t bytes = 0;
+            const uint64_t rounds = 20 * perQp / 1000;
+            for (uint64_t r = 0; r < rounds; ++r)
+            {
+                for (uint64_t q = 0; q < buffers; ++q)
+                {
+                    const uint64_t base = (uint64_t(1) << 40) + q * span;
+                    const uint64_t first = std::min<uint64_t>(1000, perQp - offset[q]);
+                    uint32_t m = tlb.AccessRange(base + offset[q], first);
+                    m += tlb.AccessRange(base, 1000 - first);
+                    offset[q] = (offset[q] + 1000) % perQp;
+                    if (r >= rounds / 2) // after the first passes
+                    {
+                        misses += m;
+                        bytes += 1000;
+                    }
+                }
+            }
+            const double expect = Iotlb::CyclicMissesPerByte(64, page, buffers, perQp);
+            INFO("page " << page << " buffers " << buffers << ": replay " << double(misses) / bytes
+                         << ", closed form " << expect);
+            REQUIRE(Iotlb::CyclicWorkingSet(page, buffers, perQp) == buffers * span / page);
+            REQUIRE(expect == (buffers * span / page > 64 ? 1.0 / page : 0.0));
+            REQUIRE(double(misses) / bytes == Approx(expect).epsilon(0.01).margin(1e-12));
+        }
+    }
+    // Outside the closed form's range: clear errors.
+    REQUIRE(ErrorOf(
+                []
+                {
+                    Iotlb::CyclicMissesPerByte(64, 4096, 33, 65536);
+                })
+                .find("2 x buffers <= entries (64)")
+            != std::string::npos);
+    REQUIRE(ErrorOf(
+                []
+                {
+                    Iotlb::CyclicMissesPerByte(64, 4096, 0, 65536);
+                })
+                .find("at least one buffer")
+            != std::string::npos);
+    REQUIRE(ErrorOf(
+                []
+                {
+                    Iotlb::CyclicMissesPerByte(64, 3000, 1, 65536);
+                })
+                .find("power of two")
+            != std::string::npos);
+}
+
+TEST_CASE("host: DMA rate with page walks is 8P / (8P / R + walk x latency)", "[host]")
+{
+    // 200 Gb/s host: PCIe Gen4 x16, the memory bus and path defaults of HostInterconnect.
+    const PcieLinkModel gen4(4, 16, 256, 24);
+    const MemoryBusModel ddr4(600e9, 80e-9, 50e-9, 0.98);
+    const HostPathTiming t(gen4, ddr4, HostPathTiming::Config{});
+    HostPathTiming::Operating op = t.Solve(0);
+    // One walk per 4 KiB page: per page 4096 x 8 / R plus one access at the loaded latency.
+    const double perPage = 4096 * 8 / op.writeRate + op.memLatency;
+    REQUIRE(t.MissLimitedRate(1.0 / 4096, op) == Approx(4096 * 8 / perPage));
+    // The same as a long run of PacketTime: 4096 packets of 1000 B, 1000 misses among them.
+    double time = 0;
+    for (int i = 0; i < 4096; ++i)
+    {
+        time += t.PacketTime(1000, i < 1000 ? 1 : 0, op);
+    }
+    REQUIRE(t.MissLimitedRate(1.0 / 4096, op) == Approx(4096 * 1000 * 8.0 / time));
+    REQUIRE(t.MissLimitedRate(0, op) == Approx(op.writeRate));
+    // 200 Gb/s on PCIe Gen4: the write rate is the credit limit (about 192 Gb/s); page walks
+    // take it to about 125 Gb/s, 32% below the 184.8 Gb/s of payload a 200 Gb/s link carries.
+    REQUIRE(op.writeRate == Approx(191.8e9).epsilon(1e-3));
+    REQUIRE(t.MissLimitedRate(1.0 / 4096, op) == Approx(124.8e9).epsilon(1e-3));
+    HostPathTiming::Config halfWalk;
+    halfWalk.walkAccesses = 0.5;
+    const HostPathTiming half(gen4, ddr4, halfWalk);
+    REQUIRE(half.MissLimitedRate(1.0 / 4096, op) > t.MissLimitedRate(1.0 / 4096, op));
+    REQUIRE(ErrorOf(
+                [&]
+                {
+                    t.MissLimitedRate(-1, op);
+                })
+                .find("misses per byte")
+            != std::string::npos);
 }
 
 TEST_CASE("host: PCIe rate after encoding and TLP overhead", "[host]")
