@@ -31,6 +31,7 @@
 #include "ns3/core-module.h"
 #include "ns3/mlnet-module.h"
 
+#include <array>
 #include <cmath>
 #include <fstream>
 #include <iomanip>
@@ -107,6 +108,9 @@ struct Outcome
     double hitRate{0};            //!< IOTLB hits / lookups
     double missesPerMiB{0};       //!< IOTLB misses per MiB written to memory
     uint64_t pauses{0};           //!< PFC pause frames the host sent
+    uint64_t cnps{0};             //!< CNPs the sender's queue pairs received
+    uint64_t timeouts{0};         //!< retransmission timeouts of the sender's queue pairs
+    double resentFraction{0};     //!< packets sent again (go-back-N) / packets sent
     double linkPayload{0};        //!< payload rate of the link, bit/s
     HostPathTiming::Operating op; //!< the path's operating point at the start
     double walkAccesses{0};       //!< PageWalkAccesses
@@ -163,9 +167,11 @@ RunCase(const Case& c)
 
     Ptr<UniformRandomVariable> start = CreateObject<UniformRandomVariable>();
     start->SetAttribute("Max", DoubleValue(kStartJitter.GetSeconds()));
+    std::vector<Ptr<RdmaQueuePair>> qps;
     for (uint32_t f = 0; f < c.flows; ++f)
     {
         Ptr<RdmaQueuePair> qp = nics[0]->Connect(nics[1], 3);
+        qps.push_back(qp);
         Simulator::Schedule(Seconds(start->GetValue()),
                             [qp]
                             {
@@ -185,6 +191,20 @@ RunCase(const Case& c)
                         },
                         std::make_pair(&measuring, &delays)));
     HostPathStats at0;
+    // sender counters (CNPs, timeouts, resent and sent packets) at the start and the end
+    auto senderCounters = [&qps]
+    {
+        std::array<uint64_t, 4> n{0, 0, 0, 0};
+        for (const auto& qp : qps)
+        {
+            n[0] += qp->GetCnpsReceived();
+            n[1] += qp->GetTimeouts();
+            n[2] += qp->GetRetransmittedPackets();
+            n[3] += qp->GetTxPackets();
+        }
+        return n;
+    };
+    std::array<uint64_t, 4> sender0{};
     std::vector<uint64_t> received; // receiver's in-order bytes at each interval boundary
     for (uint32_t k = 0; k <= c.intervals; ++k)
     {
@@ -195,6 +215,7 @@ RunCase(const Case& c)
                                 {
                                     measuring = true;
                                     at0 = host->GetStats();
+                                    sender0 = senderCounters();
                                 }
                                 received.push_back(nics[1]->GetBytesReceived());
                             });
@@ -221,6 +242,11 @@ RunCase(const Case& c)
     uint64_t written = s.dmaPayloadBytes - at0.dmaPayloadBytes;
     o.missesPerMiB = written ? misses * double(1 << 20) / written : 0.0;
     o.pauses = s.pausesSent - at0.pausesSent;
+    const std::array<uint64_t, 4> sender1 = senderCounters();
+    o.cnps = sender1[0] - sender0[0];
+    o.timeouts = sender1[1] - sender0[1];
+    const uint64_t sent = sender1[3] - sender0[3];
+    o.resentFraction = sent ? double(sender1[2] - sender0[2]) / sent : 0.0;
     o.maxLevel = s.maxThrottleLevel;
     Simulator::Destroy();
     return o;
@@ -242,7 +268,8 @@ Row(std::ostream& os, const std::string& sweep, const Case& c, const Outcome& o)
 
 const char* kIotlbHeader
     = "rateGbps,pageBytes,hostPath,sender,flows,seed,goodputGbps,p50Gbps,minGbps,maxGbps,dropRate,"
-      "pausesSent,iotlbHitRate,missesPerMiB,linkPayloadGbps,dmaWriteGbps,memLatencyNs,"
+      "pausesSent,cnps,timeouts,resentFraction,iotlbHitRate,missesPerMiB,linkPayloadGbps,"
+      "dmaWriteGbps,memLatencyNs,"
       "walkAccesses,workingSetPages,modelMissesPerMiB,streamWriteGbps,boundGbps";
 
 const char* kSummaryHeader
@@ -517,6 +544,7 @@ RunIotlb(const Options& opt, std::ostream& out, std::ostream* summary)
                         << cc << ',' << k.flows << ',' << seed << ',' << o.goodput / 1e9 << ','
                         << o.perInterval.p50 / 1e9 << ',' << o.perInterval.min / 1e9 << ','
                         << o.perInterval.max / 1e9 << ',' << o.dropRate << ',' << o.pauses << ','
+                        << o.cnps << ',' << o.timeouts << ',' << o.resentFraction << ','
                         << o.hitRate << ',' << o.missesPerMiB << ',' << o.linkPayload / 1e9 << ','
                         << o.op.writeRate / 1e9 << ',' << o.op.memLatency * 1e9 << ','
                         << o.walkAccesses << ',' << o.workingSet << ',' << ModelMissesPerMiB(k, o)
@@ -653,7 +681,9 @@ main(int argc, char* argv[])
                       << o.streamRate / 1e9 << "); model DMA write rate " << o.op.writeRate / 1e9
                       << "), host drops " << 100 * o.dropRate << " %, host delay p50 " << o.delayP50
                       << " us p99 " << o.delayP99 << " us, IOTLB hit rate " << o.hitRate
-                      << ", max throttle level " << o.maxLevel << std::endl;
+                      << ", max throttle level " << o.maxLevel << ", host pauses " << o.pauses
+                      << ", sender CNPs " << o.cnps << " timeouts " << o.timeouts << " resent "
+                      << 100 * o.resentFraction << " % of packets" << std::endl;
             return 0;
         }
         if (opt.mode == "sweep")
