@@ -116,7 +116,7 @@ test_release() {
 }
 
 # Job (2): the library and the Catch2 test binary built with AddressSanitizer (leaks included)
-# and UndefinedBehaviorSanitizer, -O1 with line tables, warnings as errors as in ns-3's debug
+# and UndefinedBehaviorSanitizer, -O1 with line tables, the warnings of ns-3's debug
 # profile; every Catch2 test case runs as its own
 # CTest test. Any sanitizer report aborts the test process, so CTest counts it as a failure.
 # The non-Catch2 tests (install + user project) need no sanitizer and are left to job (1).
