@@ -187,7 +187,7 @@ TEST_CASE("host: more queue pairs miss in the IOTLB, huge pages recover the hit 
     REQUIRE(hitHuge > 0.99);
 }
 
-TEST_CASE("host: a lossless host path delivers the DMA rate with one page walk per page; drops "
+TEST_CASE("host: a lossless host path delivers the DMA rate with one page walk per page, and drops "
           "collapse it",
           "[host]")
 {

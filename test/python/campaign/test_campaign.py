@@ -224,7 +224,7 @@ class TestSpec(unittest.TestCase):
                 continue
             self.assertIn(c.program, examples, f)
             with open(os.path.join(ROOT, "examples", c.program + ".cc")) as fh:
-                options = set(re.findall(r'cmd\.AddValue\(\s*"(\w+)"', fh.read()))
+                options = set(re.findall(r'cmd\.AddValue\(\s*"([\w-]+)"', fh.read()))
             options.add("RngRun")  # ns-3's global values are options of every program
             self.assertGreater(len(options), 3, f)
             for pt in c.expand(CODE):
