@@ -213,7 +213,7 @@ struct ScenarioConfig
     Time duration{MilliSeconds(1)}; //!< traffic period: sources stop at this time
     Time drain{MilliSeconds(10)};   //!< longest extra time to let in-flight packets arrive
     uint32_t seed{1};               //!< RngRun
-    std::string backend{"packet"}; //!< "packet" or "flow" (doc/flow-backend.rst)
+    std::string backend{"packet"};  //!< "packet" or "flow" (doc/flow-backend.rst)
     OutputConfig output;            //!< output files
     std::string json;               //!< the scenario text as read (compact), for summary.json
 };

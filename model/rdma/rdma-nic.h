@@ -4,6 +4,7 @@
 #ifndef MLNET_RDMA_NIC_H
 #define MLNET_RDMA_NIC_H
 
+#include "message-transport.h"
 #include "ns3/callback.h"
 #include "ns3/event-id.h"
 #include "ns3/fabric-net-device.h"
@@ -12,7 +13,6 @@
 #include "ns3/packet.h"
 #include "ns3/reusable-timer.h"
 #include "ns3/traced-callback.h"
-#include "message-transport.h"
 #include "rdma-nic-source.h"
 #include "rdma-queue-pair.h"
 #include "rdma-receive-stats.h"

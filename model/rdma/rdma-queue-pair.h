@@ -4,6 +4,7 @@
 #ifndef MLNET_RDMA_QUEUE_PAIR_H
 #define MLNET_RDMA_QUEUE_PAIR_H
 
+#include "message-transport.h"
 #include "ns3/callback.h"
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
@@ -13,7 +14,6 @@
 #include "ns3/reusable-timer.h"
 #include "ns3/traced-callback.h"
 #include "ns3/tx-time-accumulator.h"
-#include "message-transport.h"
 #include "rdma-congestion-ops.h"
 
 #include <cstdint>
@@ -94,8 +94,8 @@ class RdmaQueuePair : public MessageConnection
     /// \return the congestion-control state (rates in bit/s)
     const RdmaCcState& GetCcState() const;
     Ptr<RdmaCongestionOps> GetCongestionOps() const; //!< \return the algorithm
-    uint64_t GetBytesPosted() const override; //!< \return payload bytes posted
-    uint64_t GetBytesAcked() const override; //!< \return payload bytes acknowledged
+    uint64_t GetBytesPosted() const override;        //!< \return payload bytes posted
+    uint64_t GetBytesAcked() const override;         //!< \return payload bytes acknowledged
     uint64_t GetRetransmittedPackets() const;        //!< \return packets sent again (go-back-N)
     uint64_t GetTimeouts() const;                    //!< \return retransmission timeouts
     uint64_t GetCnpsReceived() const;                //!< \return CNPs received

@@ -33,10 +33,10 @@ struct RunSummary
     uint32_t links{0};    //!< number of links
     uint32_t seed{0};     //!< RngRun
     std::string backend{"packet"}; //!< "packet" or "flow" (the scenario's backend)
-    double simulatedSeconds{0}; //!< simulated time at the end of the run (traffic + drain)
-    double trafficSeconds{0};   //!< configured traffic period (duration)
-    double wallSeconds{0};      //!< wall-clock time of Simulator::Run
-    uint64_t events{0};         //!< events executed by the simulator
+    double simulatedSeconds{0};    //!< simulated time at the end of the run (traffic + drain)
+    double trafficSeconds{0};      //!< configured traffic period (duration)
+    double wallSeconds{0};         //!< wall-clock time of Simulator::Run
+    uint64_t events{0};            //!< events executed by the simulator
     /// data frames (IPv4 packets) transmitted on links by every port, hosts' and switches':
     /// the unit of the packet-level speed target (PFC frames excluded)
     uint64_t packetHops{0};

@@ -80,7 +80,7 @@ class BackgroundTraffic : public Object
                   const std::vector<Ptr<MessageTransport>>& destinations);
     /// As SetHosts() above, for RDMA NICs (or any transports). \param sources the sources
     /// \param destinations the destinations
-    template <class T>
+    template<class T>
     void SetHosts(const std::vector<Ptr<T>>& sources, const std::vector<Ptr<T>>& destinations)
     {
         SetHosts(std::vector<Ptr<MessageTransport>>(sources.begin(), sources.end()),

@@ -6,9 +6,9 @@
 #define MLNET_COLLECTIVE_H
 
 #include "ns3/callback.h"
+#include "ns3/message-transport.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
-#include "ns3/message-transport.h"
 #include "ns3/rdma-nic.h"
 #include "ns3/traced-callback.h"
 
@@ -64,7 +64,7 @@ class Collective : public Object
      */
     void SetGroup(const std::vector<Ptr<MessageTransport>>& nics);
     /// As SetGroup() above, for RDMA NICs (or any transports). \param nics the NICs
-    template <class T>
+    template<class T>
     void SetGroup(const std::vector<Ptr<T>>& nics)
     {
         SetGroup(std::vector<Ptr<MessageTransport>>(nics.begin(), nics.end()));

@@ -405,8 +405,9 @@ DataParallelJob::Prepare()
             nics.push_back(DynamicCast<RdmaNic>(t));
             if (!nics.back())
             {
-                throw std::invalid_argument(m_name + ": in-network aggregation needs the workers' "
-                                                     "RDMA NICs (the packet backend)");
+                throw std::invalid_argument(m_name
+                                            + ": in-network aggregation needs the workers' "
+                                              "RDMA NICs (the packet backend)");
             }
         }
         m_aggregator->Setup(nics);

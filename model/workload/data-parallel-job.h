@@ -92,7 +92,7 @@ class DataParallelJob : public TrainingJob
     /// (>= 1; >= 2 for ring all-reduce)
     void SetWorkers(const std::vector<Ptr<MessageTransport>>& workers);
     /// \param workers the workers' NICs (or any transports), as above
-    template <class T>
+    template<class T>
     void SetWorkers(const std::vector<Ptr<T>>& workers)
     {
         SetWorkers(std::vector<Ptr<MessageTransport>>(workers.begin(), workers.end()));
@@ -100,7 +100,7 @@ class DataParallelJob : public TrainingJob
     /// \param servers parameter servers' transports (PARAMETER_SERVER mode, >= 1)
     void SetServers(const std::vector<Ptr<MessageTransport>>& servers);
     /// \param servers parameter servers' NICs (or any transports), as above
-    template <class T>
+    template<class T>
     void SetServers(const std::vector<Ptr<T>>& servers)
     {
         SetServers(std::vector<Ptr<MessageTransport>>(servers.begin(), servers.end()));
@@ -162,8 +162,7 @@ class DataParallelJob : public TrainingJob
     void SliceDone(uint32_t slice);
     void MaybeEnd();
     Ptr<MessageConnection> Qp(Ptr<MessageTransport> a, Ptr<MessageTransport> b, uint8_t cls,
-                              bool push, uint32_t w,
-                          uint32_t s);
+                              bool push, uint32_t w, uint32_t s);
     /// A unit of work of a host's framework thread (PS mode).
     struct HostTask
     {

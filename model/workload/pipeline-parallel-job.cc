@@ -209,16 +209,14 @@ PipelineParallelJob::Prepare()
         Ptr<MessageTransport> up = m_stages[l];
         Ptr<MessageTransport> down = m_stages[l + 1];
         m_fwdQp[l] = up->Open(down, m_class);
-        RdmaMessageDispatcher::Get(down)->Register(up->GetAddress(),
-                                                   m_fwdQp[l]->GetQpn(),
+        RdmaMessageDispatcher::Get(down)->Register(up->GetAddress(), m_fwdQp[l]->GetQpn(),
                                                    RdmaMessageDispatcher::ReceiveCallback(
                                                        [this, l](Ipv4Address, uint32_t, uint64_t)
                                                        {
                                                            OnReceived(l, true);
                                                        }));
         m_bwdQp[l] = down->Open(up, m_class);
-        RdmaMessageDispatcher::Get(up)->Register(down->GetAddress(),
-                                                 m_bwdQp[l]->GetQpn(),
+        RdmaMessageDispatcher::Get(up)->Register(down->GetAddress(), m_bwdQp[l]->GetQpn(),
                                                  RdmaMessageDispatcher::ReceiveCallback(
                                                      [this, l](Ipv4Address, uint32_t, uint64_t)
                                                      {

@@ -72,7 +72,7 @@ class PipelineParallelJob : public TrainingJob
      */
     void SetStages(const std::vector<Ptr<MessageTransport>>& stages);
     /// As SetStages() above, for RDMA NICs (or any transports). \param stages the NICs
-    template <class T>
+    template<class T>
     void SetStages(const std::vector<Ptr<T>>& stages)
     {
         SetStages(std::vector<Ptr<MessageTransport>>(stages.begin(), stages.end()));
@@ -132,18 +132,18 @@ class PipelineParallelJob : public TrainingJob
     Time m_declaredStage; //!< stage time declared to a flow scheduler (0 = op time)
 
     bool m_prepared{false};
-    std::vector<std::vector<PipelineOp>> m_ops; //!< per stage
-    std::vector<Ptr<MessageConnection>> m_fwdQp;    //!< link s: stage s -> s+1
-    std::vector<Ptr<MessageConnection>> m_bwdQp;    //!< link s: stage s+1 -> s
-    std::vector<std::deque<Pending>> m_fwdRx;   //!< link s: posted, not yet received
-    std::vector<std::deque<Pending>> m_bwdRx;   //!< link s: posted, not yet received
-    std::vector<std::deque<Pending>> m_fwdAck;  //!< link s: posted, not yet acknowledged
-    std::vector<std::deque<Pending>> m_bwdAck;  //!< link s: posted, not yet acknowledged
-    std::vector<std::vector<bool>> m_actReady;  //!< [stage][mb] activations received
-    std::vector<std::vector<bool>> m_gradReady; //!< [stage][mb] gradients received
-    std::vector<uint32_t> m_next;               //!< per stage: next op index
-    std::vector<bool> m_busy;                   //!< per stage: an op runs
-    std::vector<Time> m_busyTime;               //!< per stage: compute in this iteration
+    std::vector<std::vector<PipelineOp>> m_ops;  //!< per stage
+    std::vector<Ptr<MessageConnection>> m_fwdQp; //!< link s: stage s -> s+1
+    std::vector<Ptr<MessageConnection>> m_bwdQp; //!< link s: stage s+1 -> s
+    std::vector<std::deque<Pending>> m_fwdRx;    //!< link s: posted, not yet received
+    std::vector<std::deque<Pending>> m_bwdRx;    //!< link s: posted, not yet received
+    std::vector<std::deque<Pending>> m_fwdAck;   //!< link s: posted, not yet acknowledged
+    std::vector<std::deque<Pending>> m_bwdAck;   //!< link s: posted, not yet acknowledged
+    std::vector<std::vector<bool>> m_actReady;   //!< [stage][mb] activations received
+    std::vector<std::vector<bool>> m_gradReady;  //!< [stage][mb] gradients received
+    std::vector<uint32_t> m_next;                //!< per stage: next op index
+    std::vector<bool> m_busy;                    //!< per stage: an op runs
+    std::vector<Time> m_busyTime;                //!< per stage: compute in this iteration
     uint32_t m_stagesDone{0};
     std::vector<std::vector<PipelineOpTiming>> m_timings;        //!< current iteration
     std::vector<std::vector<PipelineOpTiming>> m_lastTimings;    //!< last finished iteration

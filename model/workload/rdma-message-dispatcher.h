@@ -7,8 +7,8 @@
 
 #include "ns3/callback.h"
 #include "ns3/ipv4-address.h"
-#include "ns3/object.h"
 #include "ns3/message-transport.h"
+#include "ns3/object.h"
 
 #include <cstdint>
 #include <map>

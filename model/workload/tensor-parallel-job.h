@@ -48,7 +48,7 @@ class TensorParallelJob : public TrainingJob
      */
     void SetGroup(const std::vector<Ptr<MessageTransport>>& group);
     /// As SetGroup() above, for RDMA NICs (or any transports). \param group the NICs
-    template <class T>
+    template<class T>
     void SetGroup(const std::vector<Ptr<T>>& group)
     {
         SetGroup(std::vector<Ptr<MessageTransport>>(group.begin(), group.end()));
