@@ -17,14 +17,10 @@ list(APPEND MLNET_HEADERS
   ${_dir}/fabric-frame.h
   ${_dir}/fabric-net-device.h
   ${_dir}/fabric-switch.h
-  ${_dir}/fast-mod.h
   ${_dir}/flow-key.h
-  ${_dir}/mlnet-enum-accessor.h
   ${_dir}/pfc-header.h
-  ${_dir}/ring-queue.h
   ${_dir}/shared-buffer-mmu.h
   ${_dir}/tx-time-accumulator.h
-  ${_dir}/watched-traced-callback.h
   ${_dir}/wire-arena.h
 )
 list(APPEND MLNET_TEST_SOURCES
@@ -40,5 +36,4 @@ list(APPEND MLNET_TEST_SOURCES
   ${MLNET_ROOT}/test/fabric/ring-queue-test.cc
   ${MLNET_ROOT}/test/fabric/wire-arena-test.cc
   ${MLNET_ROOT}/test/fabric/channel-wire-test.cc
-  ${MLNET_ROOT}/test/fabric/fast-mod-test.cc
 )

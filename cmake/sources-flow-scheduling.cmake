@@ -17,7 +17,7 @@ list(APPEND MLNET_SOURCES
   ${MLNET_ROOT}/model/rdma/rdma-flow-scheduler.cc
   ${MLNET_ROOT}/model/workload/iteration-dag.cc
   ${MLNET_ROOT}/model/stats/sample-summary.cc
-  ${MLNET_ROOT}/model/stats/scheduled-flow-stats.cc
+  ${MLNET_ROOT}/model/rdma/scheduled-flow-stats.cc
   ${MLNET_ROOT}/helper/flow-scheduler-helper.cc
   ${MLNET_ROOT}/helper/scenario-flow-scheduler.cc
 )
@@ -36,7 +36,7 @@ list(APPEND MLNET_HEADERS
   ${MLNET_ROOT}/model/rdma/rdma-flow-scheduler.h
   ${MLNET_ROOT}/model/workload/iteration-dag.h
   ${MLNET_ROOT}/model/stats/sample-summary.h
-  ${MLNET_ROOT}/model/stats/scheduled-flow-stats.h
+  ${MLNET_ROOT}/model/rdma/scheduled-flow-stats.h
   ${MLNET_ROOT}/helper/flow-scheduler-helper.h
 )
 list(APPEND MLNET_TEST_SOURCES

@@ -16,7 +16,6 @@ list(APPEND MLNET_HEADERS
   ${_dir}/pcie-link-model.h
   ${_dir}/memory-bus-model.h
   ${_dir}/host-path-timing.h
-  ${_dir}/host-path-stats.h
   ${_dir}/host-interconnect.h
   ${MLNET_ROOT}/helper/host-interconnect-helper.h
 )

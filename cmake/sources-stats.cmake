@@ -9,6 +9,7 @@ list(APPEND MLNET_SOURCES
 list(APPEND MLNET_HEADERS
   ${_dir}/flow-stats-record.h
   ${_dir}/job-records.h
+  ${_dir}/host-path-stats.h
   ${_dir}/host-stats-record.h
   ${_dir}/congestion-control-record.h
   ${_dir}/port-stats-record.h

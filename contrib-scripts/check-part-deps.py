@@ -1,13 +1,19 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-only
-"""Check that CMakeLists.txt's MLNET_PART_DEPS_<part> lists match the code.
+"""Check the module's dependency structure; exit status 1 on any problem.
 
-A part depends on another when one of its sources or headers (as listed in
+1. The folder graph (doc/architecture.rst): the folders of model/ (model/fabric, model/rdma,
+   ...), helper/ and bindings/python are the parts a reader sees. Folder A depends on folder B
+   when a .h or .cc file in A includes a header that lives in B (by file name, with or without
+   the ns3/ prefix). This graph must have no cycle; a cycle is printed with one include per arrow.
+2. The CMake parts: a part depends on another when one of its sources or headers (as listed in
 cmake/sources-<part>.cmake) includes a header the other part lists. CMake builds a subset
 (-DMLNET_PARTS=...) with every part it depends on, so a missing dependency breaks that build
 and an extra one builds more than needed. Prints the differences; exit status 1 if any.
 
-usage: check-part-deps.py [MODULE_ROOT]
+usage: check-part-deps.py [MODULE_ROOT] [--graph]
+  --graph      also print the folder graph's arrows (with the number of includes behind each)
+  --self-test  check that a cycle and a clean graph are told apart (on a made-up tree)
 """
 import os
 import re
@@ -67,11 +73,110 @@ def declared_deps(root):
     }
 
 
+FOLDER_ROOTS = ("model", "helper", "bindings")
+INCLUDE_RE = re.compile(r'^\s*#\s*include\s+"(?:ns3/)?([\w.\-]+\.h)"', re.M)
+
+
+def folder_graph(root):
+    """{folder: {other folder: [(file, included header), ...]}} over FOLDER_ROOTS, from disk."""
+    owner, files = {}, []
+    for top in FOLDER_ROOTS:
+        for d, _, names in os.walk(os.path.join(root, top)):
+            for n in sorted(names):
+                if n.endswith((".h", ".cc")):
+                    rel = os.path.relpath(os.path.join(d, n), root)
+                    files.append(rel)
+                    if n.endswith(".h"):
+                        if n in owner and owner[n] != os.path.dirname(rel):
+                            raise SystemExit(f"header name {n} in two folders: {owner[n]}, "
+                                             f"{os.path.dirname(rel)}")
+                        owner[n] = os.path.dirname(rel)
+    graph = {}
+    for rel in files:
+        folder = os.path.dirname(rel)
+        graph.setdefault(folder, {})
+        with open(os.path.join(root, rel)) as f:
+            for inc in INCLUDE_RE.findall(f.read()):
+                other = owner.get(inc)
+                if other and other != folder:
+                    graph[folder].setdefault(other, []).append((rel, inc))
+    return graph
+
+
+def find_cycle(graph):
+    """One cycle of {node: iterable of successors} as a list [a, b, ..., a], or None."""
+    state, stack = {}, []
+
+    def visit(n):
+        state[n] = 1
+        stack.append(n)
+        for m in sorted(graph.get(n, ())):
+            if state.get(m) == 1:
+                return stack[stack.index(m):] + [m]
+            if m not in state:
+                c = visit(m)
+                if c:
+                    return c
+        stack.pop()
+        state[n] = 2
+        return None
+
+    for n in sorted(graph):
+        if n not in state:
+            c = visit(n)
+            if c:
+                return c
+    return None
+
+
+def self_test():
+    """A made-up module: model/a includes model/b, model/b includes model/c; then c includes a."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as root:
+        def write(rel, text):
+            os.makedirs(os.path.dirname(os.path.join(root, rel)), exist_ok=True)
+            with open(os.path.join(root, rel), "w") as f:
+                f.write(text)
+
+        write("model/a/a.h", '#include "ns3/b.h"\n')
+        write("model/b/b.h", '#include "c.h"\n')
+        write("model/c/c.h", "#include <vector>\n")
+        write("helper/h.cc", '#include "ns3/a.h"\n#include "ns3/c.h"\n')
+        g = folder_graph(root)
+        ok = find_cycle(g) is None and sorted(g["helper"]) == ["model/a", "model/c"]
+        write("model/c/c.cc", '#include "c.h"\n#include "ns3/a.h"\n')
+        cycle = find_cycle(folder_graph(root))
+        ok = ok and cycle == ["model/a", "model/b", "model/c", "model/a"]
+    print("self-test: " + ("a cycle is found, a clean graph passes" if ok else f"FAILED ({cycle})"))
+    return 0 if ok else 1
+
+
 def main():
-    root = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.dirname(
-        os.path.abspath(__file__)))
-    measured, declared = measured_deps(root), declared_deps(root)
+    if "--self-test" in sys.argv:
+        return self_test()
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    root = args[0] if args else os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     bad = 0
+    folders = folder_graph(root)
+    if "--graph" in sys.argv:
+        for a in sorted(folders):
+            print(f"{a} -> " + (", ".join(f"{b} ({len(folders[a][b])})"
+                                          for b in sorted(folders[a])) or "(nothing)"))
+    cycle = find_cycle(folders)
+    if cycle:
+        print("folder graph has a cycle: " + " -> ".join(cycle))
+        for a, b in zip(cycle, cycle[1:]):
+            f, inc = folders[a][b][0]
+            print(f"  {a} -> {b}: {f} includes {inc}")
+        bad += 1
+    else:
+        print(f"folder graph: {len(folders)} folders, no cycle")
+    measured, declared = measured_deps(root), declared_deps(root)
+    part_cycle = find_cycle(declared)
+    if part_cycle:
+        print("note: the CMake parts (MLNET_PART_DEPS_*) have a cycle: " + " -> ".join(part_cycle)
+              + " (they are not yet the folders; doc/architecture.rst)")
     for part in sorted(set(measured) | set(declared)):
         m, d = measured.get(part), declared.get(part)
         if m is None or d is None:

@@ -16,10 +16,10 @@
 #include "ns3/net-device.h"
 #include "ns3/nstime.h"
 #include "ns3/packet.h"
+#include "ns3/ring-queue.h"
 #include "ns3/traced-callback.h"
-#include "ring-queue.h"
+#include "ns3/watched-traced-callback.h"
 #include "tx-time-accumulator.h"
-#include "watched-traced-callback.h"
 #include "wire-arena.h"
 
 #include <array>

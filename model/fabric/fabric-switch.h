@@ -5,9 +5,9 @@
 #define MLNET_FABRIC_SWITCH_H
 
 #include "fabric-net-device.h"
-#include "fast-mod.h"
 #include "flow-key.h"
 #include "ns3/event-id.h"
+#include "ns3/fast-mod.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/object.h"
 #include "ns3/random-variable-stream.h"

@@ -4,11 +4,11 @@
 #ifndef MLNET_HOST_INTERCONNECT_H
 #define MLNET_HOST_INTERCONNECT_H
 
-#include "host-path-stats.h"
 #include "host-path-timing.h"
 #include "iotlb.h"
 #include "ns3/event-id.h"
 #include "ns3/fabric-frame.h"
+#include "ns3/host-path-stats.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/packet.h"

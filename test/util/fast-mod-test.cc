@@ -12,7 +12,7 @@
 
 using namespace ns3;
 
-TEST_CASE("fabric: FastModulus gives h % d for every 32-bit h tried and d in [1, 1024]", "[fabric]")
+TEST_CASE("util: FastModulus gives h % d for every 32-bit h tried and d in [1, 1024]", "[util]")
 {
     uint64_t mismatches = 0;
     uint64_t checked = 0;
@@ -42,7 +42,7 @@ TEST_CASE("fabric: FastModulus gives h % d for every 32-bit h tried and d in [1,
     CHECK(mismatches == 0);
 }
 
-TEST_CASE("fabric: FastModulus rejects a zero divisor", "[fabric]")
+TEST_CASE("util: FastModulus rejects a zero divisor", "[util]")
 {
     CHECK_THROWS_AS(FastModulus(0), std::invalid_argument);
 }
