@@ -3,8 +3,10 @@
 set(_dir ${MLNET_ROOT}/model/fabric)
 list(APPEND MLNET_SOURCES
   ${_dir}/fabric-channel.cc
+  ${_dir}/fabric-egress-scheduler.cc
   ${_dir}/fabric-frame.cc
   ${_dir}/fabric-net-device.cc
+  ${_dir}/fabric-wire.cc
   ${_dir}/fabric-switch.cc
   ${_dir}/flow-key.cc
   ${_dir}/pfc-header.cc
@@ -14,8 +16,10 @@ list(APPEND MLNET_SOURCES
 )
 list(APPEND MLNET_HEADERS
   ${_dir}/fabric-channel.h
+  ${_dir}/fabric-egress-scheduler.h
   ${_dir}/fabric-frame.h
   ${_dir}/fabric-net-device.h
+  ${_dir}/fabric-wire.h
   ${_dir}/fabric-switch.h
   ${_dir}/flow-key.h
   ${_dir}/pfc-header.h

@@ -4,6 +4,7 @@
 #include "fabric-net-device.h"
 
 #include "fabric-channel.h"
+#include "fabric-wire.h"
 #include "ns3/boolean.h"
 #include "ns3/enum.h"
 #include "ns3/ethernet-header.h"
@@ -58,7 +59,8 @@ FabricNetDevice::GetTypeId()
                             MakeEnumChecker(STRICT_PRIORITY, "StrictPriority", DWRR, "Dwrr"))
               .AddAttribute("DwrrQuantum", "DWRR quantum per class and round (bytes)",
                             UintegerValue(1600),
-                            MakeUintegerAccessor(&FabricNetDevice::m_dwrrQuantum),
+                            MakeUintegerAccessor(&FabricNetDevice::SetDwrrQuantum,
+                                                 &FabricNetDevice::GetDwrrQuantum),
                             MakeUintegerChecker<uint32_t>(64, 1u << 24))
               .AddAttribute("HostQueueLimit",
                             "Per-class queue limit for packets sent by upper layers through "
@@ -103,147 +105,6 @@ FabricNetDevice::GetTypeId()
     return tid;
 }
 
-/**
- * A member-function event of a device that is scheduled again and again (ns-3 reference
- * counts events, so one object can sit in the scheduler several times): no allocation per
- * frame. The device detaches it in its destructor; a detached event does nothing.
- */
-class alignas(32) FabricNetDevice::DeviceEvent : public MlnetEvent
-{
-  public:
-    /// \tparam fn the member function to call \param dev the device \return the event
-    template<void (FabricNetDevice::*fn)()>
-    static Ptr<DeviceEvent> Make(FabricNetDevice* dev)
-    {
-        return Create<DeviceEvent>(dev, &Call<fn>);
-    }
-
-    /// \param dev the device \param fire the trampoline that calls the device
-    DeviceEvent(FabricNetDevice* dev, FireFunction fire)
-        : MlnetEvent(fire)
-        , m_dev(dev)
-    {
-    }
-
-    /// The device is going away.
-    void Detach()
-    {
-        m_dev = nullptr;
-    }
-
-  private:
-    /// \param self the event: call fn on its device, if it still has one
-    template<void (FabricNetDevice::*fn)()>
-    static void Call(MlnetEvent* self)
-    {
-        FabricNetDevice* dev = static_cast<DeviceEvent*>(self)->m_dev;
-        if (dev)
-        {
-            (dev->*fn)();
-        }
-    }
-
-    FabricNetDevice* m_dev;
-};
-
-/**
- * The frames on the wire towards a device, and the event that delivers them: one object, which
- * the far end's transmission touches alone (the records, the delay, the context, the event's
- * reference count on one line) and the arrival reads before the device. Reference-counted
- * like any event, so it outlives its device while arrivals are pending (they then deliver
- * nothing).
- */
-class alignas(64) FabricNetDevice::Wire : public MlnetEvent
-{
-  public:
-    /// \param dev the receiving device
-    explicit Wire(FabricNetDevice* dev)
-        : MlnetEvent(&Deliver)
-        , m_dev(dev)
-    {
-    }
-
-    /**
-     * Put a frame on the wire: it arrives after delay.
-     * \param f the frame, moved \param etherType its EtherType \param key its key, or null
-     * \param delay the time until its last bit arrives
-     */
-    void Push(FabricFrame& f, uint16_t etherType, const FlowKey* key, const Time& delay)
-    {
-        // Records in the order transmissions start (see WireArena), chained per wire.
-        WireRecord* r = WireArena::Get().Allocate();
-        r->frame = std::move(f);
-        r->etherType = etherType;
-        r->hasKey = key != nullptr;
-        if (key)
-        {
-            r->key = *key;
-        }
-        if (m_tail)
-        {
-            m_tail->next = r;
-        }
-        else
-        {
-            m_head = r;
-        }
-        m_tail = r;
-        Ref(); // the scheduler releases one reference after the event ran
-        ScheduleEvent(MlnetSimulatorImpl::Running(), m_context, delay, this);
-    }
-
-    /// Drop the frames on the wire (the device is disposed).
-    void Clear()
-    {
-        while (WireRecord* r = m_head)
-        {
-            m_head = r->next;
-            r->frame = FabricFrame();
-            WireArena::Free(r);
-        }
-        m_tail = nullptr;
-    }
-
-    /// The device is going away.
-    void Detach()
-    {
-        m_dev = nullptr;
-    }
-
-    Time m_delay;          //!< propagation delay of the link (SetWire)
-    uint32_t m_context{0}; //!< the receiving node's id (the arrivals' context)
-
-  private:
-    /// \param self the wire: deliver its oldest frame
-    static void Deliver(MlnetEvent* self)
-    {
-        Wire* w = static_cast<Wire*>(self);
-        WireRecord* r = w->m_head;
-        if (!r)
-        {
-            return; // disposed while frames were on the wire (Clear)
-        }
-        w->m_head = r->next;
-        if (!w->m_head)
-        {
-            w->m_tail = nullptr;
-        }
-        FabricFrame f(std::move(r->frame));
-        const uint16_t etherType = r->etherType;
-        const bool hasKey = r->hasKey;
-        const FlowKey key = r->key;
-        WireArena::Free(r);
-        if (w->m_dev)
-        {
-            w->m_dev->ReceiveFrame(f, etherType, hasKey ? &key : nullptr);
-        }
-    }
-
-    FabricNetDevice* m_dev;      //!< the receiving device (null once it is destroyed)
-    WireRecord* m_head{nullptr}; //!< the oldest frame on the wire
-    WireRecord* m_tail{nullptr}; //!< the newest (its next is null)
-};
-
 namespace
 {
 /// Every FabricNetDevice, for ReservedTxDoneAhead() (never destroyed: devices may outlive
@@ -278,8 +139,8 @@ FabricNetDevice::FabricNetDevice()
     AllDevices().insert(this);
     m_pausedUntil.fill(Time(0));
     WireArena::AddUser(); // the arena lives while a device may put frames on a wire
-    m_txDoneEvent = DeviceEvent::Make<&FabricNetDevice::TransmitComplete>(this);
-    m_wire = Create<Wire>(this);
+    m_txDoneEvent = TxDoneEvent::Make<&FabricNetDevice::TransmitComplete>(this);
+    m_wire = Create<FabricWire>(this);
     m_macTxTrace.Watch(&m_watched, W_MAC_TX, &m_rxWatched);
     m_macRxTrace.Watch(&m_watched, W_MAC_RX, &m_rxWatched);
     m_phyTxBeginTrace.Watch(&m_watched, W_PHY_TX_BEGIN, &m_rxWatched);
@@ -292,7 +153,7 @@ FabricNetDevice::FabricNetDevice()
 FabricNetDevice::~FabricNetDevice()
 {
     AllDevices().erase(this);
-    static_cast<DeviceEvent*>(PeekPointer(m_txDoneEvent))->Detach();
+    static_cast<TxDoneEvent*>(PeekPointer(m_txDoneEvent))->Detach();
     m_wire->Detach();
     if (m_arenaUser)
     {
@@ -306,10 +167,7 @@ FabricNetDevice::DoDispose()
     m_node = nullptr;
     m_channel = nullptr;
     m_peerWire = nullptr;
-    for (auto& q : m_queues)
-    {
-        q.q.Clear();
-    }
+    m_egress.Clear();
     m_queuedMask = 0;
     m_ctrlQueue.clear();
     m_wire->Clear();
@@ -407,9 +265,7 @@ FabricNetDevice::DoEnqueue(FabricFrame& f, uint8_t cls, uint32_t meta, const Flo
             return;
         }
     }
-    ClassQueue& cq = m_queues[cls];
-    cq.bytes += f.GetSize(); // from the frame, not read back from the ring's (cold) slot
-    KeyedFrame& e = cq.q.EmplaceBack(std::move(f), meta, key);
+    FabricEgressScheduler::KeyedFrame& e = m_egress.Push(cls, f, meta, key);
     m_queuedMask |= uint16_t(1u << cls);
     if (m_watched & (W_MAC_TX | W_QUEUE))
     {
@@ -417,7 +273,7 @@ FabricNetDevice::DoEnqueue(FabricFrame& f, uint8_t cls, uint32_t meta, const Flo
         {
             m_macTxTrace(e.frame.GetPacket());
         }
-        m_queueTrace(cls, cq.bytes);
+        m_queueTrace(cls, m_egress.GetBytes(cls));
     }
     FrameQueued();
 }
@@ -551,36 +407,7 @@ int
 FabricNetDevice::SelectClass(uint8_t pausedMask)
 {
     const uint32_t ready = m_queuedMask & ~uint32_t(pausedMask) & ~uint32_t(kCtrlQueued);
-    if (ready == 0)
-    {
-        return -1;
-    }
-    if (m_scheduler == STRICT_PRIORITY)
-    {
-        return 31 - __builtin_clz(ready); // the highest class with packets, not paused
-    }
-    // Deficit round robin: serve the current class while its deficit covers its head packet,
-    // then move on and credit the next eligible class one quantum.
-    while (true)
-    {
-        ClassQueue& cur = m_queues[m_dwrrNext];
-        bool eligible = !cur.q.Empty() && !((pausedMask >> m_dwrrNext) & 1u);
-        if (eligible && cur.deficit >= int64_t(cur.q.Front().frame.GetSize()))
-        {
-            cur.deficit -= cur.q.Front().frame.GetSize();
-            return m_dwrrNext;
-        }
-        if (!eligible)
-        {
-            cur.deficit = 0;
-        }
-        m_dwrrNext = uint8_t((m_dwrrNext + 1) % kNumClasses);
-        ClassQueue& next = m_queues[m_dwrrNext];
-        if (!next.q.Empty() && !((pausedMask >> m_dwrrNext) & 1u))
-        {
-            next.deficit += m_dwrrQuantum;
-        }
-    }
+    return m_egress.Select(ready, pausedMask, m_scheduler == DWRR);
 }
 
 void
@@ -605,17 +432,14 @@ FabricNetDevice::TransmitStart()
     int c = SelectClass(paused);
     if (c >= 0)
     {
-        ClassQueue& cq = m_queues[c];
-        KeyedFrame e = std::move(cq.q.Front());
-        cq.q.PopFront();
-        if (cq.q.Empty())
+        FabricEgressScheduler::KeyedFrame e = m_egress.Pop(uint8_t(c));
+        if (m_egress.IsEmpty(uint8_t(c)))
         {
             m_queuedMask &= uint16_t(~(1u << c));
         }
-        cq.bytes -= e.frame.GetSize();
         if (m_watched & W_QUEUE)
         {
-            m_queueTrace(uint8_t(c), cq.bytes);
+            m_queueTrace(uint8_t(c), m_egress.GetBytes(uint8_t(c)));
         }
         SendDequeued(e.frame, uint8_t(c), e.word, e.Key());
         return;
@@ -682,6 +506,18 @@ FabricNetDevice::StartFrame(FabricFrame& f, uint16_t etherType, const FlowKey* k
         ScheduleEvent(sim, m_txContext, txTime, PeekPointer(m_txDoneEvent));
     }
     m_peerWire->Push(f, etherType, key, txTime + m_peerWire->m_delay);
+}
+
+void
+FabricNetDevice::SetDwrrQuantum(uint32_t bytes)
+{
+    m_egress.SetQuantum(bytes);
+}
+
+uint32_t
+FabricNetDevice::GetDwrrQuantum() const
+{
+    return m_egress.GetQuantum();
 }
 
 void
@@ -1003,7 +839,7 @@ FabricNetDevice::Send(Ptr<Packet> packet, const Address& dest, uint16_t protocol
         return false;
     }
     uint8_t cls = ClassOfIpv4(*packet);
-    if (m_hostQueueLimit > 0 && m_queues[cls].bytes + packet->GetSize() > m_hostQueueLimit)
+    if (m_hostQueueLimit > 0 && m_egress.GetBytes(cls) + packet->GetSize() > m_hostQueueLimit)
     {
         m_macTxDropTrace(packet);
         return false;

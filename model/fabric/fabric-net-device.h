@@ -4,6 +4,7 @@
 #ifndef MLNET_FABRIC_NET_DEVICE_H
 #define MLNET_FABRIC_NET_DEVICE_H
 
+#include "fabric-egress-scheduler.h"
 #include "fabric-frame.h"
 #include "flow-key.h"
 #include "ns3/callback.h"
@@ -31,6 +32,7 @@ namespace ns3
 {
 
 class FabricChannel;
+class FabricWire;
 class MlnetSimulatorImpl;
 class Node;
 
@@ -220,7 +222,7 @@ class FabricNetDevice : public NetDevice
 
     /**
      * A frame received completely, now (the far end's frames arrive through this device's
-     * Wire, which SetWire gives the far end; tests inject frames here).
+     * FabricWire, which SetWire gives the far end; tests inject frames here).
      * \param p the frame payload
      * \param etherType its EtherType
      */
@@ -262,7 +264,7 @@ class FabricNetDevice : public NetDevice
     /// \return bytes queued in class cls (excluding the frame being transmitted)
     uint64_t GetQueueBytes(uint8_t cls) const
     {
-        return m_queues[cls].bytes;
+        return m_egress.GetBytes(cls);
     }
     /// \return bitmask of classes paused by the peer right now
     uint8_t GetPausedMask() const
@@ -356,42 +358,7 @@ class FabricNetDevice : public NetDevice
     void DoDispose() override;
 
   private:
-    /**
-     * A frame with a word of its own and, if known, its parsed headers: a queued frame (the
-     * word is the meta of Enqueue) and a frame on the wire towards this device (the word is
-     * its EtherType) are both this (48 bytes).
-     */
-    struct KeyedFrame
-    {
-        /// \param f the frame (moved from) \param w its word \param k its key, or null
-        KeyedFrame(FabricFrame&& f, uint32_t w, const FlowKey* k)
-            : frame(std::move(f))
-            , word(w)
-            , hasKey(k != nullptr)
-        {
-            if (k)
-            {
-                key = *k;
-            }
-        }
-
-        /// \return the key, or null if none was carried
-        FlowKey* Key()
-        {
-            return hasKey ? &key : nullptr;
-        }
-
-        FabricFrame frame;
-        uint32_t word{0};   //!< the meta word
-        bool hasKey{false}; //!< key is valid
-        FlowKey key;        //!< parsed headers (for the port handler)
-    };
-    struct ClassQueue
-    {
-        RingQueue<KeyedFrame> q;
-        uint64_t bytes{0};
-        int64_t deficit{0};
-    };
+    friend class FabricWire; // delivers arrivals (ReceiveFrame), schedules (ScheduleEvent)
 
     /// m_queuedMask bit of the PFC (control) queue; bits 0-7 are the class queues.
     static constexpr uint16_t kCtrlQueued = 1u << kNumClasses;
@@ -420,8 +387,11 @@ class FabricNetDevice : public NetDevice
         m_rxWatched = m_watched;
     }
 
-    class DeviceEvent;
-    class Wire;
+    /// The transmit-complete event (one per device, reused for every frame).
+    using TxDoneEvent = MlnetMemberEvent<FabricNetDevice>;
+    /// The DwrrQuantum attribute. \param bytes the quantum
+    void SetDwrrQuantum(uint32_t bytes);
+    uint32_t GetDwrrQuantum() const; //!< \return the DwrrQuantum attribute
 
     /**
      * Schedule an MlnetEvent after delay (a device's transmit-complete event, a wire's
@@ -479,7 +449,7 @@ class FabricNetDevice : public NetDevice
     // Per-frame state first and together, by who touches it: a packet-hop touches these few
     // cache lines of a device rather than a line per member (doc/performance.rst, steps 18
     // and 36). The transmit side starts in the base classes' line.
-    uint16_t m_queuedMask{0}; //!< bit c set: m_queues[c] holds frames; kCtrlQueued: PFC frames
+    uint16_t m_queuedMask{0}; //!< bit c set: class c (m_egress) holds frames; kCtrlQueued: PFC
     uint16_t m_watched{0};    //!< WatchBit: trace sources with sinks, callbacks that are set
     mutable bool m_txBusy{false};
     /**
@@ -493,8 +463,7 @@ class FabricNetDevice : public NetDevice
      * of hops; the results are the same, only the executed-event count is lower.
      */
     mutable bool m_txDoneReserved{false};
-    uint8_t m_dwrrNext{0};
-    Scheduler m_scheduler{STRICT_PRIORITY};
+    Scheduler m_scheduler{STRICT_PRIORITY}; //!< the egress discipline (m_egress serves it)
     uint32_t m_frameOverhead{38};
     uint32_t m_txDoneUid{0}; //!< its uid
     uint32_t m_txContext{0}; //!< the node's id: the context of the device's events
@@ -502,9 +471,9 @@ class FabricNetDevice : public NetDevice
     uint64_t m_bitRate{0};   //!< m_rate in bit/s (read per frame; DataRate::GetBitRate logs)
 
     // The receive side, one cache line: what an arrival touches in the device (the frames on
-    // the wire and their event are one object of their own, Wire, which the far end's
+    // the wire and their event are one object of their own, FabricWire, which the far end's
     // transmission touches alone).
-    alignas(64) Ptr<Wire> m_wire;            //!< frames on the wire towards this device
+    alignas(64) Ptr<FabricWire> m_wire;      //!< frames on the wire towards this device
     FabricPortHandler* m_rxHandler{nullptr}; //!< receives data packets (SetPortHandler)
     uint64_t m_rxFrames{0};                  //!< all frames received
     uint32_t m_handlerPort{0};
@@ -514,7 +483,7 @@ class FabricNetDevice : public NetDevice
     /// No class is paused at or after this time; zero once every pause has expired (a cache
     /// GetPausedMask() clears, so that the common case reads no clock).
     alignas(64) mutable Time m_pauseHorizon;
-    Wire* m_peerWire{nullptr};                //!< the far end's m_wire (SetWire; null: none)
+    FabricWire* m_peerWire{nullptr};          //!< the far end's m_wire (SetWire; null: none)
     FabricPortHandler* m_dqHandler{nullptr};  //!< told about dequeues (SetPortHandler)
     FabricPullSource* m_pullSource{nullptr};  //!< pulled instead of m_pull (SetPullSource)
     Ptr<MlnetEvent> m_txDoneEvent;            //!< calls TransmitComplete(); reused for every frame
@@ -522,7 +491,7 @@ class FabricNetDevice : public NetDevice
     MlnetSimulatorImpl* m_txDoneSim{nullptr}; //!< the simulator that reserved it
     uint64_t m_txFrames{0};                   //!< all frames transmitted
     alignas(64) TxTimeAccumulator m_txClock;  //!< exact frame times (one line)
-    std::array<ClassQueue, kNumClasses> m_queues;
+    FabricEgressScheduler m_egress;           //!< the class queues and the discipline serving them
 
     // Configuration and state that a frame does not touch.
     Ptr<Node> m_node;
@@ -534,7 +503,6 @@ class FabricNetDevice : public NetDevice
     uint32_t m_ipv4{Ipv4Address().Get()};
     uint16_t m_mtu{4200};
     DataRate m_rate;
-    uint32_t m_dwrrQuantum{1600};
     uint64_t m_hostQueueLimit{0};
     std::deque<Ptr<Packet>> m_ctrlQueue;
     std::array<Time, kNumClasses> m_pausedUntil;

@@ -6,6 +6,7 @@
 #define MLNET_EVENT_H
 
 #include "ns3/event-impl.h"
+#include "ns3/ptr.h"
 
 #include <cstdint>
 
@@ -70,6 +71,52 @@ class MlnetEvent : public EventImpl
 
   private:
     FireFunction m_fire; //!< what the event does
+};
+
+/**
+ * \ingroup mlnet
+ * A member-function event of an object that is scheduled again and again (ns-3 reference
+ * counts events, so one object can sit in the scheduler several times): no allocation per
+ * use. The object detaches it in its destructor; a detached event does nothing.
+ * \tparam T the object's class
+ */
+template<class T>
+class alignas(32) MlnetMemberEvent : public MlnetEvent
+{
+  public:
+    /// \tparam fn the member function to call \param obj the object \return the event
+    template<void (T::*fn)()>
+    static Ptr<MlnetMemberEvent> Make(T* obj)
+    {
+        return Create<MlnetMemberEvent>(obj, &Call<fn>);
+    }
+
+    /// \param obj the object \param fire the trampoline that calls the object
+    MlnetMemberEvent(T* obj, FireFunction fire)
+        : MlnetEvent(fire)
+        , m_obj(obj)
+    {
+    }
+
+    /// The object is going away.
+    void Detach()
+    {
+        m_obj = nullptr;
+    }
+
+  private:
+    /// \param self the event: call fn on its object, if it still has one
+    template<void (T::*fn)()>
+    static void Call(MlnetEvent* self)
+    {
+        T* obj = static_cast<MlnetMemberEvent*>(self)->m_obj;
+        if (obj)
+        {
+            (obj->*fn)();
+        }
+    }
+
+    T* m_obj; //!< the object (null once it is destroyed)
 };
 
 } // namespace ns3
