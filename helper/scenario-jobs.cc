@@ -27,6 +27,7 @@
 #include "ns3/dnn-model.h"
 #include "ns3/gpu-profile.h"
 #include "ns3/log.h"
+#include "ns3/model-zoo.h"
 #include "ns3/nstime.h"
 #include "ns3/pipeline-parallel-job.h"
 #include "ns3/string.h"

@@ -16,6 +16,7 @@
 #include "ns3/fabric-switch.h"
 #include "ns3/fabric-topology-helper.h"
 #include "ns3/gpu-profile.h"
+#include "ns3/model-zoo.h"
 #include "ns3/periodic-job.h"
 #include "ns3/rdma-cc-catalog.h"
 #include "ns3/rdma-congestion-ops.h"

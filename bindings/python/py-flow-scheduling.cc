@@ -13,6 +13,7 @@
 #include "ns3/fluid-flow-model.h"
 #include "ns3/gpu-profile.h"
 #include "ns3/iteration-dag.h"
+#include "ns3/model-zoo.h"
 #include "ns3/uinteger.h"
 #include "py-convert.h"
 #include "py-parts.h"

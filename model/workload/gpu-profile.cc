@@ -3,6 +3,8 @@
  */
 #include "gpu-profile.h"
 
+#include "model-zoo.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>

@@ -4,6 +4,7 @@
 #include "ns3/dnn-model.h"
 #include "ns3/gpu-profile.h"
 #include "ns3/layer-spec.h"
+#include "ns3/model-zoo.h"
 
 #include <catch2/catch.hpp>
 #include <sstream>

@@ -5,6 +5,7 @@
 
 #include "ns3/dnn-model.h"
 #include "ns3/iteration-dag.h"
+#include "ns3/model-zoo.h"
 
 #include <catch2/catch.hpp>
 #include <sstream>
