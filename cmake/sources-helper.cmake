@@ -30,6 +30,7 @@ list(APPEND MLNET_SOURCES
   ${MLNET_ROOT}/helper/scenario-congestion-control.cc
   ${MLNET_ROOT}/helper/scenario-jobs.cc
   ${MLNET_ROOT}/helper/scenario-extension.cc
+  ${MLNET_ROOT}/helper/simulation-session.cc
 )
 list(APPEND MLNET_HEADERS
   ${MLNET_ROOT}/helper/scenario.h
@@ -37,6 +38,7 @@ list(APPEND MLNET_HEADERS
   ${MLNET_ROOT}/helper/scenario-runner.h
   ${MLNET_ROOT}/helper/scenario-congestion-control.h
   ${MLNET_ROOT}/helper/scenario-extension.h
+  ${MLNET_ROOT}/helper/simulation-session.h
 )
 list(APPEND MLNET_TEST_SOURCES
   ${MLNET_ROOT}/test/helper/scenario-test.cc
@@ -44,5 +46,6 @@ list(APPEND MLNET_TEST_SOURCES
   ${MLNET_ROOT}/test/helper/scenario-cc-test.cc
   ${MLNET_ROOT}/test/helper/scenario-jobs-test.cc
   ${MLNET_ROOT}/test/helper/scenario-outputs-test.cc
+  ${MLNET_ROOT}/test/helper/simulation-session-test.cc
 )
 list(APPEND MLNET_EXAMPLES mlnet-run)

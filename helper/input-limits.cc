@@ -5,6 +5,7 @@
 
 #include <cstdlib>
 #include <limits>
+#include <sstream>
 #include <stdexcept>
 
 namespace ns3
@@ -45,6 +46,30 @@ InputLimits::UintOfAttribute(TypeId tid, const std::string& attribute)
     const uint64_t hi
         = r.hi >= 1.8e19 ? std::numeric_limits<uint64_t>::max() : static_cast<uint64_t>(r.hi);
     return {r.lo <= 0 ? 0 : static_cast<uint64_t>(r.lo), hi};
+}
+
+uint64_t
+InputLimits::Check(uint64_t v, const std::string& what, const UintLimit& limit)
+{
+    if (v < limit.lo || v > limit.hi)
+    {
+        throw std::invalid_argument(what + " = " + std::to_string(v) + " is out of range ["
+                                    + std::to_string(limit.lo) + ", " + std::to_string(limit.hi)
+                                    + "]");
+    }
+    return v;
+}
+
+double
+InputLimits::Check(double x, const std::string& what, const RealLimit& limit)
+{
+    if (!(x >= limit.lo && x <= limit.hi))
+    {
+        std::ostringstream os;
+        os << what << " = " << x << " is out of range [" << limit.lo << ", " << limit.hi << "]";
+        throw std::invalid_argument(os.str());
+    }
+    return x;
 }
 
 } // namespace ns3

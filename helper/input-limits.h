@@ -99,6 +99,18 @@ struct InputLimits
      * \return the range, clamped to uint64_t
      */
     static UintLimit UintOfAttribute(TypeId tid, const std::string& attribute);
+
+    /**
+     * \param v a value \param what its name, for the message \param limit the range
+     * \return v \throw std::invalid_argument "<what> = <v> is out of range [lo, hi]" if outside
+     */
+    static uint64_t Check(uint64_t v, const std::string& what, const UintLimit& limit);
+    /**
+     * \param x a value \param what its name, for the message \param limit the range
+     * \return x \throw std::invalid_argument "<what> = <x> is out of range [lo, hi]" if outside
+     *         (NaN too)
+     */
+    static double Check(double x, const std::string& what, const RealLimit& limit);
 };
 
 } // namespace ns3

@@ -23,6 +23,7 @@
 #include "ns3/rdma-helper.h"
 #include "ns3/rdma-nic.h"
 #include "ns3/rdma-queue-pair.h"
+#include "ns3/simulation-session.h"
 #include "ns3/tensor-order-factory.h"
 #include "ns3/tensor-order-policy.h"
 #include "py-convert.h"
@@ -36,8 +37,10 @@
 #endif
 
 #include <cmath>
+#include <limits>
 #include <map>
 #include <memory>
+#include <optional>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 #include <regex>
@@ -72,65 +75,8 @@ CcTypeId(const std::string& cc)
 // Flow
 // ---------------------------------------------------------------------------------------------
 
-/// State of one RDMA flow (one message on its own queue pair), filled by ns-3 callbacks.
-struct FlowState
-{
-    uint32_t id{0};
-    uint32_t src{0};
-    uint32_t dst{0};
-    uint64_t bytes{0};
-    double start{0};
-    uint8_t priority{3};
-    double aggressiveness{1.0};
-    bool trace{false};
-    bool posted{false};
-    bool done{false};
-    double finish{-1};
-    std::vector<std::pair<double, double>> rateTrace;
-    Ptr<RdmaQueuePair> qp;
-    // snapshot taken when the simulation is closed
-    uint64_t bytesAcked{0};
-    uint64_t bytesSent{0};
-    uint64_t retx{0};
-    uint64_t timeouts{0};
-    uint64_t cnps{0};
-    double rate{0};
-
-    void Post()
-    {
-        posted = true;
-        if (trace)
-        {
-            rateTrace.emplace_back(Simulator::Now().GetSeconds(), qp->GetCcState().rate);
-        }
-        qp->PostSend(bytes, MakeCallback(&FlowState::OnComplete, this));
-    }
-
-    void OnComplete(uint64_t, uint64_t)
-    {
-        done = true;
-        finish = Simulator::Now().GetSeconds();
-    }
-
-    void OnRate(double r)
-    {
-        rateTrace.emplace_back(Simulator::Now().GetSeconds(), r);
-    }
-
-    void Snapshot()
-    {
-        if (qp)
-        {
-            bytesAcked = qp->GetBytesAcked();
-            bytesSent = qp->GetCcState().bytesSent;
-            retx = qp->GetRetransmittedPackets();
-            timeouts = qp->GetTimeouts();
-            cnps = qp->GetCnpsReceived();
-            rate = qp->GetCcState().rate;
-            qp = nullptr;
-        }
-    }
-};
+/// State of one RDMA flow (one message on its own queue pair): SimulationSession's.
+using FlowState = SessionFlow;
 
 /// Python handle of a flow: keeps the state alive after the simulation is closed.
 /// A periodic training job (compute, then send a message, repeat) seen from Python.
@@ -317,18 +263,12 @@ class Flow
 // Simulation
 // ---------------------------------------------------------------------------------------------
 
-class Simulation;
-
 /// Summary of a built topology.
-struct TopologyInfo
-{
-    std::string kind;
-    uint32_t hosts{0};
-    uint32_t switches{0};
-    uint32_t links{0};
-    std::vector<std::string> addresses;
-};
+using TopologyInfo = SessionTopologyInfo;
 
+/// mlnet.Simulation: a SimulationSession (helper/simulation-session.h) with Python's values
+/// converted, the simulator guarded against other Python threads, and the GIL released while
+/// it runs.
 class Simulation
 {
   public:
@@ -341,17 +281,8 @@ class Simulation
                 "another mlnet.Simulation is live (ns-3 has one global simulator): call close() "
                 "on it, or use 'with mlnet.Simulation() as sim:', before creating a new one");
         }
-        if (seed < 1)
-        {
-            throw std::invalid_argument("seed must be >= 1");
-        }
-        Simulator::Destroy();                // start from a clean slate
-        EventSchedulerHelper::UseDefaults(); // mlnet's engine, unless the user chose one
-        RngSeedManager::SetSeed(1);
-        RngSeedManager::SetRun(seed);
-        m_seed = seed;
+        m_session = std::make_unique<SimulationSession>(seed);
         SimulatorGuard::SetOwner(this);
-        m_open = true;
     }
 
     ~Simulation()
@@ -368,20 +299,12 @@ class Simulation
 
     void Close()
     {
-        if (!m_open)
+        if (!m_session->IsOpen())
         {
             return;
         }
         SimulatorGuard::CheckIdle("close()");
-        for (auto& f : m_flows)
-        {
-            f->Snapshot();
-        }
-        m_nics.clear();
-        m_topo = FabricTopology();
-        m_closedAt = Simulator::Now().GetSeconds();
-        Simulator::Destroy();
-        m_open = false;
+        m_session->Close();
         if (SimulatorGuard::Owner() == this)
         {
             SimulatorGuard::SetOwner(nullptr);
@@ -390,12 +313,12 @@ class Simulation
 
     bool IsOpen() const
     {
-        return m_open;
+        return m_session->IsOpen();
     }
 
     uint64_t Seed() const
     {
-        return m_seed;
+        return m_session->Seed();
     }
 
     bool IsRunning() const
@@ -405,11 +328,11 @@ class Simulation
 
     double Now() const
     {
-        if (m_open)
+        if (m_session->IsOpen())
         {
             SimulatorGuard::CheckIdle("now");
         }
-        return m_open ? Simulator::Now().GetSeconds() : m_closedAt;
+        return m_session->Now();
     }
 
     TopologyInfo Build(const std::string& kind, const std::vector<uint64_t>& dims,
@@ -419,53 +342,27 @@ class Simulation
                        const py::handle& ecnPmax, const py::handle& ecnMarking)
     {
         CheckOpen();
-        if (m_built)
-        {
-            throw std::invalid_argument("this Simulation already has a topology; create a new "
-                                        "Simulation (after close()) for another one");
-        }
-        double hr = ParseRate(hostRate, "host_rate");
-        double fr = ParseRate(fabricRate, "fabric_rate");
-        double d = ParseTime(delay, "delay");
-        FabricTopologyHelper helper;
-        helper.SetHostLinkRate(DataRate(static_cast<uint64_t>(hr)));
-        helper.SetFabricLinkRate(DataRate(static_cast<uint64_t>(fr)));
-        helper.SetLinkDelay(ToTime(d));
-        FabricHelper& fabric = helper.Fabric();
-        fabric.SetSwitchAttribute("PfcEnabled", BooleanValue(pfc));
-        fabric.SetSwitchAttribute("EcnEnabled", BooleanValue(ecn));
-        // Ranges and defaults from FabricSwitch's attributes, as the JSON "fabric" section.
-        const TypeId sw = FabricSwitch::GetTypeId();
-        auto initial = [&sw](const char* name)
-        {
-            TypeId::AttributeInformation info;
-            sw.LookupAttributeByName(name, &info);
-            return DynamicCast<const UintegerValue>(info.initialValue)->Get();
-        };
+        SessionFabric o;
+        o.kind = kind;
+        o.dims = dims;
+        o.hostRate = ParseRate(hostRate, "host_rate");
+        o.fabricRate = ParseRate(fabricRate, "fabric_rate");
+        o.delay = ParseTime(delay, "delay");
+        o.pfc = pfc;
+        o.ecn = ecn;
+        // Python integers of any size: the session checks the attributes' ranges.
+        const uint64_t any = std::numeric_limits<uint64_t>::max();
         if (!buffer.is_none())
         {
-            uint64_t b = CheckedUint(buffer, "buffer (bytes)",
-                                     InputLimits::UintOfAttribute(sw, "BufferSize"));
-            fabric.SetSwitchAttribute("BufferSize", UintegerValue(b));
+            o.buffer = CheckedUint(buffer, "buffer (bytes)", 0, any);
         }
-        uint64_t kmin = initial("EcnKmin");
-        uint64_t kmax = initial("EcnKmax");
         if (!ecnKmin.is_none())
         {
-            kmin = CheckedUint(ecnKmin, "ecn_kmin (bytes)",
-                               InputLimits::UintOfAttribute(sw, "EcnKmin"));
-            fabric.SetSwitchAttribute("EcnKmin", UintegerValue(kmin));
+            o.ecnKmin = CheckedUint(ecnKmin, "ecn_kmin (bytes)", 0, any);
         }
         if (!ecnKmax.is_none())
         {
-            kmax = CheckedUint(ecnKmax, "ecn_kmax (bytes)",
-                               InputLimits::UintOfAttribute(sw, "EcnKmax"));
-            fabric.SetSwitchAttribute("EcnKmax", UintegerValue(kmax));
-        }
-        if (kmin > kmax)
-        {
-            throw std::invalid_argument("ecn_kmin must be <= ecn_kmax (kmin " + std::to_string(kmin)
-                                        + " B, kmax " + std::to_string(kmax) + " B)");
+            o.ecnKmax = CheckedUint(ecnKmax, "ecn_kmax (bytes)", 0, any);
         }
         if (!ecnPmax.is_none())
         {
@@ -474,161 +371,45 @@ class Simulation
             {
                 throw std::invalid_argument("ecn_pmax: expected a number");
             }
-            double p = CheckedReal(ecnPmax.cast<double>(), "ecn_pmax",
-                                   InputLimits::OfAttribute(sw, "EcnPmax"));
-            fabric.SetSwitchAttribute("EcnPmax", DoubleValue(p));
+            o.ecnPmax = ecnPmax.cast<double>();
         }
         if (!ecnMarking.is_none())
         {
-            // the JSON "fabric" key ecnMarking: FabricSwitch::EcnMarkingPoint
-            const std::string point = py::isinstance<py::str>(ecnMarking)
-                                          ? ecnMarking.cast<std::string>()
-                                          : std::string();
-            if (point != "dequeue" && point != "enqueue")
+            if (!py::isinstance<py::str>(ecnMarking))
             {
                 throw std::invalid_argument(
                     "ecn_marking = " + py::repr(ecnMarking).cast<std::string>()
                     + ": must be 'dequeue' (mark on the queue a packet leaves, the default) or "
                       "'enqueue' (mark on the queue it joins)");
             }
-            fabric.SetSwitchAttribute("EcnMarkingPoint",
-                                      StringValue(point == "enqueue" ? "Enqueue" : "Dequeue"));
+            o.ecnMarking = ecnMarking.cast<std::string>();
         }
-        // Ranges were checked against InputLimits by the callers; the helper checks the
-        // host total and reports it naming the parameter.
-        if (kind == "fat_tree")
-        {
-            m_topo = helper.BuildFatTree(static_cast<uint32_t>(dims[0]),
-                                         static_cast<uint32_t>(dims[1]));
-        }
-        else if (kind == "leaf_spine")
-        {
-            m_topo = helper.BuildLeafSpine(static_cast<uint32_t>(dims[0]),
-                                           static_cast<uint32_t>(dims[1]),
-                                           static_cast<uint32_t>(dims[2]));
-        }
-        else
-        {
-            m_topo = helper.BuildDumbbell(static_cast<uint32_t>(dims[0]),
-                                          static_cast<uint32_t>(dims[1]));
-        }
-        m_built = true;
-        m_kind = kind;
-        NameSwitches();
-        return Info();
+        return m_session->Build(o);
     }
 
     TopologyInfo Info() const
     {
-        TopologyInfo t;
-        if (!m_built)
-        {
-            return t;
-        }
-        t.kind = m_kind;
-        t.hosts = m_topo.hosts.GetN();
-        t.switches = m_topo.switches.GetN();
-        t.links = m_topo.links;
-        for (uint32_t i = 0; i < t.hosts; ++i)
-        {
-            std::ostringstream os;
-            os << m_topo.HostAddress(i);
-            t.addresses.push_back(os.str());
-        }
-        return t;
+        return m_session->Info();
     }
 
     void InstallRdma(const std::string& cc, const py::handle& mtu, const py::dict& params)
     {
         CheckOpen();
-        if (!m_built)
-        {
-            throw std::invalid_argument("build a topology (fat_tree, leaf_spine, dumbbell) before "
-                                        "install_rdma()");
-        }
-        if (m_rdma)
-        {
-            throw std::invalid_argument("install_rdma() was already called");
-        }
-        std::string tid = CcTypeId(cc);
-        RdmaHelper rdma;
-        rdma.SetCongestionControl(tid);
+        m_session->CheckRdmaInstallable();
+        const std::string tid = CcTypeId(cc);
+        std::optional<uint64_t> m;
         if (!mtu.is_none())
         {
-            rdma.SetNicAttribute("Mtu", UintegerValue(CheckedUint(mtu, "mtu", 64, 4096)));
+            m = CheckedUint(mtu, "mtu", 0, std::numeric_limits<uint64_t>::max());
         }
-        // Validate every parameter on a scratch instance (SetAttributeChecked throws), then
-        // apply the same values to the factory the NICs use.
-        ObjectFactory f;
-        f.SetTypeId(tid);
-        Ptr<RdmaCongestionOps> probe = f.Create<RdmaCongestionOps>();
+        std::vector<std::pair<std::string, Ptr<AttributeValue>>> values;
         for (auto item : params)
         {
             std::string key = py::str(item.first);
-            // snake_case keywords, or the ns-3 attribute names (one table: RdmaCcCatalog)
-            const RdmaCcCatalog::Parameter* param = RdmaCcCatalog::Find(key);
-            std::string name = param ? param->attribute : key;
-            TypeId::AttributeInformation info;
-            if (!probe->GetInstanceTypeId().LookupAttributeByName(name, &info))
-            {
-                throw std::invalid_argument("cc parameter '" + key + "': " + tid
-                                            + " has no such attribute");
-            }
-            // "DataRateValue", "ns3::TimeValue", ...: some checkers name their namespace, some not.
-            std::string type = info.checker->GetValueTypeName();
-            if (type.rfind("ns3::", 0) != 0)
-            {
-                type = "ns3::" + type;
-            }
-            py::handle v = item.second;
-            Ptr<AttributeValue> value;
-            if (type == "ns3::DataRateValue")
-            {
-                value = Create<DataRateValue>(
-                    DataRate(static_cast<uint64_t>(ParseRate(v, "cc parameter " + key))));
-            }
-            else if (type == "ns3::TimeValue")
-            {
-                value = Create<TimeValue>(ToTime(ParseTime(v, "cc parameter " + key)));
-            }
-            else if (type == "ns3::BooleanValue")
-            {
-                if (!py::isinstance<py::bool_>(v))
-                {
-                    throw std::invalid_argument("cc parameter " + key + ": expected a bool");
-                }
-                value = Create<BooleanValue>(v.cast<bool>());
-            }
-            else if (type == "ns3::DoubleValue")
-            {
-                if (!(py::isinstance<py::float_>(v) || py::isinstance<py::int_>(v))
-                    || py::isinstance<py::bool_>(v))
-                {
-                    throw std::invalid_argument("cc parameter " + key + ": expected a number");
-                }
-                double x = v.cast<double>();
-                if (!std::isfinite(x))
-                {
-                    throw std::invalid_argument("cc parameter " + key + ": must be finite");
-                }
-                value = Create<DoubleValue>(x);
-            }
-            else if (type == "ns3::UintegerValue")
-            {
-                value = Create<UintegerValue>(
-                    CheckedUint(v, "cc parameter " + key, 0, uint64_t(1) << 62));
-            }
-            else
-            {
-                value = Create<StringValue>(std::string(py::str(v)));
-            }
-            probe->SetAttributeChecked(name, *value);
-            rdma.SetCcAttribute(name, *value);
+            const auto [name, type] = SimulationSession::CcParameter(tid, key);
+            values.emplace_back(name, CcValue(key, type, item.second));
         }
-        m_nics = rdma.Install(m_topo.hosts);
-        m_ccFactory = rdma.GetCongestionControl();
-        m_ccType = tid;
-        m_rdma = true;
+        m_session->InstallRdma(tid, m, values);
     }
 
     Flow RdmaFlow(const py::handle& srcH, const py::handle& dstH, const py::handle& bytesH,
@@ -636,54 +417,18 @@ class Simulation
                   bool trace)
     {
         CheckOpen();
-        if (!m_rdma)
+        if (!m_session->HasRdma())
         {
             throw std::invalid_argument("call install_rdma() before rdma_flow()");
         }
-        uint32_t n = m_topo.hosts.GetN();
+        const uint32_t n = m_session->GetNHosts();
         uint32_t src = static_cast<uint32_t>(CheckedUint(srcH, "src (host index)", 0, n - 1));
         uint32_t dst = static_cast<uint32_t>(CheckedUint(dstH, "dst (host index)", 0, n - 1));
-        if (src == dst)
-        {
-            throw std::invalid_argument("src and dst must differ");
-        }
         uint64_t bytes = CheckedUint(bytesH, "bytes", InputLimits::MESSAGE_BYTES);
         double start = ParseTime(startH, "start");
         uint8_t prio
             = static_cast<uint8_t>(CheckedUint(prioH, "priority", InputLimits::RDMA_PRIORITY));
-        CheckedReal(aggressiveness, "aggressiveness", InputLimits::AGGRESSIVENESS);
-        double now = Simulator::Now().GetSeconds();
-        if (start < now)
-        {
-            throw std::invalid_argument(
-                "start is in the simulated past (now = " + std::to_string(now) + " s)");
-        }
-        ObjectFactory cc = m_ccFactory;
-        if (aggressiveness != 1.0)
-        {
-            if (m_ccType == "ns3::RdmaFixedRate")
-            {
-                throw std::invalid_argument("aggressiveness needs cc='dcqcn' or 'dcqcn-vendor'");
-            }
-            DcqcnProfile(aggressiveness).Configure(cc);
-        }
-        auto s = std::make_shared<FlowState>();
-        s->id = static_cast<uint32_t>(m_flows.size());
-        s->src = src;
-        s->dst = dst;
-        s->bytes = bytes;
-        s->start = start;
-        s->priority = prio;
-        s->aggressiveness = aggressiveness;
-        s->trace = trace;
-        s->qp = m_nics[src]->Connect(m_nics[dst], prio, &cc);
-        if (trace)
-        {
-            s->qp->TraceConnectWithoutContext("Rate", MakeCallback(&FlowState::OnRate, s.get()));
-        }
-        Simulator::Schedule(ToTime(start) - Simulator::Now(), &FlowState::Post, s.get());
-        m_flows.push_back(s);
-        return Flow(s);
+        return Flow(m_session->AddRdmaFlow(src, dst, bytes, start, prio, aggressiveness, trace));
     }
 
     Job PeriodicJobOf(const py::handle& srcH, const py::handle& dstH, const py::handle& computeH,
@@ -693,102 +438,54 @@ class Simulation
                       const py::handle& minPeriodH)
     {
         CheckOpen();
-        if (!m_rdma)
+        if (!m_session->HasRdma())
         {
             throw std::invalid_argument("call install_rdma() before periodic_job()");
         }
-        uint32_t n = m_topo.hosts.GetN();
-        uint32_t src = static_cast<uint32_t>(CheckedUint(srcH, "src (host index)", 0, n - 1));
-        uint32_t dst = static_cast<uint32_t>(CheckedUint(dstH, "dst (host index)", 0, n - 1));
-        if (src == dst)
-        {
-            throw std::invalid_argument("src and dst must differ");
-        }
-        double compute = ParseTime(computeH, "compute");
-        uint64_t bytes = CheckedUint(bytesH, "bytes", InputLimits::MESSAGE_BYTES);
-        uint64_t iterations = CheckedUint(iterationsH, "iterations", InputLimits::ITERATIONS);
-        double start = ParseTime(startH, "start");
-        uint8_t prio
+        const uint32_t n = m_session->GetNHosts();
+        SessionPeriodicJob j;
+        j.src = static_cast<uint32_t>(CheckedUint(srcH, "src (host index)", 0, n - 1));
+        j.dst = static_cast<uint32_t>(CheckedUint(dstH, "dst (host index)", 0, n - 1));
+        j.compute = ParseTime(computeH, "compute");
+        j.bytes = CheckedUint(bytesH, "bytes", InputLimits::MESSAGE_BYTES);
+        j.iterations = CheckedUint(iterationsH, "iterations", InputLimits::ITERATIONS);
+        j.start = ParseTime(startH, "start");
+        j.priority
             = static_cast<uint8_t>(CheckedUint(prioH, "priority", InputLimits::RDMA_PRIORITY));
-        CheckedReal(aggressiveness, "aggressiveness", InputLimits::AGGRESSIVENESS);
-        CheckedReal(slope, "iter_gain_slope", InputLimits::ITER_GAIN_SLOPE);
-        CheckedReal(intercept, "iter_gain_intercept", InputLimits::ITER_GAIN_INTERCEPT);
-        CheckedReal(computeCv, "compute_cv", InputLimits::COMPUTE_CV);
-        const double minPeriod
-            = CheckedReal(ParseTime(minPeriodH, "min_iteration_period"), "min_iteration_period",
-                          InputLimits::MIN_ITERATION_PERIOD_S);
-        ObjectFactory cc = m_ccFactory;
-        if (m_ccType != "ns3::RdmaFixedRate")
-        {
-            DcqcnProfile(aggressiveness).Configure(cc);
-            cc.Set("IterGainSlope", DoubleValue(slope));
-            cc.Set("IterGainIntercept", DoubleValue(intercept));
-        }
-        else if (aggressiveness != 1.0 || slope != 0.0 || intercept != 1.0)
-        {
-            throw std::invalid_argument(
-                "aggressiveness and iteration gain need cc='dcqcn' or 'dcqcn-vendor'");
-        }
-        double now = Simulator::Now().GetSeconds();
-        if (start < now)
-        {
-            throw std::invalid_argument(
-                "start is in the simulated past (now = " + std::to_string(now) + " s)");
-        }
-        Ptr<PeriodicJob> job = CreateObject<PeriodicJob>();
-        job->SetAttribute("JobName", StringValue("job" + std::to_string(m_jobs.size())));
-        job->SetAttribute("JobId", UintegerValue(m_jobs.size()));
-        job->SetAttribute("Iterations", UintegerValue(iterations));
-        job->SetAttribute("ComputeTime", TimeValue(ToTime(compute)));
-        job->SetAttribute("MessageBytes", UintegerValue(bytes));
-        job->SetAttribute("StartTime", TimeValue(ToTime(start) - Simulator::Now()));
-        job->SetAttribute("MinIterationPeriod", TimeValue(ToTime(minPeriod)));
-        if (computeCv > 0.0)
-        {
-            // one stream per job, so the draws depend on the seed and the job only
-            job->SetAttribute("ComputeJitter", PointerValue(PeriodicJob::NormalJitter(computeCv)));
-            job->AssignStreams(PeriodicJob::JITTER_STREAM_BASE + int64_t(m_jobs.size()));
-        }
-        job->SetQueuePair(m_nics[src]->Connect(m_nics[dst], prio, &cc));
-        job->Start();
-        m_jobs.push_back(job);
-        return Job(job);
+        j.aggressiveness = aggressiveness;
+        j.iterGainSlope = slope;
+        j.iterGainIntercept = intercept;
+        j.computeCv = computeCv;
+        j.minIterationPeriod = ParseTime(minPeriodH, "min_iteration_period");
+        return Job(m_session->AddPeriodicJob(j));
     }
 
     void Run(const py::handle& until)
     {
         CheckOpen();
+        std::optional<double> t;
         if (!until.is_none())
         {
-            double t = ParseTime(until, "until");
-            double now = Simulator::Now().GetSeconds();
-            if (t < now)
-            {
-                throw std::invalid_argument(
-                    "until is in the simulated past (now = " + std::to_string(now) + " s)");
-            }
-            Simulator::Stop(ToTime(t) - Simulator::Now());
+            t = ParseTime(until, "until");
         }
+        SimulatorGuard::Running running("run()");
+        m_running = true;
+        struct Clear
         {
-            SimulatorGuard::Running running("run()");
-            m_running = true;
-            struct Clear
+            bool& flag;
+            ~Clear()
             {
-                bool& flag;
-                ~Clear()
-                {
-                    flag = false;
-                }
-            } clear{m_running};
-            py::gil_scoped_release release;
-            Simulator::Run();
-        }
+                flag = false;
+            }
+        } clear{m_running};
+        py::gil_scoped_release release;
+        m_session->Run(t);
     }
 
     std::vector<Flow> Flows() const
     {
         std::vector<Flow> v;
-        for (const auto& s : m_flows)
+        for (const auto& s : m_session->GetFlows())
         {
             v.emplace_back(s);
         }
@@ -799,13 +496,10 @@ class Simulation
     {
         CheckOpen();
         py::list out;
-        if (!m_built)
+        const FabricTopology& topo = m_session->GetTopology();
+        for (uint32_t i = 0; i < topo.switches.GetN(); ++i)
         {
-            return out;
-        }
-        for (uint32_t i = 0; i < m_topo.switches.GetN(); ++i)
-        {
-            Ptr<Node> node = m_topo.switches.Get(i);
+            Ptr<Node> node = topo.switches.Get(i);
             Ptr<FabricSwitch> sw = node->GetObject<FabricSwitch>();
             if (!sw)
             {
@@ -815,7 +509,7 @@ class Simulation
             {
                 const SwitchPortStats& st = sw->GetPortStats(p);
                 py::dict d;
-                d["switch"] = m_names.at(node->GetId());
+                d["switch"] = m_session->GetNodeName(node->GetId());
                 d["node"] = node->GetId();
                 d["port"] = p;
                 d["tx_packets"] = st.txPackets;
@@ -836,13 +530,14 @@ class Simulation
     {
         CheckOpen();
         py::list out;
-        for (uint32_t i = 0; i < m_nics.size(); ++i)
+        const std::vector<Ptr<RdmaNic>>& nics = m_session->GetNics();
+        for (uint32_t i = 0; i < nics.size(); ++i)
         {
             py::dict d;
             d["host"] = i;
-            d["bytes_received"] = m_nics[i]->GetBytesReceived();
-            d["cnps_sent"] = m_nics[i]->GetCnpsSent();
-            d["naks_sent"] = m_nics[i]->GetNaksSent();
+            d["bytes_received"] = nics[i]->GetBytesReceived();
+            d["cnps_sent"] = nics[i]->GetCnpsSent();
+            d["naks_sent"] = nics[i]->GetNaksSent();
             out.append(d);
         }
         return out;
@@ -851,32 +546,56 @@ class Simulation
     void CheckOpen() const
     {
         SimulatorGuard::CheckIdle("mlnet.Simulation");
-        if (!m_open)
-        {
-            throw std::invalid_argument("this Simulation is closed");
-        }
+        m_session->CheckOpen();
     }
 
   private:
-    void NameSwitches()
+    /// \param key the parameter as given \param type its attribute's value type
+    /// \param v the Python value \return the attribute value
+    static Ptr<AttributeValue> CcValue(const std::string& key, const std::string& type,
+                                       const py::handle& v)
     {
-        m_names = m_topo.NodeNames(); // the names of ports.csv
+        if (type == "ns3::DataRateValue")
+        {
+            return Create<DataRateValue>(
+                DataRate(static_cast<uint64_t>(ParseRate(v, "cc parameter " + key))));
+        }
+        if (type == "ns3::TimeValue")
+        {
+            return Create<TimeValue>(ToTime(ParseTime(v, "cc parameter " + key)));
+        }
+        if (type == "ns3::BooleanValue")
+        {
+            if (!py::isinstance<py::bool_>(v))
+            {
+                throw std::invalid_argument("cc parameter " + key + ": expected a bool");
+            }
+            return Create<BooleanValue>(v.cast<bool>());
+        }
+        if (type == "ns3::DoubleValue")
+        {
+            if (!(py::isinstance<py::float_>(v) || py::isinstance<py::int_>(v))
+                || py::isinstance<py::bool_>(v))
+            {
+                throw std::invalid_argument("cc parameter " + key + ": expected a number");
+            }
+            double x = v.cast<double>();
+            if (!std::isfinite(x))
+            {
+                throw std::invalid_argument("cc parameter " + key + ": must be finite");
+            }
+            return Create<DoubleValue>(x);
+        }
+        if (type == "ns3::UintegerValue")
+        {
+            return Create<UintegerValue>(
+                CheckedUint(v, "cc parameter " + key, 0, uint64_t(1) << 62));
+        }
+        return Create<StringValue>(std::string(py::str(v)));
     }
 
-    bool m_open{false};
+    std::unique_ptr<SimulationSession> m_session;
     bool m_running{false};
-    bool m_built{false};
-    bool m_rdma{false};
-    uint64_t m_seed{1};
-    double m_closedAt{0};
-    std::string m_kind;
-    std::string m_ccType;
-    FabricTopology m_topo;
-    std::vector<Ptr<RdmaNic>> m_nics;
-    ObjectFactory m_ccFactory;
-    std::vector<std::shared_ptr<FlowState>> m_flows;
-    std::vector<Ptr<PeriodicJob>> m_jobs;
-    std::map<uint32_t, std::string> m_names;
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -133,13 +133,7 @@ CheckedUint(const py::handle& v, const std::string& what, const UintLimit& limit
 double
 CheckedReal(double x, const std::string& what, const RealLimit& limit)
 {
-    if (!(x >= limit.lo && x <= limit.hi))
-    {
-        std::ostringstream os;
-        os << what << " = " << x << " is out of range [" << limit.lo << ", " << limit.hi << "]";
-        throw std::invalid_argument(os.str());
-    }
-    return x;
+    return InputLimits::Check(x, what, limit);
 }
 
 namespace

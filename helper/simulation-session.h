@@ -1,0 +1,230 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef MLNET_SIMULATION_SESSION_H
+#define MLNET_SIMULATION_SESSION_H
+
+#include "fabric-topology-helper.h"
+#include "input-limits.h"
+#include "ns3/attribute.h"
+#include "ns3/object-factory.h"
+#include "ns3/periodic-job.h"
+#include "ns3/ptr.h"
+#include "ns3/rdma-nic.h"
+#include "ns3/rdma-queue-pair.h"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup mlnet
+ * \brief One RDMA flow of a SimulationSession: one message on its own queue pair, filled by the
+ * queue pair's callbacks; a snapshot of its counters is kept when the session closes.
+ */
+struct SessionFlow
+{
+    uint32_t id{0};                                   //!< index in the session's flows
+    uint32_t src{0};                                  //!< sending host index
+    uint32_t dst{0};                                  //!< receiving host index
+    uint64_t bytes{0};                                //!< message size (bytes)
+    double start{0};                                  //!< posting time (s)
+    uint8_t priority{3};                              //!< priority class
+    double aggressiveness{1.0};                       //!< DcqcnProfile aggressiveness
+    bool trace{false};                                //!< the rate is traced
+    bool posted{false};                               //!< the message was posted
+    bool done{false};                                 //!< the message was acknowledged completely
+    double finish{-1};                                //!< completion time (s), -1 if not done
+    std::vector<std::pair<double, double>> rateTrace; //!< (time s, rate bit/s)
+    Ptr<RdmaQueuePair> qp;                            //!< the queue pair (null once closed)
+    // snapshot taken when the session is closed
+    uint64_t bytesAcked{0}; //!< payload bytes acknowledged
+    uint64_t bytesSent{0};  //!< payload bytes sent (retransmissions included)
+    uint64_t retx{0};       //!< retransmitted packets
+    uint64_t timeouts{0};   //!< retransmission timeouts
+    uint64_t cnps{0};       //!< CNPs received
+    double rate{0};         //!< sending rate (bit/s)
+
+    void Post();                         //!< post the message on the queue pair
+    void OnComplete(uint64_t, uint64_t); //!< the message was acknowledged
+    void OnRate(double r);               //!< \param r the new rate (bit/s)
+    void Snapshot();                     //!< keep the counters, release the queue pair
+    uint64_t GetBytesAcked() const;      //!< \return live or snapshot value
+    uint64_t GetBytesSent() const;       //!< \return live or snapshot value
+    double GetRate() const;              //!< \return live or snapshot value (bit/s)
+    uint64_t GetCnps() const;            //!< \return live or snapshot value
+    uint64_t GetRetransmissions() const; //!< \return live or snapshot value
+    uint64_t GetTimeouts() const;        //!< \return live or snapshot value
+};
+
+/**
+ * \ingroup mlnet
+ * \brief Summary of a session's topology.
+ */
+struct SessionTopologyInfo
+{
+    std::string kind;                   //!< "fat_tree", "leaf_spine" or "dumbbell"
+    uint32_t hosts{0};                  //!< number of hosts
+    uint32_t switches{0};               //!< number of switches
+    uint32_t links{0};                  //!< number of links
+    std::vector<std::string> addresses; //!< the hosts' IPv4 addresses, by host index
+};
+
+/**
+ * \ingroup mlnet
+ * \brief The fabric of a session (SimulationSession::Build): the kind, its dimensions and the
+ * link and switch settings; an unset optional keeps FabricSwitch's attribute default.
+ */
+struct SessionFabric
+{
+    std::string kind{"fat_tree"};          //!< "fat_tree", "leaf_spine" or "dumbbell"
+    std::vector<uint64_t> dims;            //!< fat_tree: k, hosts per edge; leaf_spine: leaves,
+                                           //!< spines, hosts per leaf; dumbbell: left, right hosts
+    double hostRate{100e9};                //!< host link rate (bit/s)
+    double fabricRate{100e9};              //!< switch-to-switch link rate (bit/s)
+    double delay{1e-6};                    //!< link propagation delay (s)
+    bool pfc{true};                        //!< FabricSwitch::PfcEnabled
+    bool ecn{true};                        //!< FabricSwitch::EcnEnabled
+    std::optional<uint64_t> buffer;        //!< FabricSwitch::BufferSize (bytes)
+    std::optional<uint64_t> ecnKmin;       //!< FabricSwitch::EcnKmin (bytes)
+    std::optional<uint64_t> ecnKmax;       //!< FabricSwitch::EcnKmax (bytes)
+    std::optional<double> ecnPmax;         //!< FabricSwitch::EcnPmax
+    std::optional<std::string> ecnMarking; //!< "dequeue" or "enqueue"
+};
+
+/**
+ * \ingroup mlnet
+ * \brief A periodic job of a session (SimulationSession::AddPeriodicJob): compute, then send a
+ * message to one peer, repeat.
+ */
+struct SessionPeriodicJob
+{
+    uint32_t src{0};               //!< sending host index
+    uint32_t dst{1};               //!< receiving host index
+    double compute{0};             //!< compute time per iteration (s)
+    uint64_t bytes{0};             //!< message bytes per iteration
+    uint64_t iterations{1};        //!< iterations
+    double start{0};               //!< start time (s), not in the past
+    uint8_t priority{3};           //!< priority class
+    double aggressiveness{1.0};    //!< DcqcnProfile aggressiveness
+    double iterGainSlope{0.0};     //!< Dcqcn IterGainSlope
+    double iterGainIntercept{1.0}; //!< Dcqcn IterGainIntercept
+    double computeCv{0.0};         //!< coefficient of variation of the compute time
+    double minIterationPeriod{0};  //!< PeriodicJob::MinIterationPeriod (s)
+};
+
+/**
+ * \ingroup mlnet
+ * \brief One simulation driven step by step from a program: build a fabric, install RDMA NICs,
+ * add flows and periodic jobs, run, read the statistics, close. This is what Python's
+ * mlnet.Simulation binds (bindings/python/mlnet-python.cc converts the Python values and calls
+ * it); C++ programs can use it the same way.
+ *
+ * ns-3 has one global simulator, so one session may be open at a time: the constructor starts
+ * from a clean simulator (Simulator::Destroy) with mlnet's event engine unless one was chosen
+ * (EventSchedulerHelper::UseDefaults) and seeds the run; Close() (or the destructor) destroys
+ * it. Every configuration error throws std::invalid_argument naming the parameter and the
+ * accepted range; the ranges are those of InputLimits and of the attributes' checkers.
+ */
+class SimulationSession
+{
+  public:
+    /// \param seed ns-3's run number (RngRun), in InputLimits::SEED
+    explicit SimulationSession(uint64_t seed = 1);
+    ~SimulationSession();
+    SimulationSession(const SimulationSession&) = delete;
+    SimulationSession& operator=(const SimulationSession&) = delete;
+
+    /// Snapshot the flows' counters and destroy the simulator (idempotent).
+    void Close();
+    bool IsOpen() const;   //!< \return true until Close()
+    uint64_t Seed() const; //!< \return the seed
+    double Now() const;    //!< \return simulated time (s); the time of Close() once closed
+
+    /// \param fabric the fabric to build (once) \return its summary
+    SessionTopologyInfo Build(const SessionFabric& fabric);
+    /// \return the topology's summary (empty before Build)
+    SessionTopologyInfo Info() const;
+
+    /**
+     * The ns-3 attribute and value type behind a congestion-control parameter.
+     * \param ccTypeId the congestion control's TypeId name (RdmaCcCatalog::TypeIdOf)
+     * \param key an RdmaCcCatalog keyword (snake_case) or the attribute's name
+     * \return (attribute name, value type name with the ns3:: prefix, e.g. "ns3::TimeValue")
+     */
+    static std::pair<std::string, std::string> CcParameter(const std::string& ccTypeId,
+                                                           const std::string& key);
+
+    /**
+     * Install RDMA NICs with a congestion control on every host (once, after Build).
+     * \param ccTypeId the congestion control's TypeId name (RdmaCcCatalog::TypeIdOf)
+     * \param mtu the NICs' MTU (bytes, 64..4096), unset: the default
+     * \param params (attribute name, value) of the congestion control, checked by its checkers
+     */
+    void InstallRdma(const std::string& ccTypeId, std::optional<uint64_t> mtu,
+                     const std::vector<std::pair<std::string, Ptr<AttributeValue>>>& params);
+
+    /**
+     * Post one message on a new queue pair at time start.
+     * \param src sending host \param dst receiving host \param bytes message size
+     * \param start posting time (s), not in the past \param priority class
+     * \param aggressiveness DcqcnProfile aggressiveness (1: the profile's default)
+     * \param trace record the rate at every change \return the flow
+     */
+    std::shared_ptr<SessionFlow> AddRdmaFlow(uint32_t src, uint32_t dst, uint64_t bytes,
+                                             double start, uint8_t priority, double aggressiveness,
+                                             bool trace);
+
+    /// \param job the job \return the started job (named job<i>, JobId i)
+    Ptr<PeriodicJob> AddPeriodicJob(const SessionPeriodicJob& job);
+
+    /**
+     * Run the simulation (until it runs out of events, or until the time given).
+     * \param until stop time (s), not in the past; unset: run to the end
+     */
+    void Run(std::optional<double> until = std::nullopt);
+
+    /// \return the flows, in the order they were added
+    const std::vector<std::shared_ptr<SessionFlow>>& GetFlows() const;
+    /// \return the NICs, by host index (empty before InstallRdma and after Close)
+    const std::vector<Ptr<RdmaNic>>& GetNics() const;
+    /// \return the topology (empty after Close)
+    const FabricTopology& GetTopology() const;
+    /// \param nodeId a switch's node id \return its name (as in ports.csv)
+    const std::string& GetNodeName(uint32_t nodeId) const;
+    /// \return the number of hosts (0 before Build)
+    uint32_t GetNHosts() const;
+
+    /// Throw std::invalid_argument if the session is closed.
+    void CheckOpen() const;
+    /// Throw std::invalid_argument unless InstallRdma() may be called now (open, built, once).
+    void CheckRdmaInstallable() const;
+    /// \return true once InstallRdma() was called
+    bool HasRdma() const;
+
+  private:
+    bool m_open{false};
+    bool m_built{false};
+    bool m_rdma{false};
+    uint64_t m_seed{1};
+    double m_closedAt{0};
+    std::string m_kind;
+    std::string m_ccType;
+    FabricTopology m_topo;
+    std::vector<Ptr<RdmaNic>> m_nics;
+    ObjectFactory m_ccFactory;
+    std::vector<std::shared_ptr<SessionFlow>> m_flows;
+    std::vector<Ptr<PeriodicJob>> m_jobs;
+    std::map<uint32_t, std::string> m_names;
+};
+
+} // namespace ns3
+
+#endif /* MLNET_SIMULATION_SESSION_H */
