@@ -47,5 +47,6 @@ list(APPEND MLNET_TEST_SOURCES
   ${MLNET_ROOT}/test/helper/scenario-jobs-test.cc
   ${MLNET_ROOT}/test/helper/scenario-outputs-test.cc
   ${MLNET_ROOT}/test/helper/simulation-session-test.cc
+  ${MLNET_ROOT}/test/helper/scenario-naming-test.cc
 )
 list(APPEND MLNET_EXAMPLES mlnet-run)

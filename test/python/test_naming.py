@@ -1,0 +1,73 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""doc/scenario.rst's naming table ("One naming: JSON, C++ and Python"): every Python name it
+gives is a method of mlnet.Simulation (or mlnet.Simulation / mlnet.aggregate itself) and every
+argument it gives is one of that function's keyword arguments. The JSON side is checked against
+the parser by the C++ test 'helper: the naming table of doc/scenario.rst matches the parser'."""
+
+import os
+import re
+import unittest
+
+import mlnet
+
+DOC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "doc", "scenario.rst")
+
+
+def naming_rows():
+    """(section, json, cpp, python) of every row of the table."""
+    with open(DOC) as f:
+        lines = f.read().splitlines()
+    start = lines.index("One naming: JSON, C++ and Python")
+    rows, borders = [], 0
+    for line in lines[start:]:
+        if re.fullmatch(r"=+( +=+)+", line):  # a table border (not the heading's underline)
+            borders += 1
+            if borders == 3:
+                break
+            continue
+        if borders == 2 and line.strip():
+            cols = [c.strip("`") for c in re.split(r"\s{2,}", line.strip())]
+            rows.append(tuple(cols))
+    return rows
+
+
+def arguments(function):
+    """Keyword names in a pybind11 function's signature line(s) of its docstring."""
+    names = set()
+    for sig in re.findall(r"\(self(?:: [^,)]*)?(?:, )?(.*?)\) ->", function.__doc__ or ""):
+        names.update(re.findall(r"(\w+):", sig))
+    for sig in re.findall(r"^\w+\((.*?)\) ->", function.__doc__ or "", re.M):
+        names.update(re.findall(r"(\w+):", sig))
+    return names
+
+
+class TestNamingTable(unittest.TestCase):
+    def test_python_names_exist(self):
+        rows = naming_rows()
+        self.assertGreater(len(rows), 50)
+        checked = 0
+        for section, key, _cpp, python in rows:
+            if python == "-":
+                continue
+            m = re.fullmatch(r"(\w+)\((\w*)\)", python)
+            self.assertIsNotNone(m, f"{section} {key}: Python name {python!r}")
+            func, arg = m.groups()
+            if func == "Simulation":
+                target = mlnet.Simulation.__init__
+            elif func == "aggregate":
+                target = mlnet.aggregate
+            else:
+                self.assertTrue(hasattr(mlnet.Simulation, func), f"{section} {key}: {func}")
+                target = getattr(mlnet.Simulation, func)
+            if arg:
+                self.assertIn(arg, arguments(target), f"{section} {key}: {python}")
+            checked += 1
+        self.assertGreater(checked, 30)
+
+    def test_signature_reader_sees_arguments(self):
+        self.assertIn("hosts_per_edge", arguments(mlnet.Simulation.fat_tree))
+        self.assertIn("seed", arguments(mlnet.Simulation.__init__))
+
+
+if __name__ == "__main__":
+    unittest.main()
