@@ -22,6 +22,12 @@ void RegisterAggregation(pybind11::module_& m);
 /// Host interconnect: host_path() (py-host.cc).
 void RegisterHost(pybind11::module_& m);
 
+/// Simulation, Flow, Job, Topology: ns3::SimulationSession bound (py-simulation.cc).
+void RegisterSimulation(pybind11::module_& m);
+
+/// Close the live Simulation unless a run is in progress (interpreter exit; py-simulation.cc).
+void CloseLiveSimulation();
+
 } // namespace mlnetpy
 
 #endif /* MLNET_PY_PARTS_H */
