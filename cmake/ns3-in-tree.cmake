@@ -63,6 +63,7 @@ if(mlnet_tests AND TARGET ${testmlnet})
   target_link_libraries(${testmlnet} Catch2::Catch2)
   target_include_directories(${testmlnet} PRIVATE ${MLNET_ROOT}/test)
   set_source_files_properties(${MLNET_ROOT}/test/helper/scenario-outputs-test.cc
+                              ${MLNET_ROOT}/test/helper/scenario-naming-test.cc
                               PROPERTIES COMPILE_DEFINITIONS MLNET_SOURCE_ROOT="${MLNET_ROOT}")
 endif()
 

@@ -17,7 +17,6 @@ list(APPEND MLNET_SOURCES
   ${_dir}/in-network-aggregator.cc
   ${_dir}/sync-bound.cc
   ${MLNET_ROOT}/helper/aggregation-helper.cc
-  ${MLNET_ROOT}/helper/scenario-aggregation.cc
 )
 list(APPEND MLNET_HEADERS
   ${_dir}/aggregation-header.h

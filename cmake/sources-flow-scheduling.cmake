@@ -19,7 +19,6 @@ list(APPEND MLNET_SOURCES
   ${MLNET_ROOT}/model/stats/sample-summary.cc
   ${MLNET_ROOT}/model/rdma/scheduled-flow-stats.cc
   ${MLNET_ROOT}/helper/flow-scheduler-helper.cc
-  ${MLNET_ROOT}/helper/scenario-flow-scheduler.cc
 )
 list(APPEND MLNET_HEADERS
   ${_dir}/flow-declaration.h

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# Helpers (helper/): topology builders, one helper per part, the scenario runner.
+# Helpers (helper/): topology builders and the event-engine, unit and input-limit helpers that
+# the models' own helpers and the front ends share. The front end is the part scenario.
 set(_dir ${MLNET_ROOT}/helper)
 list(APPEND MLNET_SOURCES
   ${_dir}/fabric-helper.cc
@@ -20,33 +21,3 @@ list(APPEND MLNET_TEST_SOURCES
   ${MLNET_ROOT}/test/helper/scenario-robust-test.cc
   ${MLNET_ROOT}/test/helper/event-scheduler-helper-test.cc
 )
-
-# Scenario runner (JSON scenario -> run -> records) and the mlnet-run program.
-list(APPEND MLNET_SOURCES
-  ${MLNET_ROOT}/helper/scenario.cc
-  ${MLNET_ROOT}/helper/scenario-traffic.cc
-  ${MLNET_ROOT}/helper/scenario-runner.cc
-  ${MLNET_ROOT}/helper/scenario-rdma.cc
-  ${MLNET_ROOT}/helper/scenario-congestion-control.cc
-  ${MLNET_ROOT}/helper/scenario-jobs.cc
-  ${MLNET_ROOT}/helper/scenario-extension.cc
-  ${MLNET_ROOT}/helper/simulation-session.cc
-)
-list(APPEND MLNET_HEADERS
-  ${MLNET_ROOT}/helper/scenario.h
-  ${MLNET_ROOT}/helper/scenario-traffic.h
-  ${MLNET_ROOT}/helper/scenario-runner.h
-  ${MLNET_ROOT}/helper/scenario-congestion-control.h
-  ${MLNET_ROOT}/helper/scenario-extension.h
-  ${MLNET_ROOT}/helper/simulation-session.h
-)
-list(APPEND MLNET_TEST_SOURCES
-  ${MLNET_ROOT}/test/helper/scenario-test.cc
-  ${MLNET_ROOT}/test/helper/scenario-rdma-test.cc
-  ${MLNET_ROOT}/test/helper/scenario-cc-test.cc
-  ${MLNET_ROOT}/test/helper/scenario-jobs-test.cc
-  ${MLNET_ROOT}/test/helper/scenario-outputs-test.cc
-  ${MLNET_ROOT}/test/helper/simulation-session-test.cc
-  ${MLNET_ROOT}/test/helper/scenario-naming-test.cc
-)
-list(APPEND MLNET_EXAMPLES mlnet-run)

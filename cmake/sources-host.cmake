@@ -9,7 +9,6 @@ list(APPEND MLNET_SOURCES
   ${_dir}/host-path-timing.cc
   ${_dir}/host-interconnect.cc
   ${MLNET_ROOT}/helper/host-interconnect-helper.cc
-  ${MLNET_ROOT}/helper/scenario-host.cc
 )
 list(APPEND MLNET_HEADERS
   ${_dir}/iotlb.h
