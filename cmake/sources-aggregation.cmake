@@ -39,6 +39,7 @@ list(APPEND MLNET_TEST_SOURCES
   ${MLNET_ROOT}/test/aggregation/aggregation-sim-test.cc
   ${MLNET_ROOT}/test/aggregation/aggregation-scenario-test.cc
   ${MLNET_ROOT}/test/aggregation/aggregation-bypass-test.cc
+  ${MLNET_ROOT}/test/aggregation/ring-placement-test.cc
   ${MLNET_ROOT}/test/common/aggregation-scenario.cc
   # scenario inputs of every section, the aggregation one included (so listed here)
   ${MLNET_ROOT}/test/helper/scenario-inputs-test.cc

@@ -80,6 +80,7 @@ struct Options
     std::string runTag;                //!< mode,k,load,seed of the run (ports.csv)
     uint32_t minIterations{0};         //!< stop once every job measured this many (0 = --duration)
     uint32_t warmupIterations{2};      //!< first iterations of every job not measured
+    std::vector<std::string> models{kModels}; //!< models jobs are drawn from (--models)
 };
 
 /// A model scaled down: parameters and per-layer compute times times `scale`.
@@ -148,18 +149,14 @@ Describe(const Options& o, JobPlan& j)
     j.bound = RingVsAggregationBound(in);
 }
 
-/**
- * Rack-aware ring order (--ring-order=rack): the workers sorted by host index, i.e. by rack
- * and pod of the fat-tree (hosts are numbered rack by rack), so that a ring visits each rack
- * and each pod once: it crosses a pod's uplinks twice (in and out) per pod instead of up to
- * twice per worker as a random order does.
- */
+/// --ring-order=rack: the workers in rack order (RackOrderedRing: sorted by host, i.e. by
+/// rack and pod), so a ring enters and leaves each pod it visits once.
 void
 OrderRing(const Options& o, JobPlan& j)
 {
     if (o.ringOrder == "rack")
     {
-        std::sort(j.hosts.begin(), j.hosts.end());
+        j.hosts = RackOrderedRing(j.hosts, o.k);
     }
 }
 
@@ -179,7 +176,7 @@ struct JobDrawer
     JobPlan Draw(const Options& o)
     {
         JobPlan j;
-        j.model = kModels[u->GetInteger(0, kModels.size() - 1)];
+        j.model = o.models[u->GetInteger(0, o.models.size() - 1)];
         for (uint32_t w = 0; w < o.workers; ++w)
         {
             uint32_t pick = u->GetInteger(0, free.size() - 1);
@@ -752,6 +749,29 @@ ParseDoubles(const std::string& s, const std::string& name, double lo, double hi
 }
 
 std::vector<std::string>
+ParseModels(const std::string& s)
+{
+    std::vector<std::string> v;
+    std::stringstream ss(s);
+    std::string item;
+    while (std::getline(ss, item, ','))
+    {
+        if (std::find(kModels.begin(), kModels.end(), item) == kModels.end())
+        {
+            throw std::invalid_argument("--models: \"" + item
+                                        + "\" is not one of vgg16, alexnet, resnet152, "
+                                          "inception_v3, googlenet, resnet50");
+        }
+        v.push_back(item);
+    }
+    if (v.empty())
+    {
+        throw std::invalid_argument("--models: empty list");
+    }
+    return v;
+}
+
+std::vector<std::string>
 ParseSchemes(const std::string& s)
 {
     if (s == "all")
@@ -784,9 +804,11 @@ main(int argc, char* argv[])
     std::string loads = "0.05,0.2,0.4,0.8";
     std::string seeds = "1";
     std::string schemes = "all";
+    std::string models = "vgg16,alexnet,resnet152,inception_v3,googlenet,resnet50";
     std::string out;
     std::string mode = "free";
     bool verbose = false;
+    bool planOnly = false;
     CommandLine cmd(__FILE__);
     EventSchedulerHelper::UseDefault(cmd); // mlnet's event scheduler; --scheduler=...
     EventSchedulerHelper::UseHugePages();  // a program owns its process: huge-page heap
@@ -816,6 +838,12 @@ main(int argc, char* argv[])
     cmd.AddValue("seeds", "Seeds (RngRun), comma-separated", seeds);
     cmd.AddValue("schemes", "ring, switchml, switchml-lb, panama, ideal (comma-separated) or all",
                  schemes);
+    cmd.AddValue("models",
+                 "Models the jobs are drawn from, comma-separated (default PANAMA's six: "
+                 "vgg16,alexnet,resnet152,inception_v3,googlenet,resnet50); e.g. alexnet alone, "
+                 "the one whose transfer is longer than its compute, for --mode=fixed at high "
+                 "loads",
+                 models);
     cmd.AddValue("short-load", "Load of the 7 KB flows per host, in [0, 1)", o.shortLoad);
     cmd.AddValue("long-load", "Load of the long flows per host, in [0, 1)", o.longLoad);
     cmd.AddValue("trees", "Trees per job with load balancing (0 = one per core switch)", o.trees);
@@ -826,6 +854,10 @@ main(int argc, char* argv[])
     cmd.AddValue("fusion", "Ring all-reduce tensor-fusion buffer (bytes; Horovod's 64 MiB)",
                  o.fusionBytes);
     cmd.AddValue("verbose", "Print every job's model and mean iteration time", verbose);
+    cmd.AddValue("plan-only",
+                 "Print each load's and seed's jobs (model, hosts, offered load, idle-network "
+                 "iterations, bound, ring hops between pods) without simulating",
+                 planOnly);
     cmd.AddValue("panama-cc", "PANAMA's congestion control: dcqcn or dctcp", o.panamaCc);
     cmd.AddValue("dcqcn",
                  "DCQCN of every RDMA queue pair (ring, background flows) and of PANAMA's and "
@@ -905,6 +937,7 @@ main(int argc, char* argv[])
         std::vector<double> loadList = ParseDoubles(loads, "loads", 1e-6, 1);
         std::vector<double> seedList = ParseDoubles(seeds, "seeds", 1, 1e9);
         std::vector<std::string> schemeList = ParseSchemes(schemes);
+        o.models = ParseModels(models);
         const uint32_t hosts = o.k * o.k * o.k / 4;
         const double rateBps = double(DataRate(o.rate).GetBitRate());
 
@@ -930,7 +963,8 @@ main(int argc, char* argv[])
                       "p99_iter_s,min_job_iterations,grad_load,end_s,speedup_vs_ring,"
                       "short_flows,short_mean_fct_s,short_p99_fct_s,long_mean_fct_s,pfc_pauses,"
                       "drops,wall_s,gpu,scale,pass_through,ring_order,bound_speedup,"
-                      "bound_speedup_max,idle_iter_s\n";
+                      "bound_speedup_max,idle_iter_s,ring_hops,ring_inter_pod_hops,"
+                      "ring_same_pod_hops\n";
             portCsv << "mode,k,load,seed,scheme,switch,tier,port,dir,far,tx_bytes,util,"
                        "max_queue_bytes,pfc_pauses,ecn_marks\n";
         }
@@ -963,6 +997,33 @@ main(int argc, char* argv[])
                 for (const auto& j : plan)
                 {
                     achieved += j.load;
+                }
+                if (planOnly)
+                {
+                    // The jobs a run would have, without simulating: to choose loads and seeds
+                    // and to estimate a run's simulated length (12 iterations of the slowest).
+                    double slowest = 0;
+                    for (const auto& j : plan)
+                    {
+                        RingHops h = CountRingHops(j.hosts, o.k);
+                        std::cout << "  load " << load << " seed " << seed << " " << j.model
+                                  << " hosts";
+                        for (uint32_t host : j.hosts)
+                        {
+                            std::cout << " " << host;
+                        }
+                        std::cout << " offered " << j.load * hosts / j.hosts.size()
+                                  << " compute_ms " << j.computeS * 1e3 << " ring_idle_ms "
+                                  << j.bound.ringOverlapS * 1e3 << " agg_idle_ms "
+                                  << j.bound.aggOverlapS * 1e3 << " bound " << j.bound.speedup
+                                  << " ring_inter_pod_hops " << h.interPod << "/" << j.hosts.size()
+                                  << "\n";
+                        slowest = std::max(slowest, j.bound.ringOverlapS);
+                    }
+                    std::cout << "load " << load << " seed " << seed << ": " << plan.size()
+                              << " jobs, offered " << achieved << ", slowest idle ring iteration "
+                              << slowest * 1e3 << " ms\n";
+                    continue;
                 }
                 std::vector<double> ringMeans;
                 for (const std::string& scheme : schemeList)
@@ -1012,6 +1073,17 @@ main(int argc, char* argv[])
                         bounds.push_back(j.bound.speedup);
                         idle.push_back(scheme == "ring" ? j.bound.ringOverlapS
                                                         : j.bound.aggOverlapS);
+                    }
+                    // Where the rings' hops go (the same placement for every scheme; the
+                    // pod-uplink traffic of ring is proportional to the hops between pods).
+                    RingHops hops;
+                    uint32_t ringHops = 0;
+                    for (const auto& j : plan)
+                    {
+                        RingHops h = CountRingHops(j.hosts, o.k);
+                        hops.interPod += h.interPod;
+                        hops.samePod += h.samePod;
+                        ringHops += j.hosts.size();
                     }
                     const double bound = scheme == "ring" ? 1.0 : Mean(bounds);
                     const double boundMax
@@ -1085,7 +1157,9 @@ main(int argc, char* argv[])
                                << "," << Percentile(r.shortFct, 0.99) << "," << Mean(r.longFct)
                                << "," << r.pauses << "," << r.drops << "," << r.wall << "," << o.gpu
                                << "," << o.scale << "," << o.passThrough << "," << o.ringOrder
-                               << "," << bound << "," << boundMax << "," << Mean(idle) << std::endl;
+                               << "," << bound << "," << boundMax << "," << Mean(idle) << ","
+                               << ringHops << "," << hops.interPod << "," << hops.samePod
+                               << std::endl;
                         for (const auto& row : r.ports)
                         {
                             portCsv << mode << "," << o.k << "," << load << "," << seed << ","

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 #include <stdexcept>
 #include <string>
 
@@ -51,6 +52,76 @@ RingVsAggregationBound(const SyncBoundInput& in)
     b.speedupOverlap = b.ringOverlapS / b.aggOverlapS;
     b.speedup = std::max(b.speedupSerial, b.speedupOverlap);
     return b;
+}
+
+namespace
+{
+void
+CheckRing(const std::vector<uint32_t>& ring, uint32_t k)
+{
+    if (k < 2 || k % 2 != 0)
+    {
+        throw std::invalid_argument("CountRingHops: k = " + std::to_string(k)
+                                    + " must be even and >= 2");
+    }
+    const uint64_t hosts = uint64_t(k) * k * k / 4;
+    if (ring.size() < 2)
+    {
+        throw std::invalid_argument("CountRingHops: ring must have >= 2 hosts, has "
+                                    + std::to_string(ring.size()));
+    }
+    if (std::set<uint32_t>(ring.begin(), ring.end()).size() != ring.size())
+    {
+        throw std::invalid_argument("CountRingHops: ring hosts must be distinct");
+    }
+    for (uint32_t h : ring)
+    {
+        if (h >= hosts)
+        {
+            throw std::invalid_argument("CountRingHops: host " + std::to_string(h)
+                                        + " must be in [0, " + std::to_string(hosts - 1)
+                                        + "] for k = " + std::to_string(k));
+        }
+    }
+}
+} // namespace
+
+RingHops
+CountRingHops(const std::vector<uint32_t>& ring, uint32_t k)
+{
+    CheckRing(ring, k);
+    const uint32_t half = k / 2;
+    const uint32_t podHosts = half * half;
+    RingHops r;
+    std::set<uint32_t> pods;
+    for (std::size_t i = 0; i < ring.size(); ++i)
+    {
+        const uint32_t a = ring[i];
+        const uint32_t b = ring[(i + 1) % ring.size()];
+        pods.insert(a / podHosts);
+        if (a / podHosts != b / podHosts)
+        {
+            ++r.interPod;
+        }
+        else if (a / half != b / half)
+        {
+            ++r.samePod;
+        }
+        else
+        {
+            ++r.sameRack;
+        }
+    }
+    r.pods = pods.size();
+    return r;
+}
+
+std::vector<uint32_t>
+RackOrderedRing(std::vector<uint32_t> hosts, uint32_t k)
+{
+    CheckRing(hosts, k);
+    std::sort(hosts.begin(), hosts.end());
+    return hosts;
 }
 
 } // namespace ns3

@@ -5,6 +5,7 @@
 #define MLNET_SYNC_BOUND_H
 
 #include <cstdint>
+#include <vector>
 
 namespace ns3
 {
@@ -64,6 +65,49 @@ struct SyncBound
  * \throws std::invalid_argument naming the field and its accepted range
  */
 SyncBound RingVsAggregationBound(const SyncBoundInput& in);
+
+/**
+ * \ingroup mlnet
+ * \brief Where the hops of a ring all-reduce go in a k-ary fat-tree.
+ *
+ * Hosts are numbered as FabricTopologyHelper::BuildFatTree numbers them: host h sits under
+ * edge switch (rack) h / (k/2), in pod h / (k/2)^2. A ring sends from its i-th host to its
+ * (i+1 mod n)-th; every hop carries the same bytes (2(n-1)/n of the gradient per iteration).
+ * A hop between pods crosses an edge -> aggregation and an aggregation -> core uplink of its
+ * source pod; a hop between racks of one pod only an edge -> aggregation uplink.
+ */
+struct RingHops
+{
+    uint32_t sameRack{0}; //!< hops that stay under one edge switch
+    uint32_t samePod{0};  //!< hops between racks of one pod
+    uint32_t interPod{0}; //!< hops between pods
+    uint32_t pods{0};     //!< pods the ring visits
+};
+
+/**
+ * \ingroup mlnet
+ * \brief Counts a ring's hops by how far they go in a k-ary fat-tree.
+ * \param ring the hosts in ring order (>= 2, distinct, each < k^3/4)
+ * \param k the fat-tree's arity (even, >= 2)
+ * \return the hop counts
+ * \throws std::invalid_argument naming the parameter and its accepted range
+ */
+RingHops CountRingHops(const std::vector<uint32_t>& ring, uint32_t k);
+
+/**
+ * \ingroup mlnet
+ * \brief Rack-aware ring order: the hosts sorted by index, i.e. by rack and pod.
+ *
+ * The ring then enters and leaves each pod it visits once: interPod = pods (0 for one pod),
+ * the fewest hops between pods, and so the fewest bytes on the pods' aggregation -> core
+ * uplinks, any ring over these hosts can have (a ring over m >= 2 pods crosses at least m pod
+ * boundaries).
+ * \param hosts the job's hosts (>= 2, distinct, each < k^3/4)
+ * \param k the fat-tree's arity (even, >= 2)
+ * \return the hosts in rack order
+ * \throws std::invalid_argument as CountRingHops
+ */
+std::vector<uint32_t> RackOrderedRing(std::vector<uint32_t> hosts, uint32_t k);
 
 } // namespace ns3
 
