@@ -40,6 +40,14 @@
       the job's transfers against the median one (the time a step waits on its slowest
       transfer). Figure: per run with DCQCN the rate of every ring queue pair of the job with the
       slowest one; last panel: CDF of the step times (slowest transfer of each step), all runs.
+  plot-aggregation.py reproduction OUT.png GRID_DIR
+      from contrib-scripts/panama-k4-grid.sh's output (GRID_DIR/a-LOAD-sN, rack-*, shared-*,
+      fixed-alexnet-*): prints per run and scheme the steady-state iteration time (mean, p50,
+      p99 over the jobs' measured iterations), each job's speed-up over ring beside its
+      idle-network bound, the gradient load moved, short-flow mean / p99 FCT, PFC pauses and the
+      pod-uplink utilisation; draws (a) every job's speed-up over ring against its bound, (b)
+      short-flow mean and p99 FCT against the gradient load moved, (c) the aggregation -> core
+      uplinks' utilisation of ring (random and rack order) and ideal.
 """
 
 import csv
@@ -561,6 +569,134 @@ def plot_ring_diag(out, dirs, line=100e9):
     print("wrote", out)
 
 
+def grid_runs(grid):
+    """name -> directory of every finished or running run of a panama-k4-grid.sh output."""
+    out = OrderedDict()
+    for name in sorted(os.listdir(grid)):
+        d = os.path.join(grid, name)
+        if os.path.isdir(d) and os.path.exists(os.path.join(d, "summary.csv")):
+            out[name] = d
+    return out
+
+
+def job_means(d):
+    """(load, seed, scheme) -> job -> (model, mean s, bound, measured iterations)."""
+    per = defaultdict(lambda: defaultdict(list))
+    meta = {}
+    for r in read_iters(d):
+        key = (r["load"], r["seed"], r["scheme"])
+        per[key][r["job"]].append(float(r["duration_s"]))
+        meta[(key, r["job"])] = (r["model"], float(r.get("bound_speedup") or "nan"))
+    out = defaultdict(dict)
+    for key, jobs in per.items():
+        for job, v in jobs.items():
+            model, bound = meta[(key, job)]
+            out[key][job] = (model, mean(v), bound, len(v))
+    return out
+
+
+def uplinks(d, tier):
+    """(load, seed, scheme) -> utilisations of the pod uplinks out of `tier` switches."""
+    out = defaultdict(list)
+    for r in read_csv(os.path.join(d, "ports.csv")):
+        if r["dir"] == "up" and r["tier"] == tier and r.get("util") not in (None, ""):
+            out[(r["load"], r["seed"], r["scheme"])].append(float(r["util"]))
+    return out
+
+
+def reproduction(out, grid):
+    runs = grid_runs(grid)
+    fig, axes = plt.subplots(1, 3, figsize=(17, 4.8))
+    print("%-24s %-5s %-4s %-9s %4s %5s %8s %8s %8s %7s %7s %9s %8s %7s %6s %6s %6s" % (
+        "run", "load", "seed", "scheme", "jobs", "iters", "mean ms", "p50 ms", "p99 ms",
+        "offered", "moved", "short us", "p99 us", "pauses", "agg^", "agg^max", "edge^"))
+    speed_rows = []
+    fct = defaultdict(list)  # scheme -> (moved, mean, p99)
+    util = OrderedDict()  # label -> [agg -> core utilisations]
+    for name, d in runs.items():
+        summary = read_csv(os.path.join(d, "summary.csv"))
+        means = job_means(d)
+        agg_up = uplinks(d, "agg")
+        edge_up = uplinks(d, "edge")
+        for r in summary:
+            key = (r["load"], r["seed"], r["scheme"])
+            a = agg_up.get(key, [])
+            e = edge_up.get(key, [])
+            print("%-24s %-5s %-4s %-9s %4s %5s %8.2f %8.2f %8.2f %7.3f %7.3f %9.1f %8.1f %7s "
+                  "%6.3f %6.3f %6.3f" % (
+                      name, r["load"], r["seed"], r["scheme"], r["jobs"],
+                      r["min_job_iterations"], float(r["mean_iter_s"]) * 1e3,
+                      float(r["p50_iter_s"]) * 1e3, float(r["p99_iter_s"]) * 1e3,
+                      float(r["achieved_load"]), float(r["grad_load"]),
+                      float(r["short_mean_fct_s"]) * 1e6, float(r["short_p99_fct_s"]) * 1e6,
+                      r["pfc_pauses"], mean(a), max(a) if a else float("nan"), mean(e)))
+            if not name.startswith("rack") and not name.startswith("fixed-alexnet-rack"):
+                fct[r["scheme"]].append((float(r["grad_load"]), float(r["short_mean_fct_s"]),
+                                         float(r["short_p99_fct_s"])))
+            if r["scheme"] in ("ring", "ideal") and a:
+                kind = "fixed AlexNet 0.5" if name.startswith("fixed") else "free 0.2"
+                if name.startswith("a-0.2") or name.startswith("rack-0.2") or \
+                        name.startswith("fixed"):
+                    order = "rack" if "rack" in name else "random"
+                    label = "%s\n%s%s" % (kind, r["scheme"],
+                                           " " + order if r["scheme"] == "ring" else "")
+                    util.setdefault(label, []).extend(a)
+        if name.startswith("a-"):
+            for (load, seed, scheme), jobs in means.items():
+                ring = means.get((load, seed, "ring"), {})
+                if scheme == "ring":
+                    continue
+                for job, (model, m, bound, n) in jobs.items():
+                    if job in ring and m > 0:
+                        speed_rows.append((name, scheme, model, ring[job][1] / m, bound, n,
+                                           ring[job][3]))
+    print()
+    print("%-12s %-9s %-13s %8s %6s %6s" % ("run", "scheme", "job", "speed-up", "bound",
+                                            "iters"))
+    for name, scheme, model, sp, bound, n, nr in sorted(speed_rows):
+        print("%-12s %-9s %-13s %8.3f %6.3f %3d/%-3d" % (name, scheme, model, sp, bound, nr, n))
+    ax = axes[0]
+    for scheme in ("switchml", "panama", "ideal"):
+        pts = [(b, sp) for _, sch, _, sp, b, _, _ in speed_rows if sch == scheme]
+        if pts:
+            st = {kk: vv for kk, vv in STYLE[scheme].items() if kk != "ls"}
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], ls="", label=scheme, **st)
+    lim = [1.0, 1.5]
+    ax.plot(lim, lim, color="k", lw=0.8, label="speed-up = bound")
+    ax.axhline(1.0, color="grey", lw=0.6)
+    ax.set_xlabel("idle-network bound of the job (RingVsAggregationBound)")
+    ax.set_ylabel("speed-up over ring (ring iteration / scheme's)")
+    ax.set_title("(a) k=4, every job of every seed and load")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=7)
+    ax = axes[1]
+    for scheme in SCHEMES:
+        if scheme not in fct:
+            continue
+        st = {kk: vv for kk, vv in STYLE[scheme].items() if kk not in ("ls", "marker")}
+        v = sorted(fct[scheme])
+        ax.plot([x[0] for x in v], [x[1] * 1e6 for x in v], ls="", marker=STYLE[scheme]["marker"],
+                label=scheme + " mean", **st)
+        ax.plot([x[0] for x in v], [x[2] * 1e6 for x in v], ls="", marker=STYLE[scheme]["marker"],
+                mfc="none", label=scheme + " p99", **st)
+    ax.set_yscale("log")
+    ax.set_xlabel("gradient load moved (every run)")
+    ax.set_ylabel("7 KB flow completion time (us)")
+    ax.set_title("(b) short flows: mean (filled), p99 (open)")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=6, ncol=2)
+    ax = axes[2]
+    if util:
+        ax.boxplot(list(util.values()), labels=list(util.keys()), whis=(0, 100))
+        ax.tick_params(axis="x", labelsize=7)
+    ax.set_ylabel("aggregation -> core uplink utilisation")
+    ax.set_title("(c) pod uplinks after the warm-up (min-max whiskers)")
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(out, dpi=110)
+    print("wrote", out)
+
+
 def main(argv):
     if len(argv) < 3 or argv[1] in ("-h", "--help"):
         print(__doc__)
@@ -580,6 +716,8 @@ def main(argv):
         plot_fixed_load(argv[2], argv[3:])
     elif cmd == "line-rate" and len(argv) >= 4:
         plot_line_rate(argv[2], argv[3:])
+    elif cmd == "reproduction" and len(argv) == 4:
+        reproduction(argv[2], argv[3])
     elif cmd == "ring-diag" and len(argv) >= 4:
         plot_ring_diag(argv[2], argv[3:])
     else:

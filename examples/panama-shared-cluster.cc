@@ -957,7 +957,7 @@ main(int argc, char* argv[])
                 throw std::invalid_argument("--out: cannot write into " + out);
             }
             itCsv << "mode,k,load,seed,scheme,job,model,workers,iteration,start_s,duration_s,"
-                     "busy_s\n";
+                     "busy_s,bound_speedup,idle_iter_s\n";
             flowCsv << "mode,k,load,seed,scheme,kind,bytes,fct_s\n";
             sumCsv << "mode,k,load,achieved_load,seed,scheme,jobs,mean_iter_s,p50_iter_s,"
                       "p99_iter_s,min_job_iterations,grad_load,end_s,speedup_vs_ring,"
@@ -1012,8 +1012,9 @@ main(int argc, char* argv[])
                         {
                             std::cout << " " << host;
                         }
-                        std::cout << " offered " << j.load * hosts / j.hosts.size()
-                                  << " compute_ms " << j.computeS * 1e3 << " ring_idle_ms "
+                        std::cout << " gradient_MB " << j.gradBits / 8e6 << " offered "
+                                  << j.load * hosts / j.hosts.size() << " compute_ms "
+                                  << j.computeS * 1e3 << " ring_idle_ms "
                                   << j.bound.ringOverlapS * 1e3 << " agg_idle_ms "
                                   << j.bound.aggOverlapS * 1e3 << " bound " << j.bound.speedup
                                   << " ring_inter_pod_hops " << h.interPod << "/" << j.hosts.size()
@@ -1135,7 +1136,11 @@ main(int argc, char* argv[])
                                 itCsv << mode << "," << o.k << "," << load << "," << seed << ","
                                       << scheme << "," << j << "," << plan[j].model << ","
                                       << o.workers << "," << i << "," << r.starts[j][i] << ","
-                                      << r.iters[j][i] << "," << r.busy[j][i] << "\n";
+                                      << r.iters[j][i] << "," << r.busy[j][i] << ","
+                                      << plan[j].bound.speedup << ","
+                                      << (scheme == "ring" ? plan[j].bound.ringOverlapS
+                                                           : plan[j].bound.aggOverlapS)
+                                      << "\n";
                             }
                         }
                         for (double f : r.shortFct)
