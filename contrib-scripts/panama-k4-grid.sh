@@ -8,7 +8,7 @@
 #   fixed-alexnet-0.5-sN, fixed-alexnet-rack-0.5-sN: every job AlexNet (the one model whose
 #                   transfer is longer than its compute), --mode=fixed --loads=0.5 (every
 #                   worker offers 0.5 of its link): ring and ideal; ring with --ring-order=rack
-# Every run: full-size models, v100-amp, 2 warm-up iterations, >= 10 measured iterations per
+# Runs in this order, most needed first (a shared machine may not finish the tail). Every run: full-size models, v100-amp, 2 warm-up iterations, >= 10 measured iterations per
 # job (stops when every job has them, or at 3 s of simulated time: min_job_iterations says).
 #
 #   contrib-scripts/panama-k4-grid.sh BUILD_DIR OUT_DIR [JOBS]
@@ -21,22 +21,23 @@ mkdir -p "$out"
 common="--k=4 --warmup=1ms --warmup-iterations=2 --min-iterations=10 --duration=3s"
 all="ring,switchml,panama,ideal"
 {
-    echo "a-0.2-s3 --loads=0.2 --seeds=3 --schemes=$all"
+    fixed="--mode=fixed --models=alexnet --loads=0.5"
     echo "a-0.2-s1 --loads=0.2 --seeds=1 --schemes=$all"
     echo "a-0.2-s2 --loads=0.2 --seeds=2 --schemes=$all"
-    for s in 1 2 3; do
-        echo "rack-0.2-s$s --loads=0.2 --seeds=$s --schemes=ring --ring-order=rack"
-    done
-    fixed="--mode=fixed --models=alexnet --loads=0.5"
     echo "fixed-alexnet-0.5-s1 $fixed --seeds=1 --schemes=ring,ideal"
+    echo "rack-0.2-s1 --loads=0.2 --seeds=1 --schemes=ring --ring-order=rack"
     echo "fixed-alexnet-rack-0.5-s1 $fixed --seeds=1 --schemes=ring --ring-order=rack"
-    for s in 1 2 3; do
-        echo "shared-0.2-s$s --loads=0.2 --seeds=$s --schemes=panama --pass-through=shared"
-        echo "a-0.05-s$s --loads=0.05 --seeds=$s --schemes=$all"
-    done
+    echo "shared-0.2-s1 --loads=0.2 --seeds=1 --schemes=panama --pass-through=shared"
+    echo "rack-0.2-s2 --loads=0.2 --seeds=2 --schemes=ring --ring-order=rack"
+    echo "a-0.2-s3 --loads=0.2 --seeds=3 --schemes=$all"
+    echo "rack-0.2-s3 --loads=0.2 --seeds=3 --schemes=ring --ring-order=rack"
     for s in 2 3; do
         echo "fixed-alexnet-0.5-s$s $fixed --seeds=$s --schemes=ring,ideal"
         echo "fixed-alexnet-rack-0.5-s$s $fixed --seeds=$s --schemes=ring --ring-order=rack"
+        echo "shared-0.2-s$s --loads=0.2 --seeds=$s --schemes=panama --pass-through=shared"
+    done
+    for s in 1 2 3; do
+        echo "a-0.05-s$s --loads=0.05 --seeds=$s --schemes=$all"
     done
 } | xargs -P "$jobs" -L 1 sh -c '
     name="$1"; shift

@@ -34,6 +34,7 @@
 
 #include <algorithm>
 #include <array>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
@@ -276,6 +277,7 @@ struct RunResult
     uint64_t pauses{0};
     uint64_t drops{0};
     double wall{0};
+    double cpu{0}; //!< CPU time of the run (s): the cost on a shared machine
     uint64_t results{0};
     uint64_t marked{0};
     uint64_t timeouts{0};
@@ -441,6 +443,7 @@ RunResult
 RunOne(const Options& o, const std::string& scheme, const std::vector<JobPlan>& plan)
 {
     auto wall0 = std::chrono::steady_clock::now();
+    const std::clock_t cpu0 = std::clock();
     FabricTopologyHelper th;
     th.SetHostLinkRate(DataRate(o.rate));
     th.SetFabricLinkRate(DataRate(o.rate));
@@ -715,6 +718,7 @@ RunOne(const Options& o, const std::string& scheme, const std::vector<JobPlan>& 
     }
     Simulator::Destroy();
     r.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+    r.cpu = double(std::clock() - cpu0) / CLOCKS_PER_SEC;
     return r;
 }
 
@@ -964,7 +968,7 @@ main(int argc, char* argv[])
                       "short_flows,short_mean_fct_s,short_p99_fct_s,long_mean_fct_s,pfc_pauses,"
                       "drops,wall_s,gpu,scale,pass_through,ring_order,bound_speedup,"
                       "bound_speedup_max,idle_iter_s,ring_hops,ring_inter_pod_hops,"
-                      "ring_same_pod_hops\n";
+                      "ring_same_pod_hops,cpu_s\n";
             portCsv << "mode,k,load,seed,scheme,switch,tier,port,dir,far,tx_bytes,util,"
                        "max_queue_bytes,pfc_pauses,ecn_marks\n";
         }
@@ -1163,8 +1167,8 @@ main(int argc, char* argv[])
                                << "," << r.pauses << "," << r.drops << "," << r.wall << "," << o.gpu
                                << "," << o.scale << "," << o.passThrough << "," << o.ringOrder
                                << "," << bound << "," << boundMax << "," << Mean(idle) << ","
-                               << ringHops << "," << hops.interPod << "," << hops.samePod
-                               << std::endl;
+                               << ringHops << "," << hops.interPod << "," << hops.samePod << ","
+                               << r.cpu << std::endl;
                         for (const auto& row : r.ports)
                         {
                             portCsv << mode << "," << o.k << "," << load << "," << seed << ","
