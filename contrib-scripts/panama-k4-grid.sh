@@ -5,6 +5,9 @@
 #   a-LOAD-sN       ring, switchml, panama, ideal at free-mode load LOAD, seed N
 #   rack-0.2-sN     ring with --ring-order=rack (the placement option)
 #   shared-0.2-sN   panama with --pass-through=shared (the devices' single FIFO)
+#   nodcqcn-0.2-s1  ring with --dcqcn=none (RDMA at line rate, PFC only: DCQCN taken out)
+#   nobg-0.2-s1     ring without the background flows (--short-load=0 --long-load=0)
+#   packed-0.2-s1   ring with --placement=packed (each job in one pod at k=4)
 #   fixed-alexnet-0.5-sN, fixed-alexnet-rack-0.5-sN: every job AlexNet (the one model whose
 #                   transfer is longer than its compute), --mode=fixed --loads=0.5 (every
 #                   worker offers 0.5 of its link): ring and ideal; ring with --ring-order=rack
@@ -26,6 +29,9 @@ all="ring,switchml,panama,ideal"
     echo "a-0.2-s2 --loads=0.2 --seeds=2 --schemes=$all"
     echo "fixed-alexnet-0.5-s1 $fixed --seeds=1 --schemes=ring,ideal"
     echo "rack-0.2-s1 --loads=0.2 --seeds=1 --schemes=ring --ring-order=rack"
+    echo "nodcqcn-0.2-s1 --loads=0.2 --seeds=1 --schemes=ring --dcqcn=none"
+    echo "nobg-0.2-s1 --loads=0.2 --seeds=1 --schemes=ring --short-load=0 --long-load=0"
+    echo "packed-0.2-s1 --loads=0.2 --seeds=1 --schemes=ring --placement=packed"
     echo "fixed-alexnet-rack-0.5-s1 $fixed --seeds=1 --schemes=ring --ring-order=rack"
     echo "shared-0.2-s1 --loads=0.2 --seeds=1 --schemes=panama --pass-through=shared"
     echo "rack-0.2-s2 --loads=0.2 --seeds=2 --schemes=ring --ring-order=rack"

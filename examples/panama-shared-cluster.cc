@@ -77,6 +77,7 @@ struct Options
     bool fixed{false};                 //!< fixed-load mode: MinIterationPeriod of every job
     std::string passThrough{"bypass"}; //!< PANAMA device output: bypass or shared
     std::string ringOrder{"random"};   //!< ring order of a job's workers: random or rack
+    std::string placement{"random"};   //!< a job's hosts: random, or packed (lowest free)
     std::string portsCsv;              //!< --out: per-port utilisation file ("" = none)
     std::string runTag;                //!< mode,k,load,seed of the run (ports.csv)
     uint32_t minIterations{0};         //!< stop once every job measured this many (0 = --duration)
@@ -181,6 +182,9 @@ struct JobDrawer
         for (uint32_t w = 0; w < o.workers; ++w)
         {
             uint32_t pick = u->GetInteger(0, free.size() - 1);
+            // --placement=packed: the lowest free host (racks and pods filled in order); the
+            // draw is made anyway so that the models are the same as with random placement.
+            pick = o.placement == "packed" ? 0 : pick;
             j.hosts.push_back(free[pick]);
             free.erase(free.begin() + pick);
         }
@@ -838,6 +842,11 @@ main(int argc, char* argv[])
                  "Order of a job's workers in its ring (and rank order): random (as placed) or "
                  "rack (sorted by host, i.e. by rack and pod: each pod's uplinks crossed twice)",
                  o.ringOrder);
+    cmd.AddValue("placement",
+                 "Hosts of a job: random (default) or packed (the lowest free hosts, so a job "
+                 "fills racks and pods in order: at k=4 a 4-worker job is one pod, and its ring "
+                 "never crosses a pod's aggregation -> core uplinks); the same models either way",
+                 o.placement);
     cmd.AddValue("loads", "Aggregation loads, comma-separated, in (0, 1]", loads);
     cmd.AddValue("seeds", "Seeds (RngRun), comma-separated", seeds);
     cmd.AddValue("schemes", "ring, switchml, switchml-lb, panama, ideal (comma-separated) or all",
@@ -923,6 +932,11 @@ main(int argc, char* argv[])
             throw std::invalid_argument("--pass-through = " + o.passThrough
                                         + ": must be bypass or shared");
         }
+        if (o.placement != "random" && o.placement != "packed")
+        {
+            throw std::invalid_argument("--placement = " + o.placement
+                                        + ": must be random or packed");
+        }
         if (o.ringOrder != "random" && o.ringOrder != "rack")
         {
             throw std::invalid_argument("--ring-order = " + o.ringOrder
@@ -968,14 +982,15 @@ main(int argc, char* argv[])
                       "short_flows,short_mean_fct_s,short_p99_fct_s,long_mean_fct_s,pfc_pauses,"
                       "drops,wall_s,gpu,scale,pass_through,ring_order,bound_speedup,"
                       "bound_speedup_max,idle_iter_s,ring_hops,ring_inter_pod_hops,"
-                      "ring_same_pod_hops,cpu_s\n";
+                      "ring_same_pod_hops,cpu_s,placement\n";
             portCsv << "mode,k,load,seed,scheme,switch,tier,port,dir,far,tx_bytes,util,"
                        "max_queue_bytes,pfc_pauses,ecn_marks\n";
         }
         std::cout << "k=" << o.k << " (" << hosts << " hosts, " << o.rate << "), " << o.workers
                   << " workers per job, " << o.gpu << ", scale " << o.scale << ", short load "
                   << o.shortLoad << ", long load " << o.longLoad << ", PANAMA pass-through "
-                  << o.passThrough << ", ring order " << o.ringOrder << "\n";
+                  << o.passThrough << ", ring order " << o.ringOrder << ", placement "
+                  << o.placement << "\n";
         if (o.scale < 1)
         {
             std::cout << "SMOKE TEST: --scale=" << o.scale
@@ -1168,7 +1183,7 @@ main(int argc, char* argv[])
                                << "," << o.scale << "," << o.passThrough << "," << o.ringOrder
                                << "," << bound << "," << boundMax << "," << Mean(idle) << ","
                                << ringHops << "," << hops.interPod << "," << hops.samePod << ","
-                               << r.cpu << std::endl;
+                               << r.cpu << "," << o.placement << std::endl;
                         for (const auto& row : r.ports)
                         {
                             portCsv << mode << "," << o.k << "," << load << "," << seed << ","
