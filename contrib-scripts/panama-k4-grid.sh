@@ -11,6 +11,7 @@
 #   fixed-alexnet-0.5-sN, fixed-alexnet-rack-0.5-sN: every job AlexNet (the one model whose
 #                   transfer is longer than its compute), --mode=fixed --loads=0.5 (every
 #                   worker offers 0.5 of its link): ring and ideal; ring with --ring-order=rack
+#   fixed-packed-0.5-s1  the same ring with --placement=packed
 # Runs in this order, most needed first (a shared machine may not finish the tail). Every run: full-size models, v100-amp, 2 warm-up iterations, >= 10 measured iterations per
 # job (stops when every job has them, or at 3 s of simulated time: min_job_iterations says).
 #
@@ -33,6 +34,7 @@ all="ring,switchml,panama,ideal"
     echo "nobg-0.2-s1 --loads=0.2 --seeds=1 --schemes=ring --short-load=0 --long-load=0"
     echo "packed-0.2-s1 --loads=0.2 --seeds=1 --schemes=ring --placement=packed"
     echo "fixed-alexnet-rack-0.5-s1 $fixed --seeds=1 --schemes=ring --ring-order=rack"
+    echo "fixed-packed-0.5-s1 $fixed --seeds=1 --schemes=ring --placement=packed"
     echo "shared-0.2-s1 --loads=0.2 --seeds=1 --schemes=panama --pass-through=shared"
     echo "rack-0.2-s2 --loads=0.2 --seeds=2 --schemes=ring --ring-order=rack"
     echo "a-0.2-s3 --loads=0.2 --seeds=3 --schemes=$all"

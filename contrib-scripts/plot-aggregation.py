@@ -604,6 +604,11 @@ def uplinks(d, tier):
     return out
 
 
+def base_run(name):
+    """a run of the grid's base configuration: a-LOAD-sN, or SCHEME-LOAD-sN for one scheme."""
+    return name.startswith("a-") or any(name.startswith(s + "-") for s in SCHEMES)
+
+
 def reproduction(out, grid):
     runs = grid_runs(grid)
     fig, axes = plt.subplots(1, 3, figsize=(17, 4.8))
@@ -611,6 +616,7 @@ def reproduction(out, grid):
         "run", "load", "seed", "scheme", "jobs", "iters", "mean ms", "p50 ms", "p99 ms",
         "offered", "moved", "short us", "p99 us", "pauses", "agg^", "agg^max", "edge^"))
     speed_rows = []
+    all_means = OrderedDict()
     fct = defaultdict(list)  # scheme -> (moved, mean, p99)
     util = OrderedDict()  # label -> [agg -> core utilisations]
     for name, d in runs.items():
@@ -630,26 +636,35 @@ def reproduction(out, grid):
                       float(r["achieved_load"]), float(r["grad_load"]),
                       float(r["short_mean_fct_s"]) * 1e6, float(r["short_p99_fct_s"]) * 1e6,
                       r["pfc_pauses"], mean(a), max(a) if a else float("nan"), mean(e)))
-            if not name.startswith("rack") and not name.startswith("fixed-alexnet-rack"):
+            if base_run(name) or name.startswith("fixed-alexnet-0"):
                 fct[r["scheme"]].append((float(r["grad_load"]), float(r["short_mean_fct_s"]),
                                          float(r["short_p99_fct_s"])))
             if r["scheme"] in ("ring", "ideal") and a:
-                kind = "fixed AlexNet 0.5" if name.startswith("fixed") else "free 0.2"
-                if name.startswith("a-0.2") or name.startswith("rack-0.2") or \
-                        name.startswith("fixed"):
-                    order = "rack" if "rack" in name else "random"
+                kind = "fixed 0.5" if name.startswith("fixed") else "free 0.2"
+                if "0.2" in name or name.startswith("fixed"):
+                    order = ("rack" if "rack" in name else "packed" if "packed" in name
+                             else "no DCQCN" if "nodcqcn" in name
+                             else "no bg" if "nobg" in name else "random")
                     label = "%s\n%s%s" % (kind, r["scheme"],
                                            " " + order if r["scheme"] == "ring" else "")
                     util.setdefault(label, []).extend(a)
-        if name.startswith("a-"):
-            for (load, seed, scheme), jobs in means.items():
-                ring = means.get((load, seed, "ring"), {})
-                if scheme == "ring":
-                    continue
-                for job, (model, m, bound, n) in jobs.items():
-                    if job in ring and m > 0:
-                        speed_rows.append((name, scheme, model, ring[job][1] / m, bound, n,
-                                           ring[job][3]))
+        if base_run(name):
+            all_means[name] = means
+    # Speed-ups: each job's mean iteration in a base run (a-LOAD-sN: every scheme, or
+    # SCHEME-LOAD-sN: one scheme of the same grid point run on its own) against ring's.
+    ring = {}
+    for name, means in all_means.items():
+        for (load, seed, scheme), jobs in means.items():
+            if scheme == "ring":
+                ring[(load, seed)] = jobs
+    for name, means in all_means.items():
+        for (load, seed, scheme), jobs in means.items():
+            r = ring.get((load, seed), {})
+            if scheme == "ring":
+                continue
+            for job, (model, m, bound, n) in jobs.items():
+                if job in r and m > 0:
+                    speed_rows.append((name, scheme, model, r[job][1] / m, bound, n, r[job][3]))
     print()
     print("%-12s %-9s %-13s %8s %6s %6s" % ("run", "scheme", "job", "speed-up", "bound",
                                             "iters"))
@@ -666,7 +681,7 @@ def reproduction(out, grid):
     ax.axhline(1.0, color="grey", lw=0.6)
     ax.set_xlabel("idle-network bound of the job (RingVsAggregationBound)")
     ax.set_ylabel("speed-up over ring (ring iteration / scheme's)")
-    ax.set_title("(a) k=4, every job of every seed and load")
+    ax.set_title("(a) k=4: each job's speed-up over ring vs its bound")
     ax.grid(alpha=0.3)
     ax.legend(fontsize=7)
     ax = axes[1]
@@ -687,8 +702,10 @@ def reproduction(out, grid):
     ax.legend(fontsize=6, ncol=2)
     ax = axes[2]
     if util:
-        ax.boxplot(list(util.values()), labels=list(util.keys()), whis=(0, 100))
-        ax.tick_params(axis="x", labelsize=7)
+        keys = sorted(util, key=lambda x: (x.startswith("fixed"), x))
+        ax.boxplot([util[x] for x in keys], labels=[x.replace("\n", ": ") for x in keys],
+                   whis=(0, 100))
+        ax.tick_params(axis="x", labelsize=7, labelrotation=35)
     ax.set_ylabel("aggregation -> core uplink utilisation")
     ax.set_title("(c) pod uplinks after the warm-up (min-max whiskers)")
     ax.grid(alpha=0.3)
