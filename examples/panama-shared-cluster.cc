@@ -756,48 +756,29 @@ ParseDoubles(const std::string& s, const std::string& name, double lo, double hi
     return v;
 }
 
+/// A comma-separated list of names, each one of `allowed` (the option's name in errors).
 std::vector<std::string>
-ParseModels(const std::string& s)
+ParseNames(const std::string& s, const std::vector<std::string>& allowed, const std::string& option)
 {
     std::vector<std::string> v;
     std::stringstream ss(s);
     std::string item;
     while (std::getline(ss, item, ','))
     {
-        if (std::find(kModels.begin(), kModels.end(), item) == kModels.end())
+        if (std::find(allowed.begin(), allowed.end(), item) == allowed.end())
         {
-            throw std::invalid_argument("--models: \"" + item
-                                        + "\" is not one of vgg16, alexnet, resnet152, "
-                                          "inception_v3, googlenet, resnet50");
+            std::string all;
+            for (const auto& a : allowed)
+            {
+                all += (all.empty() ? "" : ", ") + a;
+            }
+            throw std::invalid_argument("--" + option + ": \"" + item + "\" is not one of " + all);
         }
         v.push_back(item);
     }
     if (v.empty())
     {
-        throw std::invalid_argument("--models: empty list");
-    }
-    return v;
-}
-
-std::vector<std::string>
-ParseSchemes(const std::string& s)
-{
-    if (s == "all")
-    {
-        return kSchemes;
-    }
-    std::vector<std::string> v;
-    std::stringstream ss(s);
-    std::string item;
-    while (std::getline(ss, item, ','))
-    {
-        if (std::find(kSchemes.begin(), kSchemes.end(), item) == kSchemes.end())
-        {
-            throw std::invalid_argument("--schemes: \"" + item
-                                        + "\" is not one of ring, switchml, switchml-lb, panama, "
-                                          "ideal, all");
-        }
-        v.push_back(item);
+        throw std::invalid_argument("--" + option + ": empty list");
     }
     return v;
 }
@@ -954,8 +935,9 @@ main(int argc, char* argv[])
         GpuProfile::Get(o.gpu);
         std::vector<double> loadList = ParseDoubles(loads, "loads", 1e-6, 1);
         std::vector<double> seedList = ParseDoubles(seeds, "seeds", 1, 1e9);
-        std::vector<std::string> schemeList = ParseSchemes(schemes);
-        o.models = ParseModels(models);
+        std::vector<std::string> schemeList
+            = schemes == "all" ? kSchemes : ParseNames(schemes, kSchemes, "schemes");
+        o.models = ParseNames(models, kModels, "models");
         const uint32_t hosts = o.k * o.k * o.k / 4;
         const double rateBps = double(DataRate(o.rate).GetBitRate());
 
