@@ -157,12 +157,17 @@ InstallRdmaFlow(TrafficContext& ctx, const std::string& type, uint32_t src, uint
                                                        }));
                             });
         base.flowLevel = true;
-        base.srcPort = DynamicCast<FluidConnection>(c)->GetUdpSourcePort();
+        Ptr<FluidConnection> fc = DynamicCast<FluidConnection>(c);
+        base.srcPort = fc->GetUdpSourcePort();
         ctx.AddFlow(
-            [base, c, done]()
+            [base, fc, done]()
             {
                 FlowStatsRecord r = base;
-                r.deliveredBytes = c->GetBytesAcked();
+                // Delivered at the destination, and when its last byte arrived there (the
+                // goodput's end, as the packet backend's last arrival).
+                r.deliveredBytes = fc->GetBytesDelivered();
+                const Time last = fc->GetLastDelivery();
+                r.lastRxNs = last.IsPositive() ? last.GetNanoSeconds() : -1;
                 r.completedNs = *done >= Time(0) ? done->GetNanoSeconds() : -1;
                 return r;
             });

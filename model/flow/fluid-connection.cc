@@ -83,8 +83,10 @@ FluidConnection::StartNext()
     const uint32_t qpn = m_qpn;
     const uint64_t bytes = m.bytes;
     s.delivered = FluidNetwork::FlowCallback(
-        [remote, src, qpn, bytes](uint64_t)
+        [this, remote, src, qpn, bytes](uint64_t)
         {
+            m_delivered += bytes;
+            m_lastDelivery = Simulator::Now();
             remote->Receive(src, qpn, bytes);
         });
     s.completed = FluidNetwork::FlowCallback(
@@ -205,6 +207,18 @@ Time
 FluidConnection::GetAckLatency() const
 {
     return m_ackLatency;
+}
+
+uint64_t
+FluidConnection::GetBytesDelivered() const
+{
+    return m_delivered;
+}
+
+Time
+FluidConnection::GetLastDelivery() const
+{
+    return m_lastDelivery;
 }
 
 } // namespace ns3

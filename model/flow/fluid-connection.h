@@ -62,6 +62,11 @@ class FluidConnection : public MessageConnection
     uint16_t GetUdpSourcePort() const;
     /// \return the acknowledgement's latency (delivery to completion)
     Time GetAckLatency() const;
+    /// \return payload bytes of the messages delivered at the destination so far
+    uint64_t GetBytesDelivered() const;
+    /// \return when the last delivered message's last byte arrived at the destination
+    ///         (negative: nothing delivered yet)
+    Time GetLastDelivery() const;
 
   protected:
     void DoDispose() override;
@@ -100,6 +105,8 @@ class FluidConnection : public MessageConnection
     uint64_t m_nextId{0};
     uint64_t m_posted{0};
     uint64_t m_acked{0};
+    uint64_t m_delivered{0};          //!< payload bytes delivered at the destination
+    Time m_lastDelivery{Seconds(-1)}; //!< the last delivery (negative: none yet)
 
     TracedCallback<uint64_t, uint64_t, Time, Time> m_msgTrace;
 };

@@ -196,7 +196,7 @@ StatsWriter::WriteFlowsCsv(std::ostream& os, const std::vector<FlowStatsRecord>&
         MLNET_PACKET_COLUMN(F, "ceMarked", r.ceMarked),
         MLNET_PACKET_COLUMN(F, "reordered", r.reordered),
         MLNET_PACKET_COLUMN(F, "firstRxNs", r.firstRxNs),
-        MLNET_PACKET_COLUMN(F, "lastRxNs", r.lastRxNs),
+        MLNET_COLUMN(F, "lastRxNs", r.lastRxNs), // flow level: the fluid delivery
         MLNET_COLUMN(F, "completed", r.Completed() ? 1 : 0),
         MLNET_COLUMN(F, "fctNs", r.FctNs()),
         MLNET_COLUMN(F, "goodputBps", r.GoodputBps()),
@@ -298,37 +298,39 @@ StatsWriter::WriteSummaryJson(std::ostream& os, const RunSummary& s,
     j["switches"] = s.switches;
     j["links"] = s.links;
     j["seed"] = s.seed;
-    if (s.backend != "packet")
-    {
-        // Only a flow-level run says so: a packet-level summary.json stays as it was (no key:
-        // packet), byte for byte (test/golden).
-        j["backend"] = s.backend;
-    }
+    j["backend"] = s.backend;
     j["simulatedSeconds"] = s.simulatedSeconds;
     j["trafficSeconds"] = s.trafficSeconds;
     j["wallSeconds"] = s.wallSeconds;
     j["events"] = s.events;
     j["eventsPerWallSecond"] = s.EventsPerWallSecond();
-    j["packetsForwarded"] = s.packetsForwarded;
-    j["packetHops"] = s.packetHops;
-    j["packetHopsPerWallSecond"] = s.PacketHopsPerWallSecond();
+    // Counters of packets (and the sums of flows.csv's per-packet columns) are null in a
+    // flow-level run: there are no packets to count (doc/flow-backend.rst).
+    const bool flowLevel = s.backend == "flow";
+    auto perPacket = [&j, flowLevel](const char* key, auto value)
+    {
+        j[key] = flowLevel ? nlohmann::ordered_json() : nlohmann::ordered_json(value);
+    };
+    perPacket("packetsForwarded", s.packetsForwarded);
+    perPacket("packetHops", s.packetHops);
+    perPacket("packetHopsPerWallSecond", s.PacketHopsPerWallSecond());
     j["flows"] = s.flows;
     j["flowsCompleted"] = s.flowsCompleted;
-    j["bytesSent"] = s.bytesSent;
-    j["bytesReceived"] = s.bytesReceived;
+    perPacket("bytesSent", s.bytesSent);
+    perPacket("bytesReceived", s.bytesReceived);
     j["bytesDelivered"] = s.bytesDelivered;
-    j["bytesDropped"] = s.bytesDropped;
-    j["bytesInFlight"] = s.BytesInFlight();
-    j["packetsSent"] = s.packetsSent;
-    j["packetsReceived"] = s.packetsReceived;
-    j["packetsDropped"] = s.packetsDropped;
-    j["retransmitted"] = s.retransmitted;
-    j["pfcPauses"] = s.pfcPauses;
-    j["pfcResumes"] = s.pfcResumes;
-    j["ecnMarks"] = s.ecnMarks;
-    j["ceReceived"] = s.ceReceived;
-    j["reordered"] = s.reordered;
-    j["maxQueueBytes"] = s.maxQueueBytes;
+    perPacket("bytesDropped", s.bytesDropped);
+    perPacket("bytesInFlight", s.BytesInFlight());
+    perPacket("packetsSent", s.packetsSent);
+    perPacket("packetsReceived", s.packetsReceived);
+    perPacket("packetsDropped", s.packetsDropped);
+    perPacket("retransmitted", s.retransmitted);
+    perPacket("pfcPauses", s.pfcPauses);
+    perPacket("pfcResumes", s.pfcResumes);
+    perPacket("ecnMarks", s.ecnMarks);
+    perPacket("ceReceived", s.ceReceived);
+    perPacket("reordered", s.reordered);
+    perPacket("maxQueueBytes", s.maxQueueBytes);
     j["goodputMinBps"] = s.goodputMinBps;
     j["goodputMeanBps"] = s.goodputMeanBps;
     j["goodputMaxBps"] = s.goodputMaxBps;

@@ -9,6 +9,8 @@
 #include "ns3/mlnet-module.h"
 
 #include <catch2/catch.hpp>
+#include <map>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 using namespace ns3;
@@ -32,6 +34,44 @@ MeanIteration(const ScenarioResult& r)
         sum += it.Duration().GetSeconds();
     }
     return r.iterations.empty() ? 0 : sum / r.iterations.size();
+}
+/// \return the rows of a CSV text (no quoted commas), each by its header's column names
+std::vector<std::map<std::string, std::string>>
+CsvRows(const std::string& text)
+{
+    auto split = [](const std::string& line)
+    {
+        std::vector<std::string> fields(1);
+        for (char c : line)
+        {
+            if (c == ',')
+            {
+                fields.emplace_back();
+            }
+            else
+            {
+                fields.back() += c;
+            }
+        }
+        return fields;
+    };
+    std::istringstream lines(text);
+    std::string line;
+    std::getline(lines, line);
+    const std::vector<std::string> header = split(line);
+    std::vector<std::map<std::string, std::string>> rows;
+    while (std::getline(lines, line))
+    {
+        const std::vector<std::string> fields = split(line);
+        REQUIRE(fields.size() == header.size());
+        std::map<std::string, std::string> row;
+        for (size_t i = 0; i < header.size(); ++i)
+        {
+            row[header[i]] = fields[i];
+        }
+        rows.push_back(row);
+    }
+    return rows;
 }
 } // namespace
 
@@ -81,15 +121,33 @@ TEST_CASE("flow: flow-level outputs keep the schemas, per-packet columns empty",
         CHECK(f.FctNs() > 173000);
         CHECK(f.FctNs() < 190000);
     }
+    // flows.csv by column name: the per-packet columns empty; the delivery time and the goodput
+    // derived from it as at packet level.
     std::ostringstream flows;
     StatsWriter::WriteFlowsCsv(flows, r.flows);
-    std::istringstream lines(flows.str());
-    std::string header;
-    std::string row;
-    std::getline(lines, header);
-    std::getline(lines, row);
-    CHECK(std::count(header.begin(), header.end(), ',') == std::count(row.begin(), row.end(), ','));
-    CHECK(row.find(",,,,,,,,,") != std::string::npos);
+    const std::vector<std::map<std::string, std::string>> rows = CsvRows(flows.str());
+    REQUIRE(rows.size() == 2);
+    for (size_t i = 0; i < rows.size(); ++i)
+    {
+        const auto& row = rows[i];
+        for (const char* empty : {"txBytes", "txPackets", "rxBytes", "rxPackets", "ceMarked",
+                                  "reordered", "firstRxNs", "retransmitted"})
+        {
+            INFO("flows.csv column " << empty);
+            CHECK(row.at(empty).empty());
+        }
+        const FlowStatsRecord& f = r.flows[i];
+        // Delivered 1 MB at the destination before the sender's completion (one ack later).
+        CHECK(std::stoll(row.at("lastRxNs")) == f.lastRxNs);
+        CHECK(f.lastRxNs > f.startNs);
+        CHECK(f.lastRxNs < f.completedNs);
+        const double goodput = std::stod(row.at("goodputBps"));
+        CHECK(goodput == Approx(1e6 * 8e9 / double(f.lastRxNs - f.startNs)).epsilon(1e-9));
+        // Half of 100 Gb/s on the wire, of which 1000/1082 is payload (46.2 Gb/s), less the
+        // latency in the denominator.
+        CHECK(goodput > 44e9);
+        CHECK(goodput < 100e9 / 2 * 1000 / 1082);
+    }
     // ports.csv: the host links' switch ports carried the bytes; the drop/ECN/PFC columns are empty
     uint64_t toHost15 = 0;
     for (const PortStatsRecord& p : r.ports)
@@ -103,10 +161,44 @@ TEST_CASE("flow: flow-level outputs keep the schemas, per-packet columns empty",
     CHECK(toHost15 == 2 * 1044000); // IPv4 bytes of 2 x 1000 packets of 1000 B
     std::ostringstream ports;
     StatsWriter::WritePortsCsv(ports, r.ports);
-    CHECK(ports.str().find(",,,,,,\n") != std::string::npos);
+    for (const auto& row : CsvRows(ports.str()))
+    {
+        for (const char* empty : {"txPackets", "drops", "dropBytes", "ecnMarks", "pfcPauses",
+                                  "pfcResumes", "maxQueueBytes"})
+        {
+            INFO("ports.csv column " << empty);
+            CHECK(row.at(empty).empty());
+        }
+        CHECK(!row.at("txBytes").empty());
+    }
+    // summary.json: the backend, the packet counters null (not 0), the flows' sums kept.
     std::ostringstream summary;
     StatsWriter::WriteSummaryJson(summary, r.summary, "{}");
-    CHECK(summary.str().find("\"backend\": \"flow\"") != std::string::npos);
+    const nlohmann::json j = nlohmann::json::parse(summary.str());
+    CHECK(j.at("backend") == "flow");
+    for (const char* null :
+         {"packetsForwarded", "packetHops", "packetHopsPerWallSecond", "bytesSent", "bytesReceived",
+          "bytesDropped", "bytesInFlight", "packetsSent", "packetsReceived", "packetsDropped",
+          "retransmitted", "pfcPauses", "pfcResumes", "ecnMarks", "ceReceived", "reordered",
+          "maxQueueBytes"})
+    {
+        INFO("summary.json key " << null);
+        CHECK(j.at(null).is_null());
+    }
+    CHECK(j.at("bytesDelivered") == 2000000);
+    CHECK(j.at("goodputMinBps").get<double>() > 44e9);
+}
+
+TEST_CASE("flow: a packet-level summary.json records its backend too", "[flow]")
+{
+    ScenarioResult r = mlnettest::RunScenarioText(
+        ScenarioText("packet", R"([{"type": "rdma", "src": 0, "dst": 1, "bytes": "10KB"}])"));
+    std::ostringstream summary;
+    StatsWriter::WriteSummaryJson(summary, r.summary, "{}");
+    const nlohmann::json j = nlohmann::json::parse(summary.str());
+    CHECK(j.at("backend") == "packet");
+    CHECK(j.at("packetHops").get<uint64_t>() > 0);
+    CHECK(j.at("pfcPauses") == 0);
 }
 
 TEST_CASE("flow: the backend key is validated in the scenario parser", "[flow]")

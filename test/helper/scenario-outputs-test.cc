@@ -383,6 +383,7 @@ TEST_CASE("helper: every output file's header, rows, values and documentation ag
         {"switches", s.switches},
         {"links", s.links},
         {"seed", s.seed},
+        {"backend", s.backend},
         {"simulatedSeconds", s.simulatedSeconds},
         {"trafficSeconds", s.trafficSeconds},
         {"wallSeconds", s.wallSeconds},

@@ -25,12 +25,16 @@ class TestFlowBackend(unittest.TestCase):
         flow = mlnet.run_scenario(scenario("flow"))
         packet = mlnet.run_scenario(scenario("packet"))
         self.assertEqual(flow["summary"]["backend"], "flow")
-        self.assertNotIn("backend", packet["summary"])  # a packet run's summary is unchanged
+        self.assertEqual(packet["summary"]["backend"], "packet")  # every run records it
+        self.assertIsNone(flow["summary"]["packetHops"])  # no packets at flow level: null
+        self.assertGreater(packet["summary"]["packetHops"], 0)
         self.assertEqual(len(flow["flows"]), 2)
         for f, p in zip(flow["flows"], packet["flows"]):
             # per-packet columns are empty at flow level, the completion is not
             self.assertEqual(f["txPackets"], "")
             self.assertEqual(f["completed"], 1)
+            # the goodput is derived from the delivery time, as at packet level
+            self.assertGreater(float(f["goodputBps"]), 0.8 * float(p["goodputBps"]))
             ratio = float(f["fctNs"]) / float(p["fctNs"])
             self.assertGreater(ratio, 0.8)
             self.assertLess(ratio, 1.2)
