@@ -11,6 +11,9 @@
 // doc/flow-backend.rst gives the measured numbers.
 //
 //   ./mlnet-bench-flow --k=16 --jobs=16 --workers=64 --iterations=100 --background=0.05
+//
+// Tensor fusion is the scenario files' default (64 MiB, --fusion); --incremental=0 refills the
+// whole connected component at every change (the reference the incremental one must match).
 
 #include "bench-common.h"
 #include "ns3/core-module.h"
@@ -40,6 +43,8 @@ main(int argc, char* argv[])
     double background = 0.05;
     std::string gpu = "a100";
     uint32_t seed = 1;
+    uint64_t fusion = uint64_t(64) << 20;
+    bool incremental = true;
     CommandLine cmd(__FILE__);
     cmd.AddValue("k", "Fat-tree arity (k^3/4 hosts), even in [4, 32]", k);
     cmd.AddValue("jobs", "Training jobs (ring all-reduce), >= 1", jobs);
@@ -49,6 +54,13 @@ main(int argc, char* argv[])
     cmd.AddValue("background", "Web-search background load per host link, in [0, 1)", background);
     cmd.AddValue("gpu", "GPU profile (a100, v100, h100, ...)", gpu);
     cmd.AddValue("seed", "RngRun (placement, background flows)", seed);
+    cmd.AddValue("fusion",
+                 "Tensor fusion in bytes (the scenario default, Horovod's 64 MiB; 0 = one "
+                 "all-reduce per gradient slice)",
+                 fusion);
+    cmd.AddValue("incremental",
+                 "FluidNetwork::Incremental (false: refill the whole component, the reference)",
+                 incremental);
     cmd.Parse(argc, argv);
     try
     {
@@ -72,6 +84,7 @@ main(int argc, char* argv[])
         FabricTopology t = FabricTopologyHelper().BuildFatTree(k);
         FlowBackendHelper flow;
         Ptr<FluidFabric> fabric = flow.Install(t);
+        fabric->GetNetwork()->SetAttribute("Incremental", BooleanValue(incremental));
         std::vector<uint32_t> order(hosts);
         std::iota(order.begin(), order.end(), 0);
         Ptr<UniformRandomVariable> u = CreateObject<UniformRandomVariable>();
@@ -90,6 +103,7 @@ main(int argc, char* argv[])
             job->SetAttribute("JobId", UintegerValue(j));
             job->SetAttribute("Iterations", UintegerValue(iterations));
             job->SetAttribute("BatchSize", UintegerValue(batch));
+            job->SetAttribute("FusionBytes", UintegerValue(fusion));
             job->SetModel(ModelZoo::Get(model), profile);
             std::vector<uint32_t> w(order.begin() + j * workers, order.begin() + (j + 1) * workers);
             job->SetWorkers(FlowBackendHelper::Transports(t, w));
@@ -158,6 +172,8 @@ main(int argc, char* argv[])
             .Add("workers", workers)
             .Add("iterations", iterations)
             .Add("background", background)
+            .Add("fusion", fusion)
+            .Add("incremental", incremental)
             .Add("iterationsDone", n)
             .Add("meanIterationMs", n ? 1e3 * sum / n : 0.0)
             .Add("simulatedS", Simulator::Now().GetSeconds())
@@ -171,6 +187,7 @@ main(int argc, char* argv[])
                  net->GetRecomputations()
                      ? double(net->GetFlowsRecomputed()) / net->GetRecomputations()
                      : 0.0)
+            .Add("maxFlowsPerRecomputation", net->GetMaxFlowsRecomputed())
             .Add("bytesDrained", net->GetBytesDrained())
             .Print();
         Simulator::Destroy();

@@ -3,6 +3,7 @@
  */
 #include "fluid-network.h"
 
+#include "ns3/boolean.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
@@ -10,7 +11,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <queue>
 #include <stdexcept>
 #include <string>
 
@@ -23,20 +23,10 @@ NS_OBJECT_ENSURE_REGISTERED(FluidNetwork);
 namespace
 {
 constexpr uint8_t kClasses = 8;
-
-/// A candidate fill level of the progressive filling: a link saturates or a flow hits its cap.
-struct Level
-{
-    double level;     //!< fill level (bytes/s per unit of weight)
-    uint32_t idx;     //!< component-local link or flow index
-    uint32_t version; //!< the link's version when pushed (stale entries are skipped)
-    bool isFlow;      //!< true: a flow's cap, false: a link's saturation
-
-    bool operator>(const Level& o) const
-    {
-        return level > o.level;
-    }
-};
+/// Relative tolerance of the max-min conditions (rates are sums of a few doubles).
+constexpr double kTolerance = 1e-9;
+/// Rounds of widening after which a recomputation takes the whole connected component.
+constexpr int kMaxRounds = 8;
 
 /// \return the ns step at or after t seconds from now (exact fluid time, rounded up; a
 /// millionth of a ns is taken as rounding error of the division, not as a step)
@@ -63,6 +53,14 @@ FluidNetwork::GetTypeId()
                             "header, FCS, preamble and gap)",
                             UintegerValue(1082), MakeUintegerAccessor(&FluidNetwork::m_frameBytes),
                             MakeUintegerChecker<uint32_t>(1, 1u << 20))
+              .AddAttribute("Incremental",
+                            "true: a recomputation fills the changed flows with the others' "
+                            "rates fixed and widens to the flows whose max-min conditions fail "
+                            "(work grows with the flows sharing the changed links); false: it "
+                            "refills the whole connected component (the reference). Both give "
+                            "the same rates up to rounding",
+                            BooleanValue(true), MakeBooleanAccessor(&FluidNetwork::m_incremental),
+                            MakeBooleanChecker())
               .AddTraceSource("FlowStart", "A flow started: (flow id, bytes)",
                               MakeTraceSourceAccessor(&FluidNetwork::m_startTrace),
                               "ns3::TracedValueCallback::Uint64")
@@ -88,6 +86,7 @@ FluidNetwork::DoDispose()
     m_flows.clear();
     m_links.clear();
     m_slotOf.clear();
+    m_touched.clear();
     Object::DoDispose();
 }
 
@@ -119,8 +118,8 @@ FluidNetwork::GetNLinks() const
     return uint32_t(m_links.size());
 }
 
-void
-FluidNetwork::CheckLink(uint32_t link) const
+const FluidNetwork::Link&
+FluidNetwork::LinkAt(uint32_t link) const
 {
     if (link >= m_links.size())
     {
@@ -128,34 +127,31 @@ FluidNetwork::CheckLink(uint32_t link) const
                                     + " is out of range [0, " + std::to_string(m_links.size())
                                     + ")");
     }
+    return m_links[link];
 }
 
 double
 FluidNetwork::GetLinkCapacity(uint32_t link) const
 {
-    CheckLink(link);
-    return m_links[link].capacity;
+    return LinkAt(link).capacity;
 }
 
 Time
 FluidNetwork::GetLinkDelay(uint32_t link) const
 {
-    CheckLink(link);
-    return m_links[link].delay;
+    return LinkAt(link).delay;
 }
 
 double
 FluidNetwork::GetLinkBytes(uint32_t link) const
 {
-    CheckLink(link);
-    return m_links[link].carried;
+    return LinkAt(link).carried;
 }
 
 double
 FluidNetwork::GetLinkLoad(uint32_t link) const
 {
-    CheckLink(link);
-    return m_links[link].load;
+    return LinkAt(link).load;
 }
 
 Time
@@ -166,8 +162,7 @@ FluidNetwork::PathLatency(const std::vector<uint32_t>& path) const
     double bottleneck = 0;
     for (uint32_t l : path)
     {
-        CheckLink(l);
-        const Link& link = m_links[l];
+        const Link& link = LinkAt(l);
         delay += link.delay;
         const double frameTime = double(m_frameBytes) / link.capacity;
         serialization += frameTime;
@@ -187,7 +182,7 @@ FluidNetwork::StartFlow(const FlowSpec& spec)
     }
     for (std::size_t i = 0; i < spec.path.size(); ++i)
     {
-        CheckLink(spec.path[i]);
+        LinkAt(spec.path[i]);
         for (std::size_t j = 0; j < i; ++j)
         {
             if (spec.path[j] == spec.path[i])
@@ -199,7 +194,7 @@ FluidNetwork::StartFlow(const FlowSpec& spec)
     }
     for (uint32_t l : spec.reversePath)
     {
-        CheckLink(l);
+        LinkAt(l);
         if (std::count(spec.path.begin(), spec.path.end(), l)
             || std::count(spec.reversePath.begin(), spec.reversePath.end(), l) > 1)
         {
@@ -259,6 +254,7 @@ FluidNetwork::StartFlow(const FlowSpec& spec)
     f.last = Simulator::Now();
     f.start = f.last;
     f.stamp = 0;
+    f.bottleneck = kCapped;
     f.links = spec.path;
     f.coef.assign(spec.path.size(), 1.0);
     if (spec.reverseShare > 0)
@@ -269,9 +265,10 @@ FluidNetwork::StartFlow(const FlowSpec& spec)
     f.posInLink.resize(f.links.size());
     for (std::size_t i = 0; i < f.links.size(); ++i)
     {
-        std::vector<uint32_t>& on = m_links[f.links[i]].flows;
-        f.posInLink[i] = uint32_t(on.size());
-        on.push_back(slot);
+        Link& link = m_links[f.links[i]];
+        f.posInLink[i] = uint32_t(link.flows.size());
+        link.flows.push_back(slot);
+        link.coefs.push_back(f.coef[i]);
     }
     m_slotOf.emplace(f.id, slot);
     NS_LOG_DEBUG("flow " << f.id << " starts: " << spec.bytes << " B over " << spec.path.size()
@@ -392,6 +389,12 @@ FluidNetwork::GetFlowsRecomputed() const
 }
 
 uint64_t
+FluidNetwork::GetMaxFlowsRecomputed() const
+{
+    return m_maxFlowsRecomputed;
+}
+
+uint64_t
 FluidNetwork::GetBytesDrained() const
 {
     return m_bytesDrained;
@@ -413,8 +416,7 @@ FluidNetwork::Advance()
 void
 FluidNetwork::Touch(uint32_t slot)
 {
-    const Flow& f = m_flows[slot];
-    m_dirty.insert(m_dirty.end(), f.links.begin(), f.links.end());
+    m_touched.push_back(slot);
     if (!m_recompute.IsRunning())
     {
         m_recompute = Simulator::ScheduleNow(&FluidNetwork::Recompute, this);
@@ -450,72 +452,100 @@ FluidNetwork::Recompute()
     const Time now = Simulator::Now();
     ++m_recomputations;
     const uint64_t stamp = ++m_stamp;
-    // The affected component: from the changed links, the flows on them, their links, ...
+    // `links`: the links whose flows or rates may change; `members`: the flows whose rates are
+    // computed (their old rates in `old`). Every other flow keeps its rate.
     std::vector<uint32_t> links;
-    std::vector<uint32_t> flows;
-    for (uint32_t l : m_dirty)
+    std::vector<uint32_t> members;
+    std::vector<double> old;
+    auto markLinks = [&](const Flow& f)
     {
-        if (m_links[l].stamp != stamp)
+        for (uint32_t l : f.links)
         {
-            m_links[l].stamp = stamp;
-            links.push_back(l);
-        }
-    }
-    m_dirty.clear();
-    for (std::size_t i = 0; i < links.size(); ++i)
-    {
-        for (uint32_t s : m_links[links[i]].flows)
-        {
-            Flow& f = m_flows[s];
-            if (f.stamp == stamp)
+            if (m_links[l].stamp != stamp)
             {
-                continue;
+                m_links[l].stamp = stamp;
+                links.push_back(l);
             }
+        }
+    };
+    auto add = [&](uint32_t s)
+    {
+        Flow& f = m_flows[s];
+        if (f.stamp == stamp)
+        {
+            return;
+        }
+        f.stamp = stamp;
+        Progress(f, now);
+        members.push_back(s);
+        old.push_back(f.rate);
+        markLinks(f);
+    };
+    // The drained flows leave their links; the started and changed ones are recomputed.
+    for (uint32_t s : m_touched)
+    {
+        Flow& f = m_flows[s];
+        if (!f.live || f.stamp == stamp)
+        {
+            continue;
+        }
+        if (f.finished)
+        {
             f.stamp = stamp;
-            flows.push_back(s);
-            for (uint32_t m : f.links)
-            {
-                if (m_links[m].stamp != stamp)
-                {
-                    m_links[m].stamp = stamp;
-                    links.push_back(m);
-                }
-            }
-        }
-    }
-    // Everyone's progress at the old rates, then the drained flows leave their links.
-    std::vector<uint32_t> live;
-    live.reserve(flows.size());
-    for (uint32_t s : flows)
-    {
-        Progress(m_flows[s], now);
-        if (m_flows[s].finished)
-        {
+            Progress(f, now);
+            markLinks(f);
             Detach(s);
         }
         else
         {
-            live.push_back(s);
+            add(s);
         }
     }
-    m_flowsRecomputed += live.size();
-    std::vector<double> old(live.size());
-    for (std::size_t i = 0; i < live.size(); ++i)
+    m_touched.clear();
+    // The whole connected component: every flow on a link of the recomputation, transitively.
+    auto closure = [&]()
     {
-        old[i] = m_flows[live[i]].rate;
-    }
-    Fill(live, links);
-    for (uint32_t l : links)
-    {
-        m_links[l].load = 0;
-    }
-    for (std::size_t i = 0; i < live.size(); ++i)
-    {
-        Flow& f = m_flows[live[i]];
-        for (std::size_t j = 0; j < f.links.size(); ++j)
+        for (std::size_t i = 0; i < links.size(); ++i)
         {
-            m_links[f.links[j]].load += f.rate * f.coef[j];
+            const std::vector<uint32_t>& on = m_links[links[i]].flows;
+            for (std::size_t j = 0; j < on.size(); ++j)
+            {
+                add(on[j]); // may grow `links`, never this link's flows
+            }
         }
+    };
+    if (!m_incremental)
+    {
+        closure();
+    }
+    // Fill the members with the others' rates fixed; where a max-min condition then fails on a
+    // changed link, the flows there join and the filling is redone. At the fixed point every
+    // flow has a valid bottleneck, which makes the allocation the (unique) max-min one.
+    for (int round = 0;; ++round)
+    {
+        Fill(members, links);
+        const std::vector<uint32_t> more = Violations(links);
+        if (more.empty())
+        {
+            break;
+        }
+        if (round + 1 >= kMaxRounds)
+        {
+            closure();
+            Fill(members, links);
+            Violations(links); // the loads (no flow outside is left on these links)
+            break;
+        }
+        for (uint32_t s : more)
+        {
+            add(s);
+        }
+    }
+    m_flowsRecomputed += members.size();
+    m_maxFlowsRecomputed = std::max<uint64_t>(m_maxFlowsRecomputed, members.size());
+    for (std::size_t i = 0; i < members.size(); ++i)
+    {
+        Flow& f = m_flows[members[i]];
         if (f.rate == old[i] && (f.done.IsRunning() || f.rate == 0))
         {
             continue; // same rate: its completion event stands
@@ -524,27 +554,102 @@ FluidNetwork::Recompute()
         if (f.rate > 0)
         {
             f.done = Simulator::Schedule(CeilNs(f.remaining / f.rate), &FluidNetwork::Drained, this,
-                                         live[i]);
+                                         members[i]);
         }
     }
-    NS_LOG_DEBUG("recomputed " << live.size() << " flows over " << links.size() << " links");
+    NS_LOG_DEBUG("recomputed " << members.size() << " flows over " << links.size() << " links");
+}
+
+std::vector<uint32_t>
+FluidNetwork::Violations(const std::vector<uint32_t>& links)
+{
+    std::vector<uint32_t> more;
+    for (uint32_t l : links)
+    {
+        Link& link = m_links[l];
+        // Per class: the load of the class and the highest level (rate per unit of weight).
+        double load[kClasses] = {};
+        double top[kClasses] = {};
+        for (std::size_t j = 0; j < link.flows.size(); ++j)
+        {
+            const Flow& f = m_flows[link.flows[j]];
+            load[f.spec.cls] += f.rate * link.coefs[j];
+            top[f.spec.cls] = std::max(top[f.spec.cls], f.rate / f.spec.weight);
+        }
+        double atLeast[kClasses]; // load of the class and the classes above it
+        double sum = 0;
+        for (int c = kClasses - 1; c >= 0; --c)
+        {
+            sum += load[c];
+            atLeast[c] = sum;
+        }
+        link.load = sum;
+        bool holds = true;
+        for (uint32_t s : link.flows)
+        {
+            const Flow& f = m_flows[s];
+            if (f.bottleneck != l)
+            {
+                continue;
+            }
+            const double level = f.rate / f.spec.weight;
+            if (atLeast[f.spec.cls] < link.capacity * (1 - kTolerance)
+                || top[f.spec.cls] > level * (1 + kTolerance) + 1e-6)
+            {
+                holds = false;
+                break;
+            }
+        }
+        if (!holds)
+        {
+            for (uint32_t s : link.flows)
+            {
+                if (m_flows[s].stamp != m_stamp)
+                {
+                    more.push_back(s);
+                }
+            }
+        }
+    }
+    return more;
 }
 
 void
 FluidNetwork::Fill(const std::vector<uint32_t>& flows, const std::vector<uint32_t>& links)
 {
     // Component-local arrays: links by their index in `links`, flows by theirs in `flows`.
+    // (scratch vectors kept between recomputations: no allocation per recomputation)
     const std::size_t nl = links.size();
-    std::vector<double> avail(nl);
-    std::vector<double> wsum(nl, 0.0);
-    std::vector<uint32_t> active(nl, 0);
-    std::vector<uint32_t> version(nl, 0);
+    std::vector<double>& avail = m_scratch.avail;
+    std::vector<double>& wsum = m_scratch.wsum;
+    std::vector<uint32_t>& active = m_scratch.active;
+    std::vector<uint32_t>& version = m_scratch.version;
+    avail.assign(nl, 0.0);
+    wsum.assign(nl, 0.0);
+    active.assign(nl, 0);
+    version.assign(nl, 0);
     for (std::size_t i = 0; i < nl; ++i)
     {
-        m_links[links[i]].local = uint32_t(i);
-        avail[i] = m_links[links[i]].capacity;
+        Link& link = m_links[links[i]];
+        link.local = uint32_t(i);
+        // What the flows outside the recomputation take (at their rates) is not available.
+        double outside = 0;
+        for (std::size_t j = 0; j < link.flows.size(); ++j)
+        {
+            const Flow& f = m_flows[link.flows[j]];
+            if (f.stamp != m_stamp)
+            {
+                outside += f.rate * link.coefs[j];
+            }
+        }
+        avail[i] = link.capacity - outside;
     }
-    std::vector<std::vector<uint32_t>> byClass(kClasses);
+    std::vector<std::vector<uint32_t>>& byClass = m_scratch.byClass;
+    byClass.resize(kClasses);
+    for (std::vector<uint32_t>& members : byClass)
+    {
+        members.clear();
+    }
     for (std::size_t i = 0; i < flows.size(); ++i)
     {
         Flow& f = m_flows[flows[i]];
@@ -552,11 +657,19 @@ FluidNetwork::Fill(const std::vector<uint32_t>& flows, const std::vector<uint32_
         f.rate = 0;
         byClass[f.spec.cls].push_back(uint32_t(i));
     }
-    std::vector<char> frozen(flows.size(), 0);
-    std::priority_queue<Level, std::vector<Level>, std::greater<Level>> heap;
+    std::vector<char>& frozen = m_scratch.frozen;
+    frozen.assign(flows.size(), 0);
+    // A min-heap of candidate levels (std::push_heap/pop_heap over a kept vector).
+    std::vector<Level>& heap = m_scratch.heap;
+    heap.clear();
+    auto push = [&heap](const Level& e)
+    {
+        heap.push_back(e);
+        std::push_heap(heap.begin(), heap.end(), std::greater<Level>());
+    };
     auto pushLink = [&](uint32_t li)
     {
-        heap.push(Level{std::max(avail[li], 0.0) / wsum[li], li, version[li], false});
+        push(Level{std::max(avail[li], 0.0) / wsum[li], li, version[li], false});
     };
     for (int c = kClasses - 1; c >= 0; --c)
     {
@@ -565,7 +678,8 @@ FluidNetwork::Fill(const std::vector<uint32_t>& flows, const std::vector<uint32_
         {
             continue;
         }
-        std::vector<uint32_t> touched;
+        std::vector<uint32_t>& touched = m_scratch.touched;
+        touched.clear();
         for (uint32_t fi : members)
         {
             const Flow& f = m_flows[flows[fi]];
@@ -580,7 +694,7 @@ FluidNetwork::Fill(const std::vector<uint32_t>& flows, const std::vector<uint32_
             }
             if (f.spec.rateCap > 0)
             {
-                heap.push(Level{f.spec.rateCap / f.spec.weight, fi, 0, true});
+                push(Level{f.spec.rateCap / f.spec.weight, fi, 0, true});
             }
         }
         for (uint32_t li : touched)
@@ -589,15 +703,17 @@ FluidNetwork::Fill(const std::vector<uint32_t>& flows, const std::vector<uint32_
         }
         std::size_t left = members.size();
         // A flow stops rising at fill level T: its rate is weight x T.
-        auto freeze = [&](uint32_t fi, double level)
+        auto freeze = [&](uint32_t fi, double level, uint32_t bottleneck)
         {
             Flow& f = m_flows[flows[fi]];
             frozen[fi] = 1;
             --left;
             f.rate = f.spec.weight * level;
-            if (f.spec.rateCap > 0)
+            f.bottleneck = bottleneck;
+            if (f.spec.rateCap > 0 && f.rate >= f.spec.rateCap)
             {
-                f.rate = std::min(f.rate, f.spec.rateCap);
+                f.rate = f.spec.rateCap;
+                f.bottleneck = kCapped;
             }
             for (std::size_t j = 0; j < f.links.size(); ++j)
             {
@@ -617,13 +733,14 @@ FluidNetwork::Fill(const std::vector<uint32_t>& flows, const std::vector<uint32_
         };
         while (left > 0 && !heap.empty())
         {
-            const Level e = heap.top();
-            heap.pop();
+            std::pop_heap(heap.begin(), heap.end(), std::greater<Level>());
+            const Level e = heap.back();
+            heap.pop_back();
             if (e.isFlow)
             {
                 if (!frozen[e.idx])
                 {
-                    freeze(e.idx, e.level);
+                    freeze(e.idx, e.level, kCapped);
                 }
                 continue;
             }
@@ -636,17 +753,13 @@ FluidNetwork::Fill(const std::vector<uint32_t>& flows, const std::vector<uint32_
             for (uint32_t s : link.flows)
             {
                 const Flow& f = m_flows[s];
-                if (f.live && !f.finished && f.stamp == m_stamp && f.spec.cls == c
-                    && !frozen[f.local])
+                if (f.stamp == m_stamp && f.spec.cls == c && !frozen[f.local])
                 {
-                    freeze(f.local, e.level);
+                    freeze(f.local, e.level, links[e.idx]);
                 }
             }
         }
-        while (!heap.empty())
-        {
-            heap.pop(); // caps of flows frozen by links, stale links
-        }
+        heap.clear(); // caps of flows frozen by links, stale links
         for (uint32_t li : touched)
         {
             avail[li] = std::max(avail[li], 0.0); // what the lower classes may use
@@ -708,10 +821,13 @@ FluidNetwork::Detach(uint32_t slot)
     {
         const uint32_t l = f.links[i];
         std::vector<uint32_t>& on = m_links[l].flows;
+        std::vector<double>& coefs = m_links[l].coefs;
         const uint32_t pos = f.posInLink[i];
         const uint32_t moved = on.back();
         on[pos] = moved;
         on.pop_back();
+        coefs[pos] = coefs.back();
+        coefs.pop_back();
         if (moved != slot)
         {
             Flow& g = m_flows[moved];

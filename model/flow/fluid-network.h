@@ -137,6 +137,8 @@ class FluidNetwork : public Object
     uint64_t GetRecomputations() const;
     /// \return flows whose rate was computed, summed over the recomputations (the work done)
     uint64_t GetFlowsRecomputed() const;
+    /// \return the most flows one recomputation computed
+    uint64_t GetMaxFlowsRecomputed() const;
     /// \return bytes of the flows whose transmission has ended
     uint64_t GetBytesDrained() const;
 
@@ -153,6 +155,7 @@ class FluidNetwork : public Object
         Time delay;
         double frameTime{0};         //!< FrameBytes / capacity (s)
         std::vector<uint32_t> flows; //!< slots of the flows crossing it
+        std::vector<double> coefs;   //!< their bytes on this link per byte (as flows)
         double load{0};              //!< sum of the rates of its flows (bytes/s)
         double carried{0};           //!< bytes carried so far
         uint64_t stamp{0};           //!< last recomputation that visited it
@@ -175,18 +178,35 @@ class FluidNetwork : public Object
         EventId done;      //!< its drain-completion event
         uint64_t stamp{0}; //!< last recomputation that visited it
         uint32_t local{0}; //!< index in the recomputation's arrays
+        /// what stopped its rate in the last filling: a link id, or kCapped (its rate cap)
+        uint32_t bottleneck{0};
     };
 
-    void CheckLink(uint32_t link) const;
+    static constexpr uint32_t kCapped = 0xffffffffu; //!< Flow::bottleneck: the rate cap
+
+    /// \return the link \throws std::invalid_argument for an unknown link
+    const Link& LinkAt(uint32_t link) const;
     Flow& LiveFlow(uint64_t id);
     const Flow& LiveFlow(uint64_t id) const;
-    /// Mark the flow's links for the next recomputation (and schedule it).
+    /// Mark the flow for the next recomputation (and schedule it).
     void Touch(uint32_t slot);
     void Recompute();
     /// Progress of a flow up to now (bytes moved credited to its links).
     void Progress(Flow& f, Time now);
-    /// Weighted max-min with strict priority and caps over the component's flows.
+    /**
+     * Weighted max-min with strict priority and caps over `flows` (the flows of this
+     * recomputation), the other flows of `links` keeping their rates (what they take of a
+     * link is not available). Sets each flow's rate and bottleneck.
+     */
     void Fill(const std::vector<uint32_t>& flows, const std::vector<uint32_t>& links);
+    /**
+     * The max-min conditions on the links whose flows or rates changed: every flow whose
+     * bottleneck is such a link must still be bottlenecked there (the link full for its class
+     * and above, no flow of its class above its level). Sets the links' loads.
+     *
+eturn the flows outside the recomputation on the links where a condition fails
+     */
+    std::vector<uint32_t> Violations(const std::vector<uint32_t>& links);
     void Drained(uint32_t slot);
     void Deliver(uint64_t id, uint64_t bytes, Time start, FlowCallback delivered,
                  FlowCallback completed, Time extra);
@@ -196,13 +216,45 @@ class FluidNetwork : public Object
     std::vector<Flow> m_flows;                       //!< slots
     std::vector<uint32_t> m_freeSlots;               //!< free slots
     std::unordered_map<uint64_t, uint32_t> m_slotOf; //!< live flow id -> slot
-    std::vector<uint32_t> m_dirty; //!< links whose flows changed since the last recompute
+    std::vector<uint32_t> m_touched; //!< flows started, changed or drained since then
+
+    /// A candidate fill level of the progressive filling: a link saturates or a flow hits its cap.
+    struct Level
+    {
+        double level;     //!< fill level (bytes/s per unit of weight)
+        uint32_t idx;     //!< local link or flow index
+        uint32_t version; //!< the link's version when pushed (stale entries are skipped)
+        bool isFlow;      //!< true: a flow's cap, false: a link's saturation
+
+        /// \param o another level \return true if this one is higher
+        bool operator>(const Level& o) const
+        {
+            return level > o.level;
+        }
+    };
+
+    /// Fill()'s working arrays, kept so that a recomputation allocates nothing.
+    struct Scratch
+    {
+        std::vector<double> avail;     //!< per local link: capacity left
+        std::vector<double> wsum;      //!< per local link: weights of its rising flows
+        std::vector<uint32_t> active;  //!< per local link: rising flows of the class
+        std::vector<uint32_t> version; //!< per local link: changes (stale heap entries)
+        std::vector<char> frozen;      //!< per local flow
+        std::vector<std::vector<uint32_t>> byClass; //!< local flows by class
+        std::vector<uint32_t> touched;              //!< local links of the class being filled
+        std::vector<Level> heap;                    //!< candidate levels (a min-heap)
+    };
+
+    Scratch m_scratch;
+    bool m_incremental{true}; //!< Incremental attribute
     EventId m_recompute;
     uint64_t m_nextId{0};
     uint64_t m_stamp{0};
     uint32_t m_frameBytes{1082};
     uint64_t m_recomputations{0};
     uint64_t m_flowsRecomputed{0};
+    uint64_t m_maxFlowsRecomputed{0};
     uint64_t m_bytesDrained{0};
 
     TracedCallback<uint64_t, uint64_t> m_startTrace;
