@@ -27,9 +27,9 @@ namespace ns3
  * Rates (bytes/s of the links' capacity) are recomputed only when a flow starts or finishes,
  * or when its class, weight or rate cap changes; all changes made at one instant are handled
  * by one recomputation (an event scheduled at that instant, after the events already there).
- * A recomputation covers only the affected component: the changed flows' links, the flows
- * crossing them, their links, and so on transitively; flows outside it keep their rates and
- * their completion events. Inside the component the allocation is
+ * A recomputation fills the changed flows with the others' rates fixed and widens to the flows
+ * whose max-min bottleneck conditions then fail (Incremental; or refills the whole connected
+ * component); flows outside keep their rates and their completion events. The allocation is
  *  - strict priority between traffic classes (class 7 first, as in the fabric's egress),
  *  - weighted max-min fairness within a class (a flow of weight w gets w times the share of a
  *    flow of weight 1 at a common bottleneck), computed by progressive filling,
@@ -203,8 +203,7 @@ class FluidNetwork : public Object
      * The max-min conditions on the links whose flows or rates changed: every flow whose
      * bottleneck is such a link must still be bottlenecked there (the link full for its class
      * and above, no flow of its class above its level). Sets the links' loads.
-     *
-eturn the flows outside the recomputation on the links where a condition fails
+     * \return the flows outside the recomputation on the links where a condition fails
      */
     std::vector<uint32_t> Violations(const std::vector<uint32_t>& links);
     void Drained(uint32_t slot);
