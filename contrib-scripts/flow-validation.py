@@ -5,16 +5,66 @@ per scenario, the mean iteration time and the FCT p50/p99 of RDMA flows at both 
 errors, and the wall-clock speed-up; then the error distribution. doc/flow-backend.rst quotes
 its output.
 
-usage: flow-validation.py MLNET_RUN [--only NAME ...] [--seeds 1,2]
+Background traffic is RDMA flows with sizes from the web-search (DCTCP) or data-mining (VL2)
+CDF (model/workload/data/*.cdf, sampled as FlowSizeCdf::Sample does) and Poisson arrivals per
+host at a load of the host link, drawn here with a fixed seed, so both backends run the very
+same flows.
+
+usage: flow-validation.py MLNET_RUN [--only NAME ...] [--seeds 1,2] [--list] [--json F]
+                          [--cache DIR] [--iterations N]
 """
 import argparse
+import bisect
 import csv
+import hashlib
 import json
 import os
+import random
+import resource
 import statistics
 import subprocess
 import sys
 import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def read_cdf(name):
+    pts = []
+    with open(os.path.join(ROOT, "model", "workload", "data", name + ".cdf")) as f:
+        for line in f:
+            line = line.split("#")[0].split()
+            if line:
+                pts.append((float(line[0]), float(line[1])))
+    return pts
+
+
+def sample(pts, u):
+    """FlowSizeCdf::Sample: linear interpolation of the inverse CDF, at least 1 byte."""
+    for (x0, p0), (x1, p1) in zip(pts, pts[1:]):
+        if u <= p1 and p1 > p0:
+            return max(1, round(x0 + (u - p0) / (p1 - p0) * (x1 - x0)))
+    return max(1, round(pts[-1][0]))
+
+
+def cdf_mean(pts):
+    return sum((p1 - p0) * (x0 + x1) / 2 for (x0, p0), (x1, p1) in zip(pts, pts[1:]))
+
+
+def background(hosts, cdf, load, window_us, seed, link_bps=100e9):
+    """RDMA flows: Poisson arrivals per host at `load` of the host link, uniform destinations."""
+    pts = read_cdf(cdf)
+    rate = load * link_bps / 8 / cdf_mean(pts)  # flows per second per host
+    rng = random.Random(seed)
+    flows = []
+    for src in hosts:
+        t = rng.expovariate(rate)
+        while t * 1e6 < window_us:
+            dst = rng.choice([h for h in hosts if h != src])
+            flows.append({"type": "rdma", "src": src, "dst": dst,
+                          "bytes": sample(pts, rng.random()), "start": "%dns" % int(t * 1e9)})
+            t += rng.expovariate(rate)
+    return flows
 
 
 def dp(hosts, model, iterations=5, mode="ring", servers=None, batch=32):
@@ -25,52 +75,117 @@ def dp(hosts, model, iterations=5, mode="ring", servers=None, batch=32):
     return e
 
 
-def fat_tree(k, traffic, **extra):
-    s = {"topology": {"type": "fat-tree", "k": k}, "duration": "1us", "drain": "10s",
+def fat_tree(k, traffic, duration="1us", **extra):
+    s = {"topology": {"type": "fat-tree", "k": k}, "duration": duration, "drain": "10s",
          "traffic": traffic}
     s.update(extra)
     return s
 
 
-def leaf_spine(leaves, spines, per_leaf, traffic):
+def leaf_spine(leaves, spines, per_leaf, traffic, duration="1us"):
     return {"topology": {"type": "leaf-spine", "leaves": leaves, "spines": spines,
                          "hostsPerLeaf": per_leaf},
-            "duration": "1us", "drain": "10s", "traffic": traffic}
+            "duration": duration, "drain": "10s", "traffic": traffic}
 
 
-def scenarios():
-    """name -> scenario: bulk collectives, PS, shared fabrics, oversubscription, RDMA flows."""
+def scenarios(seed=1):
+    """name -> scenario: bulk collectives, PS, pipeline and tensor parallel, shared fabrics,
+    oversubscription, RDMA incast and permutations, web-search and data-mining background."""
     s = {}
+    k4 = list(range(16))
+    ls32 = list(range(32))
     s["ring8-googlenet-k4"] = fat_tree(4, [dp([0, 2, 5, 7, 8, 10, 13, 15], "googlenet")])
-    s["ring16-resnet50-k4"] = fat_tree(4, [dp(list(range(16)), "resnet50", 3)])
+    s["ring16-resnet50-k4"] = fat_tree(4, [dp(k4, "resnet50", 3)])
     s["ring4x4-mixed-k4"] = fat_tree(4, [dp([0, 4, 8, 12], "googlenet"),
                                          dp([1, 5, 9, 13], "resnet50", 3),
                                          dp([2, 6, 10, 14], "alexnet", 3),
                                          dp([3, 7, 11, 15], "inception_v3", 3)])
+    s["ring4-inception-k4"] = fat_tree(4, [dp([0, 5, 10, 15], "inception_v3", 4)])
     s["ps4+2-googlenet-k4"] = fat_tree(4, [dp([0, 1, 2, 3], "googlenet", mode="ps",
                                               servers=[8, 12])])
+    s["ps8+4-resnet50-k4"] = fat_tree(4, [dp([0, 1, 2, 3, 4, 5, 6, 7], "resnet50", 3,
+                                             mode="ps", servers=[8, 10, 12, 14])])
+    s["pipeline4-1f1b-k4"] = fat_tree(4, [{"type": "pipeline-job", "hosts": [0, 4, 8, 12],
+                                           "iterations": 5, "microBatches": 8,
+                                           "forward": "200us", "backward": "400us",
+                                           "activationBytes": "8MB"}])
+    s["tensor4-k4"] = fat_tree(4, [{"type": "tensor-parallel-job", "hosts": [1, 6, 11, 12],
+                                    "iterations": 5, "layers": 8, "forward": "50us",
+                                    "backward": "100us", "allReduceBytes": "4MB"}])
+    s["ring8-leafspine-1:1"] = leaf_spine(4, 4, 4, [dp([0, 4, 8, 12, 1, 5, 9, 13],
+                                                       "googlenet")])
     s["ring8-oversub-leafspine"] = leaf_spine(4, 1, 8, [dp([0, 8, 16, 24, 1, 9, 17, 25],
                                                            "googlenet")])
     s["ring2x8-oversub-leafspine"] = leaf_spine(4, 2, 8, [
         dp([0, 8, 16, 24, 1, 9, 17, 25], "googlenet"),
         dp([2, 10, 18, 26, 3, 11, 19, 27], "googlenet")])
+    s["ring32-googlenet-k8"] = fat_tree(8, [dp(list(range(0, 128, 4)), "googlenet", 3)])
+    s["ring4x16-k8"] = fat_tree(8, [dp(list(range(j, 128, 8))[:16], m, 3) for j, m in
+                                    enumerate(["googlenet", "resnet50", "inception_v3",
+                                               "googlenet"])])
     s["rdma-permutation-1MB-k4"] = fat_tree(4, [{"type": "rdma-permutation", "bytes": "1MB"}])
     s["rdma-permutation-8MB-k8"] = fat_tree(8, [{"type": "rdma-permutation", "bytes": "8MB"}])
     s["rdma-incast-8to1-k4"] = fat_tree(4, [{"type": "rdma", "src": i, "dst": 15,
                                              "bytes": "2MB"} for i in range(8)])
-    s["ring32-googlenet-k8"] = fat_tree(8, [dp(list(range(0, 128, 4)), "googlenet", 3)])
+    s["rdma-incast-16to1-leafspine"] = leaf_spine(4, 2, 8, [
+        {"type": "rdma", "src": i, "dst": 31, "bytes": "1MB"} for i in range(0, 32, 2)])
+    s["websearch-30-k4"] = fat_tree(4, background(k4, "websearch", 0.3, 5000, seed),
+                                    duration="5ms")
+    s["websearch-60-k4"] = fat_tree(4, background(k4, "websearch", 0.6, 3000, seed),
+                                    duration="3ms")
+    s["datamining-30-k4"] = fat_tree(4, background(k4, "datamining", 0.3, 10000, seed),
+                                     duration="10ms")
+    s["websearch-30-oversub-leafspine"] = leaf_spine(
+        4, 1, 8, background(ls32, "websearch", 0.3, 3000, seed), duration="3ms")
+    s["ring8+websearch-30-k4"] = fat_tree(
+        4, [dp([0, 2, 5, 7, 8, 10, 13, 15], "googlenet")]
+        + background([1, 3, 4, 6, 9, 11, 12, 14], "websearch", 0.3, 20000, seed),
+        duration="20ms")
+    s["ring8+datamining-30-k4"] = fat_tree(
+        4, [dp([0, 2, 5, 7, 8, 10, 13, 15], "resnet50", 3)]
+        + background(k4, "datamining", 0.3, 20000, seed), duration="20ms")
+    s["ring16+websearch-20-k8"] = fat_tree(
+        8, [dp(list(range(0, 128, 8)), "googlenet", 3)]
+        + background(list(range(4, 128, 8)), "websearch", 0.2, 5000, seed), duration="5ms")
+    # The same without DCQCN (line-rate senders held back by PFC alone): what the packet
+    # backend's congestion control costs, apart from the fluid model's own error.
+    for name in ["ring4x4-mixed-k4", "ps4+2-googlenet-k4", "ps8+4-resnet50-k4",
+                 "pipeline4-1f1b-k4", "ring8-oversub-leafspine", "rdma-incast-8to1-k4",
+                 "ring8+websearch-30-k4", "websearch-30-k4"]:
+        s[name + "-fixed"] = dict(s[name], cc="fixed")
     return s
 
 
-def run(mlnet_run, name, scenario, backend, seed):
+def run(mlnet_run, name, scenario, backend, seed, cache=None):
     scenario = dict(scenario, backend=backend, name=name, seed=seed)
+    key = None
+    if cache and backend == "packet":
+        # packet runs are the slow ones and do not depend on the flow model: reuse them for the
+        # same scenario text
+        key = os.path.join(cache, hashlib.sha256(json.dumps(scenario, sort_keys=True).encode())
+                           .hexdigest()[:16] + ".json")
+        if os.path.exists(key):
+            with open(key) as f:
+                return tuple(json.load(f))
+    result = run_once(mlnet_run, scenario)
+    if key:
+        os.makedirs(cache, exist_ok=True)
+        with open(key, "w") as f:
+            json.dump(result, f)
+    return result
+
+
+def run_once(mlnet_run, scenario):
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "s.json")
         with open(path, "w") as f:
             json.dump(scenario, f)
         out = os.path.join(d, "out")
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         subprocess.run([mlnet_run, path, "--out=" + out], check=True, stdout=subprocess.DEVNULL,
                        stderr=subprocess.DEVNULL)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
         with open(os.path.join(out, "summary.json")) as f:
             summary = json.load(f)
         iters = []
@@ -84,6 +199,7 @@ def run(mlnet_run, name, scenario, backend, seed):
         if os.path.exists(p):
             with open(p) as f:
                 fcts = [int(r["fctNs"]) for r in csv.DictReader(f) if r["completed"] == "1"]
+    summary["cpuSeconds"] = cpu
     return summary, iters, fcts
 
 
@@ -97,17 +213,32 @@ def main():
     ap.add_argument("mlnet_run")
     ap.add_argument("--only", nargs="*")
     ap.add_argument("--seeds", default="1")
+    ap.add_argument("--list", action="store_true", help="print the scenario names and stop")
+    ap.add_argument("--json", help="also write every run's numbers to this file")
+    ap.add_argument("--cache", help="directory keeping the packet-level runs' results")
+    ap.add_argument("--iterations", type=int,
+                    help="iterations of every job in the scenarios without background flows "
+                         "(default: 3-5 as listed)")
     a = ap.parse_args()
+    if a.list:
+        for name, sc in scenarios().items():
+            print(name, len(sc["traffic"]), "traffic entries")
+        return
     errors_iter = []
     errors_fct = []
     print("%-28s %4s %12s %12s %7s %10s %10s %7s %10s %10s %7s %8s" % (
         "scenario", "seed", "iter pkt ms", "iter flow ms", "err %", "p50 pkt us", "p50 flow us",
         "err %", "p99 pkt us", "p99 flow us", "err %", "speed-up"))
-    for name, sc in scenarios().items():
-        if a.only and name not in a.only:
-            continue
-        for seed in [int(x) for x in a.seeds.split(",")]:
-            ps, pi, pf = run(a.mlnet_run, name, sc, "packet", seed)
+    results = []
+    bulk = []
+    for seed in [int(x) for x in a.seeds.split(",")]:
+        for name, sc in scenarios(seed).items():
+            if a.only and name not in a.only:
+                continue
+            if a.iterations and not any(t["type"] == "rdma" for t in sc["traffic"]):
+                sc = dict(sc, traffic=[dict(t, iterations=a.iterations) if "iterations" in t
+                                       else t for t in sc["traffic"]])
+            ps, pi, pf = run(a.mlnet_run, name, sc, "packet", seed, a.cache)
             fs, fi, ff = run(a.mlnet_run, name, sc, "flow", seed)
             row = [name, seed]
             if pi:
@@ -125,7 +256,14 @@ def main():
                     row += [xp, xf, e]
                 else:
                     row += [float("nan")] * 3
-            row.append(ps["wallSeconds"] / max(fs["wallSeconds"], 1e-9))
+            # speed-up in CPU seconds (the machine is shared: wall time is not the measure)
+            row.append(ps["cpuSeconds"] / max(fs["cpuSeconds"], 1e-3))
+            results.append({"scenario": name, "seed": seed, "packetCpuSeconds": ps["cpuSeconds"],
+                            "flowCpuSeconds": fs["cpuSeconds"], "row": row[2:],
+                            "packetIterationsNs": pi, "flowIterationsNs": fi,
+                            "packetFctNs": pf, "flowFctNs": ff})
+            if pi and not pf:
+                bulk.append(abs(row[4]))  # jobs without background flows
             print("%-28s %4d %12.3f %12.3f %7.2f %10.1f %10.1f %7.2f %10.1f %10.1f %7.2f %8.1f"
                   % tuple(row))
             sys.stdout.flush()
@@ -133,11 +271,18 @@ def main():
         ab = sorted(abs(e) for e in errors_iter)
         print("iteration time |error| %%: median %.2f, max %.2f over %d runs"
               % (statistics.median(ab), ab[-1], len(ab)))
+    if bulk:
+        print("jobs without background |error| %%: median %.2f, max %.2f over %d runs"
+              % (statistics.median(bulk), max(bulk), len(bulk)))
     for q in (0.5, 0.99):
         ab = sorted(abs(e) for qq, e in errors_fct if qq == q)
         if ab:
             print("FCT p%d |error| %%: median %.2f, max %.2f over %d runs"
                   % (int(q * 100), statistics.median(ab), ab[-1], len(ab)))
+
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump(results, f)
 
 
 if __name__ == "__main__":
