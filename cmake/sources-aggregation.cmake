@@ -40,6 +40,8 @@ list(APPEND MLNET_TEST_SOURCES
   ${MLNET_ROOT}/test/aggregation/aggregation-scenario-test.cc
   ${MLNET_ROOT}/test/aggregation/aggregation-bypass-test.cc
   ${MLNET_ROOT}/test/aggregation/ring-placement-test.cc
+  # one data class for a ring, an ina, a PS job and flows (needs the "ina" mode of this part)
+  ${MLNET_ROOT}/test/helper/data-class-test.cc
   ${MLNET_ROOT}/test/common/aggregation-scenario.cc
   # scenario inputs of every section, the aggregation one included (so listed here)
   ${MLNET_ROOT}/test/helper/scenario-inputs-test.cc

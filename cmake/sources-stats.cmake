@@ -5,6 +5,7 @@ list(APPEND MLNET_SOURCES
   ${_dir}/flow-stats-record.cc
   ${_dir}/run-summary.cc
   ${_dir}/stats-writer.cc
+  ${_dir}/port-classes.cc
 )
 list(APPEND MLNET_HEADERS
   ${_dir}/flow-stats-record.h
@@ -13,8 +14,10 @@ list(APPEND MLNET_HEADERS
   ${_dir}/host-stats-record.h
   ${_dir}/congestion-control-record.h
   ${_dir}/port-stats-record.h
+  ${_dir}/port-class-record.h
   ${_dir}/run-summary.h
   ${_dir}/stats-writer.h
+  ${_dir}/port-classes.h
 )
 list(APPEND MLNET_TEST_SOURCES
 )

@@ -179,7 +179,7 @@ Simulate(const Options& o, const CcSetting& c, const std::vector<Time>& compute,
         job->SetAttribute("StartTime", TimeValue(startTimes[j]));
         job->SetAttribute("ComputeJitter", PointerValue(PeriodicJob::NormalJitter(cv)));
         job->AssignStreams(100 + j);
-        job->SetQueuePair(nics[j]->Connect(nics[n + j], 3, &cc));
+        job->SetQueuePair(nics[j]->Connect(nics[n + j], DataClass::DEFAULT, &cc));
         job->Start();
         jobs.push_back(job);
     }

@@ -170,7 +170,7 @@ RunCase(const Case& c)
     std::vector<Ptr<RdmaQueuePair>> qps;
     for (uint32_t f = 0; f < c.flows; ++f)
     {
-        Ptr<RdmaQueuePair> qp = nics[0]->Connect(nics[1], 3);
+        Ptr<RdmaQueuePair> qp = nics[0]->Connect(nics[1]);
         qps.push_back(qp);
         Simulator::Schedule(Seconds(start->GetValue()),
                             [qp]

@@ -571,9 +571,9 @@ RunOne(const Options& o, const std::string& scheme, const std::vector<JobPlan>& 
         Ptr<BackgroundTraffic> b = CreateObject<BackgroundTraffic>();
         b->SetAttribute("Load", DoubleValue(load));
         b->SetAttribute("LinkRate", DataRateValue(DataRate(o.rate)));
-        // The class training traffic uses (DataParallelJob maps the FIFO plan to class 6):
-        // one class for everything, so sharing is decided by congestion control alone.
-        b->SetAttribute("PriorityClass", UintegerValue(6));
+        // No PriorityClass: every source (jobs, their collectives and aggregation packets, and
+        // this traffic) sends in the default data class (DataClass::DEFAULT), so sharing is
+        // decided by congestion control alone.
         b->SetHosts(nics, nics);
         if (kind == 0)
         {

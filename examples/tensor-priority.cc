@@ -262,6 +262,11 @@ RunOne(const DnnModel& m, const GpuProfile& g, const std::string& policy, const 
     job->SetAttribute("ServerSumRate", DataRateValue(DataRate(uint64_t(c.sumGbps * 1e9))));
     job->SetAttribute("ServerUpdateRate", DataRateValue(DataRate(uint64_t(c.updateGbps * 1e9))));
     job->SetAttribute("ServerPriority", BooleanValue(ServerPriority(policy, c)));
+    // --classes > 1 splits the job's data over classes on purpose: its most urgent slices in
+    // the highest data class, the others below (DataParallelJob::SliceClass); one class: the
+    // default data class, as all data traffic
+    job->SetAttribute("PriorityClass",
+                      UintegerValue(c.classes > 1 ? DataClass::MAX : DataClass::DEFAULT));
     job->SetWorkers(workers);
     if (c.colocated)
     {

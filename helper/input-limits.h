@@ -4,6 +4,7 @@
 #ifndef MLNET_INPUT_LIMITS_H
 #define MLNET_INPUT_LIMITS_H
 
+#include "ns3/data-class.h"
 #include "ns3/dcqcn-profile.h"
 #include "ns3/type-id.h"
 
@@ -64,8 +65,8 @@ struct InputLimits
     /// switches x hosts of any topology: every switch holds a route to every host (4 bytes
     /// each), and building them is most of a large topology's build time. k = 48 has 79.6 M.
     static constexpr uint64_t MAX_ROUTES = 80000000;
-    /// priority of RDMA traffic: class 7 carries the NICs' ACK, NAK and CNP packets
-    static constexpr UintLimit RDMA_PRIORITY{0, 6};
+    /// priority class of data traffic (DataClass): class 7 carries the NICs' ACK, NAK and CNP
+    static constexpr UintLimit RDMA_PRIORITY{0, DataClass::MAX};
     /// bytes of one RDMA message (rdma, periodic-job / rdma_flow, periodic_job)
     static constexpr UintLimit MESSAGE_BYTES{1, uint64_t(1) << 50};
     /// training iterations of a job

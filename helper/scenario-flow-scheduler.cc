@@ -61,6 +61,8 @@ class SchedulerSection : public TrafficSpec
         fs.SetSchedulerAttribute("ControlDelay", TimeValue(controlDelay));
         fs.SetSchedulerAttribute("TopClass", UintegerValue(topClass));
         fs.Install(rdma.Install(nodes));
+        // the scheduler moves its messages to classes topClass - level: a split on purpose
+        ctx.AddTrafficClass({"scheduler", "scheduler", topClass, true, levels > 1});
     }
 
     /// A scheduler that no job posts through changes nothing: refuse it.

@@ -17,7 +17,9 @@
 //   "backward": "100us", "allReduceBytes": "1MB", "iterations": 3, "start": "0us",
 //   "cc": "dcqcn"}
 // Every job type also takes "minIterationPeriod": "0us" (TrainingJob::MinIterationPeriod:
-// iteration i starts no earlier than this after iteration i-1 started; 0 = no cap).
+// iteration i starts no earlier than this after iteration i-1 started; 0 = no cap) and
+// "class" (TrainingJob::PriorityClass, 0..6, default the scenario's "dataClass": the class of
+// everything the job sends, collectives, pushes and pulls and aggregation packets included).
 
 #include "flow-backend-helper.h"
 #include "input-limits.h"
@@ -63,6 +65,7 @@ struct JobParams
     std::string entry;          //!< "traffic[i]", for the summary
     uint32_t index{0};          //!< i of traffic[i]
     std::string name;           //!< <type><i>: the job's name in every output and message
+    EntryClass cls;             //!< the class of everything the job sends ("class")
 };
 
 /// Distinct host indices in [0, hosts-1], at least `min` of them.
@@ -104,6 +107,7 @@ ParseJobParams(ScenarioObject& in, const ScenarioConfig& cfg, size_t minHosts,
                               Seconds(InputLimits::MIN_ITERATION_PERIOD_S.hi), std::string("0ns"));
     p.cc = CongestionControlConfig::Parse(in, "cc", cfg);
     p.entry = in.Path();
+    p.cls = ParseEntryClass(in, cfg, false);
     return p;
 }
 
@@ -140,11 +144,15 @@ Transports(TrafficContext& ctx, const std::vector<uint32_t>& hosts,
     return std::vector<Ptr<MessageTransport>>(nics.begin(), nics.end());
 }
 
-/// Common installation: name, iterations, start, records, and keep the run going.
+/// Common installation: name, iterations, start, class, records, and keep the run going.
+/// \param split the job spreads its data over several classes on purpose (a priority policy)
 void
-StartJob(TrafficContext& ctx, Ptr<TrainingJob> job, const JobParams& p, const std::string& type)
+StartJob(TrafficContext& ctx, Ptr<TrainingJob> job, const JobParams& p, const std::string& type,
+         bool split = false)
 {
     ctx.NewFlowId(); // a flow id per job as before, so the flows of later entries keep theirs
+    job->SetAttribute("PriorityClass", UintegerValue(p.cls.cls));
+    ctx.AddTrafficClass({p.entry, type, p.cls.cls, p.cls.chosen, split});
     job->SetAttribute("JobName", StringValue(p.name));
     job->SetAttribute("JobId", UintegerValue(p.index));
     job->SetAttribute("Iterations", UintegerValue(p.iterations));
@@ -214,7 +222,11 @@ class DataParallelSpec : public TrafficSpec
             job->SetServers(Transports(ctx, servers, params.cc));
         }
         job->SetTensorOrderPolicy(CreateTensorOrderPolicy(policy));
-        StartJob(ctx, job, params, "data-parallel-job");
+        // A priority policy spreads PS and aggregation slices over the classes at and below
+        // the job's class (DataParallelJob::SliceClass); the ring sends all in the job's class.
+        const bool split
+            = (aggregator || !servers.empty()) && policy != "fifo" && policy != "p3-slicing";
+        StartJob(ctx, job, params, "data-parallel-job", split);
     }
 
     std::vector<uint32_t> ScheduledHosts() const override

@@ -4,7 +4,7 @@
 // Scenario traffic types of the RDMA transport and the periodic training job, registered with
 // the scenario parser's TrafficRegistry (see scenario-traffic.h):
 //
-//  {"type": "rdma", "src": 0, "dst": 5, "bytes": "64MiB", "start": "0us", "priority": 3,
+//  {"type": "rdma", "src": 0, "dst": 5, "bytes": "64MiB", "start": "0us", "class": 3,
 //   "cc": "dcqcn" | "dcqcn-vendor" | "fixed" | {"variant": ..., "rateAi": "40Mbps", ...},
 //   "aggressiveness": 1.0}
 //  {"type": "rdma-permutation", "bytes": ..., (same optional keys)}
@@ -42,8 +42,9 @@ namespace
 struct RdmaParams
 {
     Time start;
-    uint8_t priority{3};
-    CongestionControlConfig cc; //!< variant and the parameters the scenario sets
+    uint8_t priority{DataClass::DEFAULT}; //!< the entry's class ("class", or "priority")
+    bool classChosen{false};              //!< the entry set its class
+    CongestionControlConfig cc;           //!< variant and the parameters the scenario sets
     double aggressiveness{1.0};
     std::string entry; //!< "traffic[i]", for the summary
 
@@ -52,11 +53,12 @@ struct RdmaParams
     {
         return cc.Factory(aggressiveness);
     }
-    /// Report the effective congestion control of the entry to the run.
+    /// Report the effective congestion control and the class of the entry to the run.
     void Report(TrafficContext& ctx, const std::string& type) const
     {
         ctx.AddCongestionControl(
             CongestionControlConfig::Effective(Factory(), entry, type, aggressiveness));
+        ctx.AddTrafficClass({entry, type, priority, classChosen, false});
     }
 };
 
@@ -66,8 +68,9 @@ ParseRdmaParams(ScenarioObject& in, const ScenarioConfig& cfg)
     RdmaParams p;
     p.entry = in.Path();
     p.start = in.Duration("start", Time(0), cfg.duration, std::string("0ns"));
-    p.priority = static_cast<uint8_t>(
-        in.Uint("priority", InputLimits::RDMA_PRIORITY.lo, InputLimits::RDMA_PRIORITY.hi, 3));
+    const EntryClass c = ParseEntryClass(in, cfg, true);
+    p.priority = c.cls;
+    p.classChosen = c.chosen;
     p.cc = CongestionControlConfig::Parse(in, "cc", cfg);
     p.aggressiveness = in.Double("aggressiveness", InputLimits::AGGRESSIVENESS.lo,
                                  InputLimits::AGGRESSIVENESS.hi, 1.0);
@@ -305,6 +308,7 @@ class PeriodicJobSpec : public TrafficSpec
         job->SetAttribute("ComputeTime", TimeValue(compute));
         job->SetAttribute("MessageBytes", UintegerValue(bytes));
         job->SetAttribute("MinIterationPeriod", TimeValue(minPeriod));
+        job->SetAttribute("PriorityClass", UintegerValue(params.priority));
         params.Report(ctx, "periodic-job");
         Ptr<RdmaQueuePair> qp = ConnectQp(topo, src, dst, params, params.Factory());
         job->SetQueuePair(qp);

@@ -9,6 +9,7 @@
 #include "ns3/host-interconnect-helper.h"
 #include "ns3/log.h"
 #include "ns3/node-list.h"
+#include "ns3/port-classes.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
@@ -128,6 +129,12 @@ void
 ScenarioRunner::AddCongestionControl(CongestionControlRecord record)
 {
     m_cc.push_back(std::move(record));
+}
+
+void
+ScenarioRunner::AddTrafficClass(TrafficClassRecord record)
+{
+    m_classes.push_back(std::move(record));
 }
 
 void
@@ -298,6 +305,27 @@ ScenarioRunner::CollectFlows() const
     return flows;
 }
 
+namespace
+{
+
+/// Call fn(switch node, switch, port index) for every switch port, in ports.csv's order.
+void
+ForEachSwitchPort(const FabricTopology& topo,
+                  const std::function<void(Ptr<Node>, Ptr<FabricSwitch>, uint32_t)>& fn)
+{
+    for (uint32_t s = 0; s < topo.switches.GetN(); ++s)
+    {
+        Ptr<Node> node = topo.switches.Get(s);
+        Ptr<FabricSwitch> sw = node->GetObject<FabricSwitch>();
+        for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
+        {
+            fn(node, sw, p);
+        }
+    }
+}
+
+} // namespace
+
 std::vector<PortStatsRecord>
 ScenarioRunner::CollectPorts() const
 {
@@ -354,6 +382,28 @@ ScenarioRunner::CollectPorts() const
     return ports;
 }
 
+std::vector<PortClassRecord>
+ScenarioRunner::CollectPortClasses() const
+{
+    std::vector<PortClassRecord> records;
+    ForEachSwitchPort(m_topo,
+                      [&](Ptr<Node> node, Ptr<FabricSwitch> sw, uint32_t p)
+                      {
+                          // the classes that sent a packet or a PFC pause
+                          for (uint8_t c = 0; c < FabricNetDevice::kNumClasses; ++c)
+                          {
+                              const SwitchClassStats st = sw->GetClassStats(p, c);
+                              if (st.txPackets > 0 || st.pauseSent > 0)
+                              {
+                                  records.push_back(
+                                      PortClassRecord{m_names.at(node->GetId()), p, c, st.txPackets,
+                                                      st.txBytes, st.pauseSent, st.maxQueueBytes});
+                              }
+                          }
+                      });
+    return records;
+}
+
 std::vector<HostStatsRecord>
 ScenarioRunner::CollectHosts(double seconds) const
 {
@@ -395,6 +445,7 @@ ScenarioRunner::Run()
     m_collectors.clear();
     m_nextFlowId = 0;
     m_cc.clear();
+    m_classes.clear();
     m_rng = CreateObject<UniformRandomVariable>();
     m_rng->SetStream(kTrafficStream);
 
@@ -444,6 +495,7 @@ ScenarioRunner::Run()
     ScenarioResult r;
     r.flows = CollectFlows();
     r.ports = CollectPorts();
+    r.portClasses = CollectPortClasses();
     r.hosts = CollectHosts(Simulator::Now().GetSeconds());
     for (const auto& collect : m_iterationCollectors)
     {
@@ -470,6 +522,14 @@ ScenarioRunner::Run()
     s.drained = m_drained;
     s.warnings = m_warnings;
     s.congestionControl = m_cc;
+    s.dataClasses = PortClasses::DataClassesInUse(r.portClasses);
+    s.trafficClasses = m_classes;
+    const std::string split = PortClasses::SplitWarning(s.dataClasses, m_classes);
+    if (!split.empty())
+    {
+        NS_LOG_WARN(split);
+        s.warnings.push_back(split);
+    }
 
     Reset();
     return r;
@@ -567,6 +627,11 @@ ScenarioRunner::WriteResults(const ScenarioResult& r, const ScenarioConfig& cfg,
               [&](std::ostream& os)
               {
                   StatsWriter::WritePortsCsv(os, r.ports);
+              });
+        write("port-classes.csv",
+              [&](std::ostream& os)
+              {
+                  PortClasses::WriteCsv(os, r.portClasses);
               });
     }
     if (!r.iterations.empty())

@@ -7,6 +7,7 @@
 #include "fabric-topology-helper.h"
 #include "ns3/flow-stats-record.h"
 #include "ns3/host-stats-record.h"
+#include "ns3/port-class-record.h"
 #include "ns3/port-stats-record.h"
 #include "ns3/run-summary.h"
 #include "scenario-traffic.h"
@@ -30,9 +31,11 @@ class FluidFabric;
  */
 struct ScenarioResult
 {
-    RunSummary summary;                      //!< totals and run figures
-    std::vector<FlowStatsRecord> flows;      //!< one record per flow, by id
-    std::vector<PortStatsRecord> ports;      //!< one record per switch port
+    RunSummary summary;                 //!< totals and run figures
+    std::vector<FlowStatsRecord> flows; //!< one record per flow, by id
+    std::vector<PortStatsRecord> ports; //!< one record per switch port
+    /// one record per (switch port, class) that sent a packet or a PFC pause
+    std::vector<PortClassRecord> portClasses;
     std::vector<IterationRecord> iterations; //!< training-job iterations, by job then index
     /// one record per host with a HostInterconnect (the "host" section), by host index
     std::vector<HostStatsRecord> hosts;
@@ -80,7 +83,8 @@ class ScenarioRunner : private TrafficContext
     ScenarioResult Run();
 
     /**
-     * Write summary.json and (as the scenario's output section asks) flows.csv and ports.csv;
+     * Write summary.json and (as the scenario's output section asks) flows.csv, ports.csv and
+     * port-classes.csv (with ports.csv);
      * iterations.csv when the run had training jobs, hosts.csv when it had host interconnects
      * (a "host" section).
      * \param r the result \param cfg its scenario \param dir output directory (created)
@@ -110,6 +114,7 @@ class ScenarioRunner : private TrafficContext
     void AddIterations(IterationCollector collect) override;
     void AddActivity(std::function<bool()> busy) override;
     void AddCongestionControl(CongestionControlRecord record) override;
+    void AddTrafficClass(TrafficClassRecord record) override;
 
     void Build();
     /// Drop the run's state and destroy the simulation (after a run, or a failed install).
@@ -124,6 +129,7 @@ class ScenarioRunner : private TrafficContext
     void ReportProgress();
     std::vector<FlowStatsRecord> CollectFlows() const;
     std::vector<PortStatsRecord> CollectPorts() const;
+    std::vector<PortClassRecord> CollectPortClasses() const;
     /// \param seconds simulated time of the run \return the hosts' interconnect records
     std::vector<HostStatsRecord> CollectHosts(double seconds) const;
 
@@ -138,6 +144,7 @@ class ScenarioRunner : private TrafficContext
     Ptr<FluidFabric> m_fluid; //!< the flow backend's fabric ("backend": "flow"), else null
     bool m_drained{true};
     std::vector<CongestionControlRecord> m_cc; //!< reported by the traffic entries
+    std::vector<TrafficClassRecord> m_classes; //!< reported by the traffic entries
     std::vector<std::string> m_warnings;
     Ptr<UniformRandomVariable> m_rng;
     uint32_t m_nextFlowId{0};

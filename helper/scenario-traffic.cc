@@ -5,6 +5,7 @@
 
 #include "ns3/boolean.h"
 #include "ns3/constant-rate-flow.h"
+#include "ns3/data-class.h"
 #include "ns3/data-rate.h"
 #include "ns3/flow-sink.h"
 #include "ns3/log.h"
@@ -12,6 +13,7 @@
 #include "ns3/uinteger.h"
 
 #include <map>
+#include <nlohmann/json.hpp>
 #include <stdexcept>
 
 namespace ns3
@@ -34,7 +36,7 @@ struct ConstantFlowParams
     uint64_t bytes{0};
     Time start;
     uint32_t payload{1000};
-    uint8_t priority{0};
+    EntryClass cls; //!< the flows' class
     bool ect{true};
 };
 
@@ -46,7 +48,7 @@ ParseFlowParams(ScenarioObject& in, const ScenarioConfig& cfg)
     p.bytes = in.Bytes("bytes", 0, uint64_t(1) << 50, 0);
     p.start = in.Duration("start", Time(0), cfg.duration, std::string("0ns"));
     p.payload = static_cast<uint32_t>(in.Uint("payload", 8, 8972, 1000));
-    p.priority = static_cast<uint8_t>(in.Uint("priority", 0, 7, 0));
+    p.cls = ParseEntryClass(in, cfg, true);
     p.ect = in.Bool("ect", true);
     return p;
 }
@@ -76,7 +78,7 @@ InstallConstantFlow(TrafficContext& ctx, const std::string& type, uint32_t src, 
     app->SetAttribute("DataRate", DataRateValue(p.rate));
     app->SetAttribute("PayloadSize", UintegerValue(p.payload));
     app->SetAttribute("MaxBytes", UintegerValue(maxBytes));
-    app->SetAttribute("PriorityClass", UintegerValue(p.priority));
+    app->SetAttribute("PriorityClass", UintegerValue(p.cls.cls));
     app->SetAttribute("Ect", BooleanValue(p.ect));
     app->SetStartTime(p.start);
     app->SetStopTime(ctx.TrafficEnd());
@@ -89,7 +91,7 @@ InstallConstantFlow(TrafficContext& ctx, const std::string& type, uint32_t src, 
     base.src = src;
     base.dst = dst;
     base.srcPort = srcPort;
-    base.priority = p.priority;
+    base.priority = p.cls.cls;
     base.offeredBps = static_cast<double>(p.rate.GetBitRate());
     base.targetBytes = maxBytes;
     base.startNs = p.start.GetNanoSeconds();
@@ -127,9 +129,11 @@ class ConstantTrafficSpec : public TrafficSpec
     uint32_t src{0};
     uint32_t dst{0};
     ConstantFlowParams params;
+    std::string entry; //!< "traffic[i]"
 
     void Install(TrafficContext& ctx) const override
     {
+        ctx.AddTrafficClass({entry, "constant", params.cls.cls, params.cls.chosen, false});
         InstallConstantFlow(ctx, "constant", src, dst, params);
     }
 };
@@ -138,6 +142,7 @@ std::shared_ptr<const TrafficSpec>
 ParseConstant(ScenarioObject& in, const ScenarioConfig& cfg)
 {
     auto s = std::make_shared<ConstantTrafficSpec>();
+    s->entry = in.Path();
     const uint32_t last = cfg.topology.NumHosts() - 1;
     s->src = static_cast<uint32_t>(in.Uint("src", 0, last, std::nullopt));
     s->dst = static_cast<uint32_t>(in.Uint("dst", 0, last, std::nullopt));
@@ -154,9 +159,11 @@ class PermutationTrafficSpec : public TrafficSpec
 {
   public:
     ConstantFlowParams params;
+    std::string entry; //!< "traffic[i]"
 
     void Install(TrafficContext& ctx) const override
     {
+        ctx.AddTrafficClass({entry, "permutation", params.cls.cls, params.cls.chosen, false});
         const uint32_t n = ctx.Topology().hosts.GetN();
         std::vector<uint32_t> dst = RandomDerangement(n, ctx.Random());
         for (uint32_t i = 0; i < n; ++i)
@@ -174,6 +181,7 @@ ParsePermutation(ScenarioObject& in, const ScenarioConfig& cfg)
         in.Fail("type", "needs a topology with at least 2 hosts");
     }
     auto s = std::make_shared<PermutationTrafficSpec>();
+    s->entry = in.Path();
     s->params = ParseFlowParams(in, cfg);
     return s;
 }
@@ -184,6 +192,38 @@ std::string
 JobName(const std::string& type, uint32_t index)
 {
     return type + std::to_string(index);
+}
+
+uint8_t
+ParseDataClass(ScenarioObject& in, const std::string& key, uint8_t def)
+{
+    const nlohmann::json& v = in.Raw(key);
+    if (in.Has(key) && (!v.is_number_unsigned() || v.get<uint64_t>() > DataClass::MAX))
+    {
+        in.Fail(key, "must be an integer in [0, " + std::to_string(DataClass::MAX)
+                         + "] (class 7 is reserved for ACK/CNP)");
+    }
+    return in.Has(key) ? v.get<uint8_t>() : def;
+}
+
+EntryClass
+ParseEntryClass(ScenarioObject& in, const ScenarioConfig& cfg, bool priorityAlias)
+{
+    EntryClass c;
+    const bool hasClass = in.Has("class");
+    const bool hasPriority = priorityAlias && in.Has("priority");
+    if (hasClass && hasPriority)
+    {
+        in.Fail("priority", "is another name for \"class\": give one of them, not both");
+    }
+    in.Raw("class"); // both accepted (listed in unknown-key errors)
+    if (priorityAlias)
+    {
+        in.Raw("priority");
+    }
+    c.cls = ParseDataClass(in, hasPriority ? "priority" : "class", cfg.dataClass);
+    c.chosen = hasClass || hasPriority;
+    return c;
 }
 
 std::vector<uint32_t>

@@ -9,6 +9,7 @@
 #include "ns3/flow-stats-record.h"
 #include "ns3/job-records.h"
 #include "ns3/nstime.h"
+#include "ns3/port-class-record.h"
 #include "ns3/ptr.h"
 #include "scenario.h"
 
@@ -79,7 +80,44 @@ class TrafficContext
      * \param record the entry, its algorithm and every parameter's effective value
      */
     virtual void AddCongestionControl(CongestionControlRecord record) = 0;
+    /**
+     * Report the priority class a traffic entry (or a section that assigns classes) sends its
+     * data in (summary.json "classes"; the run warns when data leaves the switches in several
+     * classes and no entry chose one).
+     * \param record the entry, its class, whether the scenario chose it or split on purpose
+     */
+    virtual void AddTrafficClass(TrafficClassRecord record) = 0;
 };
+
+/**
+ * The priority class of a scenario's data traffic, from a key in [0, DataClass::MAX].
+ * \param in the object \param key the key ("dataClass" at the top level, "class" in an
+ * entry) \param def value if absent
+ * \return the class
+ * \throws std::invalid_argument "scenario: <path> = 7: must be an integer in [0, 6] (class 7
+ * is reserved for ACK/CNP)"
+ */
+uint8_t ParseDataClass(ScenarioObject& in, const std::string& key, uint8_t def);
+
+/**
+ * \ingroup mlnet
+ * \brief The class a traffic entry sends its data in and whether the scenario chose it.
+ */
+struct EntryClass
+{
+    uint8_t cls{3};     //!< the class (the scenario's dataClass unless the entry sets one)
+    bool chosen{false}; //!< the entry set "class" (or the older "priority")
+};
+
+/**
+ * Read a traffic entry's "class" (default: the scenario's dataClass). Entry types that had a
+ * "priority" key before "class" existed (rdma, rdma-permutation, periodic-job, constant,
+ * permutation) still accept it as another name for "class" (not both).
+ * \param in the entry \param cfg the scenario parsed so far (its dataClass)
+ * \param priorityAlias accept "priority" as well
+ * \return the entry's class
+ */
+EntryClass ParseEntryClass(ScenarioObject& in, const ScenarioConfig& cfg, bool priorityAlias);
 
 /**
  * A uniformly random derangement of 0..n-1 (no element maps to itself), drawn from rng: the

@@ -688,6 +688,7 @@ Scenario::ParseChecked(const nlohmann::json& j)
         cfg.output.ports = out.Bool("ports", true);
         out.Finish();
     }
+    cfg.dataClass = ParseDataClass(root, "dataClass", DataClass::DEFAULT);
     // Sections of other parts (e.g. "aggregation"), then the traffic that may use them.
     for (const std::string& key : ScenarioSectionRegistry::Keys())
     {

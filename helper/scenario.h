@@ -5,6 +5,7 @@
 #define MLNET_SCENARIO_H
 
 #include "ns3/attribute.h"
+#include "ns3/data-class.h"
 #include "ns3/data-rate.h"
 #include "ns3/nstime.h"
 #include "ns3/ptr.h"
@@ -213,9 +214,11 @@ struct ScenarioConfig
     Time duration{MilliSeconds(1)}; //!< traffic period: sources stop at this time
     Time drain{MilliSeconds(10)};   //!< longest extra time to let in-flight packets arrive
     uint32_t seed{1};               //!< RngRun
-    std::string backend{"packet"};  //!< "packet" or "flow" (doc/flow-backend.rst)
-    OutputConfig output;            //!< output files
-    std::string json;               //!< the scenario text as read (compact), for summary.json
+    std::string backend{"packet"}; //!< "packet" or "flow" (doc/flow-backend.rst)
+    /// "dataClass": the priority class of every traffic entry without its own "class"
+    uint8_t dataClass{DataClass::DEFAULT};
+    OutputConfig output; //!< output files
+    std::string json;    //!< the scenario text as read (compact), for summary.json
 };
 
 /**
@@ -228,8 +231,8 @@ struct ScenarioConfig
  * ScenarioResult r = ScenarioRunner(cfg).Run();
  * \endcode
  *
- * Top-level keys: name, topology, fabric, traffic, duration, drain, seed, output. Traffic
- * entries are parsed by the function registered for their "type" in TrafficRegistry (see
+ * Top-level keys: name, topology, fabric, traffic, duration, drain, seed, dataClass, output.
+ * Traffic entries are parsed by the function registered for their "type" in TrafficRegistry (see
  * scenario-traffic.h), which is where new kinds of traffic plug in.
  */
 class Scenario

@@ -488,6 +488,7 @@ SimulationSession::AddPeriodicJob(const SessionPeriodicJob& j)
     job->SetAttribute("StartTime", TimeValue(UnitParser::FromSeconds(j.start) - Simulator::Now()));
     job->SetAttribute("MinIterationPeriod",
                       TimeValue(UnitParser::FromSeconds(j.minIterationPeriod)));
+    job->SetAttribute("PriorityClass", UintegerValue(j.priority)); // the class of all it sends
     if (j.computeCv > 0.0)
     {
         // one stream per job, so the draws depend on the seed and the job only

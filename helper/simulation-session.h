@@ -7,6 +7,7 @@
 #include "fabric-topology-helper.h"
 #include "input-limits.h"
 #include "ns3/attribute.h"
+#include "ns3/data-class.h"
 #include "ns3/object-factory.h"
 #include "ns3/periodic-job.h"
 #include "ns3/ptr.h"
@@ -36,7 +37,7 @@ struct SessionFlow
     uint32_t dst{0};                                  //!< receiving host index
     uint64_t bytes{0};                                //!< message size (bytes)
     double start{0};                                  //!< posting time (s)
-    uint8_t priority{3};                              //!< priority class
+    uint8_t priority{DataClass::DEFAULT};             //!< priority class
     double aggressiveness{1.0};                       //!< DcqcnProfile aggressiveness
     bool trace{false};                                //!< the rate is traced
     bool posted{false};                               //!< the message was posted
@@ -106,18 +107,18 @@ struct SessionFabric
  */
 struct SessionPeriodicJob
 {
-    uint32_t src{0};               //!< sending host index
-    uint32_t dst{1};               //!< receiving host index
-    double compute{0};             //!< compute time per iteration (s)
-    uint64_t bytes{0};             //!< message bytes per iteration
-    uint64_t iterations{1};        //!< iterations
-    double start{0};               //!< start time (s), not in the past
-    uint8_t priority{3};           //!< priority class
-    double aggressiveness{1.0};    //!< DcqcnProfile aggressiveness
-    double iterGainSlope{0.0};     //!< Dcqcn IterGainSlope
-    double iterGainIntercept{1.0}; //!< Dcqcn IterGainIntercept
-    double computeCv{0.0};         //!< coefficient of variation of the compute time
-    double minIterationPeriod{0};  //!< PeriodicJob::MinIterationPeriod (s)
+    uint32_t src{0};                      //!< sending host index
+    uint32_t dst{1};                      //!< receiving host index
+    double compute{0};                    //!< compute time per iteration (s)
+    uint64_t bytes{0};                    //!< message bytes per iteration
+    uint64_t iterations{1};               //!< iterations
+    double start{0};                      //!< start time (s), not in the past
+    uint8_t priority{DataClass::DEFAULT}; //!< priority class
+    double aggressiveness{1.0};           //!< DcqcnProfile aggressiveness
+    double iterGainSlope{0.0};            //!< Dcqcn IterGainSlope
+    double iterGainIntercept{1.0};        //!< Dcqcn IterGainIntercept
+    double computeCv{0.0};                //!< coefficient of variation of the compute time
+    double minIterationPeriod{0};         //!< PeriodicJob::MinIterationPeriod (s)
 };
 
 /**

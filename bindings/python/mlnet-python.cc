@@ -30,6 +30,7 @@
 #include "py-parts.h"
 
 #if __has_include("ns3/scenario-runner.h") && __has_include("ns3/stats-writer.h")
+#    include "ns3/port-classes.h"
 #    include "ns3/scenario-runner.h"
 #    include "ns3/scenario.h"
 #    include "ns3/stats-writer.h"
@@ -136,6 +137,8 @@ RunScenario(const py::object& scenario)
     StatsWriter::WriteFlowsCsv(flows, r.flows);
     std::ostringstream ports;
     StatsWriter::WritePortsCsv(ports, r.ports);
+    std::ostringstream portClasses;
+    PortClasses::WriteCsv(portClasses, r.portClasses);
     std::ostringstream iterations;
     StatsWriter::WriteIterationsCsv(iterations, r.iterations);
     std::ostringstream hosts;
@@ -183,6 +186,7 @@ RunScenario(const py::object& scenario)
     out["summary"] = json.attr("loads")(summary.str());
     out["flows"] = rows(flows.str());
     out["ports"] = rows(ports.str());
+    out["port_classes"] = rows(portClasses.str());
     out["iterations"] = rows(iterations.str());
     out["hosts"] = rows(hosts.str());
     return out;
@@ -344,8 +348,10 @@ PYBIND11_MODULE(mlnet, m)
 #ifdef MLNET_PY_HAVE_SCENARIO
     m.def("run_scenario", &RunScenario, py::arg("scenario"),
           "Run a JSON scenario (dict or JSON text); returns {'summary', 'flows', 'ports', "
-          "'iterations', 'hosts'} (iterations: one row per training-job iteration, times in ns; "
-          "hosts: one row per host of a \"host\" section, the hosts.csv columns)");
+          "'port_classes', 'iterations', 'hosts'} (port_classes: the port-classes.csv rows, "
+          "one per switch port and priority class that carried traffic; iterations: one row "
+          "per training-job iteration, times in ns; hosts: one row per host of a \"host\" "
+          "section, the hosts.csv columns)");
     m.def(
         "default_scenario",
         []()

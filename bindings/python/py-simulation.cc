@@ -8,6 +8,7 @@
 // while it runs; the session holds the simulation and checks every value.
 
 #include "ns3/core-module.h"
+#include "ns3/data-class.h"
 #include "ns3/dcqcn-profile.h"
 #include "ns3/fabric-switch.h"
 #include "ns3/input-limits.h"
@@ -764,13 +765,13 @@ RegisterSimulation(py::module_& m)
             "keyword arguments are congestion-control attributes (rate_ai='40Mbps', g=1/256, "
             "timer='55us', min_rate=..., or their ns-3 names RateAI, G, ...)")
         .def("rdma_flow", &Simulation::RdmaFlow, py::arg("src"), py::arg("dst"), py::arg("bytes"),
-             py::arg("start") = "0us", py::arg("priority") = 3, py::arg("aggressiveness") = 1.0,
-             py::arg("trace") = false,
+             py::arg("start") = "0us", py::arg("priority") = DataClass::DEFAULT,
+             py::arg("aggressiveness") = 1.0, py::arg("trace") = false,
              "Post one RDMA WRITE of `bytes` from host src to host dst at `start` on a new "
              "queue pair; trace=True records the DCQCN rate trajectory")
         .def("periodic_job", &Simulation::PeriodicJobOf, py::arg("src"), py::arg("dst"),
              py::arg("compute"), py::arg("bytes"), py::arg("iterations"), py::arg("start") = "0us",
-             py::arg("priority") = 3, py::arg("aggressiveness") = 1.0,
+             py::arg("priority") = DataClass::DEFAULT, py::arg("aggressiveness") = 1.0,
              py::arg("iter_gain_slope") = 0.0, py::arg("iter_gain_intercept") = 1.0,
              py::arg("compute_cv") = 0.0, py::arg("min_iteration_period") = 0.0,
              "A periodic training job: `iterations` times, compute for `compute`, then send "

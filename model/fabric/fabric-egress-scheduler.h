@@ -8,6 +8,7 @@
 #include "flow-key.h"
 #include "ns3/ring-queue.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <utility>
@@ -68,6 +69,7 @@ class FabricEgressScheduler
     {
         ClassQueue& cq = m_queues[cls];
         cq.bytes += f.GetSize(); // from the frame, not read back from the ring's (cold) slot
+        cq.maxBytes = std::max(cq.maxBytes, cq.bytes);
         return cq.q.EmplaceBack(std::move(f), meta, key);
     }
 
@@ -94,6 +96,12 @@ class FabricEgressScheduler
     uint64_t GetBytes(uint8_t cls) const
     {
         return m_queues[cls].bytes;
+    }
+
+    /// \param cls the class \return the most bytes it ever held (GetBytes' largest value)
+    uint64_t GetMaxBytes(uint8_t cls) const
+    {
+        return m_queues[cls].maxBytes;
     }
 
     /**
@@ -138,6 +146,7 @@ class FabricEgressScheduler
         RingQueue<KeyedFrame> q;
         uint64_t bytes{0};
         int64_t deficit{0};
+        uint64_t maxBytes{0}; //!< the most bytes queued at any time
     };
 
     /**

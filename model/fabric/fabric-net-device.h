@@ -266,6 +266,11 @@ class FabricNetDevice : public NetDevice
     {
         return m_egress.GetBytes(cls);
     }
+    /// \return the most bytes ever queued in class cls (GetQueueBytes' largest value)
+    uint64_t GetMaxQueueBytes(uint8_t cls) const
+    {
+        return m_egress.GetMaxBytes(cls);
+    }
     /// \return bitmask of classes paused by the peer right now
     uint8_t GetPausedMask() const
     {

@@ -302,7 +302,31 @@ FabricSwitch::GetPortStats(uint32_t i) const
     {
         p.stats.maxQueueBytes = m_mmu.MaxEgressPortBytes(i);
     }
+    p.stats.txPackets = 0;
+    p.stats.txBytes = 0;
+    for (const auto& c : p.txClass)
+    {
+        p.stats.txPackets += c[0];
+        p.stats.txBytes += c[1];
+    }
     return p.stats;
+}
+
+SwitchClassStats
+FabricSwitch::GetClassStats(uint32_t i, uint8_t cls) const
+{
+    const Port& p = m_ports.at(i);
+    if (cls >= FabricNetDevice::kNumClasses)
+    {
+        throw std::out_of_range("FabricSwitch::GetClassStats: class " + std::to_string(cls)
+                                + " is out of range [0, 7]");
+    }
+    SwitchClassStats c;
+    c.txPackets = p.txClass[cls][0];
+    c.txBytes = p.txClass[cls][1];
+    c.pauseSent = p.pauseClass[cls];
+    c.maxQueueBytes = p.dev ? p.dev->GetMaxQueueBytes(cls) : 0;
+    return c;
 }
 
 std::pair<uint64_t, uint64_t>
@@ -511,8 +535,8 @@ FabricSwitch::PortDequeue(uint32_t out, FabricFrame& f, uint8_t cls, uint32_t me
         }
     }
     Port& op = m_ports[out];
-    op.stats.txPackets++;
-    op.stats.txBytes += size;
+    op.txClass[cls][0]++; // the port's totals are their sums (GetPortStats)
+    op.txClass[cls][1] += size;
     Port& ip = m_ports[in];
     if (ip.pausing[cls] && m_mmu.CanResume(in, cls))
     {
@@ -530,6 +554,7 @@ FabricSwitch::SendPause(uint32_t in, uint8_t cls)
     Port& ip = m_ports[in];
     ip.pausing[cls] = true;
     ip.stats.pauseSent++;
+    ip.pauseClass[cls]++;
     ip.dev->SendPfc(cls, m_pauseQuanta);
     m_pauseTrace(in, cls);
     ip.refresh[cls]

@@ -42,6 +42,18 @@ struct SwitchPortStats
 
 /**
  * \ingroup mlnet
+ * \brief Counters of one priority class at one switch port (port-classes.csv).
+ */
+struct SwitchClassStats
+{
+    uint64_t txPackets{0};     //!< packets of the class forwarded out of the port
+    uint64_t txBytes{0};       //!< bytes of the class forwarded out of the port
+    uint64_t pauseSent{0};     //!< PFC pause frames for the class sent out of the port
+    uint64_t maxQueueBytes{0}; //!< largest queue of the class waiting at the port (bytes)
+};
+
+/**
+ * \ingroup mlnet
  * \brief An output-queued datacenter switch: flow-hash ECMP forwarding, shared-buffer MMU,
  * PFC and RED-style ECN marking. Aggregated to an ns-3 Node whose devices are FabricNetDevices.
  *
@@ -131,6 +143,9 @@ class alignas(64) FabricSwitch
     const SharedBufferMmu& GetMmu() const;
     /// \return counters of port i
     const SwitchPortStats& GetPortStats(uint32_t i) const;
+    /// \return counters of class cls (0..7) at port i; they add up to GetPortStats(i)'s
+    /// txPackets, txBytes and pauseSent
+    SwitchClassStats GetClassStats(uint32_t i, uint8_t cls) const;
     /// \return ECN thresholds (Kmin, Kmax) in bytes in force at port i
     std::pair<uint64_t, uint64_t> GetEcnThresholds(uint32_t i) const;
 
@@ -187,10 +202,14 @@ class alignas(64) FabricSwitch
         std::array<bool, 8> pausing{};
         uint64_t kmin{0};
         uint64_t kmax{0};
-        /// Counters; maxQueueBytes is the MMU's (GetPortStats copies it in).
+        /// Counters; maxQueueBytes is the MMU's and txPackets, txBytes the sums of txClass
+        /// (GetPortStats copies them in).
         mutable SwitchPortStats stats;
         Time pauseDuration;
         std::array<EventId, 8> refresh;
+        /// Per class: packets and bytes sent (a frame counts once, in its class's pair).
+        std::array<std::array<uint64_t, 2>, 8> txClass{};
+        std::array<uint64_t, 8> pauseClass{}; //!< PFC pauses sent, per class
     };
 
     /**

@@ -6,6 +6,7 @@
 
 #include "message-transport.h"
 #include "ns3/callback.h"
+#include "ns3/data-class.h"
 #include "ns3/event-id.h"
 #include "ns3/fabric-net-device.h"
 #include "ns3/object-factory.h"
@@ -92,12 +93,12 @@ class RdmaNic
      * Create a reliable-connected queue pair to a remote NIC (out-of-band connection set-up,
      * like RDMA CM): the local requester and the remote responder context.
      * \param remote the peer NIC
-     * \param cls priority class of the data packets (0..7)
+     * \param cls priority class of the data packets (0..7; default DataClass::DEFAULT)
      * \param cc congestion control for this QP (null: the NIC's default)
      * \return the local queue pair
      * \throws std::invalid_argument for a bad class or a remote without address
      */
-    Ptr<RdmaQueuePair> Connect(Ptr<RdmaNic> remote, uint8_t cls = 3,
+    Ptr<RdmaQueuePair> Connect(Ptr<RdmaNic> remote, uint8_t cls = DataClass::DEFAULT,
                                const ObjectFactory* cc = nullptr);
 
     /**

@@ -6,6 +6,7 @@
 
 #include "congestion-control-record.h"
 #include "flow-stats-record.h"
+#include "port-class-record.h"
 #include "port-stats-record.h"
 
 #include <cstdint>
@@ -46,6 +47,11 @@ struct RunSummary
     std::vector<std::string> warnings; //!< problems a reader of the results must know about
     /// the congestion control each traffic entry used, with every parameter's effective value
     std::vector<CongestionControlRecord> congestionControl;
+    /// the data classes (0..6) that carried packets out of switch ports, ascending (from
+    /// port-classes.csv: PortClasses::DataClassesInUse)
+    std::vector<uint32_t> dataClasses;
+    /// the class each traffic entry sends its data in, and whether the scenario chose it
+    std::vector<TrafficClassRecord> trafficClasses;
 
     // fabric totals (from the port records)
     uint64_t packetsForwarded{0}; //!< packets switches sent out of their ports

@@ -353,6 +353,18 @@ StatsWriter::WriteSummaryJson(std::ostream& os, const RunSummary& s,
         cc.push_back(e);
     }
     j["congestionControl"] = cc;
+    nlohmann::ordered_json classes;
+    classes["inUse"] = s.dataClasses;
+    classes["entries"] = nlohmann::ordered_json::array();
+    for (const TrafficClassRecord& r : s.trafficClasses)
+    {
+        classes["entries"].push_back({{"entry", r.entry},
+                                      {"type", r.type},
+                                      {"class", r.cls},
+                                      {"chosen", r.chosen},
+                                      {"split", r.split}});
+    }
+    j["classes"] = classes;
     if (!scenarioJson.empty())
     {
         j["config"] = nlohmann::ordered_json::parse(scenarioJson);
@@ -390,6 +402,12 @@ StatsWriter::WriteSummaryTable(std::ostream& os, const RunSummary& s)
         {"goodput per flow mean", Si(s.goodputMeanBps, "b/s")},
         {"goodput per flow max", Si(s.goodputMaxBps, "b/s")},
     };
+    std::string classes;
+    for (uint32_t c : s.dataClasses)
+    {
+        classes += (classes.empty() ? "" : ", ") + std::to_string(c);
+    }
+    rows.emplace_back("data classes", classes.empty() ? "none" : classes);
     for (const std::string& w : s.warnings)
     {
         rows.emplace_back("WARNING", w);

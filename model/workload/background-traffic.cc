@@ -172,9 +172,9 @@ BackgroundTraffic::GetTypeId()
               .AddAttribute("LinkRate", "Rate the load refers to (the host link rate)",
                             DataRateValue(DataRate("100Gbps")),
                             MakeDataRateAccessor(&BackgroundTraffic::m_rate), MakeDataRateChecker())
-              .AddAttribute("PriorityClass", "Priority class of the flows (0..7)", UintegerValue(3),
-                            MakeUintegerAccessor(&BackgroundTraffic::m_class),
-                            MakeUintegerChecker<uint8_t>(0, 7))
+              .AddAttribute("PriorityClass", DataClass::Help("the flows"),
+                            UintegerValue(DataClass::DEFAULT),
+                            MakeUintegerAccessor(&BackgroundTraffic::m_class), DataClass::Checker())
               .AddAttribute("StopTime", "Generation time after Start() (0 = forever)",
                             TimeValue(Seconds(0)), MakeTimeAccessor(&BackgroundTraffic::m_stop),
                             MakeTimeChecker(Seconds(0)))

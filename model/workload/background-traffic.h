@@ -5,6 +5,7 @@
 #ifndef MLNET_BACKGROUND_TRAFFIC_H
 #define MLNET_BACKGROUND_TRAFFIC_H
 
+#include "ns3/data-class.h"
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
 #include "ns3/job-records.h"
@@ -119,7 +120,7 @@ class BackgroundTraffic : public Object
     FlowSizeCdf m_cdf{FlowSizeCdf::WebSearch()};
     double m_load{0.3};
     DataRate m_rate{"100Gbps"};
-    uint8_t m_class{3};
+    uint8_t m_class{DataClass::DEFAULT};
     Time m_stop;
     bool m_running{false};
     Ptr<ExponentialRandomVariable> m_gap;

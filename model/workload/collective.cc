@@ -32,10 +32,9 @@ Collective::GetTypeId()
         = TypeId("ns3::Collective")
               .SetParent<Object>()
               .SetGroupName("Mlnet")
-              .AddAttribute("PriorityClass",
-                            "Priority class (0..7) of the collective's queue pairs",
-                            UintegerValue(3), MakeUintegerAccessor(&Collective::m_class),
-                            MakeUintegerChecker<uint8_t>(0, 7))
+              .AddAttribute("PriorityClass", DataClass::Help("the collective's queue pairs"),
+                            UintegerValue(DataClass::DEFAULT),
+                            MakeUintegerAccessor(&Collective::m_class), DataClass::Checker())
               .AddAttribute("SubChunks",
                             "Pipeline pieces per chunk (1 = no pipelining); ignored by AllToAll",
                             UintegerValue(1), MakeUintegerAccessor(&Collective::m_subChunks),

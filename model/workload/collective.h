@@ -6,6 +6,7 @@
 #define MLNET_COLLECTIVE_H
 
 #include "ns3/callback.h"
+#include "ns3/data-class.h"
 #include "ns3/message-transport.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
@@ -149,7 +150,7 @@ class Collective : public Object
     void Progress(uint32_t rank);
 
     std::vector<Ptr<MessageTransport>> m_nics;
-    uint8_t m_class{3};
+    uint8_t m_class{DataClass::DEFAULT};
     std::map<std::pair<uint32_t, uint32_t>, Ptr<MessageConnection>> m_qps;
     std::map<std::pair<uint32_t, uint32_t>, std::deque<uint32_t>> m_inFlight;
     std::deque<Invocation> m_pending;

@@ -47,9 +47,9 @@ ConstantRateFlow::GetTypeId()
               .AddAttribute("MaxBytes", "Stop after this many IPv4 bytes (0 = until StopTime)",
                             UintegerValue(0), MakeUintegerAccessor(&ConstantRateFlow::m_maxBytes),
                             MakeUintegerChecker<uint64_t>())
-              .AddAttribute("PriorityClass", "Priority class (sent as DSCP)", UintegerValue(0),
-                            MakeUintegerAccessor(&ConstantRateFlow::m_class),
-                            MakeUintegerChecker<uint8_t>(0, 7))
+              .AddAttribute("PriorityClass", DataClass::Help("the flow (sent as DSCP)"),
+                            UintegerValue(DataClass::DEFAULT),
+                            MakeUintegerAccessor(&ConstantRateFlow::m_class), DataClass::Checker())
               .AddAttribute("Ect", "Mark packets ECN-capable (ECT(0))", BooleanValue(true),
                             MakeBooleanAccessor(&ConstantRateFlow::m_ect), MakeBooleanChecker())
               .AddAttribute("BacklogLimit",

@@ -5,6 +5,7 @@
 #define MLNET_CONSTANT_RATE_FLOW_H
 
 #include "ns3/application.h"
+#include "ns3/data-class.h"
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
 #include "ns3/ipv4-address.h"
@@ -57,7 +58,7 @@ class ConstantRateFlow : public Application
     DataRate m_rate;
     uint32_t m_payload{1000};
     uint64_t m_maxBytes{0};
-    uint8_t m_class{0};
+    uint8_t m_class{DataClass::DEFAULT};
     bool m_ect{true};
     uint32_t m_backlogLimit{0};
     uint64_t m_seq{0};

@@ -395,6 +395,7 @@ DataParallelJob::Prepare()
     {
         m_allReduce = CreateObject<RingAllReduce>();
         m_allReduce->SetAttribute("SubChunks", UintegerValue(m_subChunks));
+        m_allReduce->SetAttribute("PriorityClass", UintegerValue(m_class));
         m_allReduce->SetGroup(m_workers);
     }
     else if (m_mode == AGGREGATOR)
@@ -544,11 +545,13 @@ DataParallelJob::Pump()
 }
 
 uint8_t
-DataParallelJob::TrafficClass(uint8_t planClass)
+DataParallelJob::SliceClass(uint8_t planClass) const
 {
     // Plans number classes by urgency (0 = most urgent); the fabric and the NIC serve the highest
-    // class first and keep class 7 for ACKs and CNPs: plan class c -> traffic class 6 - c.
-    return uint8_t(6 - std::min<uint8_t>(planClass, 6));
+    // class first. The job's PriorityClass is its most urgent class: plan class c -> class
+    // PriorityClass - c (at least 0). A plan of one class (FIFO) sends everything in the job's
+    // class, as every other source of data does by default.
+    return uint8_t(m_class - std::min<uint8_t>(planClass, m_class));
 }
 
 Ptr<MessageConnection>
@@ -584,7 +587,7 @@ DataParallelJob::Launch(uint32_t k)
     m_inflightBytes += bytes;
     ++m_inflightSlices;
     m_slicePosted[k] = Simulator::Now();
-    uint8_t cls = TrafficClass(m_plan[k].priorityClass);
+    uint8_t cls = SliceClass(m_plan[k].priorityClass);
     NS_LOG_DEBUG(m_name << " launch slice " << k << " tensor " << m_plan[k].tensorId << " " << bytes
                         << " B class " << unsigned(cls));
     if (m_mode == RING_ALLREDUCE)
@@ -827,7 +830,7 @@ DataParallelJob::PostMessage(bool push, uint32_t w, uint32_t s, uint32_t k)
     {
         return;
     }
-    const uint8_t cls = TrafficClass(m_plan[k].priorityClass);
+    const uint8_t cls = SliceClass(m_plan[k].priorityClass);
     const uint64_t bytes = m_plan[k].size * m_bytesPerParam;
     Ptr<MessageConnection> qp = push ? Qp(m_workers[w], m_servers[s], cls, true, w, s)
                                      : Qp(m_servers[s], m_workers[w], cls, false, w, s);
@@ -868,7 +871,7 @@ DataParallelJob::PostScheduled(uint32_t k, bool push, uint32_t w, uint32_t s)
     d.offset = m_tensors[t].consumedAt;
     d.deadline = m_nextForward.GetSeconds() + m_tensors[t].consumedAt;
     d.priority = t; // tensors are numbered in the order the forward pass consumes them
-    const uint8_t cls = TrafficClass(m_plan[k].priorityClass);
+    const uint8_t cls = SliceClass(m_plan[k].priorityClass);
     const Time posted = Simulator::Now();
     const uint32_t srcRank = push ? w : m_workers.size() + s;
     const uint32_t dstRank = push ? m_workers.size() + s : w;

@@ -149,9 +149,10 @@ class DataParallelJob : public TrainingJob
     static void RunCallback(Callback<void> cb);
     /**
      * \param planClass a plan's priority class (0 = most urgent)
-     * \return the fabric class (6 = highest data class; 7 carries ACKs and CNPs)
+     * \return the fabric class of the slice: PriorityClass - planClass, at least 0 (the job's
+     * class for every slice of a one-class plan)
      */
-    static uint8_t TrafficClass(uint8_t planClass);
+    uint8_t SliceClass(uint8_t planClass) const;
     void Prepare();
     void ForwardNext();
     void BackwardStart();

@@ -122,6 +122,10 @@ PeriodicJob::DoStartIteration()
     {
         throw std::invalid_argument("PeriodicJob: no queue pair (call SetQueuePair)");
     }
+    if (m_qp->GetPriorityClass() != m_class)
+    {
+        m_qp->SetPriorityClass(m_class); // the job's class (PriorityClass) for all it sends
+    }
     m_qp->StartIteration(m_bytes);
     m_iterCompute = DrawComputeTime();
     Simulator::Schedule(m_iterCompute, &PeriodicJob::Communicate, this);

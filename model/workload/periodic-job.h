@@ -27,6 +27,7 @@ namespace ns3
  * so the compute time stays >= 0 and its mean stays ComputeTime). Draws come from an ns-3 stream,
  * so RngRun changes them and the same run repeats bit for bit; AssignStreams fixes the stream.
  * The first iteration starts StartTime after Start() (the start offset between jobs).
+ * The job sends in its PriorityClass (TrainingJob): the queue pair's class is set to it.
  */
 class PeriodicJob : public TrainingJob
 {

@@ -63,10 +63,7 @@ PipelineParallelJob::GetTypeId()
                             "a deliberately wrong value exercises the scheduler's self-correction",
                             TimeValue(Time(0)),
                             MakeTimeAccessor(&PipelineParallelJob::m_declaredStage),
-                            MakeTimeChecker(Time(0)))
-              .AddAttribute("PriorityClass", "Priority class of the job's queue pairs (0..7)",
-                            UintegerValue(3), MakeUintegerAccessor(&PipelineParallelJob::m_class),
-                            MakeUintegerChecker<uint8_t>());
+                            MakeTimeChecker(Time(0)));
     return tid;
 }
 
@@ -145,11 +142,6 @@ PipelineParallelJob::Validate() const
     if (m_activationBytes < 1)
     {
         throw std::invalid_argument("PipelineParallelJob: ActivationBytes must be >= 1, got 0");
-    }
-    if (m_class > 7)
-    {
-        throw std::invalid_argument("PipelineParallelJob: PriorityClass must be in [0, 7], got "
-                                    + std::to_string(m_class));
     }
 }
 

@@ -82,7 +82,7 @@ class PipelineParallelJob : public TrainingJob
 
     /**
      * Check the configuration: stages set, MicroBatches in [1, 65536], ForwardTime and
-     * BackwardTime >= 0, ActivationBytes >= 1, PriorityClass in [0, 7].
+     * BackwardTime >= 0, ActivationBytes >= 1, PriorityClass (TrainingJob) in [0, 6].
      * \throws std::invalid_argument naming the first bad parameter and its range
      */
     void Validate() const;
@@ -128,7 +128,6 @@ class PipelineParallelJob : public TrainingJob
     Time m_forward;
     Time m_backward;
     uint64_t m_activationBytes{1000000};
-    uint8_t m_class{3};
     Time m_declaredStage; //!< stage time declared to a flow scheduler (0 = op time)
 
     bool m_prepared{false};

@@ -47,9 +47,6 @@ TensorParallelJob::GetTypeId()
                             UintegerValue(1000000),
                             MakeUintegerAccessor(&TensorParallelJob::m_bytes),
                             MakeUintegerChecker<uint64_t>())
-              .AddAttribute("PriorityClass", "Priority class of the all-reduce (0..7)",
-                            UintegerValue(3), MakeUintegerAccessor(&TensorParallelJob::m_class),
-                            MakeUintegerChecker<uint8_t>())
               .AddAttribute("SubChunks", "Pipeline pieces per ring all-reduce chunk (1..1024)",
                             UintegerValue(1), MakeUintegerAccessor(&TensorParallelJob::m_subChunks),
                             MakeUintegerChecker<uint32_t>());
@@ -135,11 +132,6 @@ TensorParallelJob::Validate() const
         throw std::invalid_argument("TensorParallelJob: AllReduceBytes must be >= the group size "
                                     + std::to_string(m_group.size()) + ", got "
                                     + std::to_string(m_bytes));
-    }
-    if (m_class > 7)
-    {
-        throw std::invalid_argument("TensorParallelJob: PriorityClass must be in [0, 7], got "
-                                    + std::to_string(m_class));
     }
     if (m_subChunks < 1 || m_subChunks > 1024)
     {

@@ -58,9 +58,9 @@ class TensorParallelJob : public TrainingJob
 
     /**
      * Check the configuration: group set, Layers in [1, 1000000], ForwardTime and BackwardTime
-     * >= 0, AllReduceBytes >= n (one byte per ring chunk), PriorityClass in [0, 7], SubChunks
-     * in [1, 1024].
-     * \throws std::invalid_argument naming the first bad parameter and its range
+     * >= 0, AllReduceBytes >= n (one byte per ring chunk), PriorityClass (TrainingJob) in [0, 6],
+     * SubChunks in [1, 1024]. \throws std::invalid_argument naming the first bad parameter and its
+     * range
      */
     void Validate() const;
 
@@ -85,7 +85,6 @@ class TensorParallelJob : public TrainingJob
     Time m_forward;
     Time m_backward;
     uint64_t m_bytes{1000000};
-    uint8_t m_class{3};
     uint32_t m_subChunks{1};
 
     Ptr<RingAllReduce> m_allReduce;

@@ -44,6 +44,12 @@ TrainingJob::GetTypeId()
               .AddAttribute("RecordMessages", "Keep a record of every message (FCT)",
                             BooleanValue(true), MakeBooleanAccessor(&TrainingJob::m_recordMessages),
                             MakeBooleanChecker())
+              .AddAttribute("PriorityClass",
+                            DataClass::Help("everything the job sends: its collectives, "
+                                            "parameter-server pushes and pulls, aggregation "
+                                            "packets, pipeline and tensor-parallel messages"),
+                            UintegerValue(DataClass::DEFAULT),
+                            MakeUintegerAccessor(&TrainingJob::m_class), DataClass::Checker())
               .AddTraceSource("IterationEnd", "An iteration finished",
                               MakeTraceSourceAccessor(&TrainingJob::m_iterationTrace),
                               "ns3::TrainingJob::IterationTracedCallback")

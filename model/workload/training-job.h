@@ -6,6 +6,7 @@
 #define MLNET_TRAINING_JOB_H
 
 #include "ns3/callback.h"
+#include "ns3/data-class.h"
 #include "ns3/event-id.h"
 #include "ns3/job-records.h"
 #include "ns3/nstime.h"
@@ -105,12 +106,13 @@ class TrainingJob : public Object
     /// \return when the current iteration's work began (after any MinIterationPeriod wait)
     Time GetIterationStart() const;
 
-    std::string m_name;          //!< job name
-    uint32_t m_jobId{0};         //!< job id
-    uint32_t m_iterations{0};    //!< iterations to run (0 = unlimited)
-    Time m_startTime;            //!< delay from Start() to the first iteration
-    Time m_minPeriod{0};         //!< minimum time between iteration starts (0 = no cap)
-    bool m_recordMessages{true}; //!< keep per-message records
+    std::string m_name;                  //!< job name
+    uint32_t m_jobId{0};                 //!< job id
+    uint32_t m_iterations{0};            //!< iterations to run (0 = unlimited)
+    Time m_startTime;                    //!< delay from Start() to the first iteration
+    Time m_minPeriod{0};                 //!< minimum time between iteration starts (0 = no cap)
+    bool m_recordMessages{true};         //!< keep per-message records
+    uint8_t m_class{DataClass::DEFAULT}; //!< PriorityClass: the class of everything the job sends
 
   private:
     /// The previous iteration ended (or the job starts): begin the next one, or wait for the

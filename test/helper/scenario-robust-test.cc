@@ -101,7 +101,8 @@ TEST_CASE("helper: the scenario parser takes its ranges from the shared InputLim
     const std::string rdma = R"([{"type": "rdma", "src": 0, "dst": 1, "bytes": 1000, "priority": )";
     CHECK(ScenarioParseError(Scenario2("", rdma + "6}]")).empty());
     CHECK(ScenarioParseError(Scenario2("", rdma + "7}]"))
-          == "scenario: traffic[0].priority = 7: must be an integer in [0, 6]");
+          == "scenario: traffic[0].priority = 7: must be an integer in [0, 6] (class 7 is "
+             "reserved for ACK/CNP)");
     const std::string job
         = R"([{"type": "periodic-job", "src": 0, "dst": 1, "compute": "1us", "bytes": 1000,
                "iterations": 1, "iterGainSlope": )";

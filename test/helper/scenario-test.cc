@@ -46,7 +46,7 @@ TEST_CASE("helper: bad scenarios give the documented one-line errors", "[helper]
     const std::string ok = R"("duration": "1ms")";
     CHECK(mlnettest::ScenarioParseError("{" + ok + R"(, "topolgy": {}})")
           == "scenario: topolgy: unknown key (accepted: name, topology, fabric, duration, drain, "
-             "seed, backend, output, aggregation, cc, host, scheduler, traffic)");
+             "seed, backend, output, dataClass, aggregation, cc, host, scheduler, traffic)");
     CHECK(mlnettest::ScenarioParseError("{" + ok + R"(, "topology": {"k": 5}})")
           == "scenario: topology.k = 5: must be an even integer in [2, 48]");
     CHECK(mlnettest::ScenarioParseError("{" + ok + R"(, "topology": {"k": 66}})")
@@ -107,7 +107,7 @@ TEST_CASE("helper: bad traffic entries name the entry and the accepted values", 
              "ms, us, ns, ps, min or h) in [0ns, 1ms]");
     CHECK(traffic(R"("src": 0, "dst": 1, "rate": "1Gbps", "speed": 1)")
           == "scenario: traffic[0].speed: unknown key (accepted: type, src, dst, rate, bytes, "
-             "start, payload, priority, ect)");
+             "start, payload, class, priority, ect)");
     // (the test registers one more type below, so only the built-in ones are checked)
     CHECK(mlnettest::ScenarioParseError(Dumbbell(1, 1, "{}", R"([{"type": "mystery"}])", "1ms"))
               .rfind("scenario: traffic[0].type = \"mystery\": must be one of constant, "
@@ -308,7 +308,7 @@ TEST_CASE("helper: the writers produce one CSV row per record and a parseable su
         = (std::filesystem::temp_directory_path() / "mlnet-scenario-test-out").string();
     std::filesystem::remove_all(dir);
     const auto files = ScenarioRunner::WriteResults(r, cfg, dir);
-    CHECK(files.size() == 3);
+    CHECK(files.size() == 4); // summary.json, flows.csv, ports.csv, port-classes.csv
     for (const std::string& f : files)
     {
         CHECK(std::filesystem::file_size(f) > 0);
