@@ -28,7 +28,8 @@ RunIncast(bool pfc, uint64_t buffer, uint64_t bytesPerSender)
     FabricTopologyHelper topo;
     topo.Fabric().SetSwitchAttribute("PfcEnabled", BooleanValue(pfc));
     topo.Fabric().SetSwitchAttribute("BufferSize", UintegerValue(buffer));
-    topo.Fabric().SetSwitchAttribute("PfcClassMask", UintegerValue(0x01));
+    topo.Fabric().SetSwitchAttribute("PfcClassMask",
+                                     UintegerValue(1u << DataClass::DEFAULT)); // the flows' class
     FabricTopology t = topo.BuildDumbbell(8, 1);
     Ptr<FlowSink> sink = CreateObject<FlowSink>();
     t.hosts.Get(8)->AddApplication(sink);

@@ -320,7 +320,7 @@ class TestCampaignRuns(unittest.TestCase):
         self.assertRegex(p.stderr, r"8/8 runs \[#+\] 100%  failed 0  skipped 0 .* ETA 0:00")
         t = tables.read_tables(os.path.join(self.local, "tables"))
         self.assertEqual(list(t)[0], "runs")
-        self.assertEqual(set(t), {"runs", "flows", "ports", "iterations"})
+        self.assertEqual(set(t), {"runs", "flows", "ports", "port-classes", "iterations"})
         runs = t["runs"]
         self.assertEqual(runs.column("point"), list(range(8)))
         self.assertEqual(runs.column("state"), ["ok"] * 8)
