@@ -15,6 +15,7 @@ list(APPEND MLNET_SOURCES
   ${_dir}/wire-arena.cc
 )
 list(APPEND MLNET_HEADERS
+  ${_dir}/data-class.h
   ${_dir}/fabric-channel.h
   ${_dir}/fabric-egress-scheduler.h
   ${_dir}/fabric-frame.h

@@ -14,7 +14,6 @@ list(APPEND MLNET_HEADERS
   ${_dir}/model-zoo.h
   ${_dir}/gpu-profile.h
   ${_dir}/pipeline-schedule.h
-  ${_dir}/data-class.h
 )
 list(APPEND MLNET_TEST_SOURCES
   ${MLNET_ROOT}/test/workload/model-zoo-test.cc

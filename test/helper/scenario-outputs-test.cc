@@ -306,6 +306,21 @@ TEST_CASE("helper: every output file's header, rows, values and documentation ag
              });
     CheckDocumented(doc, "ports.csv", ports.header);
 
+    const Csv portClasses = ReadCsv(dir + "/port-classes.csv");
+    const auto& pc = r.portClasses;
+    REQUIRE(!pc.empty());
+    CheckCsv("port-classes.csv", portClasses, pc.size(),
+             {
+                 {"node", STR(pc[i].node)},
+                 {"port", NUM(pc[i].port)},
+                 {"class", NUM(pc[i].cls)},
+                 {"txPackets", NUM(pc[i].txPackets)},
+                 {"txBytes", NUM(pc[i].txBytes)},
+                 {"pfcPauses", NUM(pc[i].pfcPauses)},
+                 {"maxQueueBytes", NUM(pc[i].maxQueueBytes)},
+             });
+    CheckDocumented(doc, "port-classes.csv", portClasses.header);
+
     const Csv iterations = ReadCsv(dir + "/iterations.csv");
     const auto& it = r.iterations;
     CheckCsv("iterations.csv", iterations, it.size(),
@@ -415,6 +430,7 @@ TEST_CASE("helper: every output file's header, rows, values and documentation ag
         {"drained", s.drained},
         {"warnings", s.warnings},
         {"congestionControl", nullptr}, // checked below
+        {"classes", nullptr},           // checked below
         {"config", nlohmann::json::parse(cfg.json)},
     };
     std::vector<std::string> keys;
@@ -435,6 +451,20 @@ TEST_CASE("helper: every output file's header, rows, values and documentation ag
                 REQUIRE(value[i]["typeId"] == c.typeId);
                 REQUIRE(value[i]["aggressiveness"] == c.aggressiveness);
                 REQUIRE(value[i]["attributes"].size() == c.attributes.size());
+            }
+        }
+        else if (key == "classes")
+        {
+            REQUIRE(value["inUse"] == nlohmann::json(s.dataClasses));
+            REQUIRE(value["entries"].size() == s.trafficClasses.size());
+            for (size_t i = 0; i < value["entries"].size(); ++i)
+            {
+                const TrafficClassRecord& c = s.trafficClasses[i];
+                REQUIRE(value["entries"][i]["entry"] == c.entry);
+                REQUIRE(value["entries"][i]["type"] == c.type);
+                REQUIRE(value["entries"][i]["class"] == c.cls);
+                REQUIRE(value["entries"][i]["chosen"] == c.chosen);
+                REQUIRE(value["entries"][i]["split"] == c.split);
             }
         }
         else if (w.is_number_float())
