@@ -214,7 +214,7 @@ struct ScenarioConfig
     Time duration{MilliSeconds(1)}; //!< traffic period: sources stop at this time
     Time drain{MilliSeconds(10)};   //!< longest extra time to let in-flight packets arrive
     uint32_t seed{1};               //!< RngRun
-    std::string backend{"packet"}; //!< "packet" or "flow" (doc/flow-backend.rst)
+    std::string backend{"packet"};  //!< "packet" or "flow" (doc/flow-backend.rst)
     /// "dataClass": the priority class of every traffic entry without its own "class"
     uint8_t dataClass{DataClass::DEFAULT};
     OutputConfig output; //!< output files
