@@ -41,13 +41,15 @@
       transfer). Figure: per run with DCQCN the rate of every ring queue pair of the job with the
       slowest one; last panel: CDF of the step times (slowest transfer of each step), all runs.
   plot-aggregation.py reproduction OUT.png GRID_DIR
-      from contrib-scripts/panama-k4-grid.sh's output (GRID_DIR/a-LOAD-sN, rack-*, shared-*,
-      fixed-alexnet-*): prints per run and scheme the steady-state iteration time (mean, p50,
-      p99 over the jobs' measured iterations), each job's speed-up over ring beside its
-      idle-network bound, the gradient load moved, short-flow mean / p99 FCT, PFC pauses and the
-      pod-uplink utilisation; draws (a) every job's speed-up over ring against its bound, (b)
-      short-flow mean and p99 FCT against the gradient load moved, (c) the aggregation -> core
-      uplinks' utilisation of ring (random and rack order) and ideal.
+      from contrib-scripts/panama-grid.sh's output for one k (GRID_DIR = OUT/k4 or OUT/k8:
+      a-LOAD-sN, SCHEME-LOAD-sN, rack-*, shared-*, fixed-alexnet-*): prints per run and scheme
+      the steady-state iteration time (mean, p50, p99 over the jobs' measured iterations), each
+      job's speed-up over ring beside its idle-network bound, the gradient load moved,
+      short-flow mean / p99 FCT, PFC pauses and the pod-uplink utilisation; then per
+      configuration one line per seed and the mean [min-max] over the seeds (free mode); draws
+      (a) every job's speed-up over ring against its bound (every seed), (b) short-flow mean
+      and p99 FCT against the gradient load moved, (c) the aggregation -> core uplinks'
+      utilisation of ring (random and rack order) and ideal.
 """
 
 import csv
@@ -570,7 +572,7 @@ def plot_ring_diag(out, dirs, line=100e9):
 
 
 def grid_runs(grid):
-    """name -> directory of every finished or running run of a panama-k4-grid.sh output."""
+    """name -> directory of every finished or running run of a panama-grid.sh output directory."""
     out = OrderedDict()
     for name in sorted(os.listdir(grid)):
         d = os.path.join(grid, name)
@@ -609,8 +611,75 @@ def base_run(name):
     return name.startswith("a-") or any(name.startswith(s + "-") for s in SCHEMES)
 
 
+def variant(name, scheme):
+    """the configuration a grid run measures: its scheme, or the scheme and the option changed."""
+    for prefix, label in (("shared-", "SharedFifo"), ("rack-", "rack order"),
+                          ("packed-", "packed"), ("nodcqcn-", "no DCQCN"),
+                          ("nobg-", "no background")):
+        if name.startswith(prefix):
+            return "%s, %s" % (scheme, label)
+    return scheme
+
+
+def seed_table(runs):
+    """Per configuration and load: one line per seed and the mean [min-max] over the seeds of the
+    steady-state iteration (mean over jobs of each job's mean; p50 / p99 pooled over the jobs'
+    measured iterations), the speed-up over the same seed's ring (mean over jobs of ring's job
+    mean / the configuration's) beside the idle-network bound (mean over jobs), the gradient
+    load moved and the 7 KB flows' FCT. Free-mode runs only (a-, SCHEME-, shared-, rack-, ...)."""
+    rows = defaultdict(dict)  # (load, label) -> seed -> values
+    ring = {}
+    order = []
+    for name, d in runs.items():
+        if name.startswith("fixed"):
+            continue
+        means = job_means(d)
+        for r in read_csv(os.path.join(d, "summary.csv")):
+            key = (r["load"], r["seed"], r["scheme"])
+            label = variant(name, r["scheme"])
+            if base_run(name) and r["scheme"] == "ring":
+                ring[(r["load"], r["seed"])] = means.get(key, {})
+            if (r["load"], label) not in order:
+                order.append((r["load"], label))
+            rows[(r["load"], label)][r["seed"]] = dict(
+                jobs=means.get(key, {}), p50=float(r["p50_iter_s"]), p99=float(r["p99_iter_s"]),
+                moved=float(r["grad_load"]), fct=float(r["short_mean_fct_s"]),
+                fct99=float(r["short_p99_fct_s"]),
+                nofct=int(r.get("short_flows") or 0) == 0, pauses=int(r["pfc_pauses"]),
+                iters=int(r["min_job_iterations"]), cpu=float(r.get("cpu_s") or "nan"),
+                sim=float(r["end_s"]))
+    print()
+    print("%-5s %-19s %-4s %8s %8s %8s %8s %6s %6s %7s %7s %6s %5s %8s" % (
+        "load", "configuration", "seed", "iter ms", "p50 ms", "p99 ms", "speed-up", "bound",
+        "moved", "7KB us", "p99 us", "pauses", "iters", "CPU s"))
+    for load, label in sorted(order, key=lambda x: (float(x[0]), SCHEMES.index(
+            x[1].split(",")[0]) if x[1].split(",")[0] in SCHEMES else 9, x[1])):
+        per = rows[(load, label)]
+        cols = defaultdict(list)
+        for seed in sorted(per, key=int):
+            v = per[seed]
+            jobs = v["jobs"]
+            it = mean([m for _, m, _, _ in jobs.values()])
+            bound = mean([b for _, _, b, _ in jobs.values()])
+            rj = ring.get((load, seed), {})
+            sp = mean([rj[j][1] / m for j, (_, m, _, _) in jobs.items() if j in rj and m > 0])
+            nan = float("nan")  # no 7 KB flows in the run: no FCT
+            vals = [it * 1e3, v["p50"] * 1e3, v["p99"] * 1e3, sp, bound, v["moved"],
+                    nan if v["nofct"] else v["fct"] * 1e6, nan if v["nofct"] else v["fct99"] * 1e6]
+            for i, x in enumerate(vals):
+                cols[i].append(x)
+            print("%-5s %-19s %-4s %8.1f %8.1f %8.1f %8.2f %6.2f %6.3f %7.1f %7.1f %6d %5d %8.0f" % (
+                (load, label, seed) + tuple(vals) + (v["pauses"], v["iters"], v["cpu"])))
+        if len(per) > 1:
+            fmt = ["%.1f", "%.1f", "%.1f", "%.2f", "%.2f", "%.3f", "%.1f", "%.1f"]
+            print("%-5s %-19s %-4s %s" % (load, label, "mean", "  ".join(
+                span([x for x in cols[i] if not math.isnan(x)], f)
+                for i, f in enumerate(fmt))))
+
+
 def reproduction(out, grid):
     runs = grid_runs(grid)
+    k = read_csv(os.path.join(next(iter(runs.values())), "summary.csv"))[0]["k"]
     fig, axes = plt.subplots(1, 3, figsize=(17, 4.8))
     print("%-24s %-5s %-4s %-9s %4s %5s %8s %8s %8s %7s %7s %9s %8s %7s %6s %6s %6s" % (
         "run", "load", "seed", "scheme", "jobs", "iters", "mean ms", "p50 ms", "p99 ms",
@@ -670,6 +739,7 @@ def reproduction(out, grid):
                                             "iters"))
     for name, scheme, model, sp, bound, n, nr in sorted(speed_rows):
         print("%-12s %-9s %-13s %8.3f %6.3f %3d/%-3d" % (name, scheme, model, sp, bound, nr, n))
+    seed_table(runs)
     ax = axes[0]
     for scheme in ("switchml", "panama", "ideal"):
         pts = [(b, sp) for _, sch, _, sp, b, _, _ in speed_rows if sch == scheme]
@@ -681,7 +751,7 @@ def reproduction(out, grid):
     ax.axhline(1.0, color="grey", lw=0.6)
     ax.set_xlabel("idle-network bound of the job (RingVsAggregationBound)")
     ax.set_ylabel("speed-up over ring (ring iteration / scheme's)")
-    ax.set_title("(a) k=4: each job's speed-up over ring vs its bound")
+    ax.set_title("(a) k=%s: each job's speed-up over ring vs its bound" % k)
     ax.grid(alpha=0.3)
     ax.legend(fontsize=7)
     ax = axes[1]
