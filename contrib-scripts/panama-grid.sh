@@ -11,7 +11,7 @@
 #   shared-0.2-sN    panama with --pass-through=shared (the devices' single FIFO)
 #   nodcqcn-0.2-s1   ring with --dcqcn=none (RDMA at line rate, PFC only: DCQCN taken out)
 #   nobg-0.2-s1      ring without the background flows (--short-load=0 --long-load=0)
-#   packed-0.2-s1    ring with --placement=packed (each job in one pod at k=4)
+#   packed-0.2-sN    ring with --placement=packed (each job in one pod at k=4)
 #   fixed-alexnet-0.5-sN, fixed-alexnet-rack-0.5-sN: every job AlexNet (the one model whose
 #                    transfer is longer than its compute), --mode=fixed --loads=0.5 (every
 #                    worker offers 0.5 of its link): ring and ideal; ring with --ring-order=rack
@@ -49,6 +49,7 @@ free() { # K LOAD SEED: one row per scheme
     echo "4 shared-0.2-s1 --loads=0.2 --seeds=1 --schemes=panama --pass-through=shared"
     for s in 2 3; do
         free 4 0.2 $s
+        echo "4 packed-0.2-s$s --loads=0.2 --seeds=$s --schemes=ring --placement=packed"
         echo "4 shared-0.2-s$s --loads=0.2 --seeds=$s --schemes=panama --pass-through=shared"
         echo "4 rack-0.2-s$s --loads=0.2 --seeds=$s --schemes=ring --ring-order=rack"
     done

@@ -677,6 +677,38 @@ def seed_table(runs):
                 for i, f in enumerate(fmt))))
 
 
+def job_table(runs):
+    """Per seed and job of the base runs (free mode): the model, its idle-network ring
+    iteration (ms), ring's mean iteration and every other scheme's with its speed-up over ring (the
+    measured iterations in brackets), and the job's bound."""
+    per = defaultdict(lambda: defaultdict(list))  # (load, seed, job) -> scheme -> [s]
+    meta = {}
+    for name, d in runs.items():
+        if not base_run(name):
+            continue
+        for r in read_iters(d):
+            key = (r["load"], r["seed"], r["job"])
+            per[key][r["scheme"]].append(float(r["duration_s"]))
+            if r["scheme"] == "ring" or key not in meta:  # the ring's idle-network iteration
+                meta[key] = (r["model"], float(r["idle_iter_s"]), float(r["bound_speedup"]))
+    print()
+    print("%-5s %-4s %-3s %-13s %7s %11s %s %6s" % ("load", "seed", "job", "model", "ring idle",
+                                                   "ring ms", " ".join("%-19s" % x for x in (
+                                                       "switchml", "panama", "ideal")), "bound"))
+    for key in sorted(per, key=lambda x: (float(x[0]), int(x[1]), int(x[2]))):
+        model, idle, bound = meta[key]
+        ring = per[key].get("ring", [])
+        cells = []
+        for scheme in ("switchml", "panama", "ideal"):
+            v = per[key].get(scheme, [])
+            cells.append("%-19s" % ("%.1f (%.2fx) [%d]" % (mean(v) * 1e3, mean(ring) / mean(v),
+                                                            len(v)) if v and ring else "-"))
+        print("%-5s %-4s %-3s %-13s %7.1f %11s %s %6.2f" % (
+            key[0], key[1], key[2], model, idle * 1e3,
+            "%.1f [%d]" % (mean(ring) * 1e3, len(ring)) if ring else "-", " ".join(cells),
+            bound))
+
+
 def reproduction(out, grid):
     runs = grid_runs(grid)
     k = read_csv(os.path.join(next(iter(runs.values())), "summary.csv"))[0]["k"]
@@ -740,6 +772,7 @@ def reproduction(out, grid):
     for name, scheme, model, sp, bound, n, nr in sorted(speed_rows):
         print("%-12s %-9s %-13s %8.3f %6.3f %3d/%-3d" % (name, scheme, model, sp, bound, nr, n))
     seed_table(runs)
+    job_table(runs)
     ax = axes[0]
     for scheme in ("switchml", "panama", "ideal"):
         pts = [(b, sp) for _, sch, _, sp, b, _, _ in speed_rows if sch == scheme]
