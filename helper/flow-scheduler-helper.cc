@@ -51,6 +51,12 @@ FlowSchedulerHelper::SetSchedulerAttribute(const std::string& name, const Attrib
 Ptr<RdmaFlowScheduler>
 FlowSchedulerHelper::Install(const std::vector<Ptr<RdmaNic>>& nics) const
 {
+    return Install(std::vector<Ptr<MessageTransport>>(nics.begin(), nics.end()));
+}
+
+Ptr<RdmaFlowScheduler>
+FlowSchedulerHelper::Install(const std::vector<Ptr<MessageTransport>>& nics) const
+{
     Ptr<FlowSchedulingPolicy> p;
     if (m_policyName.rfind("ns3::", 0) == 0)
     {

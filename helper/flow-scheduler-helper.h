@@ -15,7 +15,8 @@ namespace ns3
 
 /**
  * \ingroup mlnet
- * \brief Installs a RdmaFlowScheduler with a flow-scheduling policy on a set of NICs.
+ * \brief Installs a RdmaFlowScheduler with a flow-scheduling policy on a set of NICs (or of
+ * the flow backend's FluidTransports).
  *
  * \code
  * FlowSchedulerHelper fs;
@@ -45,6 +46,13 @@ class FlowSchedulerHelper
      * \return the scheduler
      */
     Ptr<RdmaFlowScheduler> Install(const std::vector<Ptr<RdmaNic>>& nics) const;
+    /**
+     * \param transports the hosts' transports (port i = transports[i]): RDMA NICs, or the
+     * FluidTransports of FlowBackendHelper (the policy's levels and caps then become the fluid
+     * flows' classes and rate caps)
+     * \return the scheduler
+     */
+    Ptr<RdmaFlowScheduler> Install(const std::vector<Ptr<MessageTransport>>& transports) const;
 
   private:
     std::string m_policyName;

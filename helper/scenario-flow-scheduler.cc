@@ -12,6 +12,7 @@
 // The data-parallel (parameter-server mode) and pipeline jobs on those hosts then post their
 // messages through the scheduler, declaring them.
 
+#include "flow-backend-helper.h"
 #include "flow-scheduler-helper.h"
 #include "ns3/boolean.h"
 #include "ns3/flow-policy-factory.h"
@@ -43,12 +44,6 @@ class SchedulerSection : public TrafficSpec
 
     void Install(TrafficContext& ctx) const override
     {
-        NodeContainer nodes;
-        for (uint32_t h : hosts)
-        {
-            nodes.Add(ctx.Topology().hosts.Get(h));
-        }
-        RdmaHelper rdma; // the jobs reuse these NICs and set their own congestion control
         FlowSchedulerHelper fs;
         fs.SetPolicy(policy);
         fs.SetPolicyAttribute("PriorityLevels", UintegerValue(levels));
@@ -60,7 +55,21 @@ class SchedulerSection : public TrafficSpec
                                  StringValue(centralised ? "Centralised" : "Decentralised"));
         fs.SetSchedulerAttribute("ControlDelay", TimeValue(controlDelay));
         fs.SetSchedulerAttribute("TopClass", UintegerValue(topClass));
-        fs.Install(rdma.Install(nodes));
+        if (ctx.Config().backend == "flow")
+        {
+            // levels and caps become the fluid flows' classes and rate caps
+            fs.Install(FlowBackendHelper::Transports(ctx.Topology(), hosts));
+        }
+        else
+        {
+            NodeContainer nodes;
+            for (uint32_t h : hosts)
+            {
+                nodes.Add(ctx.Topology().hosts.Get(h));
+            }
+            RdmaHelper rdma; // the jobs reuse these NICs and set their own congestion control
+            fs.Install(rdma.Install(nodes));
+        }
         // the scheduler moves its messages to classes topClass - level: a split on purpose
         ctx.AddTrafficClass({"scheduler", "scheduler", topClass, true, levels > 1});
     }

@@ -676,7 +676,7 @@ Scenario::ParseChecked(const nlohmann::json& j)
     // What the flow backend runs (doc/flow-backend.rst): RDMA messages and the training jobs.
     const std::vector<std::string> flowTraffic
         = {"data-parallel-job", "pipeline-job", "tensor-parallel-job", "rdma", "rdma-permutation"};
-    const std::vector<std::string> packetSections = {"aggregation", "scheduler", "host"};
+    const std::vector<std::string> packetSections = {"aggregation", "host"};
     {
         ScenarioObject out = root.Object("output");
         cfg.output.dir = out.String("dir", cfg.output.dir);
@@ -701,7 +701,7 @@ Scenario::ParseChecked(const nlohmann::json& j)
             && std::find(packetSections.begin(), packetSections.end(), key) != packetSections.end())
         {
             root.Fail(key, "is not available with \"backend\": \"flow\" (the flow backend "
-                           "models no in-network aggregation, flow scheduler or host path yet)");
+                           "models no in-network aggregation or host path yet)");
         }
         // A section with a string form ("cc": "dcqcn") reads it as {shorthand: string}.
         const std::string shorthand = ScenarioSectionRegistry::ShorthandOf(key);

@@ -7,6 +7,8 @@
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 
+#include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -95,6 +97,8 @@ FluidConnection::StartNext()
             OnCompleted(m.id, m.bytes, m.posted, m.cb);
         });
     m_sending = true;
+    m_sendingBytes = m.bytes;
+    m_sendingWire = s.bytes;
     m_flow = net->StartFlow(s);
 }
 
@@ -102,6 +106,7 @@ void
 FluidConnection::OnDrained()
 {
     m_sending = false;
+    m_sent += m_sendingBytes;
     if (!m_waiting.empty())
     {
         StartNext();
@@ -177,6 +182,18 @@ uint64_t
 FluidConnection::GetBytesPosted() const
 {
     return m_posted;
+}
+
+uint64_t
+FluidConnection::GetBytesSent() const
+{
+    if (!m_sending)
+    {
+        return m_sent;
+    }
+    const double left = m_local->GetFabric()->GetNetwork()->GetRemaining(m_flow);
+    const double share = 1.0 - std::min(1.0, left / double(m_sendingWire));
+    return m_sent + uint64_t(std::floor(share * double(m_sendingBytes)));
 }
 
 uint64_t

@@ -53,6 +53,8 @@ class FluidConnection : public MessageConnection
     void SetMaxRate(DataRate cap) override;
     DataRate GetMaxRate() const override;
     uint64_t GetBytesPosted() const override;
+    /// \return payload of the messages drained plus the drained share of the one in flight
+    uint64_t GetBytesSent() const override;
     uint64_t GetBytesAcked() const override;
     bool IsBusy() const override;
 
@@ -101,6 +103,9 @@ class FluidConnection : public MessageConnection
     Time m_ackLatency;
     std::deque<Message> m_waiting; //!< posted, not started
     bool m_sending{false};         //!< a message's flow is draining
+    uint64_t m_sendingBytes{0};    //!< its payload bytes
+    uint64_t m_sendingWire{0};     //!< its bytes on the wire
+    uint64_t m_sent{0};            //!< payload bytes of the messages drained
     uint64_t m_flow{0};            //!< its FluidNetwork id
     uint64_t m_nextId{0};
     uint64_t m_posted{0};

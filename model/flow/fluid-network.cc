@@ -33,7 +33,9 @@ constexpr int kMaxRounds = 8;
 Time
 CeilNs(double seconds)
 {
-    const double ns = std::ceil(seconds * 1e9 - 1e-6);
+    // A rate left over by rounding (a class below a saturated link's top classes) can be a
+    // few bytes/s: its drain time is clamped to ~31 years instead of overflowing the ns count.
+    const double ns = std::min(std::ceil(seconds * 1e9 - 1e-6), 1e18);
     return NanoSeconds(int64_t(std::max(ns, 0.0)));
 }
 } // namespace

@@ -113,6 +113,19 @@ FluidTransport::SetReceiveCallback(ReceiveCallback cb)
     m_rxCb = cb;
 }
 
+DataRate
+FluidTransport::GetLineRate() const
+{
+    Ptr<FabricNetDevice> dev = m_fabric ? m_fabric->GetHostDevice(m_address) : nullptr;
+    return dev ? dev->GetDataRate() : DataRate(0);
+}
+
+double
+FluidTransport::GetWirePerPayload() const
+{
+    return double(m_mtu + m_headerBytes + m_frameOverhead) / m_mtu;
+}
+
 uint64_t
 FluidTransport::WireBytes(uint64_t payload) const
 {

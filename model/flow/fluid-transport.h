@@ -49,6 +49,10 @@ class FluidTransport : public MessageTransport
     Ptr<MessageConnection> Open(Ptr<MessageTransport> remote, uint8_t cls) override;
     void SetReceiveCallback(ReceiveCallback cb) override;
     Ipv4Address GetAddress() const override;
+    /// \return the DataRate of the host's device (0 while unbound)
+    DataRate GetLineRate() const override;
+    /// \return (Mtu + HeaderBytes + FrameOverhead) / Mtu
+    double GetWirePerPayload() const override;
 
     /// \param payload message bytes \return the bytes its packets occupy on the wire
     uint64_t WireBytes(uint64_t payload) const;

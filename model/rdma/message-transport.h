@@ -61,6 +61,9 @@ class MessageConnection : public Object
     virtual DataRate GetMaxRate() const = 0;
     /// \return payload bytes posted
     virtual uint64_t GetBytesPosted() const = 0;
+    /// \return payload bytes that have left the source so far (a message being sent counts
+    ///         the part already sent)
+    virtual uint64_t GetBytesSent() const = 0;
     /// \return payload bytes acknowledged
     virtual uint64_t GetBytesAcked() const = 0;
     /// \return true while posted data is not yet fully acknowledged
@@ -97,6 +100,11 @@ class MessageTransport : public Object
     virtual void SetReceiveCallback(ReceiveCallback cb) = 0;
     /// \return the host's address
     virtual Ipv4Address GetAddress() const = 0;
+    /// \return the line rate of the host's link (0 while the transport is not bound to one)
+    virtual DataRate GetLineRate() const = 0;
+    /// \return bytes on the wire per payload byte of a message of full packets (headers and
+    ///         framing of one MTU-sized packet over its payload, >= 1)
+    virtual double GetWirePerPayload() const = 0;
 };
 
 } // namespace ns3

@@ -27,8 +27,6 @@ namespace
 
 /// Scope key of the centralised evaluation.
 constexpr uint32_t kAll = std::numeric_limits<uint32_t>::max();
-/// RoCEv2 headers of a data packet beyond the payload: IPv4 20 + UDP 8 + BTH 12 + ICRC 4.
-constexpr uint32_t kRoceHeaderBytes = 44;
 
 /// The binding of a NIC to its scheduler (aggregated to the NIC's node).
 class RdmaFlowSchedulerBinding : public Object
@@ -160,6 +158,12 @@ RdmaFlowScheduler::GroupPhase(uint64_t group)
 void
 RdmaFlowScheduler::Install(const std::vector<Ptr<RdmaNic>>& nics)
 {
+    Install(std::vector<Ptr<MessageTransport>>(nics.begin(), nics.end()));
+}
+
+void
+RdmaFlowScheduler::Install(const std::vector<Ptr<MessageTransport>>& nics)
+{
     if (!m_policy)
     {
         throw std::invalid_argument("RdmaFlowScheduler::Install: no policy (call SetPolicy)");
@@ -179,24 +183,26 @@ RdmaFlowScheduler::Install(const std::vector<Ptr<RdmaNic>>& nics)
     }
     for (const auto& nic : nics)
     {
-        if (!nic || !nic->GetDevice())
+        if (!nic || nic->GetLineRate().GetBitRate() == 0)
         {
-            throw std::invalid_argument("RdmaFlowScheduler::Install: a NIC is null or unbound");
+            throw std::invalid_argument(
+                "RdmaFlowScheduler::Install: a transport is null or unbound");
         }
         if (Find(nic))
         {
-            throw std::invalid_argument("RdmaFlowScheduler::Install: the NIC of "
-                                        + std::to_string(nic->GetDevice()->GetIpv4AddressValue())
+            throw std::invalid_argument("RdmaFlowScheduler::Install: the transport of "
+                                        + std::to_string(nic->GetAddress().Get())
                                         + " is already bound to a scheduler");
         }
+        if (!m_nics.empty() && nic->GetInstanceTypeId() != m_nics.front()->GetInstanceTypeId())
+        {
+            throw std::invalid_argument("RdmaFlowScheduler::Install: transports of two backends ("
+                                        + m_nics.front()->GetInstanceTypeId().GetName() + ", "
+                                        + nic->GetInstanceTypeId().GetName() + ")");
+        }
         const uint32_t port = m_nics.size();
-        Ptr<FabricNetDevice> dev = nic->GetDevice();
-        UintegerValue mtu;
-        nic->GetAttribute("Mtu", mtu);
-        UintegerValue frame;
-        dev->GetAttribute("FrameOverhead", frame);
-        const double wire = double(mtu.Get() + kRoceHeaderBytes + frame.Get()) / mtu.Get();
-        const double goodput = dev->GetDataRate().GetBitRate() / 8.0 / wire;
+        const double wire = nic->GetWirePerPayload();
+        const double goodput = nic->GetLineRate().GetBitRate() / 8.0 / wire;
         m_central.SetPort(port, goodput, goodput);
         m_wirePerPayload.push_back(wire);
         m_nics.push_back(nic);
@@ -215,7 +221,7 @@ RdmaFlowScheduler::Install(const std::vector<Ptr<RdmaNic>>& nics)
 }
 
 Ptr<RdmaFlowScheduler>
-RdmaFlowScheduler::Find(Ptr<RdmaNic> nic)
+RdmaFlowScheduler::Find(Ptr<MessageTransport> nic)
 {
     if (!nic)
     {
@@ -226,12 +232,13 @@ RdmaFlowScheduler::Find(Ptr<RdmaNic> nic)
 }
 
 uint32_t
-RdmaFlowScheduler::GetPort(Ptr<RdmaNic> nic) const
+RdmaFlowScheduler::GetPort(Ptr<MessageTransport> nic) const
 {
     auto it = m_ports.find(PeekPointer(nic));
     if (it == m_ports.end())
     {
-        throw std::invalid_argument("RdmaFlowScheduler: NIC is not installed on this scheduler");
+        throw std::invalid_argument(
+            "RdmaFlowScheduler: the transport is not installed on this scheduler");
     }
     return it->second;
 }
@@ -290,13 +297,13 @@ RdmaFlowScheduler::StateOf(uint32_t scope)
 }
 
 uint64_t
-RdmaFlowScheduler::Post(Ptr<RdmaNic> src, Ptr<RdmaNic> dst, FlowDeclaration decl,
+RdmaFlowScheduler::Post(Ptr<MessageTransport> src, Ptr<MessageTransport> dst, FlowDeclaration decl,
                         MessageCallback onReceived, MessageCallback onCompleted)
 {
     if (Find(src) != this || Find(dst) != this)
     {
-        throw std::invalid_argument("RdmaFlowScheduler::Post: both NICs must be installed on "
-                                    "this scheduler");
+        throw std::invalid_argument("RdmaFlowScheduler::Post: both transports must be "
+                                    "installed on this scheduler");
     }
     decl.id = m_nextId++;
     decl.src = GetPort(src);
@@ -359,7 +366,7 @@ RdmaFlowScheduler::Evaluate(uint32_t scope)
         const Message& m = m_msgs.at(f.decl.id);
         if (m.qp)
         {
-            const uint64_t sent = m.qp->GetCcState().bytesSent - m.sentBase;
+            const uint64_t sent = m.qp->GetBytesSent() - m.sentBase;
             left.emplace_back(f.decl.id, f.decl.bytes - std::min(sent, f.decl.bytes));
         }
     }
@@ -438,7 +445,7 @@ void
 RdmaFlowScheduler::Start(Message& m, uint8_t cls, double capBps)
 {
     Peer& peer = m_peers[{PeekPointer(m.src), PeekPointer(m.dst)}];
-    Ptr<RdmaQueuePair> qp;
+    Ptr<MessageConnection> qp;
     if (!peer.idle.empty())
     {
         qp = peer.idle.back();
@@ -447,18 +454,18 @@ RdmaFlowScheduler::Start(Message& m, uint8_t cls, double capBps)
     }
     else
     {
-        qp = m.src->Connect(m.dst, cls);
+        qp = m.src->Open(m.dst, cls);
         m_qps++;
     }
     qp->SetMaxRate(DataRate(uint64_t(capBps)));
     m.qp = qp;
     m.cls = cls;
     m.capBps = capBps;
-    m.sentBase = qp->GetCcState().bytesSent;
+    m.sentBase = qp->GetBytesSent();
     m.record.start = Simulator::Now();
-    m_onQp[{m.src->GetDevice()->GetIpv4AddressValue(), qp->GetQpn()}] = m.decl.id;
+    m_onQp[{m.src->GetAddress().Get(), qp->GetQpn()}] = m.decl.id;
     const uint64_t id = m.decl.id;
-    qp->PostSend(m.decl.bytes, RdmaQueuePair::CompletionCallback(
+    qp->PostSend(m.decl.bytes, MessageConnection::CompletionCallback(
                                    [this, id](uint64_t, uint64_t)
                                    {
                                        OnCompleted(id);
@@ -502,7 +509,7 @@ RdmaFlowScheduler::OnCompleted(uint64_t id)
     {
         m_local.at(m.scope).CompleteFlow(id);
     }
-    m_onQp.erase({m.src->GetDevice()->GetIpv4AddressValue(), m.qp->GetQpn()});
+    m_onQp.erase({m.src->GetAddress().Get(), m.qp->GetQpn()});
     m.qp->SetMaxRate(DataRate(0));
     m_peers[{PeekPointer(m.src), PeekPointer(m.dst)}].idle.push_back(m.qp);
     const uint64_t groupId = m.decl.group;

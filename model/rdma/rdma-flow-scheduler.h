@@ -45,18 +45,20 @@ struct ScheduledFlowRecord
 
 /**
  * \ingroup mlnet
- * \brief Applies a FlowSchedulingPolicy to RDMA messages at packet level: the enforcement
- * piece beside the NICs.
+ * \brief Applies a FlowSchedulingPolicy to the messages of a MessageTransport: the enforcement
+ * piece beside the NICs (packet level) or the FluidTransports (flow level, where a level is the
+ * fluid flow's class and a rate cap its FluidNetwork rate cap).
  *
  * Applications (the training jobs) Post() each message with what they know about it (a
  * FlowDeclaration: job, group, index, deadline, arrangement offset, priority, weight). The
- * scheduler keeps the policy's FlowSchedulingState (ports = the installed NICs, in Install()
- * order, with their goodput capacities), asks the policy for decisions whenever a message
- * arrives or completes, and applies them: level l becomes the priority class TopClass - l of
- * the message's queue pair (NIC strict priority and the fabric's strict-priority queues), a rate
- * cap becomes the queue pair's MaxRate (converted from payload to wire rate; a paused flow
- * that has not started waits, one that has started is slowed to a standstill). Each live message
- * has a queue pair of its own, taken from a per-peer pool, so decisions apply per message.
+ * scheduler keeps the policy's FlowSchedulingState (ports = the installed transports, in
+ * Install() order, with their goodput capacities: line rate / wire bytes per payload byte), asks
+ * the policy for decisions whenever a message arrives or completes, and applies them: level l
+ * becomes the priority class TopClass - l of the message's queue pair (NIC strict priority and the
+ * fabric's strict-priority queues), a rate cap becomes the queue pair's MaxRate (converted from
+ * payload to wire rate; a paused flow that has not started waits, one that has started is slowed to
+ * a standstill). Each live message has a queue pair of its own, taken from a per-peer pool, so
+ * decisions apply per message.
  *
  * Modes:
  *  - Centralised: one scheduler sees every flow; a decision computed at time t takes effect at
@@ -100,16 +102,19 @@ class RdmaFlowScheduler : public Object
     Ptr<FlowSchedulingPolicy> GetPolicy() const;
 
     /**
-     * Bind to NICs: NIC i becomes port i (a NIC bound to another scheduler is an error).
-     * \param nics the NICs (each bound to an addressed FabricNetDevice)
-     * \throws std::invalid_argument on a bad NIC, a policy that does not fit the mode, or
-     * PriorityLevels > TopClass + 1
+     * Bind to transports: transport i becomes port i (one bound to another scheduler is an
+     * error). RDMA NICs (packet level) or FluidTransports (flow level), not both.
+     * \param transports the transports (each bound to a host link)
+     * \throws std::invalid_argument on a bad or unbound transport, transports of two backends,
+     * a policy that does not fit the mode, or PriorityLevels > TopClass + 1
      */
+    void Install(const std::vector<Ptr<MessageTransport>>& transports);
+    /// \param nics the NICs (each bound to an addressed FabricNetDevice); as Install() above
     void Install(const std::vector<Ptr<RdmaNic>>& nics);
-    /// \param nic a NIC \return the scheduler bound to it, or null
-    static Ptr<RdmaFlowScheduler> Find(Ptr<RdmaNic> nic);
-    /// \param nic an installed NIC \return its port id
-    uint32_t GetPort(Ptr<RdmaNic> nic) const;
+    /// \param t a transport \return the scheduler bound to it, or null
+    static Ptr<RdmaFlowScheduler> Find(Ptr<MessageTransport> t);
+    /// \param t an installed transport \return its port id
+    uint32_t GetPort(Ptr<MessageTransport> t) const;
 
     /**
      * Declare a group (no-op if declared with the same spec; see FlowSchedulingState).
@@ -121,7 +126,7 @@ class RdmaFlowScheduler : public Object
 
     /**
      * Post a message through the scheduler.
-     * \param src sending NIC (installed) \param dst receiving NIC (installed)
+     * \param src sending transport (installed) \param dst receiving transport (installed)
      * \param decl the declaration (id, src and dst are filled in by the scheduler; bytes >= 1;
      * its group must have been declared)
      * \param onReceived called when the message has arrived at dst
@@ -129,7 +134,7 @@ class RdmaFlowScheduler : public Object
      * \return the flow id
      * \throws std::invalid_argument on bad input (see FlowSchedulingState::AddFlow)
      */
-    uint64_t Post(Ptr<RdmaNic> src, Ptr<RdmaNic> dst, FlowDeclaration decl,
+    uint64_t Post(Ptr<MessageTransport> src, Ptr<MessageTransport> dst, FlowDeclaration decl,
                   MessageCallback onReceived, MessageCallback onCompleted);
 
     /// \return messages posted so far
@@ -170,12 +175,12 @@ class RdmaFlowScheduler : public Object
     struct Message
     {
         FlowDeclaration decl;
-        Ptr<RdmaNic> src;
-        Ptr<RdmaNic> dst;
+        Ptr<MessageTransport> src;
+        Ptr<MessageTransport> dst;
         MessageCallback onReceived;
         MessageCallback onCompleted;
-        Ptr<RdmaQueuePair> qp; //!< null until started
-        uint64_t sentBase{0};  //!< qp's bytesSent when the message was posted on it
+        Ptr<MessageConnection> qp; //!< null until started
+        uint64_t sentBase{0};      //!< qp's bytesSent when the message was posted on it
         ScheduledFlowRecord record;
         uint8_t cls{0};    //!< class last applied
         double capBps{0};  //!< wire cap last applied (0 = none)
@@ -185,7 +190,7 @@ class RdmaFlowScheduler : public Object
     /// Queue pairs of one (src, dst) pair: idle ones, ready for the next message.
     struct Peer
     {
-        std::vector<Ptr<RdmaQueuePair>> idle;
+        std::vector<Ptr<MessageConnection>> idle;
     };
 
     /// Per group bookkeeping for the records.
@@ -213,13 +218,13 @@ class RdmaFlowScheduler : public Object
     Mode m_mode{CENTRALISED};
     Time m_controlDelay;
     uint8_t m_topClass{6};
-    std::vector<Ptr<RdmaNic>> m_nics;
-    std::map<RdmaNic*, uint32_t> m_ports;
+    std::vector<Ptr<MessageTransport>> m_nics;
+    std::map<MessageTransport*, uint32_t> m_ports;
     FlowSchedulingState m_central;                   //!< every flow (decisions if centralised)
     std::map<uint32_t, FlowSchedulingState> m_local; //!< per sender (decentralised)
     std::map<uint64_t, GroupBook> m_groups;
     std::unordered_map<uint64_t, Message> m_msgs;
-    std::map<std::pair<RdmaNic*, RdmaNic*>, Peer> m_peers;
+    std::map<std::pair<MessageTransport*, MessageTransport*>, Peer> m_peers;
     std::map<std::pair<uint32_t, uint32_t>, uint64_t> m_onQp; //!< (src addr, qpn) -> message
     std::map<uint32_t, bool> m_pending;                       //!< evaluation scheduled per scope
     uint64_t m_nextId{1};

@@ -249,6 +249,24 @@ RdmaNic::GetAddress() const
     return m_dev ? m_dev->GetIpv4Address() : Ipv4Address();
 }
 
+DataRate
+RdmaNic::GetLineRate() const
+{
+    return m_dev ? m_dev->GetDataRate() : DataRate(0);
+}
+
+double
+RdmaNic::GetWirePerPayload() const
+{
+    if (!m_dev)
+    {
+        return 1.0;
+    }
+    UintegerValue frame;
+    m_dev->GetAttribute("FrameOverhead", frame);
+    return double(m_mtu + kIpUdpBytes + kBthBytes + kIcrcBytes + frame.Get()) / m_mtu;
+}
+
 Ptr<RdmaQueuePair>
 RdmaNic::Connect(Ptr<RdmaNic> remote, uint8_t cls, const ObjectFactory* cc)
 {

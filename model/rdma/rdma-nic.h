@@ -110,6 +110,11 @@ class RdmaNic
     Ptr<MessageConnection> Open(Ptr<MessageTransport> remote, uint8_t cls) override;
     /// \return the address of the NIC's port (MessageTransport)
     Ipv4Address GetAddress() const override;
+    /// \return the bound device's DataRate (0 while unbound)
+    DataRate GetLineRate() const override;
+    /// \return (Mtu + 44 B of IPv4/UDP/BTH/ICRC + the device's FrameOverhead) / Mtu (1 while
+    ///         unbound)
+    double GetWirePerPayload() const override;
 
     /**
      * The UDP source port of a queue pair's packets (RoCEv2's ECMP entropy), from both ends'

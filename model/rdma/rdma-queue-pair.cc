@@ -259,6 +259,12 @@ RdmaQueuePair::GetBytesPosted() const
 }
 
 uint64_t
+RdmaQueuePair::GetBytesSent() const
+{
+    return GetCcState().bytesSent;
+}
+
+uint64_t
 RdmaQueuePair::GetBytesAcked() const
 {
     return m_bytesAcked;

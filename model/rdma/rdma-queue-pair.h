@@ -95,6 +95,7 @@ class RdmaQueuePair : public MessageConnection
     const RdmaCcState& GetCcState() const;
     Ptr<RdmaCongestionOps> GetCongestionOps() const; //!< \return the algorithm
     uint64_t GetBytesPosted() const override;        //!< \return payload bytes posted
+    uint64_t GetBytesSent() const override;          //!< \return payload bytes handed to the wire
     uint64_t GetBytesAcked() const override;         //!< \return payload bytes acknowledged
     uint64_t GetRetransmittedPackets() const;        //!< \return packets sent again (go-back-N)
     uint64_t GetTimeouts() const;                    //!< \return retransmission timeouts

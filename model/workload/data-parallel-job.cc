@@ -847,9 +847,9 @@ DataParallelJob::PostMessage(bool push, uint32_t w, uint32_t s, uint32_t k)
 bool
 DataParallelJob::PostScheduled(uint32_t k, bool push, uint32_t w, uint32_t s)
 {
-    // A flow scheduler applies its decisions to RDMA queue pairs (packet backend only).
-    Ptr<RdmaNic> src = DynamicCast<RdmaNic>(push ? m_workers[w] : m_servers[s]);
-    Ptr<RdmaNic> dst = DynamicCast<RdmaNic>(push ? m_servers[s] : m_workers[w]);
+    // A flow scheduler applies its decisions to the connections (either backend).
+    Ptr<MessageTransport> src = push ? m_workers[w] : m_servers[s];
+    Ptr<MessageTransport> dst = push ? m_servers[s] : m_workers[w];
     Ptr<RdmaFlowScheduler> fs = src && dst ? RdmaFlowScheduler::Find(src) : nullptr;
     if (!fs)
     {

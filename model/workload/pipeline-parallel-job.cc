@@ -355,9 +355,9 @@ PipelineParallelJob::Deliver(uint32_t link, bool forward, uint32_t mb)
 bool
 PipelineParallelJob::PostScheduled(uint32_t link, bool forward, uint32_t microBatch)
 {
-    // A flow scheduler applies its decisions to RDMA queue pairs (packet backend only).
-    Ptr<RdmaNic> src = DynamicCast<RdmaNic>(m_stages[forward ? link : link + 1]);
-    Ptr<RdmaNic> dst = DynamicCast<RdmaNic>(m_stages[forward ? link + 1 : link]);
+    // A flow scheduler applies its decisions to the connections (either backend).
+    Ptr<MessageTransport> src = m_stages[forward ? link : link + 1];
+    Ptr<MessageTransport> dst = m_stages[forward ? link + 1 : link];
     Ptr<RdmaFlowScheduler> fs = src && dst ? RdmaFlowScheduler::Find(src) : nullptr;
     if (!fs)
     {
