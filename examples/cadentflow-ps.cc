@@ -21,7 +21,7 @@
 #include <stdexcept>
 
 using namespace ns3;
-using mlnetexamples::BuildSwitchCluster;
+using mlnetexamples::BuildSwitchClusterTransports;
 using mlnetexamples::SplitList;
 
 namespace
@@ -39,6 +39,7 @@ struct PsConfig
     Time controlDelay{0};
     std::string mode{"centralised"};
     std::string cc{"ns3::DcqcnVendor"};
+    std::string backend{"packet"};
 };
 
 /// One simulation: \return per-iteration times (s) after warm-up, without the last iteration
@@ -47,7 +48,8 @@ std::vector<double>
 RunOne(const DnnModel& model, const std::string& policy, const PsConfig& c, uint32_t run)
 {
     RngSeedManager::SetRun(run);
-    std::vector<Ptr<RdmaNic>> nics = BuildSwitchCluster(2 * c.workers, c.rate, c.cc);
+    std::vector<Ptr<MessageTransport>> nics
+        = BuildSwitchClusterTransports(2 * c.workers, c.rate, c.cc, c.backend);
     if (policy != "none")
     {
         FlowSchedulerHelper fs;
@@ -131,6 +133,10 @@ main(int argc, char* argv[])
                  "changes the switches' random ECN marking between Kmin and Kmax)",
                  runs);
     cmd.AddValue("csv", "Write every measured iteration to this CSV file", csv);
+    cmd.AddValue("backend",
+                 "packet (RDMA NICs, the default) or flow (the fluid backend: the policy's "
+                 "classes and rate caps on fluid flows; --cc and --runs change nothing there)",
+                 c.backend);
     cmd.Parse(argc, argv);
     const uint32_t firstRun = RngSeedManager::GetRun(); // --RngRun, default 1
     try
@@ -144,6 +150,10 @@ main(int argc, char* argv[])
             throw std::invalid_argument("--iterations = " + std::to_string(c.iterations)
                                         + " must be >= warmup + 2 = "
                                         + std::to_string(c.warmup + 2));
+        }
+        if (c.backend != "packet" && c.backend != "flow")
+        {
+            throw std::invalid_argument("--backend = " + c.backend + ": must be packet or flow");
         }
         if (c.mode != "centralised" && c.mode != "decentralised")
         {
@@ -178,7 +188,7 @@ main(int argc, char* argv[])
         std::cout << c.workers << " workers + " << c.workers << " parameter servers, " << c.rate
                   << " Gbit/s, " << c.gpu << " batch " << c.batch << ", " << c.iterations
                   << " iterations (" << c.warmup << " warm-up), " << runs << " run(s), " << c.cc
-                  << ", " << c.mode
+                  << ", " << c.mode << ", " << c.backend << " level"
                   << (c.mode == "centralised"
                           ? ", control delay " + std::to_string(c.controlDelay.GetMicroSeconds())
                                 + " us"

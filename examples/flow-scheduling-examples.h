@@ -10,6 +10,7 @@
 #include "ns3/mlnet-module.h"
 
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,19 @@ SplitList(const std::string& s)
     return v;
 }
 
+/// \param hosts number of hosts \param gbps link rate (Gbit/s) \return them on one switch
+inline ns3::FabricTopology
+BuildSwitch(uint32_t hosts, double gbps)
+{
+    using namespace ns3;
+    FabricTopologyHelper th;
+    std::ostringstream r;
+    r << gbps << "Gbps";
+    th.SetHostLinkRate(DataRate(r.str()));
+    th.SetFabricLinkRate(DataRate(r.str()));
+    return th.BuildLeafSpine(1, 1, hosts);
+}
+
 /**
  * Hosts on one switch (the big-switch network of the coflow papers) with RDMA NICs.
  * \param hosts number of hosts \param gbps link rate (Gbit/s) \param cc congestion control TypeId
@@ -42,17 +56,47 @@ inline std::vector<ns3::Ptr<ns3::RdmaNic>>
 BuildSwitchCluster(uint32_t hosts, double gbps, const std::string& cc)
 {
     using namespace ns3;
-    FabricTopologyHelper th;
-    std::ostringstream r;
-    r << gbps << "Gbps";
-    th.SetHostLinkRate(DataRate(r.str()));
-    th.SetFabricLinkRate(DataRate(r.str()));
-    FabricTopology topo = th.BuildLeafSpine(1, 1, hosts);
+    FabricTopology topo = BuildSwitch(hosts, gbps);
     RdmaHelper rdma;
     rdma.SetCongestionControl(cc);
     rdma.SetNicAttribute("Mtu", UintegerValue(4096));
     rdma.SetNicAttribute("AckInterval", UintegerValue(16));
     return rdma.Install(topo.hosts);
+}
+
+/**
+ * The same cluster at either fidelity: RDMA NICs (packet) or FluidTransports (flow, with the
+ * NICs' 4096-byte MTU and one ACK per 16 packets; the congestion control has no meaning there).
+ * \param hosts number of hosts \param gbps link rate (Gbit/s) \param cc congestion control
+ * \param backend "packet" or "flow"
+ * \return the transports, host order
+ * \throws std::invalid_argument for another backend
+ */
+inline std::vector<ns3::Ptr<ns3::MessageTransport>>
+BuildSwitchClusterTransports(uint32_t hosts, double gbps, const std::string& cc,
+                             const std::string& backend)
+{
+    using namespace ns3;
+    if (backend == "packet")
+    {
+        std::vector<Ptr<RdmaNic>> nics = BuildSwitchCluster(hosts, gbps, cc);
+        return {nics.begin(), nics.end()};
+    }
+    if (backend != "flow")
+    {
+        throw std::invalid_argument("--backend = " + backend + ": must be packet or flow");
+    }
+    FabricTopology topo = BuildSwitch(hosts, gbps);
+    FlowBackendHelper flow;
+    flow.SetTransportAttribute("Mtu", UintegerValue(4096));
+    flow.SetTransportAttribute("AckInterval", UintegerValue(16));
+    flow.Install(topo);
+    std::vector<uint32_t> all(hosts);
+    for (uint32_t h = 0; h < hosts; ++h)
+    {
+        all[h] = h;
+    }
+    return FlowBackendHelper::Transports(topo, all);
 }
 
 } // namespace mlnetexamples

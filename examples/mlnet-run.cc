@@ -85,6 +85,7 @@ Main(int argc, char* argv[])
     std::string out;
     std::string seedText;
     std::string rngRunText;
+    std::string backend;
     bool quiet = false;
     bool printDefault = false;
     bool printTraceSources = false;
@@ -104,6 +105,10 @@ Main(int argc, char* argv[])
     // looks its options up before global values), so the runner's RngRun = seed cannot undo it.
     cmd.AddValue("RngRun", "Same as --seed (ns-3's run number; the scenario's seed is the RngRun)",
                  rngRunText);
+    cmd.AddValue("backend",
+                 "Override the scenario's backend: packet or flow (the file is validated again "
+                 "with it: what the flow backend does not model is refused)",
+                 backend);
     cmd.AddValue("quiet", "Print no progress and no table (files only)", quiet);
     cmd.AddValue("print-default", "Print the built-in default scenario as JSON and exit",
                  printDefault);
@@ -132,6 +137,19 @@ Main(int argc, char* argv[])
     const std::string file = scenarioOption.empty() ? scenarioArg : scenarioOption;
 
     ScenarioConfig cfg = file.empty() ? Scenario::Default() : Scenario::Load(file);
+    if (!backend.empty())
+    {
+        if (backend != "packet" && backend != "flow")
+        {
+            throw std::invalid_argument("--backend=" + backend
+                                        + " is out of range (must be packet or flow)");
+        }
+        nlohmann::json j = nlohmann::json::parse(cfg.json);
+        j["backend"] = backend;
+        const std::string name = cfg.name;
+        cfg = Scenario::Parse(j);
+        cfg.name = name;
+    }
     if (!seedText.empty())
     {
         cfg.seed = ParseSeed("seed", seedText);

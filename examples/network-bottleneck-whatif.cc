@@ -70,6 +70,7 @@ main(int argc, char* argv[])
     std::string intraRate = "1200Gbps";
     std::string intraLatency = "5us";
     std::string perIteration;
+    std::string backend = "packet";
     CommandLine cmd(__FILE__);
     EventSchedulerHelper::UseDefault(cmd); // mlnet's event scheduler; --scheduler=...
     EventSchedulerHelper::UseHugePages();  // a program owns its process: huge-page heap
@@ -94,9 +95,18 @@ main(int argc, char* argv[])
                  intraRate);
     cmd.AddValue("intraLatency", "Intra-server per-step latency", intraLatency);
     cmd.AddValue("perIteration", "CSV file of every iteration (empty: none)", perIteration);
+    cmd.AddValue("backend",
+                 "packet (RDMA NICs with DCQCN, the default) or flow (the fluid backend; "
+                 "--buffer changes nothing there)",
+                 backend);
     cmd.Parse(argc, argv);
     try
     {
+        if (backend != "packet" && backend != "flow")
+        {
+            throw std::invalid_argument("--backend=" + backend
+                                        + " is out of range (must be packet or flow)");
+        }
         if (iterations < warmup + 2)
         {
             throw std::invalid_argument("--iterations = " + std::to_string(iterations)
@@ -155,12 +165,30 @@ main(int argc, char* argv[])
                 th.SetFabricLinkRate(DataRate(r.str()));
                 th.Fabric().SetSwitchAttribute("BufferSize", UintegerValue(buffer));
                 FabricTopology topo = th.BuildLeafSpine(1, 1, std::max<uint32_t>(n, 2));
-                RdmaHelper rdma;
-                rdma.SetCongestionControl("ns3::Dcqcn");
-                rdma.SetNicAttribute("Mtu", UintegerValue(mtu));
-                rdma.SetNicAttribute("AckInterval", UintegerValue(16));
-                auto nics = rdma.Install(topo.hosts);
-                nics.resize(n);
+                std::vector<Ptr<MessageTransport>> nics;
+                if (backend == "flow")
+                {
+                    FlowBackendHelper flow;
+                    flow.SetTransportAttribute("Mtu", UintegerValue(mtu));
+                    flow.SetTransportAttribute("AckInterval", UintegerValue(16));
+                    flow.Install(topo);
+                    for (uint32_t h = 0; h < n; ++h)
+                    {
+                        nics.push_back(FlowBackendHelper::GetTransport(topo.hosts.Get(h)));
+                    }
+                }
+                else
+                {
+                    RdmaHelper rdma;
+                    rdma.SetCongestionControl("ns3::Dcqcn");
+                    rdma.SetNicAttribute("Mtu", UintegerValue(mtu));
+                    rdma.SetNicAttribute("AckInterval", UintegerValue(16));
+                    for (const auto& nic : rdma.Install(topo.hosts))
+                    {
+                        nics.push_back(nic);
+                    }
+                    nics.resize(n);
+                }
                 Ptr<DataParallelJob> job = CreateObject<DataParallelJob>();
                 job->SetModel(m, g);
                 job->SetAttribute("BatchSize", UintegerValue(batch));

@@ -879,9 +879,22 @@ main(int argc, char* argv[])
                  "gradient bytes, the same for every scheme",
                  mode);
     cmd.AddValue("out", "Directory for iterations.csv, flows.csv and summary.csv", out);
+    std::string backend = "packet";
+    cmd.AddValue("backend",
+                 "packet only: the experiment compares in-network aggregation, which the flow "
+                 "backend does not model (doc/flow-backend.rst)",
+                 backend);
     cmd.Parse(argc, argv);
     try
     {
+        if (backend != "packet")
+        {
+            throw std::invalid_argument(
+                "--backend=" + backend
+                + " is out of range (must be packet: the flow backend has no in-network "
+                  "aggregation yet; ring-only jobs run at flow level through mlnet-run "
+                  "--backend=flow)");
+        }
         if (o.k < 4 || o.k > 16 || o.k % 2)
         {
             throw std::invalid_argument("--k = " + std::to_string(o.k)

@@ -124,6 +124,7 @@ struct RunConfig
     double updateGbps{40};
     int serverPriority{-1};
     uint32_t channelDepth{0};
+    std::string backend{"packet"};
 };
 
 /// \return the policy named \p name (fifo, fifo-split, tic, tac, p3, bytescheduler)
@@ -208,14 +209,33 @@ RunOne(const DnnModel& m, const GpuProfile& g, const std::string& policy, const 
     th.SetHostLinkRate(DataRate(r.str()));
     th.SetFabricLinkRate(DataRate(r.str()));
     FabricTopology topo = th.BuildLeafSpine(c.leaves, 1, perLeaf);
-    RdmaHelper rdma;
-    rdma.SetCongestionControl("ns3::Dcqcn");
-    rdma.SetNicAttribute("Mtu", UintegerValue(c.mtu));
-    rdma.SetNicAttribute("AckInterval", UintegerValue(c.ackInterval));
-    auto nics = rdma.Install(topo.hosts);
+    std::vector<Ptr<MessageTransport>> nics;
+    if (c.backend == "flow")
+    {
+        // the fluid backend: the same messages as fluid flows, classes in strict priority
+        FlowBackendHelper flow;
+        flow.SetTransportAttribute("Mtu", UintegerValue(c.mtu));
+        flow.SetTransportAttribute("AckInterval", UintegerValue(c.ackInterval));
+        flow.Install(topo);
+        for (uint32_t h = 0; h < topo.hosts.GetN(); ++h)
+        {
+            nics.push_back(FlowBackendHelper::GetTransport(topo.hosts.Get(h)));
+        }
+    }
+    else
+    {
+        RdmaHelper rdma;
+        rdma.SetCongestionControl("ns3::Dcqcn");
+        rdma.SetNicAttribute("Mtu", UintegerValue(c.mtu));
+        rdma.SetNicAttribute("AckInterval", UintegerValue(c.ackInterval));
+        for (const auto& nic : rdma.Install(topo.hosts))
+        {
+            nics.push_back(nic);
+        }
+    }
     // servers spread over the leaves (the last host of each leaf), workers on the rest
-    std::vector<Ptr<RdmaNic>> workers;
-    std::vector<Ptr<RdmaNic>> servers;
+    std::vector<Ptr<MessageTransport>> workers;
+    std::vector<Ptr<MessageTransport>> servers;
     for (uint32_t i = 0; i < nics.size(); ++i)
     {
         uint32_t leaf = i / perLeaf;
@@ -451,9 +471,18 @@ main(int argc, char* argv[])
                  bsCredits);
     cmd.AddValue("csv", "Write every steady-state iteration to this CSV file", csvPath);
     cmd.AddValue("summaryCsv", "Write the summary table to this CSV file", summaryPath);
+    cmd.AddValue("backend",
+                 "packet (RDMA NICs with DCQCN, the default) or flow (the fluid backend: the "
+                 "policies' classes in strict priority on fluid flows)",
+                 c.backend);
     cmd.Parse(argc, argv);
     try
     {
+        if (c.backend != "packet" && c.backend != "flow")
+        {
+            throw std::invalid_argument("--backend=" + c.backend
+                                        + " is out of range (must be packet or flow)");
+        }
         if (c.workers < 1 || c.servers < 1 || c.leaves < 1 || c.iterations < c.warmup + 2)
         {
             throw std::invalid_argument("--workers, --servers and --leaves must be >= 1 and "
