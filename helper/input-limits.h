@@ -85,6 +85,17 @@ struct InputLimits
     static constexpr RealLimit MIN_ITERATION_PERIOD_S{0, 3600};
     /// seed (RngRun) of a run
     static constexpr UintLimit SEED{1, 0xffffffffu};
+    /// aggregation.maxSlots / aggregate(max_slots): cap of a tree's slot pool
+    /// (AggregationHelper::SetMaxSlots)
+    static constexpr UintLimit AGG_MAX_SLOTS{1, 65536};
+    /// trees / aggregate(trees): aggregation trees of an in-network aggregation job
+    static constexpr UintLimit AGG_TREES{1, 1024};
+    /// slots / aggregate(slots): slot pool per tree, 0 = the largest the buffers allow
+    static constexpr UintLimit AGG_SLOTS{0, 65536};
+    /// scaleExponent / aggregate(scale_exponent): fixed-point scale 2^e of the workers' values
+    /// (the AggregationWorker::ScaleExponent attribute also takes negative values; the front
+    /// ends do not)
+    static constexpr UintLimit AGG_SCALE_EXPONENT{0, 64};
 
     /**
      * The range the checker of a numeric ns-3 attribute accepts, read from its type information

@@ -13,6 +13,7 @@
 //            "elementType": "fp32" | "fp16" | "int32", "scaleExponent": 20, ...}
 
 #include "aggregation-helper.h"
+#include "input-limits.h"
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
@@ -131,16 +132,26 @@ ParseSection(ScenarioObject& in, const ScenarioConfig& cfg)
     std::string timing = in.Choice("timing", {"adder-tree", "line-rate"},
                                    std::string(s->devices ? "adder-tree" : "line-rate"));
     s->lineRate = timing == "line-rate";
-    s->lanes = static_cast<uint32_t>(in.Uint("lanes", 1, 65536, 16));
+    // Ranges: the attributes' checkers (one place), as Python's aggregate().
+    const TypeId adder = AdderTreeTimingModel::GetTypeId();
+    const TypeId engine = AggregationEngine::GetTypeId();
+    const UintLimit lanes = InputLimits::UintOfAttribute(adder, "Lanes");
+    const UintLimit depth = InputLimits::UintOfAttribute(adder, "TreeDepth");
+    const UintLimit perJob = InputLimits::UintOfAttribute(engine, "BufferBytesPerJob");
+    const UintLimit maxJobs = InputLimits::UintOfAttribute(engine, "MaxJobs");
+    const UintLimit input
+        = InputLimits::UintOfAttribute(AggregationDevice::GetTypeId(), "InputBufferBytes");
+    s->lanes = static_cast<uint32_t>(in.Uint("lanes", lanes.lo, lanes.hi, 16));
     s->clock = in.Double("clockMHz", 1, 10000, 300) * 1e6;
-    s->depth = static_cast<uint32_t>(in.Uint("treeDepth", 0, 4096, 12));
+    s->depth = static_cast<uint32_t>(in.Uint("treeDepth", depth.lo, depth.hi, 12));
     s->type = kTypes.at(in.Choice("elementType", {"fp32", "fp16", "int32"}, std::string("fp32")));
-    s->bufferPerJob = in.Bytes("bufferPerJob", 1, uint64_t(1) << 36, 2u * 1024 * 1024);
-    s->maxJobs = static_cast<uint32_t>(in.Uint("maxJobs", 1, 4096, 16));
-    s->inputBuffer = in.Bytes("inputBuffer", 1, uint64_t(1) << 32, 1024 * 1024);
+    s->bufferPerJob = in.Bytes("bufferPerJob", perJob.lo, perJob.hi, 2u * 1024 * 1024);
+    s->maxJobs = static_cast<uint32_t>(in.Uint("maxJobs", maxJobs.lo, maxJobs.hi, 16));
+    s->inputBuffer = in.Bytes("inputBuffer", input.lo, input.hi, 1024 * 1024);
     s->backPressure = in.Bool("backPressure", true);
     s->latency = in.Duration("latency", Time(0), MilliSeconds(1), std::string("250ns"));
-    s->maxSlots = static_cast<uint32_t>(in.Uint("maxSlots", 1, 65536, 512));
+    s->maxSlots = static_cast<uint32_t>(
+        in.Uint("maxSlots", InputLimits::AGG_MAX_SLOTS.lo, InputLimits::AGG_MAX_SLOTS.hi, 512));
     return s;
 }
 
@@ -163,17 +174,23 @@ ParseInaMode(ScenarioObject& in, const ScenarioConfig& cfg)
         in.Fail("mode", "\"ina\" needs an \"aggregation\" section (where the aggregation points "
                         "are)");
     }
-    uint32_t trees = static_cast<uint32_t>(in.Uint("trees", 1, 1024, 1));
-    uint32_t slots = static_cast<uint32_t>(in.Uint("slots", 0, 65536, 0));
+    uint32_t trees = static_cast<uint32_t>(
+        in.Uint("trees", InputLimits::AGG_TREES.lo, InputLimits::AGG_TREES.hi, 1));
+    uint32_t slots = static_cast<uint32_t>(
+        in.Uint("slots", InputLimits::AGG_SLOTS.lo, InputLimits::AGG_SLOTS.hi, 0));
     static const std::map<std::string, std::string> kCc = {{"dcqcn", "ns3::AggregationDcqcn"},
                                                            {"dctcp", "ns3::AggregationDctcp"},
                                                            {"none", "ns3::AggregationFixedWindow"}};
     std::string cc
         = kCc.at(in.Choice("aggregationCc", {"dcqcn", "dctcp", "none"}, std::string("dcqcn")));
-    uint32_t chunk = static_cast<uint32_t>(in.Uint("chunkElements", 1, 4096, 256));
+    const UintLimit chunks
+        = InputLimits::UintOfAttribute(AggregationWorker::GetTypeId(), "ChunkElements");
+    uint32_t chunk = static_cast<uint32_t>(in.Uint("chunkElements", chunks.lo, chunks.hi, 256));
     AggElementType type
         = kTypes.at(in.Choice("elementType", {"fp32", "fp16", "int32"}, std::string("fp32")));
-    int32_t scale = static_cast<int32_t>(in.Uint("scaleExponent", 0, 64, 20));
+    int32_t scale
+        = static_cast<int32_t>(in.Uint("scaleExponent", InputLimits::AGG_SCALE_EXPONENT.lo,
+                                       InputLimits::AGG_SCALE_EXPONENT.hi, 20));
     uint32_t maxSlots = section->maxSlots;
     return [=](TrafficContext& ctx, const std::vector<uint32_t>& hosts,
                const std::string& job) -> Ptr<GradientAggregator>

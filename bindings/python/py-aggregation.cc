@@ -38,16 +38,39 @@ ElementType(const std::string& s, const std::string& what)
     return it->second;
 }
 
+/**
+ * A setting with one name in JSON, Python and C++ (doc/scenario.rst, "One naming") that Python
+ * also accepted under an older name: either may be given, not both.
+ * \param now the value under the current name (None if absent) \param older under the older one
+ * \param nowName the current name \param olderName the older name
+ * \return the given value, or None
+ */
+py::object
+Renamed(const py::object& now, const py::object& older, const std::string& nowName,
+        const std::string& olderName)
+{
+    if (!now.is_none() && !older.is_none())
+    {
+        throw std::invalid_argument(olderName + " is the older name of " + nowName
+                                    + ": give one of them, not both");
+    }
+    return now.is_none() ? older : now;
+}
+
 /// The adder-tree timing model, for line-rate what-ifs without a simulation.
 struct AdderTree
 {
     Ptr<AdderTreeTimingModel> m;
 
-    AdderTree(const py::object& lanes, double clockMhz, const py::object& depth,
-              const std::string& type)
+    AdderTree(const py::object& lanes, double clockMhz, const py::object& treeDepth,
+              const std::string& type, const py::object& depth)
     {
-        uint32_t l = uint32_t(CheckedUint(lanes, "lanes", 1, 65536));
-        uint32_t d = uint32_t(CheckedUint(depth, "depth", 0, 4096));
+        const TypeId tid = AdderTreeTimingModel::GetTypeId();
+        uint32_t l
+            = uint32_t(CheckedUint(lanes, "lanes", InputLimits::UintOfAttribute(tid, "Lanes")));
+        const py::object td = Renamed(treeDepth, depth, "tree_depth", "depth");
+        uint32_t d = uint32_t(CheckedUint(td.is_none() ? py::int_(12) : td, "tree_depth",
+                                          InputLimits::UintOfAttribute(tid, "TreeDepth")));
         AdderTreeTimingModel::Validate(clockMhz * 1e6, l, d);
         m = CreateObject<AdderTreeTimingModel>();
         m->SetAttribute("Lanes", UintegerValue(l));
@@ -76,43 +99,57 @@ Aggregate(const py::dict& kw)
         throw std::invalid_argument("aggregate() needs the simulator: close the live "
                                     "mlnet.Simulation first");
     }
-    auto get = [&kw](const char* k, py::object def) -> py::object
-    {
-        return kw.contains(k) ? py::reinterpret_borrow<py::object>(kw[k]) : def;
-    };
-    static const std::set<std::string> known = {"topology",
-                                                "k",
-                                                "leaves",
-                                                "spines",
-                                                "hosts_per_leaf",
-                                                "rate",
-                                                "delay",
-                                                "pfc",
-                                                "placement",
-                                                "lanes",
-                                                "clock_mhz",
-                                                "depth",
-                                                "buffer_per_job",
-                                                "input_buffer",
-                                                "latency",
-                                                "workers",
-                                                "trees",
-                                                "slots",
-                                                "cc",
-                                                "element_type",
-                                                "scale_exponent",
-                                                "values",
-                                                "elements",
-                                                "until",
-                                                "seed"};
+    // The arguments: the scenario's keys in snake_case (doc/scenario.rst, "One naming"), and
+    // the older names Python had for three of them.
+    static const std::vector<std::string> known = {"topology",       "k",
+                                                   "leaves",         "spines",
+                                                   "hosts_per_leaf", "rate",
+                                                   "delay",          "pfc",
+                                                   "placement",      "timing",
+                                                   "lanes",          "clock_mhz",
+                                                   "tree_depth",     "element_type",
+                                                   "buffer_per_job", "max_jobs",
+                                                   "input_buffer",   "back_pressure",
+                                                   "latency",        "max_slots",
+                                                   "hosts",          "trees",
+                                                   "slots",          "aggregation_cc",
+                                                   "chunk_elements", "scale_exponent",
+                                                   "values",         "elements",
+                                                   "until",          "seed"};
+    static const std::map<std::string, std::string> older
+        = {{"depth", "tree_depth"}, {"cc", "aggregation_cc"}, {"workers", "hosts"}};
+    py::dict args;
     for (const auto& item : kw)
     {
         std::string k = py::str(item.first);
-        if (!known.count(k))
+        auto o = older.find(k);
+        const std::string name = o == older.end() ? k : o->second;
+        if (std::find(known.begin(), known.end(), name) == known.end())
         {
-            throw std::invalid_argument("aggregate(): unknown argument \"" + k + "\"");
+            std::string list;
+            for (const std::string& a : known)
+            {
+                list += (list.empty() ? "" : ", ") + a;
+            }
+            throw std::invalid_argument("aggregate(): unknown argument \"" + k + "\" (accepted: "
+                                        + list + "; older names: depth, cc, workers)");
         }
+        if (args.contains(name.c_str()))
+        {
+            for (const auto& [was, now] : older)
+            {
+                if (now == name)
+                {
+                    Renamed(py::int_(0), py::int_(0), now, was); // throws: both given
+                }
+            }
+        }
+        args[name.c_str()] = item.second;
     }
+    auto get = [&args](const char* k, py::object def) -> py::object
+    {
+        return args.contains(k) ? py::reinterpret_borrow<py::object>(args[k]) : def;
+    };
     std::string topo = get("topology", py::str("leaf-spine")).cast<std::string>();
     std::string placement = get("placement", py::str("devices")).cast<std::string>();
     if (topo != "leaf-spine" && topo != "fat-tree")
@@ -127,36 +164,60 @@ Aggregate(const py::dict& kw)
     double rate = ParseRate(get("rate", py::str("100Gbps")), "rate");
     double delay = ParseTime(get("delay", py::str("1us")), "delay");
     bool pfc = get("pfc", py::bool_(true)).cast<bool>();
-    uint32_t lanes = uint32_t(CheckedUint(get("lanes", py::int_(16)), "lanes", 1, 65536));
+    // The ranges are the attributes' checkers' (one place), as the scenario parser's.
+    const TypeId adder = AdderTreeTimingModel::GetTypeId();
+    const TypeId engine = AggregationEngine::GetTypeId();
+    const TypeId device = AggregationDevice::GetTypeId();
+    const TypeId worker = AggregationWorker::GetTypeId();
+    const std::string timing
+        = get("timing", py::str(placement == "devices" ? "adder-tree" : "line-rate"))
+              .cast<std::string>();
+    if (timing != "adder-tree" && timing != "line-rate")
+    {
+        throw std::invalid_argument("timing = \"" + timing + "\": must be adder-tree or line-rate");
+    }
+    uint32_t lanes = uint32_t(CheckedUint(get("lanes", py::int_(16)), "lanes",
+                                          InputLimits::UintOfAttribute(adder, "Lanes")));
     double clock = get("clock_mhz", py::float_(300.0)).cast<double>();
-    uint32_t depth = uint32_t(CheckedUint(get("depth", py::int_(12)), "depth", 0, 4096));
+    uint32_t depth = uint32_t(CheckedUint(get("tree_depth", py::int_(12)), "tree_depth",
+                                          InputLimits::UintOfAttribute(adder, "TreeDepth")));
     AdderTreeTimingModel::Validate(clock * 1e6, lanes, depth);
     uint64_t bufferPerJob = CheckedUint(get("buffer_per_job", py::int_(2 << 20)), "buffer_per_job",
-                                        1, uint64_t(1) << 36);
-    uint64_t inputBuffer
-        = CheckedUint(get("input_buffer", py::int_(1 << 20)), "input_buffer", 1, uint64_t(1) << 32);
+                                        InputLimits::UintOfAttribute(engine, "BufferBytesPerJob"));
+    uint32_t maxJobs = uint32_t(CheckedUint(get("max_jobs", py::int_(16)), "max_jobs",
+                                            InputLimits::UintOfAttribute(engine, "MaxJobs")));
+    uint64_t inputBuffer = CheckedUint(get("input_buffer", py::int_(1 << 20)), "input_buffer",
+                                       InputLimits::UintOfAttribute(device, "InputBufferBytes"));
+    bool backPressure = get("back_pressure", py::bool_(true)).cast<bool>();
     double latency = ParseTime(get("latency", py::str("250ns")), "latency");
-    uint32_t trees = uint32_t(CheckedUint(get("trees", py::int_(1)), "trees", 1, 1024));
-    uint32_t slots = uint32_t(CheckedUint(get("slots", py::int_(0)), "slots", 0, 65536));
-    std::string cc = get("cc", py::str("dcqcn")).cast<std::string>();
+    uint32_t maxSlots = uint32_t(
+        CheckedUint(get("max_slots", py::int_(512)), "max_slots", InputLimits::AGG_MAX_SLOTS));
+    uint32_t trees
+        = uint32_t(CheckedUint(get("trees", py::int_(1)), "trees", InputLimits::AGG_TREES));
+    uint32_t slots
+        = uint32_t(CheckedUint(get("slots", py::int_(0)), "slots", InputLimits::AGG_SLOTS));
+    std::string cc = get("aggregation_cc", py::str("dcqcn")).cast<std::string>();
     static const std::map<std::string, std::string> kCc = {{"dcqcn", "ns3::AggregationDcqcn"},
                                                            {"dctcp", "ns3::AggregationDctcp"},
                                                            {"none", "ns3::AggregationFixedWindow"}};
     if (!kCc.count(cc))
     {
-        throw std::invalid_argument("cc = \"" + cc + "\": must be dcqcn, dctcp or none");
+        throw std::invalid_argument("aggregation_cc = \"" + cc
+                                    + "\": must be dcqcn, dctcp or none");
     }
+    uint32_t chunk = uint32_t(CheckedUint(get("chunk_elements", py::int_(256)), "chunk_elements",
+                                          InputLimits::UintOfAttribute(worker, "ChunkElements")));
     AggElementType type
         = ElementType(get("element_type", py::str("fp32")).cast<std::string>(), "element_type");
-    uint32_t scale
-        = uint32_t(CheckedUint(get("scale_exponent", py::int_(20)), "scale_exponent", 0, 64));
+    uint32_t scale = uint32_t(CheckedUint(get("scale_exponent", py::int_(20)), "scale_exponent",
+                                          InputLimits::AGG_SCALE_EXPONENT));
     double until = ParseTime(get("until", py::str("100ms")), "until");
     uint32_t seed = uint32_t(CheckedUint(get("seed", py::int_(1)), "seed", InputLimits::SEED));
 
     std::vector<std::vector<float>> values;
-    if (kw.contains("values"))
+    if (args.contains("values"))
     {
-        for (const auto& row : py::reinterpret_borrow<py::iterable>(kw["values"]))
+        for (const auto& row : py::reinterpret_borrow<py::iterable>(args["values"]))
         {
             values.push_back(py::cast<std::vector<float>>(row));
         }
@@ -182,11 +243,11 @@ Aggregate(const py::dict& kw)
                                  InputLimits::HOSTS_PER_LEAF)));
     }
     std::vector<uint32_t> workers;
-    if (kw.contains("workers"))
+    if (args.contains("hosts"))
     {
-        for (const auto& h : py::reinterpret_borrow<py::iterable>(kw["workers"]))
+        for (const auto& h : py::reinterpret_borrow<py::iterable>(args["hosts"]))
         {
-            workers.push_back(uint32_t(CheckedUint(h, "workers[]", 0, t.hosts.GetN() - 1)));
+            workers.push_back(uint32_t(CheckedUint(h, "hosts[]", 0, t.hosts.GetN() - 1)));
         }
     }
     else
@@ -199,17 +260,17 @@ Aggregate(const py::dict& kw)
     if (!values.empty() && values.size() != workers.size())
     {
         Simulator::Destroy();
-        throw std::invalid_argument("values: one list per worker (" + std::to_string(workers.size())
+        throw std::invalid_argument("values: one list per host (" + std::to_string(workers.size())
                                     + ")");
     }
     uint64_t elements = values.empty() ? CheckedUint(get("elements", py::int_(1 << 20)), "elements",
                                                      1, uint64_t(1) << 40)
                                        : values.front().size();
-    if (!values.empty() && kw.contains("elements")
-        && CheckedUint(kw["elements"], "elements", 1, uint64_t(1) << 40) != elements)
+    if (!values.empty() && args.contains("elements")
+        && CheckedUint(args["elements"], "elements", 1, uint64_t(1) << 40) != elements)
     {
         Simulator::Destroy();
-        throw std::invalid_argument("elements = " + std::string(py::str(kw["elements"]))
+        throw std::invalid_argument("elements = " + std::string(py::str(args["elements"]))
                                     + ": must equal the length of each values list ("
                                     + std::to_string(elements)
                                     + ") when values are given (or leave it out)");
@@ -229,13 +290,25 @@ Aggregate(const py::dict& kw)
         AggregationHelper agg;
         agg.SetNodeNames(t.NodeNames()); // "core0", "host3", as the other outputs
         agg.SetEngineAttribute("BufferBytesPerJob", UintegerValue(bufferPerJob));
-        agg.SetTimingAttribute("Lanes", UintegerValue(lanes));
-        agg.SetTimingAttribute("ClockFrequency", DoubleValue(clock * 1e6));
-        agg.SetTimingAttribute("TreeDepth", UintegerValue(depth));
+        agg.SetEngineAttribute("MaxJobs", UintegerValue(maxJobs));
+        if (timing == "line-rate")
+        {
+            agg.SetTimingModel("ns3::LineRateTimingModel");
+        }
+        else
+        {
+            agg.SetTimingModel("ns3::AdderTreeTimingModel");
+            agg.SetTimingAttribute("Lanes", UintegerValue(lanes));
+            agg.SetTimingAttribute("ClockFrequency", DoubleValue(clock * 1e6));
+            agg.SetTimingAttribute("TreeDepth", UintegerValue(depth));
+        }
         agg.SetTimingAttribute("ElementType", EnumValue(type));
         agg.SetDeviceAttribute("InputBufferBytes", UintegerValue(inputBuffer));
+        agg.SetDeviceAttribute("BackPressure", BooleanValue(backPressure));
         agg.SetLatency(ToTime(latency));
+        agg.SetMaxSlots(maxSlots);
         agg.SetCongestionControl(kCc.at(cc));
+        agg.SetWorkerAttribute("ChunkElements", UintegerValue(chunk));
         agg.SetWorkerAttribute("ElementType", EnumValue(type));
         agg.SetWorkerAttribute("ScaleExponent", IntegerValue(int32_t(scale)));
         if (placement == "devices")
@@ -351,9 +424,13 @@ RegisterAggregation(py::module_& m)
 {
     py::class_<AdderTree>(m, "AdderTree",
                           "PANAMA's FPGA adder-tree datapath timing (no simulation)")
-        .def(py::init<const py::object&, double, const py::object&, const std::string&>(),
-             py::arg("lanes") = 16, py::arg("clock_mhz") = 300.0, py::arg("depth") = 12,
-             py::arg("element_type") = "fp32")
+        .def(
+            py::init<const py::object&, double, const py::object&, const std::string&,
+                     const py::object&>(),
+            py::arg("lanes") = 16, py::arg("clock_mhz") = 300.0, py::arg("tree_depth") = py::none(),
+            py::arg("element_type") = "fp32", py::arg("depth") = py::none(),
+            "lanes, clock_mhz, tree_depth (default 12; older name: depth) and element_type, as the "
+            "scenario's aggregation section (lanes, clockMHz, treeDepth, elementType)")
         .def_property_readonly(
             "element_rate",
             [](const AdderTree& a)
@@ -391,11 +468,14 @@ RegisterAggregation(py::module_& m)
             return Aggregate(kw);
         },
         "One in-network all-reduce (doc/aggregation.rst). Keyword arguments: topology "
-        "('leaf-spine' | 'fat-tree'), k, leaves, spines, hosts_per_leaf, rate, delay, pfc, "
-        "placement ('devices' | 'switches'), lanes, clock_mhz, depth, buffer_per_job, "
-        "input_buffer, latency, workers (host indices), trees, slots, cc ('dcqcn' | 'dctcp' | "
-        "'none'), element_type ('fp32' | 'fp16' | 'int32'), scale_exponent, values (one list "
-        "per worker) or elements, until, seed. Returns a dict: completed, time (s), results "
+        "('leaf-spine' | 'fat-tree'), k, leaves, spines, hosts_per_leaf, rate, delay, pfc; the "
+        "aggregation section's keys in snake_case: placement ('devices' | 'switches'), timing "
+        "('adder-tree' | 'line-rate', default by placement), lanes, clock_mhz, tree_depth, "
+        "element_type ('fp32' | 'fp16' | 'int32'), buffer_per_job, max_jobs, input_buffer, "
+        "back_pressure, latency, max_slots; the job's: hosts (host indices), trees, slots, "
+        "aggregation_cc ('dcqcn' | 'dctcp' | 'none'), chunk_elements, scale_exponent; values "
+        "(one list per host) or elements, until, seed. Older names: depth, cc, workers. "
+        "Returns a dict: completed, time (s), results "
         "(values mode), trees, workers, devices.");
 }
 

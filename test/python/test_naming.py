@@ -41,6 +41,17 @@ def arguments(function):
     return names
 
 
+def aggregate_arguments():
+    """The keyword arguments mlnet.aggregate() accepts, from its own error message."""
+    try:
+        mlnet.aggregate(zzz_unknown=1)
+    except ValueError as e:
+        m = re.search(r"\(accepted: (.*?);", str(e))
+        assert m, str(e)
+        return set(m.group(1).split(", "))
+    raise AssertionError("aggregate() accepted an unknown argument")
+
+
 class TestNamingTable(unittest.TestCase):
     def test_python_names_exist(self):
         rows = naming_rows()
@@ -56,6 +67,10 @@ class TestNamingTable(unittest.TestCase):
                 target = mlnet.Simulation.__init__
             elif func == "aggregate":
                 target = mlnet.aggregate
+                if arg:  # keyword arguments: the ones its "unknown argument" error accepts
+                    self.assertIn(arg, aggregate_arguments(), f"{section} {key}: {python}")
+                    checked += 1
+                    continue
             else:
                 self.assertTrue(hasattr(mlnet.Simulation, func), f"{section} {key}: {func}")
                 target = getattr(mlnet.Simulation, func)
@@ -63,6 +78,21 @@ class TestNamingTable(unittest.TestCase):
                 self.assertIn(arg, arguments(target), f"{section} {key}: {python}")
             checked += 1
         self.assertGreater(checked, 30)
+
+    def test_aggregation_names_match_the_scenario_keys(self):
+        """aggregate() and AdderTree take the scenario's words; the older names still work."""
+        args = aggregate_arguments()
+        for name in ["tree_depth", "aggregation_cc", "hosts", "max_slots", "chunk_elements"]:
+            self.assertIn(name, args)
+        for older in ["depth", "cc", "workers"]:
+            self.assertNotIn(older, args)
+        self.assertEqual(mlnet.AdderTree(tree_depth=7).latency, mlnet.AdderTree(depth=7).latency)
+        with self.assertRaisesRegex(ValueError, "depth is the older name of tree_depth"):
+            mlnet.AdderTree(tree_depth=7, depth=7)
+        with self.assertRaisesRegex(ValueError, "cc is the older name of aggregation_cc"):
+            mlnet.aggregate(aggregation_cc="none", cc="none")
+        with self.assertRaisesRegex(ValueError, "workers is the older name of hosts"):
+            mlnet.aggregate(workers=[0, 1], hosts=[0, 1])
 
     def test_signature_reader_sees_arguments(self):
         self.assertIn("hosts_per_edge", arguments(mlnet.Simulation.fat_tree))
