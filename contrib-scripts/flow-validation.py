@@ -147,11 +147,20 @@ def scenarios(seed=1):
     s["ring16+websearch-20-k8"] = fat_tree(
         8, [dp(list(range(0, 128, 8)), "googlenet", 3)]
         + background(list(range(4, 128, 8)), "websearch", 0.2, 5000, seed), duration="5ms")
+    # Flow schedulers (the "scheduler" section): parameter servers and a pipeline whose
+    # messages are posted through a policy's classes and rate caps.
+    for pol in ["fair", "madd", "echelon", "cadentflow-priority", "cadentflow-deadline"]:
+        s["ps4+2-googlenet-k4-" + pol] = fat_tree(
+            4, [dp([0, 1, 2, 3], "googlenet", mode="ps", servers=[8, 12])],
+            scheduler={"policy": pol})
+    s["pipeline4-1f1b-k4-echelon"] = dict(s["pipeline4-1f1b-k4"],
+                                          scheduler={"policy": "echelon"})
     # The same without DCQCN (line-rate senders held back by PFC alone): what the packet
     # backend's congestion control costs, apart from the fluid model's own error.
     for name in ["ring4x4-mixed-k4", "ps4+2-googlenet-k4", "ps8+4-resnet50-k4",
                  "pipeline4-1f1b-k4", "ring8-oversub-leafspine", "rdma-incast-8to1-k4",
-                 "ring8+websearch-30-k4", "websearch-30-k4"]:
+                 "ring8+websearch-30-k4", "websearch-30-k4", "ps4+2-googlenet-k4-fair",
+                 "ps4+2-googlenet-k4-echelon", "ps4+2-googlenet-k4-cadentflow-priority"]:
         s[name + "-fixed"] = dict(s[name], cc="fixed")
     return s
 

@@ -36,7 +36,7 @@
 #include <tuple>
 
 using namespace ns3;
-using mlnetexamples::BuildSwitchCluster;
+using mlnetexamples::BuildSwitchClusterTransports;
 using mlnetexamples::SplitList;
 
 namespace ns3
@@ -72,8 +72,8 @@ class ExampleCoflowJob : public TrainingJob
     }
 
     /// \param senders sending NICs \param receivers receiving NICs (each with a flow scheduler)
-    void SetHosts(const std::vector<Ptr<RdmaNic>>& senders,
-                  const std::vector<Ptr<RdmaNic>>& receivers)
+    void SetHosts(const std::vector<Ptr<MessageTransport>>& senders,
+                  const std::vector<Ptr<MessageTransport>>& receivers)
     {
         m_senders = senders;
         m_receivers = receivers;
@@ -136,8 +136,8 @@ class ExampleCoflowJob : public TrainingJob
         }
     }
 
-    std::vector<Ptr<RdmaNic>> m_senders;
-    std::vector<Ptr<RdmaNic>> m_receivers;
+    std::vector<Ptr<MessageTransport>> m_senders;
+    std::vector<Ptr<MessageTransport>> m_receivers;
     uint64_t m_bytes{4000000};
     Time m_gap{MilliSeconds(2)};
     uint32_t m_left{0};
@@ -174,6 +174,7 @@ struct PipeConfig
     Time controlDelay{0};
     Time startJitter{MilliSeconds(3)};
     std::string cc{"ns3::DcqcnVendor"};
+    std::string backend{"packet"};
     uint32_t fluidIterations{0};
 
     bool Staggered() const
@@ -243,7 +244,8 @@ RunOne(const std::string& policy, const PipeConfig& c, uint32_t run)
     RngSeedManager::SetRun(run);
     const uint32_t pipeHosts = c.Staggered() ? c.stages : c.pipelines * c.stages;
     const uint32_t hosts = pipeHosts + c.psWorkers + c.coflowSenders;
-    std::vector<Ptr<RdmaNic>> nics = BuildSwitchCluster(hosts, c.rate, c.cc);
+    std::vector<Ptr<MessageTransport>> nics
+        = BuildSwitchClusterTransports(hosts, c.rate, c.cc, c.backend);
     FlowSchedulerHelper fs;
     fs.SetPolicy(policy);
     fs.SetSchedulerAttribute("ControlDelay", TimeValue(c.controlDelay));
@@ -287,7 +289,7 @@ RunOne(const std::string& policy, const PipeConfig& c, uint32_t run)
     if (c.psWorkers > 0)
     {
         // servers on the middle stages (1 and 2) of every pipeline: they share those hosts' links
-        std::vector<Ptr<RdmaNic>> servers;
+        std::vector<Ptr<MessageTransport>> servers;
         for (uint32_t p = 0; p < c.pipelines; ++p)
         {
             servers.push_back(nics[p * c.stages + 1]);
@@ -747,12 +749,20 @@ main(int argc, char* argv[])
                  c.fluidIterations);
     cmd.AddValue("runs", "Runs per policy (RngRun = --RngRun .. --RngRun + runs - 1)", runs);
     cmd.AddValue("csv", "Write every measured iteration to this CSV file", csv);
+    cmd.AddValue("backend",
+                 "packet (RDMA NICs, the default) or flow (fluid transports: the policies' "
+                 "classes and rate caps on fluid flows; --cc changes nothing there)",
+                 c.backend);
     cmd.AddValue("summary", "Write one row per policy and job to this CSV file", summaryCsv);
     cmd.AddValue("fluidCsv", "Write every flow of the flow-level runs to this CSV file", fluidCsv);
     cmd.Parse(argc, argv);
     const uint32_t firstRun = RngSeedManager::GetRun(); // --RngRun, default 1
     try
     {
+        if (c.backend != "packet" && c.backend != "flow")
+        {
+            throw std::invalid_argument("--backend = " + c.backend + ": must be packet or flow");
+        }
         if (c.scenario != "mixed" && c.scenario != "staggered")
         {
             throw std::invalid_argument("--scenario must be mixed or staggered, got '" + c.scenario
@@ -841,8 +851,8 @@ main(int argc, char* argv[])
                       << " workers whose servers are the pipelines' stages 1 and "
                       << "2, ";
         }
-        std::cout << c.rate << " Gbit/s, " << c.cc << ", " << c.duration.GetMilliSeconds()
-                  << " ms simulated (" << c.warmup.GetMilliSeconds()
+        std::cout << c.rate << " Gbit/s, " << c.cc << ", " << c.backend << " level, "
+                  << c.duration.GetMilliSeconds() << " ms simulated (" << c.warmup.GetMilliSeconds()
                   << " ms warm-up), job starts jittered by up to "
                   << c.startJitter.GetMicroSeconds() / 1e3 << " ms, RngRun " << firstRun << ".."
                   << firstRun + runs - 1 << "\n\n";

@@ -60,6 +60,18 @@ class TestBadInput(unittest.TestCase):
                              "must be an integer in [1, 4294967295]")
         self.assertEqual(run(f, "--seed=4294967295", "--out=" + self.tmp)[0], 0)
 
+    def test_backend_override(self):
+        f = self.write("s.json", SMALL)
+        self.assertError([f, "--backend=fluid", "--out=" + self.tmp],
+                         "--backend=fluid is out of range (must be packet or flow)")
+        agg = self.write("agg.json", '{"topology": {"type": "fat-tree", "k": 4}, '
+                         '"duration": "1us", "aggregation": {}, "traffic": []}')
+        self.assertError([agg, "--backend=flow", "--out=" + self.tmp],
+                         'is not available with "backend": "flow"')
+        self.assertEqual(run(f, "--backend=flow", "--out=" + self.tmp)[0], 0)
+        with open(os.path.join(self.tmp, "summary.json")) as s:
+            self.assertIn('"backend": "flow"', s.read())
+
     def test_rngrun_is_the_seed(self):
         # A random permutation: the derangement and the ECMP hash seeds come from RngRun.
         f = self.write("p.json", '{"topology": {"type": "leaf-spine", "leaves": 2, "spines": 2,'
