@@ -810,7 +810,7 @@ def reproduction(out, grid):
                    whis=(0, 100))
         ax.tick_params(axis="x", labelsize=7, labelrotation=35)
     ax.set_ylabel("aggregation -> core uplink utilisation")
-    ax.set_title("(c) pod uplinks after the warm-up (min-max whiskers)")
+    ax.set_title("(c) pod uplinks after warm-up, seeds pooled (min-max)")
     ax.grid(alpha=0.3)
     fig.tight_layout()
     fig.savefig(out, dpi=110)
