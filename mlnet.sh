@@ -130,10 +130,12 @@ test_asan() {
   # file this job compiles (library and tests): ns-3.37's build-support/macros-and-
   # definitions.cmake adds -Wall, and with NS3_WARNINGS_AS_ERRORS (set by -d debug) -Werror
   # -Wno-error=deprecated-declarations. Code that would break an in-tree debug build (and so
-  # `./test.py -s mlnet` there) fails here first. -Werror is not on yet: the whole job has not
-  # yet been run once with these flags (GCC's -O1 middle-end warnings under ASan are unchecked),
-  # so for now the warnings are printed, not fatal; turn on -Werror after one clean run.
-  flags+=" -Wall"
+  # `./test.py -s mlnet` there) fails here first. One exception: -Wmaybe-uninitialized stays a
+  # warning. GCC 12 at -O1 under ASan reports it inside libstdc++'s <regex> (std::function moved
+  # in regex_automaton.h, 14 reports, all from test/helper/scenario-naming-test.cc; measured
+  # 2026-11-27), a false positive the debug profile (-O0, where GCC does not run this analysis)
+  # never sees.
+  flags+=" -Wall -Werror -Wno-error=deprecated-declarations -Wno-error=maybe-uninitialized"
   cmake -S . -B "$ASAN_BUILD_DIR" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" -DCMAKE_CXX_FLAGS="$flags" \
     -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \

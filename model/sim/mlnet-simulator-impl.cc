@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <stdexcept>
 #include <typeinfo>
 
 namespace ns3
@@ -124,11 +125,19 @@ MlnetSimulatorImpl::SetScheduler(ObjectFactory schedulerFactory)
 {
     NS_LOG_FUNCTION(this << schedulerFactory);
     Ptr<Scheduler> next = schedulerFactory.Create<Scheduler>();
-    NS_ABORT_MSG_IF(!next,
-                    "MlnetSimulatorImpl::SetScheduler: SchedulerType '"
-                        << schedulerFactory.GetTypeId().GetName()
-                        << "' is not an ns-3 event scheduler (a subclass of ns3::Scheduler, e.g. "
-                           "ns3::MapScheduler)");
+    if (!next)
+    {
+        // A configuration error (doc/architecture.rst, error policy): thrown, so that Python gets
+        // a ValueError. The engine stays usable: on first use it keeps its default scheduler.
+        if (!m_events)
+        {
+            SetScheduler(ObjectFactory(TimingWheelScheduler::GetTypeId().GetName()));
+        }
+        throw std::invalid_argument("MlnetSimulatorImpl::SetScheduler: SchedulerType '"
+                                    + schedulerFactory.GetTypeId().GetName()
+                                    + "' is not an ns-3 event scheduler (a subclass of "
+                                      "ns3::Scheduler, e.g. ns3::MapScheduler)");
+    }
     if (m_events)
     {
         // (timestamp, uid) keys are kept: the order does not change.

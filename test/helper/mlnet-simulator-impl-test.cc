@@ -806,14 +806,6 @@ TEST_CASE("sim: bad input is a fatal error naming the call and the accepted rang
             Simulator::Stop(Seconds(-1));
         }));
     CHECK_THAT(stop, Catch::Contains("delay must be >= 0"));
-    const std::string sched = AbortMessageOf(inMlnet(
-        []()
-        {
-            Simulator::SetScheduler(ObjectFactory("ns3::UniformRandomVariable"));
-        }));
-    CHECK_THAT(sched,
-               Catch::Contains("SchedulerType 'ns3::UniformRandomVariable' is not an ns-3 event "
-                               "scheduler"));
     // Schedule, ScheduleNow and ScheduleDestroy from another thread while Run() executes (ns-3
     // allows only ScheduleWithContext there). Outside Run() another thread may set up the next
     // simulation (Python does): no error.
@@ -868,4 +860,36 @@ TEST_CASE("sim: bad input is a fatal error naming the call and the accepted rang
         }));
     CHECK_THAT(offDestroy,
                Catch::Contains("MlnetSimulatorImpl::ScheduleDestroy called from a thread"));
+}
+
+TEST_CASE("sim: a SchedulerType that is no ns3::Scheduler throws std::invalid_argument and leaves "
+          "a usable engine",
+          "[sim]")
+{
+    mlnettest::ImplGuard guard; // restores SimulatorImplementationType and SchedulerType
+    const std::string expected
+        = "SchedulerType 'ns3::UniformRandomVariable' is not an ns-3 event scheduler";
+    // Set behind the helper's back, before the engine exists: the first Simulator call creates
+    // the engine, which throws and keeps its default scheduler.
+    guard.Use(kMlnet, "ns3::UniformRandomVariable");
+    CHECK_THROWS_WITH(Simulator::Now(), Catch::Contains(expected));
+    GlobalValue::Bind("SchedulerType", TypeIdValue(MapScheduler::GetTypeId()));
+    // Set on a running engine: throws, and the events already queued stay queued.
+    std::vector<std::string> ran;
+    Simulator::Schedule(NanoSeconds(5),
+                        [&ran]()
+                        {
+                            ran.push_back("a");
+                        });
+    CHECK_THROWS_AS(Simulator::SetScheduler(ObjectFactory("ns3::UniformRandomVariable")),
+                    std::invalid_argument);
+    Simulator::Schedule(NanoSeconds(3),
+                        [&ran]()
+                        {
+                            ran.push_back("b");
+                        });
+    Simulator::Run();
+    CHECK(ran == std::vector<std::string>{"b", "a"});
+    CHECK(Simulator::Now() == NanoSeconds(5));
+    Simulator::Destroy();
 }
