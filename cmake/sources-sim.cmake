@@ -13,6 +13,7 @@ list(APPEND MLNET_HEADERS
   ${_dir}/timing-wheel-scheduler.h
   ${_dir}/mlnet-simulator-impl.h
   ${_dir}/mlnet-event.h
+  ${_dir}/fast-events.h
   ${_dir}/reusable-timer.h
   ${_dir}/huge-page-heap.h
 )

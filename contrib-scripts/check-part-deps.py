@@ -10,6 +10,9 @@
 cmake/sources-<part>.cmake) includes a header the other part lists. CMake builds a subset
 (-DMLNET_PARTS=...) with every part it depends on, so a missing dependency breaks that build
 and an extra one builds more than needed. Prints the differences; exit status 1 if any.
+3. Models reach mlnet's event engine through one facade: no file of model/ outside model/sim
+   includes mlnet-simulator-impl.h or names MlnetSimulatorImpl (they use FastEvents,
+   model/sim/fast-events.h, whose calls fall back to ns-3's Simulator under another engine).
 
 usage: check-part-deps.py [MODULE_ROOT] [--graph]
   --graph      also print the folder graph's arrows (with the number of includes behind each)
@@ -152,6 +155,24 @@ def self_test():
     return 0 if ok else 1
 
 
+def engine_leaks(root):
+    """(file, line number, line) of model code outside model/sim that names the engine class."""
+    leaks = []
+    model = os.path.join(root, "model")
+    for folder in sorted(os.listdir(model)):
+        if folder == "sim" or not os.path.isdir(os.path.join(model, folder)):
+            continue
+        for name in sorted(os.listdir(os.path.join(model, folder))):
+            if not name.endswith((".h", ".cc")):
+                continue
+            path = os.path.join(model, folder, name)
+            with open(path, encoding="utf-8") as f:
+                for n, line in enumerate(f, 1):
+                    if "MlnetSimulatorImpl" in line or "mlnet-simulator-impl.h" in line:
+                        leaks.append((os.path.relpath(path, root), n, line.strip()))
+    return leaks
+
+
 def main():
     if "--self-test" in sys.argv:
         return self_test()
@@ -187,8 +208,14 @@ def main():
                   f'declares {";".join(sorted(d)) or "(none)"}: set(MLNET_PART_DEPS_{part} '
                   f'"{";".join(sorted(m))}")')
             bad += 1
+    leaks = engine_leaks(root)
+    for f, n, line in leaks:
+        print(f"{f}:{n}: names the engine class; models use FastEvents (model/sim/fast-events.h): "
+              f"{line}")
+    bad += bool(leaks)
     if not bad:
         print(f"part dependencies: {len(measured)} parts, CMakeLists.txt matches the #includes")
+        print("model code reaches the event engine only through FastEvents")
     return 1 if bad else 0
 
 

@@ -10,7 +10,6 @@
 #include "ns3/ethernet-header.h"
 #include "ns3/log.h"
 #include "ns3/mlnet-enum-accessor.h"
-#include "ns3/mlnet-simulator-impl.h"
 #include "ns3/node.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
@@ -116,19 +115,19 @@ AllDevices()
     return *devices;
 }
 
-/// GetEventCount() under MlnetSimulatorImpl asks the devices for their reserved events.
+/// GetEventCount() under mlnet's engine asks the devices for their reserved events.
 [[maybe_unused]] const bool g_reservationCounter
-    = (MlnetSimulatorImpl::AddReservationCounter(&FabricNetDevice::ReservedTxDoneAhead), true);
+    = (FastEvents::AddReservationCounter(&FabricNetDevice::ReservedTxDoneAhead), true);
 } // namespace
 
 uint64_t
-FabricNetDevice::ReservedTxDoneAhead(const MlnetSimulatorImpl& sim)
+FabricNetDevice::ReservedTxDoneAhead(const FastEvents::Engine& sim)
 {
     uint64_t n = 0;
     for (const FabricNetDevice* d : AllDevices())
     {
         n += d->m_txDoneReserved && d->m_txDoneSim == &sim
-             && !sim.HasPassed(d->m_txDoneTs, d->m_txDoneUid);
+             && !FastEvents::HasPassed(d->TxDoneReservation());
     }
     return n;
 }
@@ -323,34 +322,26 @@ FabricNetDevice::PullSourceChanged()
 }
 
 void
-FabricNetDevice::ScheduleEvent(MlnetSimulatorImpl* sim, uint32_t context, const Time& delay,
+FabricNetDevice::ScheduleEvent(FastEvents::Engine* sim, uint32_t context, const Time& delay,
                                MlnetEvent* event)
 {
-    // In this node's context (the context orders nothing). Inside MlnetSimulatorImpl's Run()
-    // the call goes to it directly: same uid, same order, without ns-3's static wrapper, and
-    // the loop runs it through its function pointer (an MlnetEvent), not ns-3's Invoke().
-    if (sim)
-    {
-        sim->ScheduleInRun(context, uint64_t(delay.GetTimeStep()), event);
-    }
-    else
-    {
-        Simulator::ScheduleWithContext(context, delay, event);
-    }
+    // In this node's context (the context orders nothing). Inside mlnet's Run() the call goes
+    // to the engine directly: same uid, same order, without ns-3's static wrapper, and the loop
+    // runs it through its function pointer (an MlnetEvent), not ns-3's Invoke().
+    FastEvents::Schedule(sim, context, delay, event);
 }
 
 void
 FabricNetDevice::SettleReservedTxDone() const
 {
-    if (MlnetSimulatorImpl::Running() != m_txDoneSim
-        && PeekPointer(Simulator::GetImplementation()) != static_cast<SimulatorImpl*>(m_txDoneSim))
+    if (!FastEvents::IsCurrent(TxDoneReservation()))
     {
         // Another simulator since (Simulator::Destroy()): the event went with the old one, as
         // ns-3 drops pending events; the transmitter stays as it was, busy.
         m_txDoneReserved = false;
         return;
     }
-    if (m_txDoneSim->HasPassed(m_txDoneTs, m_txDoneUid))
+    if (FastEvents::HasPassed(TxDoneReservation()))
     {
         m_txDoneReserved = false; // it would have run, and found nothing to send
         m_txBusy = false;
@@ -365,8 +356,7 @@ FabricNetDevice::ScheduleReservedTxDone()
     {
         m_txDoneReserved = false;
         m_txDoneEvent->Ref(); // the scheduler releases one reference after the event ran
-        m_txDoneSim->ScheduleReserved(m_txDoneTs, m_txDoneUid, m_txContext,
-                                      PeekPointer(m_txDoneEvent));
+        FastEvents::ScheduleReserved(TxDoneReservation(), m_txContext, PeekPointer(m_txDoneEvent));
     }
 }
 
@@ -491,13 +481,14 @@ FabricNetDevice::StartFrame(FabricFrame& f, uint16_t etherType, const FlowKey* k
     // that pulls (a host's) needs the event to pull, unless its pull source says a pull would
     // do nothing (MayPull: a NIC without queue pairs); a port with nothing queued and nothing
     // to pull only reserves it (m_txDoneReserved), on mlnet's simulator.
-    MlnetSimulatorImpl* sim = MlnetSimulatorImpl::Running();
+    FastEvents::Engine* sim = FastEvents::Running();
     const bool pullIdle = m_pullSource ? !m_pullSource->MayPull() : !(m_watched & W_PULL_CB);
     if (sim && pullIdle && !HasQueued())
     {
-        m_txDoneSim = sim;
-        m_txDoneTs = sim->NowStep() + uint64_t(txTime.GetTimeStep());
-        m_txDoneUid = sim->ReserveUid();
+        const FastEvents::Reservation r = FastEvents::Reserve(sim, txTime);
+        m_txDoneSim = r.engine;
+        m_txDoneTs = r.ts;
+        m_txDoneUid = r.uid;
         m_txDoneReserved = true;
     }
     else

@@ -11,6 +11,7 @@
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
 #include "ns3/event-impl.h"
+#include "ns3/fast-events.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/mac48-address.h"
 #include "ns3/mlnet-event.h"
@@ -33,7 +34,6 @@ namespace ns3
 
 class FabricChannel;
 class FabricWire;
-class MlnetSimulatorImpl;
 class Node;
 
 class FabricNetDevice;
@@ -401,12 +401,17 @@ class FabricNetDevice : public NetDevice
     /**
      * Schedule an MlnetEvent after delay (a device's transmit-complete event, a wire's
      * arrival), in the context of the node that runs it.
-     * \param sim MlnetSimulatorImpl::Running() (nullptr: through ns-3's Simulator)
+     * \param sim FastEvents::Running() (nullptr: through ns-3's Simulator)
      * \param context the node's id \param delay the delay
      * \param event the event, already referenced for the scheduler
      */
-    static void ScheduleEvent(MlnetSimulatorImpl* sim, uint32_t context, const Time& delay,
+    static void ScheduleEvent(FastEvents::Engine* sim, uint32_t context, const Time& delay,
                               MlnetEvent* event);
+    /// \return the reservation of the transmit-complete event (see m_txDoneReserved)
+    FastEvents::Reservation TxDoneReservation() const
+    {
+        return {m_txDoneSim, m_txDoneTs, m_txDoneUid};
+    }
     /// Resolve a reserved transmit-complete event against the clock (see m_txDoneReserved).
     void SettleTxDone() const
     {
@@ -459,7 +464,7 @@ class FabricNetDevice : public NetDevice
     mutable bool m_txBusy{false};
     /**
      * The transmit-complete event of the frame on the wire may be reserved instead of
-     * scheduled (StartFrame, on MlnetSimulatorImpl, a port with nothing to pull: no pull
+     * scheduled (StartFrame, on mlnet's engine, a port with nothing to pull: no pull
      * callback, or a pull source whose MayPull() is false): its uid is
      * taken, so every other event keeps its place in the order, and it is scheduled with that
      * (time, uid) only when something to send arrives before the frame ends. Otherwise it
@@ -493,7 +498,7 @@ class FabricNetDevice : public NetDevice
     FabricPullSource* m_pullSource{nullptr};  //!< pulled instead of m_pull (SetPullSource)
     Ptr<MlnetEvent> m_txDoneEvent;            //!< calls TransmitComplete(); reused for every frame
     uint64_t m_txDoneTs{0};                   //!< its time, in time steps
-    MlnetSimulatorImpl* m_txDoneSim{nullptr}; //!< the simulator that reserved it
+    FastEvents::Engine* m_txDoneSim{nullptr}; //!< the simulator that reserved it
     uint64_t m_txFrames{0};                   //!< all frames transmitted
     alignas(64) TxTimeAccumulator m_txClock;  //!< exact frame times (one line)
     FabricEgressScheduler m_egress;           //!< the class queues and the discipline serving them
@@ -533,11 +538,11 @@ class FabricNetDevice : public NetDevice
 
   public:
     /**
-     * MlnetSimulatorImpl::ReservationCounter of the devices: their reserved transmit-complete
+     * FastEvents::ReservationCounter of the devices: their reserved transmit-complete
      * uids not yet passed on sim (see GetEventCount()).
      * \param sim the simulator \return the number
      */
-    static uint64_t ReservedTxDoneAhead(const MlnetSimulatorImpl& sim);
+    static uint64_t ReservedTxDoneAhead(const FastEvents::Engine& sim);
 };
 
 } // namespace ns3

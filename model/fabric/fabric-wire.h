@@ -7,8 +7,8 @@
 #include "fabric-frame.h"
 #include "fabric-net-device.h"
 #include "flow-key.h"
+#include "ns3/fast-events.h"
 #include "ns3/mlnet-event.h"
-#include "ns3/mlnet-simulator-impl.h"
 #include "ns3/nstime.h"
 #include "wire-arena.h"
 
@@ -62,7 +62,7 @@ class alignas(64) FabricWire : public MlnetEvent
         }
         m_tail = r;
         Ref(); // the scheduler releases one reference after the event ran
-        FabricNetDevice::ScheduleEvent(MlnetSimulatorImpl::Running(), m_context, delay, this);
+        FabricNetDevice::ScheduleEvent(FastEvents::Running(), m_context, delay, this);
     }
 
     /// Drop the frames on the wire (the device is disposed).

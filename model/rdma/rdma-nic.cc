@@ -4,10 +4,10 @@
 #include "rdma-nic.h"
 
 #include "ns3/fabric-net-device.h"
+#include "ns3/fast-events.h"
 #include "ns3/flow-key.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/log.h"
-#include "ns3/mlnet-simulator-impl.h"
 #include "ns3/node.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
@@ -386,7 +386,7 @@ RdmaNic::ScheduleWake(Time at)
     {
         return;
     }
-    m_wake.Schedule(at - MlnetSimulatorImpl::CurrentTime());
+    m_wake.Schedule(at - FastEvents::Now());
 }
 
 void
@@ -436,7 +436,7 @@ RdmaNic::PortPull(uint8_t pausedMask, FabricFrame& f, const FlowKey*& key)
     // Strict priority between classes (class 7 highest, as the fabric), round robin among the
     // queue pairs of a class. With a single class in use the first ready QP wins (early exit).
     const bool oneClass = (m_classesInUse & (m_classesInUse - 1)) == 0;
-    Time now = MlnetSimulatorImpl::CurrentTime();
+    Time now = FastEvents::Now();
     if (m_hostTxReady > now)
     {
         ScheduleWake(m_hostTxReady); // the host transmit path is still reading
@@ -621,7 +621,7 @@ RdmaNic::ArmRto(RdmaQueuePair& qp)
         return;
     }
     qp.m_rtoArmed = true;
-    qp.m_rtoDeadline = MlnetSimulatorImpl::CurrentTime() + m_rto;
+    qp.m_rtoDeadline = FastEvents::Now() + m_rto;
     // A pending event of an earlier arming fires no later than the new deadline (unless the
     // timeout was shortened since): it moves itself there (OnRtoTimer), no second event.
     if (qp.m_rto.IsPending() && qp.m_rto.GetTsStep() > qp.m_rtoDeadline.GetTimeStep())
@@ -641,7 +641,7 @@ RdmaNic::OnRtoTimer(RdmaQueuePair& qp)
     {
         return; // disarmed since (progress acknowledged everything)
     }
-    Time now = MlnetSimulatorImpl::CurrentTime();
+    Time now = FastEvents::Now();
     if (qp.m_rtoDeadline > now)
     {
         qp.m_rto.Schedule(qp.m_rtoDeadline - now);
@@ -778,7 +778,7 @@ RdmaNic::ReceiveData(uint32_t qpn, uint8_t opcode, uint32_t psn24, uint32_t payl
                      uint32_t ipBytes, bool ce)
 {
     Responder* rp = &m_responders[qpn];
-    Time now = MlnetSimulatorImpl::CurrentTime();
+    Time now = FastEvents::Now();
     uint64_t psn = ExpandPsn(psn24, rp->epsn);
     // Every arrival counts, whether the transport accepts it or not.
     RdmaReceiveStats& st = rp->stats;
@@ -861,7 +861,7 @@ RdmaNic::ReceiveData(uint32_t qpn, uint8_t opcode, uint32_t psn24, uint32_t payl
 void
 RdmaNic::ReceiveAck(RdmaQueuePair& qp, uint64_t psn, bool nak)
 {
-    Time now = MlnetSimulatorImpl::CurrentTime();
+    Time now = FastEvents::Now();
     // An ACK of psn acknowledges everything up to psn; a NAK of psn everything before it.
     uint64_t una = nak ? psn : psn + 1;
     if (una > qp.m_highSent)
@@ -907,7 +907,7 @@ RdmaNic::ReceiveAck(RdmaQueuePair& qp, uint64_t psn, bool nak)
 void
 RdmaNic::ReceiveCnp(RdmaQueuePair& qp)
 {
-    Time now = MlnetSimulatorImpl::CurrentTime();
+    Time now = FastEvents::Now();
     qp.m_cnps++;
     qp.m_ops->Advance(qp.m_cc, now);
     qp.m_ops->OnCnp(qp.m_cc, now);
