@@ -13,13 +13,16 @@
 //   ./mlnet-bench-flow --k=16 --jobs=16 --workers=64 --iterations=100 --background=0.05
 //
 // Tensor fusion is the scenario files' default (64 MiB, --fusion); --incremental=0 refills the
-// whole connected component at every change (the reference the incremental one must match).
+// whole connected component at every change (the reference the incremental one must match);
+// --ring=group carries each ring all-reduce as one fluid group, --ring=phased as --phases phases
+// of one fluid flow per member (FluidTransport::RingGranularity).
 
 #include "bench-common.h"
 #include "ns3/core-module.h"
 #include "ns3/mlnet-module.h"
 
 #include <algorithm>
+#include <cctype>
 #include <iostream>
 #include <numeric>
 
@@ -45,6 +48,8 @@ main(int argc, char* argv[])
     uint32_t seed = 1;
     uint64_t fusion = uint64_t(64) << 20;
     bool incremental = true;
+    std::string ring = "message";
+    uint32_t phases = 8;
     CommandLine cmd(__FILE__);
     cmd.AddValue("k", "Fat-tree arity (k^3/4 hosts), even in [4, 32]", k);
     cmd.AddValue("jobs", "Training jobs (ring all-reduce), >= 1", jobs);
@@ -61,6 +66,13 @@ main(int argc, char* argv[])
     cmd.AddValue("incremental",
                  "FluidNetwork::Incremental (false: refill the whole component, the reference)",
                  incremental);
+    cmd.AddValue("ring",
+                 "FluidTransport::RingGranularity: message (one fluid flow per ring-step "
+                 "message), group (one fluid group per ring all-reduce) or phased (--phases "
+                 "phases of one fluid flow per member)",
+                 ring);
+    cmd.AddValue("phases", "FluidTransport::RingPhases (ring=phased), in [1, 8192]", phases);
+    EventSchedulerHelper::UseDefault(cmd); // mlnet's scheduler and event loop, as mlnet-run
     cmd.Parse(argc, argv);
     try
     {
@@ -79,10 +91,22 @@ main(int argc, char* argv[])
         {
             throw std::invalid_argument("--background must be in [0, 1)");
         }
+        if (ring != "message" && ring != "group" && ring != "phased")
+        {
+            throw std::invalid_argument("--ring must be message, group or phased");
+        }
+        if (phases < 1 || phases > 8192)
+        {
+            throw std::invalid_argument("--phases must be in [1, 8192]");
+        }
         RngSeedManager::SetRun(seed);
         WallClock build;
         FabricTopology t = FabricTopologyHelper().BuildFatTree(k);
         FlowBackendHelper flow;
+        std::string granularity = ring;
+        granularity[0] = char(std::toupper(granularity[0]));
+        flow.SetTransportAttribute("RingGranularity", StringValue(granularity));
+        flow.SetTransportAttribute("RingPhases", UintegerValue(phases));
         Ptr<FluidFabric> fabric = flow.Install(t);
         fabric->GetNetwork()->SetAttribute("Incremental", BooleanValue(incremental));
         std::vector<uint32_t> order(hosts);
@@ -174,6 +198,9 @@ main(int argc, char* argv[])
             .Add("background", background)
             .Add("fusion", fusion)
             .Add("incremental", incremental)
+            .Add("scheduler", EventSchedulerHelper::Current())
+            .Add("ring", ring)
+            .Add("phases", phases)
             .Add("iterationsDone", n)
             .Add("meanIterationMs", n ? 1e3 * sum / n : 0.0)
             .Add("simulatedS", Simulator::Now().GetSeconds())

@@ -21,4 +21,5 @@ list(APPEND MLNET_TEST_SOURCES
   ${MLNET_ROOT}/test/flow/fluid-transport-test.cc
   ${MLNET_ROOT}/test/flow/flow-backend-scenario-test.cc
   ${MLNET_ROOT}/test/flow/flow-scheduler-fluid-test.cc
+  ${MLNET_ROOT}/test/flow/fluid-ring-group-test.cc
 )

@@ -12,6 +12,7 @@ same flows.
 
 usage: flow-validation.py MLNET_RUN [--only NAME ...] [--seeds 1,2] [--list] [--json F]
                           [--cache DIR] [--iterations N]
+                          [--coarse group,phased]
 """
 import argparse
 import bisect
@@ -228,16 +229,24 @@ def main():
     ap.add_argument("--iterations", type=int,
                     help="iterations of every job in the scenarios without background flows "
                          "(default: 3-5 as listed)")
+    ap.add_argument("--coarse", default="",
+                    help="comma-separated ringGranularity values (group, phased) to run at flow "
+                         "level besides message (one fluid flow per ring-step message): their "
+                         "iteration time, error against packet level and speed-up in extra "
+                         "columns")
     a = ap.parse_args()
     if a.list:
         for name, sc in scenarios().items():
             print(name, len(sc["traffic"]), "traffic entries")
         return
     errors_iter = []
+    errors_coarse = {}
+    coarse = [g for g in a.coarse.split(",") if g]
     errors_fct = []
     print("%-28s %4s %12s %12s %7s %10s %10s %7s %10s %10s %7s %8s" % (
         "scenario", "seed", "iter pkt ms", "iter flow ms", "err %", "p50 pkt us", "p50 flow us",
-        "err %", "p99 pkt us", "p99 flow us", "err %", "speed-up"))
+        "err %", "p99 pkt us", "p99 flow us", "err %", "speed-up")
+        + "".join(" %12s %7s %8s" % ("iter %s ms" % g[:5], "err %", "speed-up") for g in coarse))
     results = []
     bulk = []
     for seed in [int(x) for x in a.seeds.split(",")]:
@@ -248,7 +257,7 @@ def main():
                 sc = dict(sc, traffic=[dict(t, iterations=a.iterations) if "iterations" in t
                                        else t for t in sc["traffic"]])
             ps, pi, pf = run(a.mlnet_run, name, sc, "packet", seed, a.cache)
-            fs, fi, ff = run(a.mlnet_run, name, sc, "flow", seed)
+            fs, fi, ff = run(a.mlnet_run, name, dict(sc, ringGranularity="message"), "flow", seed)
             row = [name, seed]
             if pi:
                 mp, mf = statistics.mean(pi) / 1e6, statistics.mean(fi) / 1e6
@@ -267,19 +276,35 @@ def main():
                     row += [float("nan")] * 3
             # speed-up in CPU seconds (the machine is shared: wall time is not the measure)
             row.append(ps["cpuSeconds"] / max(fs["cpuSeconds"], 1e-3))
-            results.append({"scenario": name, "seed": seed, "packetCpuSeconds": ps["cpuSeconds"],
-                            "flowCpuSeconds": fs["cpuSeconds"], "row": row[2:],
-                            "packetIterationsNs": pi, "flowIterationsNs": fi,
-                            "packetFctNs": pf, "flowFctNs": ff})
+            result = {"scenario": name, "seed": seed,
+                      "packetCpuSeconds": ps["cpuSeconds"], "flowCpuSeconds": fs["cpuSeconds"],
+                      "row": row[2:], "packetIterationsNs": pi, "flowIterationsNs": fi,
+                      "packetFctNs": pf, "flowFctNs": ff}
+            extra = ""
+            for g in coarse:
+                cs, ci, cf = run(a.mlnet_run, name, dict(sc, ringGranularity=g), "flow", seed)
+                mc = statistics.mean(ci) / 1e6 if ci else float("nan")
+                ec = 100 * (mc - row[2]) / row[2] if pi else float("nan")
+                if pi:
+                    errors_coarse.setdefault(g, []).append(ec)
+                sc_up = ps["cpuSeconds"] / max(cs["cpuSeconds"], 1e-3)
+                extra += " %12.3f %7.2f %8.1f" % (mc, ec, sc_up)
+                result.update({g + "CpuSeconds": cs["cpuSeconds"], g + "IterationsNs": ci,
+                               g + "FctNs": cf})
+            results.append(result)
             if pi and not pf:
                 bulk.append(abs(row[4]))  # jobs without background flows
             print("%-28s %4d %12.3f %12.3f %7.2f %10.1f %10.1f %7.2f %10.1f %10.1f %7.2f %8.1f"
-                  % tuple(row))
+                  % tuple(row) + extra)
             sys.stdout.flush()
     if errors_iter:
         ab = sorted(abs(e) for e in errors_iter)
         print("iteration time |error| %%: median %.2f, max %.2f over %d runs"
               % (statistics.median(ab), ab[-1], len(ab)))
+    for g, errs in errors_coarse.items():
+        ab = sorted(abs(e) for e in errs)
+        print("iteration time |error| %% with ringGranularity %s: median %.2f, max %.2f "
+              "over %d runs" % (g, statistics.median(ab), ab[-1], len(ab)))
     if bulk:
         print("jobs without background |error| %%: median %.2f, max %.2f over %d runs"
               % (statistics.median(bulk), max(bulk), len(bulk)))

@@ -14,8 +14,10 @@
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
 #include "ns3/stats-writer.h"
+#include "ns3/string.h"
 #include "ns3/uinteger.h"
 
+#include <cctype>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
@@ -169,7 +171,11 @@ ScenarioRunner::Build()
     m_names = m_topo.NodeNames();
     if (m_cfg.backend == "flow")
     {
-        m_fluid = FlowBackendHelper().Install(m_topo);
+        FlowBackendHelper flow;
+        std::string granularity = m_cfg.ringGranularity; // "message" -> "Message"
+        granularity[0] = char(std::toupper(granularity[0]));
+        flow.SetTransportAttribute("RingGranularity", StringValue(granularity));
+        m_fluid = flow.Install(m_topo);
     }
 }
 
@@ -326,23 +332,29 @@ ForEachSwitchPort(const FabricTopology& topo,
 
 } // namespace
 
+double
+ScenarioRunner::FluidIpv4Share() const
+{
+    if (!m_fluid)
+    {
+        return 1.0;
+    }
+    m_fluid->GetNetwork()->Advance();
+    // Full packets: Mtu payload + headers of the datagram, + FrameOverhead on the wire.
+    Ptr<FluidTransport> t = FlowBackendHelper::GetTransport(m_topo.hosts.Get(0));
+    UintegerValue mtu;
+    UintegerValue overhead;
+    t->GetAttribute("Mtu", mtu);
+    t->GetAttribute("FrameOverhead", overhead);
+    const double wire = double(t->WireBytes(mtu.Get()));
+    return (wire - double(overhead.Get())) / wire;
+}
+
 std::vector<PortStatsRecord>
 ScenarioRunner::CollectPorts() const
 {
     std::vector<PortStatsRecord> ports;
-    double ipv4Share = 1.0; // flow level: of a fluid link's (wire) bytes, the IPv4 datagrams'
-    if (m_fluid)
-    {
-        m_fluid->GetNetwork()->Advance();
-        // Full packets: Mtu payload + headers of the datagram, + FrameOverhead on the wire.
-        Ptr<FluidTransport> t = FlowBackendHelper::GetTransport(m_topo.hosts.Get(0));
-        UintegerValue mtu;
-        UintegerValue overhead;
-        t->GetAttribute("Mtu", mtu);
-        t->GetAttribute("FrameOverhead", overhead);
-        const double wire = double(t->WireBytes(mtu.Get()));
-        ipv4Share = (wire - double(overhead.Get())) / wire;
-    }
+    const double ipv4Share = FluidIpv4Share();
     for (uint32_t s = 0; s < m_topo.switches.GetN(); ++s)
     {
         Ptr<Node> node = m_topo.switches.Get(s);
@@ -386,21 +398,43 @@ std::vector<PortClassRecord>
 ScenarioRunner::CollectPortClasses() const
 {
     std::vector<PortClassRecord> records;
-    ForEachSwitchPort(m_topo,
-                      [&](Ptr<Node> node, Ptr<FabricSwitch> sw, uint32_t p)
-                      {
-                          // the classes that sent a packet or a PFC pause
-                          for (uint8_t c = 0; c < FabricNetDevice::kNumClasses; ++c)
-                          {
-                              const SwitchClassStats st = sw->GetClassStats(p, c);
-                              if (st.txPackets > 0 || st.pauseSent > 0)
-                              {
-                                  records.push_back(
-                                      PortClassRecord{m_names.at(node->GetId()), p, c, st.txPackets,
+    const double ipv4Share = FluidIpv4Share();
+    ForEachSwitchPort(
+        m_topo,
+        [&](Ptr<Node> node, Ptr<FabricSwitch> sw, uint32_t p)
+        {
+            if (m_fluid)
+            {
+                // the classes whose fluid flows crossed the port's link
+                const int64_t link = m_fluid->GetLink(sw->GetPort(p));
+                for (uint8_t c = 0; link >= 0 && c < FabricNetDevice::kNumClasses; ++c)
+                {
+                    const uint64_t bytes = uint64_t(std::llround(
+                        m_fluid->GetNetwork()->GetLinkClassBytes(uint32_t(link), c) * ipv4Share));
+                    if (bytes > 0)
+                    {
+                        PortClassRecord r;
+                        r.node = m_names.at(node->GetId());
+                        r.port = p;
+                        r.cls = c;
+                        r.txBytes = bytes;
+                        r.flowLevel = true;
+                        records.push_back(r);
+                    }
+                }
+                return;
+            }
+            // the classes that sent a packet or a PFC pause
+            for (uint8_t c = 0; c < FabricNetDevice::kNumClasses; ++c)
+            {
+                const SwitchClassStats st = sw->GetClassStats(p, c);
+                if (st.txPackets > 0 || st.pauseSent > 0)
+                {
+                    records.push_back(PortClassRecord{m_names.at(node->GetId()), p, c, st.txPackets,
                                                       st.txBytes, st.pauseSent, st.maxQueueBytes});
-                              }
-                          }
-                      });
+                }
+            }
+        });
     return records;
 }
 

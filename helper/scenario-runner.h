@@ -129,6 +129,9 @@ class ScenarioRunner : private TrafficContext
     void ReportProgress();
     std::vector<FlowStatsRecord> CollectFlows() const;
     std::vector<PortStatsRecord> CollectPorts() const;
+    /// Flow level: brings the fluid links' counters up to now. \return the IPv4 datagrams'
+    /// share of a fluid link's (wire) bytes (1 at packet level)
+    double FluidIpv4Share() const;
     std::vector<PortClassRecord> CollectPortClasses() const;
     /// \param seconds simulated time of the run \return the hosts' interconnect records
     std::vector<HostStatsRecord> CollectHosts(double seconds) const;

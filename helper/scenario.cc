@@ -673,6 +673,8 @@ Scenario::ParseChecked(const nlohmann::json& j)
     cfg.seed
         = static_cast<uint32_t>(root.Uint("seed", InputLimits::SEED.lo, InputLimits::SEED.hi, 1));
     cfg.backend = root.Choice("backend", {"packet", "flow"}, std::string("packet"));
+    cfg.ringGranularity
+        = root.Choice("ringGranularity", {"message", "group", "phased"}, cfg.ringGranularity);
     // What the flow backend runs (doc/flow-backend.rst): RDMA messages and the training jobs.
     const std::vector<std::string> flowTraffic
         = {"data-parallel-job", "pipeline-job", "tensor-parallel-job", "rdma", "rdma-permutation"};

@@ -215,6 +215,9 @@ struct ScenarioConfig
     Time drain{MilliSeconds(10)};   //!< longest extra time to let in-flight packets arrive
     uint32_t seed{1};               //!< RngRun
     std::string backend{"packet"};  //!< "packet" or "flow" (doc/flow-backend.rst)
+    /// flow backend: a ring collective by "message", as one "group" or "phased"
+    /// (FluidTransport::RingGranularity)
+    std::string ringGranularity{"message"};
     /// "dataClass": the priority class of every traffic entry without its own "class"
     uint8_t dataClass{DataClass::DEFAULT};
     OutputConfig output; //!< output files

@@ -39,6 +39,7 @@ void
 FluidConnection::DoDispose()
 {
     m_waiting.clear();
+    m_ring.reset();
     m_local = nullptr;
     m_remote = nullptr;
     MessageConnection::DoDispose();
@@ -156,7 +157,17 @@ FluidConnection::SetPriorityClass(uint8_t cls)
                                     + std::to_string(cls) + " out of range [0, 7]");
     }
     m_class = cls;
-    if (m_sending)
+    if (m_ring)
+    {
+        // a common group moves to the class as a whole (its members are one flow)
+        Ptr<FluidNetwork> net = m_local->GetFabric()->GetNetwork();
+        const uint64_t flow = m_ring->common ? m_ring->flow : m_flow;
+        if (net->IsTransmitting(flow))
+        {
+            net->SetClass(flow, cls);
+        }
+    }
+    else if (m_sending)
     {
         m_local->GetFabric()->GetNetwork()->SetClass(m_flow, cls);
     }
@@ -166,9 +177,39 @@ void
 FluidConnection::SetMaxRate(DataRate cap)
 {
     m_maxRate = cap.GetBitRate();
-    if (m_sending)
+    if (m_ring)
+    {
+        UpdateRingCap();
+    }
+    else if (m_sending)
     {
         m_local->GetFabric()->GetNetwork()->SetRateCap(m_flow, double(m_maxRate) / 8.0);
+    }
+}
+
+void
+FluidConnection::UpdateRingCap()
+{
+    Ptr<FluidNetwork> net = m_local->GetFabric()->GetNetwork();
+    if (!m_ring->common)
+    {
+        if (net->IsTransmitting(m_flow))
+        {
+            net->SetRateCap(m_flow, double(m_maxRate) / 8.0); // its own flow of the phase
+        }
+        return;
+    }
+    uint64_t cap = 0;
+    for (const FluidConnection* c : m_ring->members)
+    {
+        if (c->m_maxRate > 0 && (cap == 0 || c->m_maxRate < cap))
+        {
+            cap = c->m_maxRate;
+        }
+    }
+    if (net->IsTransmitting(m_ring->flow))
+    {
+        net->SetRateCap(m_ring->flow, double(cap) / 8.0);
     }
 }
 
@@ -187,9 +228,9 @@ FluidConnection::GetBytesPosted() const
 uint64_t
 FluidConnection::GetBytesSent() const
 {
-    if (!m_sending)
+    if (!m_sending || m_ring)
     {
-        return m_sent;
+        return m_sent; // a ring's bytes count once it has drained
     }
     const double left = m_local->GetFabric()->GetNetwork()->GetRemaining(m_flow);
     const double share = 1.0 - std::min(1.0, left / double(m_sendingWire));

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <vector>
 
 namespace ns3
@@ -76,6 +77,29 @@ class FluidConnection : public MessageConnection
   private:
     friend class FluidTransport;
 
+    /// A ring carried as one fluid group (FluidTransport::StartRing), shared by its members.
+    struct RingGroup
+    {
+        std::vector<FluidConnection*> members; //!< member i: rank i -> rank i + 1
+        std::vector<uint64_t> sent;            //!< payload member i carries
+        std::vector<Time> latency;             //!< unloaded path latency of member i
+        uint32_t steps{0};                     //!< ring steps
+        uint32_t pieces{1};                    //!< messages per step (sub-chunks)
+        Callback<void, uint32_t> rankDone;     //!< the collective's
+        Time start;                            //!< the group's start
+        Time drained;                          //!< the group's drain (when it happened)
+        bool common{true};          //!< one flow at a common rate (else one per member and phase)
+        uint64_t flow{0};           //!< common: its FluidNetwork id
+        uint64_t stepWire{0};       //!< wire bytes per member and step
+        uint32_t phases{1};         //!< phased: phases
+        std::vector<uint32_t> done; //!< phased: phases drained, per member
+        std::vector<char> running;  //!< phased: a member's phase is draining
+        uint32_t pending{0};        //!< phased: members with phases left
+    };
+    /// Apply the rate cap to the ring this connection is a member of: a common group's is its
+    /// members' smallest, a phased member's flow has its own.
+    void UpdateRingCap();
+
     struct Message
     {
         uint64_t id;
@@ -110,8 +134,9 @@ class FluidConnection : public MessageConnection
     uint64_t m_nextId{0};
     uint64_t m_posted{0};
     uint64_t m_acked{0};
-    uint64_t m_delivered{0};          //!< payload bytes delivered at the destination
-    Time m_lastDelivery{Seconds(-1)}; //!< the last delivery (negative: none yet)
+    uint64_t m_delivered{0};           //!< payload bytes delivered at the destination
+    Time m_lastDelivery{Seconds(-1)};  //!< the last delivery (negative: none yet)
+    std::shared_ptr<RingGroup> m_ring; //!< the ring group draining on it (null: none)
 
     TracedCallback<uint64_t, uint64_t, Time, Time> m_msgTrace;
 };

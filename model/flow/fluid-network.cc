@@ -151,6 +151,17 @@ FluidNetwork::GetLinkBytes(uint32_t link) const
 }
 
 double
+FluidNetwork::GetLinkClassBytes(uint32_t link, uint8_t cls) const
+{
+    if (cls >= kClasses)
+    {
+        throw std::invalid_argument("FluidNetwork::GetLinkClassBytes: class = "
+                                    + std::to_string(cls) + " is out of range [0, 7]");
+    }
+    return LinkAt(link).carriedByClass[cls];
+}
+
+double
 FluidNetwork::GetLinkLoad(uint32_t link) const
 {
     return LinkAt(link).load;
@@ -202,6 +213,21 @@ FluidNetwork::StartFlow(const FlowSpec& spec)
         {
             throw std::invalid_argument("FluidNetwork::StartFlow: reverse path link "
                                         + std::to_string(l) + " is used twice");
+        }
+    }
+    if (!spec.pathCoef.empty() && spec.pathCoef.size() != spec.path.size())
+    {
+        throw std::invalid_argument("FluidNetwork::StartFlow: pathCoef has "
+                                    + std::to_string(spec.pathCoef.size())
+                                    + " entries; it must be empty or one per path link ("
+                                    + std::to_string(spec.path.size()) + ")");
+    }
+    for (double c : spec.pathCoef)
+    {
+        if (!(c > 0) || !std::isfinite(c))
+        {
+            throw std::invalid_argument("FluidNetwork::StartFlow: pathCoef entry "
+                                        + std::to_string(c) + " is out of range (> 0, finite)");
         }
     }
     if (!(spec.reverseShare >= 0 && spec.reverseShare <= 1))
@@ -258,7 +284,14 @@ FluidNetwork::StartFlow(const FlowSpec& spec)
     f.stamp = 0;
     f.bottleneck = kCapped;
     f.links = spec.path;
-    f.coef.assign(spec.path.size(), 1.0);
+    if (spec.pathCoef.empty())
+    {
+        f.coef.assign(spec.path.size(), 1.0);
+    }
+    else
+    {
+        f.coef = spec.pathCoef;
+    }
     if (spec.reverseShare > 0)
     {
         f.links.insert(f.links.end(), spec.reversePath.begin(), spec.reversePath.end());
@@ -325,6 +358,7 @@ FluidNetwork::SetClass(uint64_t id, uint8_t cls)
     Flow& f = LiveFlow(id);
     if (f.spec.cls != cls)
     {
+        Progress(f, Simulator::Now()); // the bytes so far count in the old class
         f.spec.cls = cls;
         Touch(m_slotOf.at(id));
     }
@@ -442,7 +476,9 @@ FluidNetwork::Progress(Flow& f, Time now)
         f.remaining -= moved;
         for (std::size_t i = 0; i < f.links.size(); ++i)
         {
-            m_links[f.links[i]].carried += moved * f.coef[i];
+            Link& link = m_links[f.links[i]];
+            link.carried += moved * f.coef[i];
+            link.carriedByClass[f.spec.cls] += moved * f.coef[i];
         }
     }
     f.last = now;
@@ -777,8 +813,10 @@ FluidNetwork::Drained(uint32_t slot)
     f.finished = true;
     m_bytesDrained += f.spec.bytes;
     NS_LOG_DEBUG("flow " << f.id << " drained");
-    Simulator::Schedule(PathLatency(f.spec.path), &FluidNetwork::Deliver, this, f.id, f.spec.bytes,
-                        f.start, f.spec.delivered, f.spec.completed, f.spec.extraLatency);
+    const Time latency
+        = f.spec.latency.IsStrictlyNegative() ? PathLatency(f.spec.path) : f.spec.latency;
+    Simulator::Schedule(latency, &FluidNetwork::Deliver, this, f.id, f.spec.bytes, f.start,
+                        f.spec.delivered, f.spec.completed, f.spec.extraLatency);
     Touch(slot);
     if (!f.spec.drained.IsNull())
     {

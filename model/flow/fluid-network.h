@@ -58,16 +58,26 @@ class FluidNetwork : public Object
     struct FlowSpec
     {
         std::vector<uint32_t> path; //!< link ids from source to destination (non-empty)
+        /**
+         * Bytes on path[i] per byte of the flow (each > 0, finite); empty: 1 on every link.
+         * A group of connections that move at one common rate (e.g. the n members of a ring
+         * collective, FluidTransport's RingGranularity "collective") is one flow whose path is
+         * the union of the members' links, each with its multiplicity.
+         */
+        std::vector<double> pathCoef;
         /// links that carry the flow's acknowledgements (the way back; none by default)
         std::vector<uint32_t> reversePath;
         /// bytes on each reversePath link per byte of the flow (e.g. one 84 B acknowledgement
         /// per 1082 B packet), in [0, 1]
         double reverseShare{0};
-        uint64_t bytes{0};      //!< bytes to move (>= 1), as the links count them
-        uint8_t cls{3};         //!< traffic class 0..7 (7 is served first)
-        double weight{1.0};     //!< share within its class (> 0)
-        double rateCap{0};      //!< bytes/s, 0 = none
-        Time extraLatency;      //!< from delivery to completion (>= 0)
+        uint64_t bytes{0};  //!< bytes to move (>= 1), as the links count them
+        uint8_t cls{3};     //!< traffic class 0..7 (7 is served first)
+        double weight{1.0}; //!< share within its class (> 0)
+        double rateCap{0};  //!< bytes/s, 0 = none
+        Time extraLatency;  //!< from delivery to completion (>= 0)
+        /// from the drain to the delivery: negative (the default) = PathLatency(path); a
+        /// group sets its own (>= 0)
+        Time latency{NanoSeconds(-1)};
         FlowCallback drained;   //!< its last byte left the source (may be null)
         FlowCallback delivered; //!< the bytes are at the destination (may be null)
         FlowCallback completed; //!< delivered + extraLatency (may be null)
@@ -97,6 +107,12 @@ class FluidNetwork : public Object
      *         recomputation that covered the link, or up to now after Advance())
      */
     double GetLinkBytes(uint32_t link) const;
+    /**
+     * \param link a link id \param cls a traffic class (0..7)
+     * \return bytes of flows of that class the link has carried so far (as GetLinkBytes();
+     *         a flow's acknowledgement share counts in its own class, in which it is carried)
+     */
+    double GetLinkClassBytes(uint32_t link, uint8_t cls) const;
     /// \param link a link id \return the sum of the rates of its flows now (bytes/s)
     double GetLinkLoad(uint32_t link) const;
 
@@ -158,6 +174,7 @@ class FluidNetwork : public Object
         std::vector<double> coefs;   //!< their bytes on this link per byte (as flows)
         double load{0};              //!< sum of the rates of its flows (bytes/s)
         double carried{0};           //!< bytes carried so far
+        double carriedByClass[8]{};  //!< of which per traffic class
         uint64_t stamp{0};           //!< last recomputation that visited it
         uint32_t local{0};           //!< index in the recomputation's arrays
     };

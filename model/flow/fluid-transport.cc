@@ -3,8 +3,10 @@
  */
 #include "fluid-transport.h"
 
+#include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/rdma-nic.h"
+#include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -12,6 +14,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
 
 namespace ns3
 {
@@ -58,6 +61,25 @@ FluidTransport::GetTypeId()
                             "AckInterval full frames",
                             UintegerValue(1), MakeUintegerAccessor(&FluidTransport::m_ackInterval),
                             MakeUintegerChecker<uint32_t>(1, 65536))
+              .AddAttribute(
+                  "RingGranularity",
+                  "How a ring collective (ring all-reduce, reduce-scatter, all-gather) crosses "
+                  "the fluid network: Message = one fluid flow per ring-step message (the "
+                  "reference); Group = the whole ring as one fluid group of its n connections "
+                  "at one common rate; Phased = RingPhases phases of one fluid flow per member, "
+                  "a member's phase k + 1 waiting for its own and its predecessor's phase k (as "
+                  "ring steps wait). Group and Phased add the per-step "
+                  "latencies at the end (doc/flow-backend.rst, Speed). Read on rank 0's "
+                  "transport",
+                  EnumValue(RING_MESSAGE), MakeEnumAccessor(&FluidTransport::m_ringGranularity),
+                  MakeEnumChecker(RING_MESSAGE, "Message", RING_GROUP, "Group", RING_PHASED,
+                                  "Phased"))
+              .AddAttribute("RingPhases",
+                            "RingGranularity Phased: phases of a ring collective (at most its "
+                            "steps); a member's phase k + 1 starts when its own and its "
+                            "predecessor's phase k have drained",
+                            UintegerValue(8), MakeUintegerAccessor(&FluidTransport::m_ringPhases),
+                            MakeUintegerChecker<uint32_t>(1, 8192))
               .AddTraceSource("MessageRx",
                               "A message was received completely: (source, source QP, bytes)",
                               MakeTraceSourceAccessor(&FluidTransport::m_msgRxTrace),
@@ -216,6 +238,242 @@ FluidTransport::Receive(Ipv4Address src, uint32_t qpn, uint64_t bytes)
     if (!m_rxCb.IsNull())
     {
         m_rxCb(src, qpn, bytes);
+    }
+}
+
+bool
+FluidTransport::StartRing(const RingTransfer& ring)
+{
+    if (m_ringGranularity == RING_MESSAGE)
+    {
+        return false;
+    }
+    const uint32_t n = uint32_t(ring.conns.size());
+    if (n < 2 || ring.steps == 0 || ring.stepMessages.empty() || ring.sent.size() != n)
+    {
+        throw std::invalid_argument(
+            "FluidTransport::StartRing: needs >= 2 connections, steps >= 1, >= 1 step message "
+            "and one sent entry per connection (got "
+            + std::to_string(n) + " connections, " + std::to_string(ring.steps) + " steps, "
+            + std::to_string(ring.stepMessages.size()) + " step messages, "
+            + std::to_string(ring.sent.size()) + " sent entries)");
+    }
+    auto g = std::make_shared<FluidConnection::RingGroup>();
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        Ptr<FluidConnection> c = DynamicCast<FluidConnection>(ring.conns[i]);
+        if (!c || !c->m_local || c->m_local->m_fabric != m_fabric)
+        {
+            throw std::invalid_argument("FluidTransport::StartRing: connection " + std::to_string(i)
+                                        + " is not a FluidConnection of this fluid fabric");
+        }
+        if (c->m_sending || !c->m_waiting.empty() || c->m_ring
+            || (i > 0 && c->m_class != g->members.front()->m_class))
+        {
+            return false; // messages of their own in flight, or mixed classes: message by message
+        }
+        g->members.push_back(PeekPointer(c));
+    }
+    Ptr<FluidNetwork> net = m_fabric->GetNetwork();
+    FluidNetwork::FlowSpec spec;
+    std::unordered_map<uint32_t, std::size_t> index; // link -> position in spec.path
+    auto add = [&spec, &index](uint32_t link, double coef)
+    {
+        auto [it, fresh] = index.emplace(link, spec.path.size());
+        if (fresh)
+        {
+            spec.path.push_back(link);
+            spec.pathCoef.push_back(coef);
+        }
+        else
+        {
+            spec.pathCoef[it->second] += coef;
+        }
+    };
+    uint64_t stepWire = 0;
+    uint64_t cap = 0;
+    for (FluidConnection* c : g->members)
+    {
+        // Every member's data (one byte per byte) and acknowledgements (its reverse share).
+        for (uint32_t l : c->m_path)
+        {
+            add(l, 1.0);
+        }
+        if (c->m_reverseShare > 0)
+        {
+            for (uint32_t l : c->m_reversePath)
+            {
+                add(l, c->m_reverseShare);
+            }
+        }
+        g->latency.push_back(net->PathLatency(c->m_path));
+        uint64_t wire = 0;
+        for (uint64_t m : ring.stepMessages)
+        {
+            wire += c->m_local->WireBytes(m);
+        }
+        stepWire = std::max(stepWire, wire);
+        if (c->m_maxRate > 0 && (cap == 0 || c->m_maxRate < cap))
+        {
+            cap = c->m_maxRate;
+        }
+    }
+    g->sent = ring.sent;
+    g->steps = ring.steps;
+    g->pieces = uint32_t(ring.stepMessages.size());
+    g->rankDone = ring.rankDone;
+    g->start = Simulator::Now();
+    g->stepWire = stepWire;
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        FluidConnection* c = g->members[i];
+        c->m_posted += ring.sent[i];
+        c->m_sending = true; // messages posted meanwhile wait for the ring
+        c->m_ring = g;
+    }
+    if (m_ringGranularity == RING_PHASED)
+    {
+        g->common = false;
+        g->phases = std::min(m_ringPhases, ring.steps);
+        StartPhases(g);
+        return true;
+    }
+    spec.bytes = uint64_t(ring.steps) * stepWire;
+    spec.cls = g->members.front()->m_class;
+    spec.rateCap = double(cap) / 8.0;
+    spec.latency = Time(0); // the ranks' ends are scheduled at the drain (RingDrained)
+    spec.drained = FluidNetwork::FlowCallback(
+        [g](uint64_t)
+        {
+            RingDrained(g);
+        });
+    g->flow = net->StartFlow(spec);
+    NS_LOG_DEBUG("ring group of " << n << " members, " << ring.steps << " steps: flow " << g->flow
+                                  << ", " << spec.bytes << " B per member over " << spec.path.size()
+                                  << " links");
+    return true;
+}
+
+void
+FluidTransport::StartPhases(const std::shared_ptr<FluidConnection::RingGroup>& g)
+{
+    const uint32_t n = uint32_t(g->members.size());
+    g->done.assign(n, 0);
+    g->running.assign(n, 0);
+    g->pending = n;
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        TryPhase(g, i);
+    }
+}
+
+void
+FluidTransport::TryPhase(const std::shared_ptr<FluidConnection::RingGroup>& g, uint32_t i)
+{
+    const uint32_t n = uint32_t(g->members.size());
+    const uint32_t k = g->done[i]; // the member's next phase
+    if (g->running[i] || k >= g->phases || (k > 0 && g->done[(i + n - 1) % n] < k))
+    {
+        return; // draining, finished, or its predecessor's phase k - 1 has not drained
+    }
+    // Phase k covers steps [k K / G, (k + 1) K / G) of the K steps.
+    const uint64_t first = uint64_t(k) * g->steps / g->phases;
+    const uint64_t last = uint64_t(k + 1) * g->steps / g->phases;
+    FluidConnection* c = g->members[i];
+    Ptr<FluidNetwork> net = c->m_local->GetFabric()->GetNetwork();
+    FluidNetwork::FlowSpec s;
+    s.path = c->m_path;
+    s.reversePath = c->m_reversePath;
+    s.reverseShare = c->m_reverseShare;
+    s.bytes = (last - first) * g->stepWire;
+    s.cls = c->m_class;
+    s.rateCap = double(c->m_maxRate) / 8.0;
+    s.latency = Time(0); // the ranks' ends are scheduled at the last drain (RingDrained)
+    s.drained = FluidNetwork::FlowCallback(
+        [g, i, n](uint64_t)
+        {
+            g->running[i] = 0;
+            ++g->done[i];
+            TryPhase(g, i);
+            TryPhase(g, (i + 1) % n); // its successor may wait for this phase
+            if (g->done[i] == g->phases && --g->pending == 0)
+            {
+                RingDrained(g);
+            }
+        });
+    g->running[i] = 1;
+    c->m_flow = net->StartFlow(s);
+}
+
+void
+FluidTransport::RingDrained(const std::shared_ptr<FluidConnection::RingGroup>& g)
+{
+    const Time now = Simulator::Now();
+    g->drained = now;
+    const uint32_t n = uint32_t(g->members.size());
+    // Each step's latency (sub-chunk pipelining hides up to (pieces - 1) messages' drain of it;
+    // a message's drain is the group's mean per message).
+    const double perMessage = (now - g->start).GetSeconds() / (double(g->steps) * g->pieces);
+    const Time hidden = NanoSeconds(int64_t(std::llround(perMessage * (g->pieces - 1) * 1e9)));
+    std::vector<int64_t> step(n);
+    std::vector<int64_t> prefix(n + 1, 0); // prefix sums of the step latencies (ns)
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        step[i] = std::max<int64_t>(0, (g->latency[i] - hidden).GetNanoSeconds());
+        prefix[i + 1] = prefix[i] + step[i];
+    }
+    // Sum of the step latencies of the r ranks before rank i (cyclically).
+    auto before = [&](uint32_t i, uint64_t r) -> int64_t
+    {
+        int64_t sum = int64_t(r / n) * prefix[n];
+        const uint32_t rem = uint32_t(r % n);
+        sum += i >= rem ? prefix[i] - prefix[i - rem] : prefix[i] + prefix[n] - prefix[n + i - rem];
+        return sum;
+    };
+    // The last message of rank i arrives after the chain of steps that ends with it: its own
+    // path latency and the (hidden-reduced) latencies of the steps - 1 ranks before it.
+    std::vector<Time> arrive(n);
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        arrive[i] = g->latency[i] + NanoSeconds(before(i, g->steps - 1));
+    }
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        FluidConnection* c = g->members[i];
+        c->m_ring = nullptr;
+        c->m_sending = false;
+        c->m_sent += g->sent[i];
+    }
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        const Time received = arrive[(i + n - 1) % n];
+        const Time acked = arrive[i] + g->members[i]->m_ackLatency;
+        Simulator::Schedule(std::max(received, acked), &FluidTransport::RingRankDone, g, i,
+                            now + received);
+    }
+    for (FluidConnection* c : g->members)
+    {
+        if (!c->m_waiting.empty())
+        {
+            c->StartNext();
+        }
+    }
+}
+
+void
+FluidTransport::RingRankDone(const std::shared_ptr<FluidConnection::RingGroup>& g, uint32_t rank,
+                             Time received)
+{
+    const uint32_t n = uint32_t(g->members.size());
+    FluidConnection* out = g->members[rank];
+    FluidConnection* in = g->members[(rank + n - 1) % n];
+    out->m_acked += g->sent[rank];
+    in->m_delivered += g->sent[(rank + n - 1) % n];
+    in->m_lastDelivery = std::max(in->m_lastDelivery, received);
+    in->m_remote->m_bytesRx += g->sent[(rank + n - 1) % n];
+    if (!g->rankDone.IsNull())
+    {
+        g->rankDone(rank);
     }
 }
 

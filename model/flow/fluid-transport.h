@@ -46,7 +46,32 @@ class FluidTransport : public MessageTransport
     /// \return the fabric
     Ptr<FluidFabric> GetFabric() const;
 
+    /// How a ring collective crosses the fluid network (RingGranularity attribute).
+    enum RingGranularity
+    {
+        RING_MESSAGE, //!< one fluid flow per ring-step message (the reference)
+        RING_GROUP,   //!< the whole ring as one fluid group at one common rate (StartRing)
+        RING_PHASED   //!< RingPhases phases of one fluid flow per member (StartRing)
+    };
+
     Ptr<MessageConnection> Open(Ptr<MessageTransport> remote, uint8_t cls) override;
+    /**
+     * Carry a ring as a few fluid flows (RingGranularity):
+     *  - "Group": one flow whose rate r is every member's (rank i -> i + 1) and which takes
+     *    r x (its multiplicity) of every link a member's data or acknowledgements cross, so it
+     *    freezes in the progressive filling when any of its links saturates;
+     *  - "Phased": the steps split in RingPhases phases; in each, one flow per member on its
+     *    own path at its own max-min rate; a member's phase k + 1 starts when its own and its
+     *    predecessor's phase k have drained (the ring steps' dependencies, per phase).
+     * A member drains steps x (the wire bytes of one step's messages of the largest chunk) in
+     * all; rank i is done at the last drain plus the unloaded latencies of the chain of steps
+     * that ends at it (each step's path latency, less what sub-chunk pipelining hides, and the
+     * last acknowledgement). See doc/flow-backend.rst.
+     * \param ring the ring (connections of FluidTransports of this fabric, idle)
+     * \return false with RingGranularity "Message", or if a connection is busy or the
+     *         connections differ in class (the collective then posts messages)
+     */
+    bool StartRing(const RingTransfer& ring) override;
     void SetReceiveCallback(ReceiveCallback cb) override;
     Ipv4Address GetAddress() const override;
     /// \return the DataRate of the host's device (0 while unbound)
@@ -70,6 +95,17 @@ class FluidTransport : public MessageTransport
     friend class FluidConnection;
     /// A message arrived completely. \param src source \param qpn its connection \param bytes
     void Receive(Ipv4Address src, uint32_t qpn, uint64_t bytes);
+    /// A ring group's bytes have drained: schedule every rank's end. \param g the group
+    static void RingDrained(const std::shared_ptr<FluidConnection::RingGroup>& g);
+    /// Start a phased ring: every member's first phase. \param g the group
+    static void StartPhases(const std::shared_ptr<FluidConnection::RingGroup>& g);
+    /// Start member i's next phase if its own and its predecessor's previous phases have
+    /// drained. \param g the group \param i the member
+    static void TryPhase(const std::shared_ptr<FluidConnection::RingGroup>& g, uint32_t i);
+    /// Rank `rank` of a ring group is done. \param g the group \param rank the rank
+    /// \param received when its predecessor's last bytes arrived
+    static void RingRankDone(const std::shared_ptr<FluidConnection::RingGroup>& g, uint32_t rank,
+                             Time received);
 
     Ptr<FluidFabric> m_fabric;
     uint32_t m_address{0};
@@ -82,6 +118,8 @@ class FluidTransport : public MessageTransport
     uint32_t m_frameOverhead{38};
     uint32_t m_ackFrameBytes{84};
     uint32_t m_ackInterval{1};
+    RingGranularity m_ringGranularity{RING_MESSAGE};
+    uint32_t m_ringPhases{8};
 
     TracedCallback<Ipv4Address, uint32_t, uint64_t> m_msgRxTrace;
 };

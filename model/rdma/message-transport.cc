@@ -27,4 +27,10 @@ MessageTransport::GetTypeId()
 
 MessageTransport::~MessageTransport() = default;
 
+bool
+MessageTransport::StartRing(const RingTransfer&)
+{
+    return false;
+}
+
 } // namespace ns3

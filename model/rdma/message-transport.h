@@ -10,6 +10,7 @@
 #include "ns3/object.h"
 
 #include <cstdint>
+#include <vector>
 
 namespace ns3
 {
@@ -72,6 +73,24 @@ class MessageConnection : public Object
 
 /**
  * \ingroup mlnet
+ * \brief A ring collective's transfers as one unit, for a backend that can carry a whole ring
+ * at once (MessageTransport::StartRing): n ranks, rank i sending to rank (i + 1) % n on
+ * conns[i], `steps` ring steps in each of which every rank sends one chunk (in `subChunks`
+ * pipelined messages) and step s + 1 of rank i waits for step s of rank i - 1.
+ */
+struct RingTransfer
+{
+    std::vector<Ptr<MessageConnection>> conns; //!< conns[i]: rank i -> rank (i + 1) % n
+    uint32_t steps{0};                         //!< ring steps (>= 1)
+    /// payload of the messages of one step of the largest chunk (one per sub-chunk)
+    std::vector<uint64_t> stepMessages;
+    std::vector<uint64_t> sent; //!< payload rank i sends in all (rank i + 1 receives it)
+    /// rank i is done: everything it sent is acknowledged, everything it receives arrived
+    Callback<void, uint32_t> rankDone;
+};
+
+/**
+ * \ingroup mlnet
  * \brief The message API of a host's transport, which the workloads talk to and both backends
  * implement: the RDMA NIC (packet level) and FluidTransport (flow level).
  *
@@ -105,6 +124,14 @@ class MessageTransport : public Object
     /// \return bytes on the wire per payload byte of a message of full packets (headers and
     ///         framing of one MTU-sized packet over its payload, >= 1)
     virtual double GetWirePerPayload() const = 0;
+    /**
+     * Carry a whole ring as one unit, if this backend does (the flow backend with
+     * FluidTransport::RingGranularity "Group" or "Phased"); otherwise the collective posts its
+     * messages one by one. Called on rank 0's transport with connections opened by the ring.
+     * \param ring the ring \return true if the ring was started (rankDone will be called
+     *        once per rank), false to fall back to messages (the default)
+     */
+    virtual bool StartRing(const RingTransfer& ring);
 };
 
 } // namespace ns3

@@ -27,6 +27,9 @@ struct PortClassRecord
     uint64_t txBytes{0};       //!< bytes of this class forwarded out of the port
     uint64_t pfcPauses{0};     //!< PFC pause frames for this class sent out of the port
     uint64_t maxQueueBytes{0}; //!< largest queue of this class waiting at the port (bytes)
+    /// a flow-level run: txBytes from the fluid link's class counter; txPackets, pfcPauses
+    /// and maxQueueBytes have no meaning there and are written empty
+    bool flowLevel{false};
 };
 
 /**

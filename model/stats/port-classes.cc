@@ -36,6 +36,11 @@ PortClasses::WriteCsv(std::ostream& os, const std::vector<PortClassRecord>& reco
     for (const PortClassRecord& r : records)
     {
         // switch names ("edge0", "agg3") never hold a separator: no quoting needed
+        if (r.flowLevel)
+        {
+            os << r.node << ',' << r.port << ',' << r.cls << ",," << r.txBytes << ",,\n";
+            continue;
+        }
         os << r.node << ',' << r.port << ',' << r.cls << ',' << r.txPackets << ',' << r.txBytes
            << ',' << r.pfcPauses << ',' << r.maxQueueBytes << '\n';
     }
@@ -47,7 +52,7 @@ PortClasses::DataClassesInUse(const std::vector<PortClassRecord>& records)
     std::set<uint32_t> classes;
     for (const PortClassRecord& r : records)
     {
-        if (r.cls != kControlClass && r.txPackets > 0)
+        if (r.cls != kControlClass && (r.flowLevel ? r.txBytes > 0 : r.txPackets > 0))
         {
             classes.insert(r.cls);
         }

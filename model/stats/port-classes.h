@@ -27,13 +27,15 @@ class PortClasses
   public:
     /**
      * One row per (switch port, class) that sent a packet or a PFC pause (port-classes.csv):
-     * node,port,class,txPackets,txBytes,pfcPauses,maxQueueBytes.
+     * node,port,class,txPackets,txBytes,pfcPauses,maxQueueBytes (flow level: one row per
+     * (port, class) that carried bytes, txPackets, pfcPauses and maxQueueBytes empty).
      * \param os output stream \param records the records
      */
     static void WriteCsv(std::ostream& os, const std::vector<PortClassRecord>& records);
     /**
      * \param records the port-class records
-     * \return the data classes (0..6; 7 carries ACK/CNP) that carried packets, ascending
+     * \return the data classes (0..6; 7 carries ACK/CNP) that carried packets (at flow
+     *         level: bytes), ascending
      */
     static std::vector<uint32_t> DataClassesInUse(const std::vector<PortClassRecord>& records);
     /**

@@ -182,8 +182,7 @@ Collective::AddRingSteps(uint64_t bytes, uint32_t firstStep, uint32_t lastStep)
     {
         for (uint32_t i = 0; i < n; ++i)
         {
-            uint32_t chunk = s < n - 1 ? (i + n - s % n) % n : (i + 1 + n - (s - (n - 1)) % n) % n;
-            uint64_t chunkBytes = SplitSize(bytes, n, chunk);
+            uint64_t chunkBytes = SplitSize(bytes, n, RingChunk(i, s, n));
             cur[i].assign(p, 0);
             for (uint32_t j = 0; j < p; ++j)
             {
@@ -197,6 +196,76 @@ Collective::AddRingSteps(uint64_t bytes, uint32_t firstStep, uint32_t lastStep)
         }
         std::swap(prev, cur);
     }
+}
+
+uint32_t
+Collective::RingChunk(uint32_t rank, uint32_t step, uint32_t n)
+{
+    return step < n - 1 ? (rank + n - step % n) % n : (rank + 1 + n - (step - (n - 1)) % n) % n;
+}
+
+bool
+Collective::GetRingSteps(uint32_t&, uint32_t&) const
+{
+    return false;
+}
+
+bool
+Collective::StartRingUnit()
+{
+    const uint32_t n = m_nics.size();
+    uint32_t first = 0;
+    uint32_t last = 0;
+    if (n < 2 || !GetRingSteps(first, last) || last <= first)
+    {
+        return false;
+    }
+    const uint64_t bytes = m_cur.bytes;
+    RingTransfer ring;
+    ring.steps = last - first;
+    // The messages of one step of the largest chunk (SplitSize gives index 0 the remainder),
+    // split in sub-chunks as AddRingSteps() splits every chunk.
+    const uint64_t maxChunk = SplitSize(bytes, n, 0);
+    const uint32_t p = EffectiveSubChunks(bytes / n);
+    for (uint32_t j = 0; j < p; ++j)
+    {
+        const uint64_t piece = SplitSize(maxChunk, p, j);
+        if (piece > 0)
+        {
+            ring.stepMessages.push_back(piece);
+        }
+    }
+    ring.sent.assign(n, 0);
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        for (uint32_t s = first; s < last; ++s)
+        {
+            ring.sent[i] += SplitSize(bytes, n, RingChunk(i, s, n));
+        }
+    }
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        // in the order the messages would open them: the same connections either way
+        ring.conns.push_back(GetQp(i, (i + 1) % n));
+    }
+    ring.rankDone = Callback<void, uint32_t>(
+        [this](uint32_t rank)
+        {
+            Progress(rank);
+        });
+    if (!m_nics[0]->StartRing(ring))
+    {
+        return false;
+    }
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        m_remaining[i] = 1;
+        m_sent[i] = ring.sent[i];
+        m_received[(i + 1) % n] = ring.sent[i];
+    }
+    NS_LOG_INFO(GetName() << " start " << bytes << " B over " << n << " ranks as one ring unit, "
+                          << ring.steps << " steps");
+    return true;
 }
 
 Ptr<MessageConnection>
@@ -234,11 +303,15 @@ Collective::StartNext()
     m_curStart = Simulator::Now();
     const uint32_t n = m_nics.size();
     m_msgs.clear();
-    BuildPlan(m_cur.bytes);
     m_remaining.assign(n, 0);
     m_sent.assign(n, 0);
     m_received.assign(n, 0);
     m_ranksDone = 0;
+    if (StartRingUnit())
+    {
+        return;
+    }
+    BuildPlan(m_cur.bytes);
     for (const auto& m : m_msgs)
     {
         ++m_remaining[m.src];
@@ -369,11 +442,23 @@ RingAllReduce::GetMinBytes() const
     return std::max<uint64_t>(1, GetGroupSize());
 }
 
+bool
+RingAllReduce::GetRingSteps(uint32_t& first, uint32_t& last) const
+{
+    first = 0;
+    last = 2 * (GetGroupSize() - 1);
+    return GetGroupSize() >= 2;
+}
+
 void
 RingAllReduce::BuildPlan(uint64_t bytes)
 {
-    uint32_t n = GetGroupSize();
-    AddRingSteps(bytes, 0, 2 * (n - 1));
+    uint32_t first = 0;
+    uint32_t last = 0;
+    if (GetRingSteps(first, last))
+    {
+        AddRingSteps(bytes, first, last);
+    }
 }
 
 // ---- RingReduceScatter ----
@@ -400,10 +485,23 @@ RingReduceScatter::GetMinBytes() const
     return std::max<uint64_t>(1, GetGroupSize());
 }
 
+bool
+RingReduceScatter::GetRingSteps(uint32_t& first, uint32_t& last) const
+{
+    first = 0;
+    last = GetGroupSize() - 1;
+    return GetGroupSize() >= 2;
+}
+
 void
 RingReduceScatter::BuildPlan(uint64_t bytes)
 {
-    AddRingSteps(bytes, 0, GetGroupSize() - 1);
+    uint32_t first = 0;
+    uint32_t last = 0;
+    if (GetRingSteps(first, last))
+    {
+        AddRingSteps(bytes, first, last);
+    }
 }
 
 // ---- RingAllGather ----
@@ -430,11 +528,23 @@ RingAllGather::GetMinBytes() const
     return std::max<uint64_t>(1, GetGroupSize());
 }
 
+bool
+RingAllGather::GetRingSteps(uint32_t& first, uint32_t& last) const
+{
+    first = GetGroupSize() - 1;
+    last = 2 * (GetGroupSize() - 1);
+    return GetGroupSize() >= 2;
+}
+
 void
 RingAllGather::BuildPlan(uint64_t bytes)
 {
-    uint32_t n = GetGroupSize();
-    AddRingSteps(bytes, n - 1, 2 * (n - 1));
+    uint32_t first = 0;
+    uint32_t last = 0;
+    if (GetRingSteps(first, last))
+    {
+        AddRingSteps(bytes, first, last);
+    }
 }
 
 // ---- PipelineBroadcast ----

@@ -123,6 +123,13 @@ class Collective : public Object
     void AddRingSteps(uint64_t bytes, uint32_t firstStep, uint32_t lastStep);
     /// \return sub-chunks per chunk for `chunkBytes` (SubChunks attribute, at most chunkBytes)
     uint32_t EffectiveSubChunks(uint64_t chunkBytes) const;
+    /**
+     * A ring collective's steps (global numbering as AddRingSteps()), which lets a backend
+     * carry the whole ring as one unit (MessageTransport::StartRing).
+     * \param[out] first first step \param[out] last one past the last
+     * \return true for a ring collective (its plan is AddRingSteps(bytes, first, last))
+     */
+    virtual bool GetRingSteps(uint32_t& first, uint32_t& last) const;
 
     uint32_t m_subChunks{1}; //!< pipeline sub-chunks per chunk
 
@@ -143,6 +150,10 @@ class Collective : public Object
     };
 
     Ptr<MessageConnection> GetQp(uint32_t src, uint32_t dst);
+    /// \return the chunk rank `rank` sends in ring step `step` of an n-rank ring
+    static uint32_t RingChunk(uint32_t rank, uint32_t step, uint32_t n);
+    /// Offer the invocation to the transport as one ring unit. \return true if taken
+    bool StartRingUnit();
     void StartNext();
     void Post(uint32_t m);
     void OnReceived(uint32_t src, uint32_t dst, uint64_t bytes);
@@ -183,6 +194,7 @@ class RingAllReduce : public Collective
 
   protected:
     void BuildPlan(uint64_t bytes) override;
+    bool GetRingSteps(uint32_t& first, uint32_t& last) const override;
 };
 
 /**
@@ -199,6 +211,7 @@ class RingReduceScatter : public Collective
 
   protected:
     void BuildPlan(uint64_t bytes) override;
+    bool GetRingSteps(uint32_t& first, uint32_t& last) const override;
 };
 
 /**
@@ -215,6 +228,7 @@ class RingAllGather : public Collective
 
   protected:
     void BuildPlan(uint64_t bytes) override;
+    bool GetRingSteps(uint32_t& first, uint32_t& last) const override;
 };
 
 /**

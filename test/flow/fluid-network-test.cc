@@ -262,9 +262,10 @@ TEST_CASE("flow: completion times are exact", "[flow]")
 
 TEST_CASE("flow: bytes are conserved on every link", "[flow]")
 {
-    // Random flows on a random small network, started at random times with random classes,
-    // weights and caps: every flow is delivered, each link carried exactly the bytes of the
-    // flows crossing it, and no link ever exceeds its capacity.
+    // Random flows and groups (FlowSpec::pathCoef) on a random small network, started at
+    // random times with random classes, weights and caps: every flow is delivered, each link
+    // carried exactly the bytes of the flows crossing it (times their multiplicities), per class
+    // too, and no link ever exceeds its capacity.
     Ptr<UniformRandomVariable> u = CreateObject<UniformRandomVariable>();
     u->SetStream(7);
     Ptr<FluidNetwork> net = CreateObject<FluidNetwork>();
@@ -274,6 +275,9 @@ TEST_CASE("flow: bytes are conserved on every link", "[flow]")
         net->AddLink(u->GetValue(1e9, 10e9), NanoSeconds(u->GetInteger(0, 2000)));
     }
     std::vector<double> expected(nLinks, 0.0);
+    std::vector<std::vector<double>> byClass(nLinks, std::vector<double>(8, 0.0));
+    Ptr<UniformRandomVariable> g = CreateObject<UniformRandomVariable>();
+    g->SetStream(8); // groups (FlowSpec::pathCoef) for 40 % of the flows
     uint64_t sent = 0;
     uint32_t delivered = 0;
     double overload = 0;
@@ -291,9 +295,19 @@ TEST_CASE("flow: bytes are conserved on every link", "[flow]")
             {
                 ++delivered;
             });
-        for (uint32_t l : s.path)
+        if (g->GetValue() < 0.4)
         {
-            expected[l] += double(s.bytes);
+            for (std::size_t k = 0; k < s.path.size(); ++k)
+            {
+                s.pathCoef.push_back(g->GetValue() < 0.3 ? 84.0 / 1082
+                                                         : double(g->GetInteger(1, 4)));
+            }
+        }
+        for (std::size_t k = 0; k < s.path.size(); ++k)
+        {
+            const double c = s.pathCoef.empty() ? 1.0 : s.pathCoef[k];
+            expected[s.path[k]] += double(s.bytes) * c;
+            byClass[s.path[k]][s.cls] += double(s.bytes) * c;
         }
         sent += s.bytes;
         Simulator::Schedule(NanoSeconds(u->GetInteger(0, 3000000)),
@@ -316,6 +330,10 @@ TEST_CASE("flow: bytes are conserved on every link", "[flow]")
     {
         INFO("link " << l);
         CHECK(net->GetLinkBytes(l) == Approx(expected[l]).epsilon(1e-9));
+        for (uint8_t c = 0; c < 8; ++c)
+        {
+            CHECK(net->GetLinkClassBytes(l, c) == Approx(byClass[l][c]).epsilon(1e-9).margin(1e-3));
+        }
     }
     Simulator::Destroy();
 }
@@ -374,14 +392,18 @@ TEST_CASE("flow: a recomputation covers only the affected component", "[flow]")
 
 namespace
 {
-/// Per flow: when it was delivered (ns), for a random run with the given recomputation.
+/// Per flow: when it was delivered (ns), for a random run with the given recomputation;
+/// with `groups`, 40 % of the flows are groups (FlowSpec::pathCoef: multiplicities 1..4 or an
+/// acknowledgement share per link, drawn from a second stream).
 std::vector<int64_t>
-RandomRun(bool incremental, uint64_t* recomputed)
+RandomRun(bool incremental, uint64_t* recomputed, bool groups = false)
 {
     // A two-level tree of links with hot spots: many flows share bottlenecks, a flow's start
     // or end moves rates far from it (classes, weights and caps at random too).
     Ptr<UniformRandomVariable> u = CreateObject<UniformRandomVariable>();
     u->SetStream(11);
+    Ptr<UniformRandomVariable> g = CreateObject<UniformRandomVariable>();
+    g->SetStream(12);
     Ptr<FluidNetwork> net = CreateObject<FluidNetwork>();
     net->SetAttribute("Incremental", BooleanValue(incremental));
     const uint32_t nLinks = 40;
@@ -396,6 +418,11 @@ RandomRun(bool incremental, uint64_t* recomputed)
     {
         Spec s;
         s.path = RandomPath(u, nLinks, 5);
+        for (std::size_t k = 0; groups && g->GetValue() < 0.4 && k < s.path.size(); ++k)
+        {
+            s.pathCoef.resize(s.path.size(), 1.0);
+            s.pathCoef[k] = g->GetValue() < 0.3 ? 84.0 / 1082 : double(g->GetInteger(1, 4));
+        }
         s.bytes = u->GetInteger(1000, 3000000);
         s.cls = uint8_t(u->GetValue() < 0.7 ? 3 : u->GetInteger(0, 7));
         s.weight = u->GetValue() < 0.7 ? 1.0 : u->GetValue(0.5, 4);
@@ -435,21 +462,26 @@ TEST_CASE("flow: incremental recomputation gives the component's rates", "[flow]
 {
     // The same random run with the whole component refilled at every change (the reference)
     // and with the incremental recomputation: every flow is delivered at the same ns (rates
-    // equal up to rounding; a rounding difference may move a ceil by 1 ns).
-    uint64_t fullWork = 0;
-    uint64_t incWork = 0;
-    const std::vector<int64_t> full = RandomRun(false, &fullWork);
-    const std::vector<int64_t> inc = RandomRun(true, &incWork);
-    REQUIRE(full.size() == inc.size());
-    int64_t worst = 0;
-    for (size_t i = 0; i < full.size(); ++i)
+    // equal up to rounding; a rounding difference may move a ceil by 1 ns); the same with
+    // groups (a ring's members at one common rate, FluidTransport's "Group").
+    for (bool groups : {false, true})
     {
-        REQUIRE(full[i] > 0);
-        worst = std::max(worst, std::abs(full[i] - inc[i]));
+        uint64_t fullWork = 0;
+        uint64_t incWork = 0;
+        const std::vector<int64_t> full = RandomRun(false, &fullWork, groups);
+        const std::vector<int64_t> inc = RandomRun(true, &incWork, groups);
+        REQUIRE(full.size() == inc.size());
+        int64_t worst = 0;
+        for (size_t i = 0; i < full.size(); ++i)
+        {
+            REQUIRE(full[i] > 0);
+            worst = std::max(worst, std::abs(full[i] - inc[i]));
+        }
+        INFO("groups " << groups << ": flows recomputed: full components " << fullWork
+                       << ", incremental " << incWork);
+        CHECK(worst <= 1);
+        CHECK(incWork < fullWork);
     }
-    INFO("flows recomputed: full components " << fullWork << ", incremental " << incWork);
-    CHECK(worst <= 1);
-    CHECK(incWork < fullWork);
 }
 
 TEST_CASE("flow: bad flows are rejected with the field named", "[flow]")
