@@ -675,11 +675,6 @@ Scenario::ParseChecked(const nlohmann::json& j)
     cfg.backend = root.Choice("backend", {"packet", "flow"}, std::string("packet"));
     cfg.ringGranularity
         = root.Choice("ringGranularity", {"message", "group", "phased"}, cfg.ringGranularity);
-    if (root.Has("ringGranularity") && cfg.backend != "flow")
-    {
-        // A flow-level setting: the packet backend always sends a ring's messages as packets.
-        root.Fail("ringGranularity", "is a flow-backend setting: it needs \"backend\": \"flow\"");
-    }
     // What the flow backend runs (doc/flow-backend.rst): RDMA messages and the training jobs.
     const std::vector<std::string> flowTraffic
         = {"data-parallel-job", "pipeline-job", "tensor-parallel-job", "rdma", "rdma-permutation"};

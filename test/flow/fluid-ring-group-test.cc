@@ -313,11 +313,6 @@ TEST_CASE("flow: the scenario key ringGranularity selects the ring's unit", "[fl
                    "batch": 8, "iterations": 3}]})";
     };
     CHECK(mlnettest::ScenarioParseError(text("ring")).find("ringGranularity") != std::string::npos);
-    // Accepted only where it acts: with the packet backend it would be ignored.
-    std::string packet = text("group");
-    packet.replace(packet.find("\"backend\": \"flow\""), 17, "\"backend\": \"packet\"");
-    CHECK(mlnettest::ScenarioParseError(packet).find("needs \"backend\": \"flow\"")
-          != std::string::npos);
     ScenarioResult message = mlnettest::RunScenarioText(text("message"));
     REQUIRE(message.iterations.size() == 3);
     for (const char* granularity : {"group", "phased"})
