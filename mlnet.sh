@@ -34,6 +34,7 @@ PACKAGES=(
   python3-numpy python3-matplotlib libbenchmark-dev python3-distributed
   python3-pandas           # campaign tables as pandas pickles (doc/campaigns.rst)
   clang libclang-rt-14-dev # libFuzzer: the fuzz-* tests (test/fuzz)
+  clang-format             # the format test (contrib-scripts/check-format.sh)
   ccache                   # repeated builds (other clones, the sanitizer job) reuse objects
 )
 BUILD_DIR=${MLNET_BUILD_DIR:-build}

@@ -56,8 +56,8 @@ ProcStatusKb(const std::string& name)
     std::string line;
     while (std::getline(f, line))
     {
-        if (line.compare(0, name.size(), name) == 0 && line.size() > name.size()
-            && line[name.size()] == ':')
+        if (line.compare(0, name.size(), name) == 0 && line.size() > name.size() &&
+            line[name.size()] == ':')
         {
             return std::strtod(line.c_str() + name.size() + 1, nullptr);
         }
@@ -337,8 +337,8 @@ TrafficPattern(const std::string& pattern, uint32_t nHosts, uint32_t seed)
     }
     else
     {
-        throw std::invalid_argument("unknown traffic pattern '" + pattern
-                                    + "' (permutation, shuffle)");
+        throw std::invalid_argument("unknown traffic pattern '" + pattern +
+                                    "' (permutation, shuffle)");
     }
     return flows;
 }

@@ -87,7 +87,7 @@ class HopCounter
      * \tparam T a device type with GetTxFrames() (FabricNetDevice)
      * \return number of devices read
      */
-    template<typename T>
+    template <typename T>
     static uint32_t UseFrameCounters()
     {
         std::vector<Ptr<T>> devs;
@@ -101,8 +101,7 @@ class HopCounter
                 }
             }
         }
-        s_frames = [devs]()
-        {
+        s_frames = [devs]() {
             uint64_t n = 0;
             for (const auto& d : devs)
             {
@@ -112,6 +111,7 @@ class HopCounter
         };
         return uint32_t(devs.size());
     }
+
     /// The trace sink (a plain counter increment).
     static void Count(Ptr<const Packet> p);
 
@@ -120,7 +120,7 @@ class HopCounter
      * \tparam T the device type (FabricNetDevice or PointToPointNetDevice)
      * \return number of devices hooked
      */
-    template<typename T>
+    template <typename T>
     static uint32_t ConnectAll()
     {
         uint32_t n = 0;

@@ -26,12 +26,23 @@ class LinkBuilder
     {
         m_p2p.SetDeviceAttribute("DataRate", DataRateValue(lp.rate));
         m_p2p.SetChannelAttribute("Delay", TimeValue(lp.delay));
-        m_tc.SetRootQueueDisc("ns3::RedQueueDisc", "MaxSize",
+        m_tc.SetRootQueueDisc("ns3::RedQueueDisc",
+                              "MaxSize",
                               QueueSizeValue(QueueSize(QueueSizeUnit::PACKETS, lp.redLimit)),
-                              "MinTh", DoubleValue(lp.redMinTh), "MaxTh", DoubleValue(lp.redMaxTh),
-                              "LInterm", DoubleValue(1.0 / lp.redMaxP), "QW", DoubleValue(1.0),
-                              "UseEcn", BooleanValue(true), "LinkBandwidth", DataRateValue(lp.rate),
-                              "LinkDelay", TimeValue(lp.delay));
+                              "MinTh",
+                              DoubleValue(lp.redMinTh),
+                              "MaxTh",
+                              DoubleValue(lp.redMaxTh),
+                              "LInterm",
+                              DoubleValue(1.0 / lp.redMaxP),
+                              "QW",
+                              DoubleValue(1.0),
+                              "UseEcn",
+                              BooleanValue(true),
+                              "LinkBandwidth",
+                              DataRateValue(lp.rate),
+                              "LinkDelay",
+                              TimeValue(lp.delay));
         m_addr.SetBase("10.0.0.0", "255.255.255.252");
     }
 
@@ -141,7 +152,10 @@ EcnUdpSender::GetTypeId()
 }
 
 void
-EcnUdpSender::Setup(Ipv4Address dst, uint16_t dport, uint16_t sport, DataRate rate,
+EcnUdpSender::Setup(Ipv4Address dst,
+                    uint16_t dport,
+                    uint16_t sport,
+                    DataRate rate,
                     uint32_t payload)
 {
     m_dst = dst;
@@ -183,11 +197,15 @@ EcnUdpSender::SendNext()
     m_socket->Send(Create<Packet>(m_payload));
     m_sent++;
     m_event = Simulator::Schedule(m_rate.CalculateBytesTxTime(m_payload + 28),
-                                  &EcnUdpSender::SendNext, this);
+                                  &EcnUdpSender::SendNext,
+                                  this);
 }
 
 Ptr<Application>
-InstallMainlineSource(Ptr<Node> src, Ipv4Address dst, uint16_t sport, DataRate rate,
+InstallMainlineSource(Ptr<Node> src,
+                      Ipv4Address dst,
+                      uint16_t sport,
+                      DataRate rate,
                       uint32_t payload)
 {
     Ptr<EcnUdpSender> app = CreateObject<EcnUdpSender>();

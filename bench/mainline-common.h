@@ -55,7 +55,8 @@ void MainlineDefaults();
  * \param nLeft left hosts \param nRight right hosts \param lp link parameters
  * \return the topology, routes populated
  */
-MainlineTopology BuildMainlineDumbbell(uint32_t nLeft, uint32_t nRight,
+MainlineTopology BuildMainlineDumbbell(uint32_t nLeft,
+                                       uint32_t nRight,
                                        const MainlineLinkParams& lp);
 
 /**
@@ -101,8 +102,11 @@ class EcnUdpSender : public Application
  * \param rate rate \param payload payload bytes
  * \return the application
  */
-Ptr<Application> InstallMainlineSource(Ptr<Node> src, Ipv4Address dst, uint16_t sport,
-                                       DataRate rate, uint32_t payload);
+Ptr<Application> InstallMainlineSource(Ptr<Node> src,
+                                       Ipv4Address dst,
+                                       uint16_t sport,
+                                       DataRate rate,
+                                       uint32_t payload);
 
 /**
  * Install a UDP PacketSink on port 9.

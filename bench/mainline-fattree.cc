@@ -7,6 +7,7 @@
 
 #include "bench-common.h"
 #include "mainline-common.h"
+
 #include "ns3/core-module.h"
 #include "ns3/point-to-point-module.h"
 
@@ -75,9 +76,11 @@ main(int argc, char* argv[])
     std::vector<uint32_t> next(n, 0);
     for (const auto& f : flows)
     {
-        InstallMainlineSource(t.hosts.Get(f.src), t.hostAddr[f.dst],
+        InstallMainlineSource(t.hosts.Get(f.src),
+                              t.hostAddr[f.dst],
                               uint16_t(10000 + next[f.src]++),
-                              DataRate(DataRate(rate).GetBitRate() / outDegree[f.src]), payload);
+                              DataRate(DataRate(rate).GetBitRate() / outDegree[f.src]),
+                              payload);
     }
     uint32_t hooked = HopCounter::ConnectAll<PointToPointNetDevice>();
     RunStats s;

@@ -7,6 +7,7 @@
 
 #include "bench-common.h"
 #include "mainline-common.h"
+
 #include "ns3/core-module.h"
 #include "ns3/point-to-point-module.h"
 
@@ -47,8 +48,11 @@ main(int argc, char* argv[])
     Ptr<Application> sink = InstallMainlineSink(t.hosts.Get(senders));
     for (uint32_t i = 0; i < senders; ++i)
     {
-        InstallMainlineSource(t.hosts.Get(i), t.hostAddr[senders], uint16_t(10000 + i),
-                              DataRate(rate), payload);
+        InstallMainlineSource(t.hosts.Get(i),
+                              t.hostAddr[senders],
+                              uint16_t(10000 + i),
+                              DataRate(rate),
+                              payload);
     }
     uint32_t hooked = HopCounter::ConnectAll<PointToPointNetDevice>();
     RunStats s;

@@ -51,6 +51,7 @@ BM_FlowKeyParse(benchmark::State& state)
         benchmark::ClobberMemory();
     }
 }
+
 BENCHMARK(BM_FlowKeyParse);
 
 void
@@ -68,6 +69,7 @@ BM_FlowKeyHash(benchmark::State& state)
         benchmark::DoNotOptimize(k.Hash(0x12345678));
     }
 }
+
 BENCHMARK(BM_FlowKeyHash);
 
 void
@@ -81,6 +83,7 @@ BM_FlowKeyParseAndHash(benchmark::State& state)
         benchmark::DoNotOptimize(k.Hash(0x12345678));
     }
 }
+
 BENCHMARK(BM_FlowKeyParseAndHash);
 
 /// k=8 fat-tree (128 hosts), built once; SelectEgress on an edge and an aggregation switch.
@@ -126,6 +129,7 @@ BM_SelectEgress(benchmark::State& state, bool agg)
         benchmark::DoNotOptimize(sw->SelectEgress(k));
     }
 }
+
 BENCHMARK_CAPTURE(BM_SelectEgress, k8_edge, false);
 BENCHMARK_CAPTURE(BM_SelectEgress, k8_agg, true);
 
@@ -149,6 +153,7 @@ BM_MmuAdmit(benchmark::State& state)
         benchmark::DoNotOptimize(mmu.Admit(in, 63 - in, 3, 1066));
     }
 }
+
 BENCHMARK(BM_MmuAdmit);
 
 void
@@ -166,6 +171,7 @@ BM_MmuAdmitEnqueueDequeue(benchmark::State& state)
         benchmark::DoNotOptimize(mmu.CanResume(in, 3));
     }
 }
+
 BENCHMARK(BM_MmuAdmitEnqueueDequeue);
 
 void
@@ -178,6 +184,7 @@ BM_EcnProbability(benchmark::State& state)
         benchmark::DoNotOptimize(FabricSwitch::EcnProbability(q, 400000, 1600000, 0.2));
     }
 }
+
 BENCHMARK(BM_EcnProbability);
 
 void
@@ -200,6 +207,7 @@ BM_Ipv4UdpSerialize(benchmark::State& state)
         benchmark::DoNotOptimize(p->GetSize());
     }
 }
+
 BENCHMARK(BM_Ipv4UdpSerialize);
 
 void
@@ -216,6 +224,7 @@ BM_Ipv4UdpDeserialize(benchmark::State& state)
         benchmark::DoNotOptimize(udp.GetSourcePort());
     }
 }
+
 BENCHMARK(BM_Ipv4UdpDeserialize);
 
 /// Packet creation as ConstantRateFlow does it (payload bytes copied from a vector) and with a
@@ -238,6 +247,7 @@ BM_PacketCreate(benchmark::State& state, bool realPayload)
         benchmark::DoNotOptimize(p->GetSize());
     }
 }
+
 BENCHMARK_CAPTURE(BM_PacketCreate, real_payload, true);
 BENCHMARK_CAPTURE(BM_PacketCreate, zero_payload, false);
 
@@ -278,6 +288,7 @@ BM_RdmaPacketLifeCycle(benchmark::State& state)
         benchmark::DoNotOptimize(p->CopyData(b, sizeof(b)));
     }
 }
+
 BENCHMARK(BM_RdmaPacketLifeCycle);
 
 /// The same life cycle as a compact frame (FabricFrame): headers written into a pooled block,
@@ -300,6 +311,7 @@ BM_RdmaFrameLifeCycle(benchmark::State& state)
         benchmark::DoNotOptimize(f.CopyData(b, sizeof(b)));
     }
 }
+
 BENCHMARK(BM_RdmaFrameLifeCycle);
 
 /// The floor: ns-3's event loop with 64 concurrent chains of trivial events.
@@ -331,6 +343,7 @@ BM_EventLoop(benchmark::State& state)
     state.SetItemsProcessed(int64_t(state.iterations() * perIter));
     Simulator::Destroy();
 }
+
 BENCHMARK(BM_EventLoop)->Unit(benchmark::kMillisecond);
 
 } // namespace

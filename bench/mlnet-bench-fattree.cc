@@ -7,6 +7,7 @@
 
 #include "bench-common.h"
 #include "mlnet-traffic.h"
+
 #include "ns3/core-module.h"
 #include "ns3/mlnet-module.h"
 
@@ -38,16 +39,19 @@ main(int argc, char* argv[])
                  "RDMA messages sized by that CDF at --load, each to a random other host)",
                  pattern);
     cmd.AddValue("load", "websearch / datamining: offered load per host, fraction of --rate", load);
-    cmd.AddValue("ackInterval", "RDMA: acknowledge every this many packets (1: per packet)",
+    cmd.AddValue("ackInterval",
+                 "RDMA: acknowledge every this many packets (1: per packet)",
                  ackInterval);
-    cmd.AddValue("floorEvents", "Trivial events of the event-loop floor run first (0: none)",
+    cmd.AddValue("floorEvents",
+                 "Trivial events of the event-loop floor run first (0: none)",
                  floorEvents);
     cmd.AddValue("floorPopulation", "Events pending during the floor run", floorPopulation);
     cmd.AddValue("duration", "Simulated seconds", duration);
     cmd.AddValue("rate", "Link rate; a host's flows share it", rate);
     cmd.AddValue("payload", "Payload bytes per packet", payload);
     cmd.AddValue("seed", "Seed of the permutation", seed);
-    cmd.AddValue("transport", "mlnet traffic: rdma (DCQCN queue pairs) or udp (constant rate)",
+    cmd.AddValue("transport",
+                 "mlnet traffic: rdma (DCQCN queue pairs) or udp (constant rate)",
                  transport);
     cmd.AddValue(
         "scheduler",
@@ -134,7 +138,9 @@ main(int argc, char* argv[])
         fp.rate = DataRate(DataRate(rate).GetBitRate() / outDegree[f.src]);
         fp.payload = payload;
         fp.ackInterval = ackInterval;
-        InstallMlnetSource(t.hosts.Get(f.src), t.hosts.Get(f.dst), uint16_t(10000 + next[f.src]++),
+        InstallMlnetSource(t.hosts.Get(f.src),
+                           t.hosts.Get(f.dst),
+                           uint16_t(10000 + next[f.src]++),
                            fp);
     }
     uint32_t hooked = HopCounter::UseFrameCounters<FabricNetDevice>();

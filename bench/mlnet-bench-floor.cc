@@ -7,6 +7,7 @@
 // program prints it as a line of its own. Prints one JSON line.
 
 #include "bench-common.h"
+
 #include "ns3/core-module.h"
 
 using namespace ns3;

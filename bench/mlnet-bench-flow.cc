@@ -18,6 +18,7 @@
 // of one fluid flow per member (FluidTransport::RingGranularity).
 
 #include "bench-common.h"
+
 #include "ns3/core-module.h"
 #include "ns3/mlnet-module.h"
 
@@ -31,8 +32,8 @@ using namespace ns3::bench;
 
 namespace
 {
-const std::vector<std::string> kModels
-    = {"vgg16", "alexnet", "resnet152", "inception_v3", "googlenet", "resnet50"};
+const std::vector<std::string> kModels =
+    {"vgg16", "alexnet", "resnet152", "inception_v3", "googlenet", "resnet50"};
 } // namespace
 
 int
@@ -84,8 +85,8 @@ main(int argc, char* argv[])
         if (jobs == 0 || workers < 2 || uint64_t(jobs) * workers > hosts || iterations == 0)
         {
             throw std::invalid_argument("need --jobs >= 1, --workers >= 2, --iterations >= 1 and "
-                                        "jobs x workers <= "
-                                        + std::to_string(hosts) + " hosts");
+                                        "jobs x workers <= " +
+                                        std::to_string(hosts) + " hosts");
         }
         if (!(background >= 0 && background < 1))
         {
@@ -155,14 +156,12 @@ main(int argc, char* argv[])
         {
             job->TraceConnectWithoutContext("IterationEnd",
                                             Callback<void, const IterationRecord&>(
-                                                [&done, iterations](const IterationRecord& r)
-                                                {
+                                                [&done, iterations](const IterationRecord& r) {
                                                     done += r.iteration + 1 == iterations ? 1 : 0;
                                                 }));
         }
         std::function<void()> check;
-        check = [&]()
-        {
+        check = [&]() {
             if (done == dp.size())
             {
                 Simulator::Stop();

@@ -6,6 +6,7 @@
 
 #include "bench-common.h"
 #include "mlnet-traffic.h"
+
 #include "ns3/core-module.h"
 #include "ns3/mlnet-module.h"
 
@@ -34,7 +35,8 @@ main(int argc, char* argv[])
     cmd.AddValue("rate", "Link and sender rate", rate);
     cmd.AddValue("payload", "Payload bytes per packet", payload);
     cmd.AddValue("pfc", "PFC on the switches", pfc);
-    cmd.AddValue("transport", "mlnet traffic: rdma (DCQCN queue pairs) or udp (constant rate)",
+    cmd.AddValue("transport",
+                 "mlnet traffic: rdma (DCQCN queue pairs) or udp (constant rate)",
                  transport);
     cmd.AddValue(
         "scheduler",
@@ -45,9 +47,11 @@ main(int argc, char* argv[])
                  "RDMA: every sender sends one message of this many bytes and the run ends when "
                  "all are acknowledged (--duration is then a limit); 0: endless senders",
                  flowBytes);
-    cmd.AddValue("ackInterval", "RDMA: acknowledge every this many packets (1: per packet)",
+    cmd.AddValue("ackInterval",
+                 "RDMA: acknowledge every this many packets (1: per packet)",
                  ackInterval);
-    cmd.AddValue("floorEvents", "Trivial events of the event-loop floor run first (0: none)",
+    cmd.AddValue("floorEvents",
+                 "Trivial events of the event-loop floor run first (0: none)",
                  floorEvents);
     cmd.AddValue("floorPopulation", "Events pending during the floor run", floorPopulation);
     cmd.AddValue("name", "Benchmark name in the JSON line", name);
@@ -81,8 +85,7 @@ main(int argc, char* argv[])
     Time lastDone;
     if (flowBytes > 0)
     {
-        fp.onDone = [&done, &lastDone, senders]()
-        {
+        fp.onDone = [&done, &lastDone, senders]() {
             lastDone = Simulator::Now();
             if (++done == senders)
             {

@@ -8,6 +8,7 @@
 //   ./mlnet-bench-memory --k=16 --qps=100000
 
 #include "bench-common.h"
+
 #include "ns3/core-module.h"
 #include "ns3/mlnet-module.h"
 

@@ -45,20 +45,15 @@ InstallMlnetSource(Ptr<Node> src, Ptr<Node> dst, uint16_t sport, const MlnetFlow
         Ptr<RdmaQueuePair> qp = RdmaHelper::GetNic(src)->Connect(RdmaHelper::GetNic(dst), 3);
         uint64_t bytes = fp.messageBytes > 0 ? fp.messageBytes : uint64_t(1) << 40;
         std::function<void()> done = fp.onDone;
-        Simulator::Schedule(fp.start,
-                            [qp, bytes, done]()
-                            {
-                                if (!done)
-                                {
-                                    qp->PostSend(bytes);
-                                    return;
-                                }
-                                qp->PostSend(bytes, RdmaQueuePair::CompletionCallback(
-                                                        [done](uint64_t, uint64_t)
-                                                        {
-                                                            done();
-                                                        }));
-                            });
+        Simulator::Schedule(fp.start, [qp, bytes, done]() {
+            if (!done)
+            {
+                qp->PostSend(bytes);
+                return;
+            }
+            qp->PostSend(bytes,
+                         RdmaQueuePair::CompletionCallback([done](uint64_t, uint64_t) { done(); }));
+        });
         return qp;
     }
     Ptr<ConstantRateFlow> f = CreateObject<ConstantRateFlow>();
@@ -105,8 +100,11 @@ InstallMlnetSink(Ptr<Node> host)
 }
 
 Ptr<BackgroundTraffic>
-InstallMlnetBackground(const NodeContainer& hosts, const std::string& cdf, double load,
-                       const MlnetFlowParams& fp, int64_t stream)
+InstallMlnetBackground(const NodeContainer& hosts,
+                       const std::string& cdf,
+                       double load,
+                       const MlnetFlowParams& fp,
+                       int64_t stream)
 {
     std::vector<Ptr<RdmaNic>> nics;
     for (uint32_t i = 0; i < hosts.GetN(); ++i)

@@ -50,7 +50,9 @@ struct MlnetFlowParams
  * \param fp parameters
  * \return the queue pair or the application
  */
-Ptr<Object> InstallMlnetSource(Ptr<Node> src, Ptr<Node> dst, uint16_t sport,
+Ptr<Object> InstallMlnetSource(Ptr<Node> src,
+                               Ptr<Node> dst,
+                               uint16_t sport,
                                const MlnetFlowParams& fp);
 /**
  * \param host a host
@@ -73,8 +75,10 @@ Ptr<FlowSink> InstallMlnetSink(Ptr<Node> host);
  * load per host, fraction of fp.rate, (0, 1] \param fp parameters (rate, payload, ackInterval)
  * \param stream first random stream index \return the generator (started at time 0)
  */
-Ptr<BackgroundTraffic> InstallMlnetBackground(const NodeContainer& hosts, const std::string& cdf,
-                                              double load, const MlnetFlowParams& fp,
+Ptr<BackgroundTraffic> InstallMlnetBackground(const NodeContainer& hosts,
+                                              const std::string& cdf,
+                                              double load,
+                                              const MlnetFlowParams& fp,
                                               int64_t stream);
 
 /// Switch counters summed over a topology.

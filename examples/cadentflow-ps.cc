@@ -48,23 +48,22 @@ std::vector<double>
 RunOne(const DnnModel& model, const std::string& policy, const PsConfig& c, uint32_t run)
 {
     RngSeedManager::SetRun(run);
-    std::vector<Ptr<MessageTransport>> nics
-        = BuildSwitchClusterTransports(2 * c.workers, c.rate, c.cc, c.backend);
+    std::vector<Ptr<MessageTransport>> nics =
+        BuildSwitchClusterTransports(2 * c.workers, c.rate, c.cc, c.backend);
     if (policy != "none")
     {
         FlowSchedulerHelper fs;
         fs.SetPolicy(policy);
         fs.SetSchedulerAttribute("ControlDelay", TimeValue(c.controlDelay));
         fs.SetSchedulerAttribute(
-            "Mode", StringValue(c.mode == "centralised" ? "Centralised" : "Decentralised"));
+            "Mode",
+            StringValue(c.mode == "centralised" ? "Centralised" : "Decentralised"));
         Ptr<RdmaFlowScheduler> s = fs.Install(nics);
-        Simulator::ScheduleDestroy(
-            [s]()
-            {
-                std::clog << "  [" << s->GetPostedFlows() << " flows, " << s->GetEvaluations()
-                          << " evaluations, " << s->GetClassChanges() << " class changes, "
-                          << s->GetQueuePairs() << " QPs]\n";
-            });
+        Simulator::ScheduleDestroy([s]() {
+            std::clog << "  [" << s->GetPostedFlows() << " flows, " << s->GetEvaluations()
+                      << " evaluations, " << s->GetClassChanges() << " class changes, "
+                      << s->GetQueuePairs() << " QPs]\n";
+        });
     }
     Ptr<DataParallelJob> job = CreateObject<DataParallelJob>();
     job->SetModel(model, GpuProfile::Get(c.gpu));
@@ -147,9 +146,8 @@ main(int argc, char* argv[])
         }
         if (c.iterations < c.warmup + 2)
         {
-            throw std::invalid_argument("--iterations = " + std::to_string(c.iterations)
-                                        + " must be >= warmup + 2 = "
-                                        + std::to_string(c.warmup + 2));
+            throw std::invalid_argument("--iterations = " + std::to_string(c.iterations) +
+                                        " must be >= warmup + 2 = " + std::to_string(c.warmup + 2));
         }
         if (c.backend != "packet" && c.backend != "flow")
         {
@@ -157,8 +155,8 @@ main(int argc, char* argv[])
         }
         if (c.mode != "centralised" && c.mode != "decentralised")
         {
-            throw std::invalid_argument("--mode = " + c.mode
-                                        + ": must be centralised or decentralised");
+            throw std::invalid_argument("--mode = " + c.mode +
+                                        ": must be centralised or decentralised");
         }
         std::vector<std::string> pol = SplitList(policies);
         if (pol.empty())
@@ -190,8 +188,8 @@ main(int argc, char* argv[])
                   << " iterations (" << c.warmup << " warm-up), " << runs << " run(s), " << c.cc
                   << ", " << c.mode << ", " << c.backend << " level"
                   << (c.mode == "centralised"
-                          ? ", control delay " + std::to_string(c.controlDelay.GetMicroSeconds())
-                                + " us"
+                          ? ", control delay " + std::to_string(c.controlDelay.GetMicroSeconds()) +
+                                " us"
                           : "")
                   << "\n";
         for (const auto& name : SplitList(models))
@@ -206,8 +204,8 @@ main(int argc, char* argv[])
             {
                 links[t] = {{0, 1.0}, {1 + t % c.workers, double(c.workers)}};
             }
-            const DagSchedule ideal
-                = dag.IdealSchedule(links, std::vector<double>(1 + c.workers, goodput));
+            const DagSchedule ideal =
+                dag.IdealSchedule(links, std::vector<double>(1 + c.workers, goodput));
             std::cout << "\n"
                       << name << ": " << m.GetParameterCount() << " parameters, compute "
                       << std::fixed << std::setprecision(2)

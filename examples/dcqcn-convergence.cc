@@ -57,8 +57,8 @@ main(int argc, char* argv[])
     {
         if (flows < 2 || flows > 8)
         {
-            throw std::invalid_argument("--flows = " + std::to_string(flows)
-                                        + ": must be in [2, 8]");
+            throw std::invalid_argument("--flows = " + std::to_string(flows) +
+                                        ": must be in [2, 8]");
         }
         if (interval <= Time(0) || duration <= Time(0))
         {
@@ -75,10 +75,7 @@ main(int argc, char* argv[])
         {
             qps.push_back(nics[i]->Connect(nics[flows + i]));
             Simulator::Schedule(stagger * i,
-                                [qp = qps.back()]()
-                                {
-                                    qp->PostSend(uint64_t(1) << 40);
-                                });
+                                [qp = qps.back()]() { qp->PostSend(uint64_t(1) << 40); });
         }
         Ptr<FabricSwitch> left = t.edge.Get(0)->GetObject<FabricSwitch>();
         uint32_t bottleneck = left->GetRoute(t.HostAddress(flows)).at(0);
@@ -106,8 +103,7 @@ main(int argc, char* argv[])
         std::cout << std::setw(12) << "queue_KB" << std::setw(8) << "jain"
                   << "\n";
         uint64_t pausesBefore = 0;
-        std::function<void()> sample = [&]()
-        {
+        std::function<void()> sample = [&]() {
             std::vector<double> rates;
             for (uint32_t i = 0; i < flows; ++i)
             {

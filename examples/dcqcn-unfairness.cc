@@ -147,8 +147,13 @@ SplitReal(const std::string& s, const std::string& name)
 
 /// Run N periodic jobs on one bottleneck.
 RunData
-Simulate(const Options& o, const CcSetting& c, const std::vector<Time>& compute,
-         const std::vector<Time>& startTimes, double cv, uint32_t iterations, uint32_t run)
+Simulate(const Options& o,
+         const CcSetting& c,
+         const std::vector<Time>& compute,
+         const std::vector<Time>& startTimes,
+         double cv,
+         uint32_t iterations,
+         uint32_t run)
 {
     RngSeedManager::SetRun(run);
     const uint32_t n = compute.size();
@@ -223,14 +228,18 @@ Measure(const Options& o, const RunData& d, const PhaseInterleaving& pi)
     }
     m.meanMs = sumMeans / d.iterations.size();
     m.overlap = maxOverlap.size() > o.warmup ? overlapSum / (maxOverlap.size() - o.warmup) : 0;
-    m.interleavedShare
-        = maxOverlap.size() > o.warmup ? double(interleaved) / (maxOverlap.size() - o.warmup) : 0;
+    m.interleavedShare =
+        maxOverlap.size() > o.warmup ? double(interleaved) / (maxOverlap.size() - o.warmup) : 0;
     return m;
 }
 
 void
-WriteSeries(std::ostream& csv, const CcSetting& c, const std::string& start, uint32_t run,
-            const RunData& d, const PhaseInterleaving& pi)
+WriteSeries(std::ostream& csv,
+            const CcSetting& c,
+            const std::string& start,
+            uint32_t run,
+            const RunData& d,
+            const PhaseInterleaving& pi)
 {
     for (std::size_t j = 0; j < d.iterations.size(); ++j)
     {
@@ -265,8 +274,7 @@ Median(std::vector<int64_t> v)
         x = x < 0 ? std::numeric_limits<int64_t>::max() : x;
     }
     std::sort(v.begin(), v.end());
-    auto show = [](int64_t x)
-    {
+    auto show = [](int64_t x) {
         return x == std::numeric_limits<int64_t>::max() ? std::string("never") : std::to_string(x);
     };
     std::ostringstream s;
@@ -291,16 +299,20 @@ ParseOptions(int argc, char* argv[], Options& o)
                  "N = their number (>= 2)",
                  fractions);
     cmd.AddValue("modes", "Comma-separated subset of fair, unfair, mltcp", modes);
-    cmd.AddValue("aggressiveness", "Unfair mode: a of job 0, comma-separated, each in [0.1, 10]",
+    cmd.AddValue("aggressiveness",
+                 "Unfair mode: a of job 0, comma-separated, each in [0.1, 10]",
                  aggr);
-    cmd.AddValue("starts", "Comma-separated subset of phase (all jobs start together), offset",
+    cmd.AddValue("starts",
+                 "Comma-separated subset of phase (all jobs start together), offset",
                  starts);
-    cmd.AddValue("offset", "Offset start: job j starts j x offset x T_alone / N later, [0, 1]",
+    cmd.AddValue("offset",
+                 "Offset start: job j starts j x offset x T_alone / N later, [0, 1]",
                  o.offset);
     cmd.AddValue("iterations", "Iterations per job, in [10, 100000]", o.iterations);
     cmd.AddValue("warmup", "Iterations excluded from the steady state (< iterations)", o.warmup);
     cmd.AddValue("cv", "Coefficient of variation of the compute time, in [0, 1]", o.cv);
-    cmd.AddValue("runs", "Seeds (RngRun values firstRun .. firstRun + runs - 1), in [1, 100]",
+    cmd.AddValue("runs",
+                 "Seeds (RngRun values firstRun .. firstRun + runs - 1), in [1, 100]",
                  o.runs);
     cmd.AddValue("firstRun", "First RngRun value (>= 1)", o.firstRun);
     cmd.AddValue("slope", "MLTCP mode: S of F(r) = S r + I", o.slope);
@@ -366,8 +378,8 @@ ParseOptions(int argc, char* argv[], Options& o)
     {
         throw std::invalid_argument("--warmup must be < --iterations");
     }
-    if (!(o.cv >= 0 && o.cv <= 1) || !(o.offset >= 0 && o.offset <= 1)
-        || !(o.threshold >= 0 && o.threshold <= 1))
+    if (!(o.cv >= 0 && o.cv <= 1) || !(o.offset >= 0 && o.offset <= 1) ||
+        !(o.threshold >= 0 && o.threshold <= 1))
     {
         throw std::invalid_argument("--cv, --offset and --threshold must be in [0, 1]");
     }
@@ -475,8 +487,8 @@ main(int argc, char* argv[])
                 double overlapSum = 0;
                 for (uint32_t r = o.firstRun; r < o.firstRun + o.runs; ++r)
                 {
-                    std::vector<Time> st
-                        = start == "phase" ? std::vector<Time>(n, Seconds(0)) : offsetStart;
+                    std::vector<Time> st =
+                        start == "phase" ? std::vector<Time>(n, Seconds(0)) : offsetStart;
                     RunData d = Simulate(o, c, compute, st, o.cv, o.iterations, r);
                     PhaseInterleaving pi = PhaseInterleaving::FromMessages(d.messages);
                     RunMetrics m = Measure(o, d, pi);

@@ -55,19 +55,20 @@ class ExampleCoflowJob : public TrainingJob
     /// \return the TypeId
     static TypeId GetTypeId()
     {
-        static TypeId tid
-            = TypeId("ns3::ExampleCoflowJob")
-                  .SetParent<TrainingJob>()
-                  .SetGroupName("Mlnet")
-                  .AddConstructor<ExampleCoflowJob>()
-                  .AddAttribute("FlowBytes", "Bytes of each flow of the coflow (>= 1)",
-                                UintegerValue(4000000),
-                                MakeUintegerAccessor(&ExampleCoflowJob::m_bytes),
-                                MakeUintegerChecker<uint64_t>(1))
-                  .AddAttribute("Gap", "Compute time before each iteration's coflow (>= 0)",
-                                TimeValue(MilliSeconds(2)),
-                                MakeTimeAccessor(&ExampleCoflowJob::m_gap),
-                                MakeTimeChecker(Time(0)));
+        static TypeId tid = TypeId("ns3::ExampleCoflowJob")
+                                .SetParent<TrainingJob>()
+                                .SetGroupName("Mlnet")
+                                .AddConstructor<ExampleCoflowJob>()
+                                .AddAttribute("FlowBytes",
+                                              "Bytes of each flow of the coflow (>= 1)",
+                                              UintegerValue(4000000),
+                                              MakeUintegerAccessor(&ExampleCoflowJob::m_bytes),
+                                              MakeUintegerChecker<uint64_t>(1))
+                                .AddAttribute("Gap",
+                                              "Compute time before each iteration's coflow (>= 0)",
+                                              TimeValue(MilliSeconds(2)),
+                                              MakeTimeAccessor(&ExampleCoflowJob::m_gap),
+                                              MakeTimeChecker(Time(0)));
         return tid;
     }
 
@@ -122,15 +123,15 @@ class ExampleCoflowJob : public TrainingJob
                 d.group = g.id;
                 d.index = index++;
                 d.bytes = m_bytes;
-                fs->Post(s, r, d,
-                         RdmaFlowScheduler::MessageCallback(
-                             [this]()
+                fs->Post(s,
+                         r,
+                         d,
+                         RdmaFlowScheduler::MessageCallback([this]() {
+                             if (--m_left == 0)
                              {
-                                 if (--m_left == 0)
-                                 {
-                                     EndIteration(m_gap);
-                                 }
-                             }),
+                                 EndIteration(m_gap);
+                             }
+                         }),
                          RdmaFlowScheduler::MessageCallback());
             }
         }
@@ -244,8 +245,8 @@ RunOne(const std::string& policy, const PipeConfig& c, uint32_t run)
     RngSeedManager::SetRun(run);
     const uint32_t pipeHosts = c.Staggered() ? c.stages : c.pipelines * c.stages;
     const uint32_t hosts = pipeHosts + c.psWorkers + c.coflowSenders;
-    std::vector<Ptr<MessageTransport>> nics
-        = BuildSwitchClusterTransports(hosts, c.rate, c.cc, c.backend);
+    std::vector<Ptr<MessageTransport>> nics =
+        BuildSwitchClusterTransports(hosts, c.rate, c.cc, c.backend);
     FlowSchedulerHelper fs;
     fs.SetPolicy(policy);
     fs.SetSchedulerAttribute("ControlDelay", TimeValue(c.controlDelay));
@@ -279,11 +280,9 @@ RunOne(const std::string& policy, const PipeConfig& c, uint32_t run)
         PipelineParallelJob* raw = PeekPointer(job);
         job->TraceConnectWithoutContext(
             "IterationEnd",
-            Callback<void, const IterationRecord&>(
-                [raw, &consumer](const IterationRecord& r)
-                {
-                    consumer[{r.jobId, r.iteration}] = ConsumerStart(raw->GetLastOpTimings());
-                }));
+            Callback<void, const IterationRecord&>([raw, &consumer](const IterationRecord& r) {
+                consumer[{r.jobId, r.iteration}] = ConsumerStart(raw->GetLastOpTimings());
+            }));
         jobs.push_back(job);
     }
     if (c.psWorkers > 0)
@@ -412,8 +411,12 @@ struct FluidJob
  * \return by job name; the number of repetitions in rounds
  */
 std::map<std::string, FluidJob>
-RunFluid(const std::string& policy, const PipeConfig& c, double capacity,
-         const std::vector<double>& starts, std::ostream* trace, uint32_t& rounds)
+RunFluid(const std::string& policy,
+         const PipeConfig& c,
+         double capacity,
+         const std::vector<double>& starts,
+         std::ostream* trace,
+         uint32_t& rounds)
 {
     using Key = std::tuple<uint32_t, uint32_t, uint32_t, uint32_t>; // job, iteration, phase, idx
     const uint32_t S = c.stages;
@@ -433,8 +436,7 @@ RunFluid(const std::string& policy, const PipeConfig& c, double capacity,
         std::map<Key, std::tuple<double, uint32_t, uint32_t>> releases; // key -> (t, src, dst)
         iters.clear();
         coflowStart.clear();
-        auto arrived = [&finish](const Key& k)
-        {
+        auto arrived = [&finish](const Key& k) {
             auto it = finish.find(k);
             return it == finish.end() ? kInf : it->second;
         };
@@ -722,7 +724,8 @@ main(int argc, char* argv[])
     cmd.AddValue("microBatches", "Micro-batches per iteration (>= 1)", c.microBatches);
     cmd.AddValue("forward", "Forward time of a micro-batch on a stage", c.forward);
     cmd.AddValue("backward", "Backward time of a micro-batch on a stage", c.backward);
-    cmd.AddValue("activationBytes", "Bytes of one activation (and gradient) message",
+    cmd.AddValue("activationBytes",
+                 "Bytes of one activation (and gradient) message",
                  c.activationBytes);
     cmd.AddValue("psModel", "Model of the parameter-server job", c.psModel);
     cmd.AddValue("psWorkers", "Workers of the parameter-server job (0 = no PS job)", c.psWorkers);
@@ -765,17 +768,17 @@ main(int argc, char* argv[])
         }
         if (c.scenario != "mixed" && c.scenario != "staggered")
         {
-            throw std::invalid_argument("--scenario must be mixed or staggered, got '" + c.scenario
-                                        + "'");
+            throw std::invalid_argument("--scenario must be mixed or staggered, got '" +
+                                        c.scenario + "'");
         }
-        if (c.pipelines < 1 || c.stages < 2 || c.microBatches < 1 || runs < 1
-            || c.activationBytes < 1 || c.coflowBytes < 1 || !(c.rate > 0))
+        if (c.pipelines < 1 || c.stages < 2 || c.microBatches < 1 || runs < 1 ||
+            c.activationBytes < 1 || c.coflowBytes < 1 || !(c.rate > 0))
         {
             throw std::invalid_argument("--pipelines, --microBatches, --runs, --activationBytes, "
                                         "--coflowBytes must be >= 1, --stages >= 2, --rate > 0");
         }
-        if (c.forward.IsStrictlyNegative() || c.backward.IsStrictlyNegative()
-            || c.coflowGap.IsStrictlyNegative())
+        if (c.forward.IsStrictlyNegative() || c.backward.IsStrictlyNegative() ||
+            c.coflowGap.IsStrictlyNegative())
         {
             throw std::invalid_argument("--forward, --backward, --coflowGap must be >= 0");
         }
@@ -785,8 +788,8 @@ main(int argc, char* argv[])
         }
         if (c.startJitter.IsNegative() || c.startJitter >= c.warmup)
         {
-            throw std::invalid_argument("--startJitter must be in [0, warmup = "
-                                        + std::to_string(c.warmup.GetMilliSeconds()) + " ms)");
+            throw std::invalid_argument("--startJitter must be in [0, warmup = " +
+                                        std::to_string(c.warmup.GetMilliSeconds()) + " ms)");
         }
         if (c.warmup >= c.duration)
         {

@@ -73,7 +73,9 @@ BuildSwitchCluster(uint32_t hosts, double gbps, const std::string& cc)
  * \throws std::invalid_argument for another backend
  */
 inline std::vector<ns3::Ptr<ns3::MessageTransport>>
-BuildSwitchClusterTransports(uint32_t hosts, double gbps, const std::string& cc,
+BuildSwitchClusterTransports(uint32_t hosts,
+                             double gbps,
+                             const std::string& cc,
                              const std::string& backend)
 {
     using namespace ns3;

@@ -172,28 +172,23 @@ RunCase(const Case& c)
     {
         Ptr<RdmaQueuePair> qp = nics[0]->Connect(nics[1]);
         qps.push_back(qp);
-        Simulator::Schedule(Seconds(start->GetValue()),
-                            [qp]
-                            {
-                                qp->PostSend(uint64_t(1) << 40);
-                            });
+        Simulator::Schedule(Seconds(start->GetValue()), [qp] { qp->PostSend(uint64_t(1) << 40); });
     }
     std::vector<double> delays;
     bool measuring = false;
     host->TraceConnectWithoutContext(
-        "DmaWrite", MakeBoundCallback(
-                        +[](std::pair<bool*, std::vector<double>*> s, uint32_t, Time d)
-                        {
-                            if (*s.first)
-                            {
-                                s.second->push_back(d.GetSeconds() * 1e6);
-                            }
-                        },
-                        std::make_pair(&measuring, &delays)));
+        "DmaWrite",
+        MakeBoundCallback(
+            +[](std::pair<bool*, std::vector<double>*> s, uint32_t, Time d) {
+                if (*s.first)
+                {
+                    s.second->push_back(d.GetSeconds() * 1e6);
+                }
+            },
+            std::make_pair(&measuring, &delays)));
     HostPathStats at0;
     // sender counters (CNPs, timeouts, resent and sent packets) at the start and the end
-    auto senderCounters = [&qps]
-    {
+    auto senderCounters = [&qps] {
         std::array<uint64_t, 4> n{0, 0, 0, 0};
         for (const auto& qp : qps)
         {
@@ -208,17 +203,15 @@ RunCase(const Case& c)
     std::vector<uint64_t> received; // receiver's in-order bytes at each interval boundary
     for (uint32_t k = 0; k <= c.intervals; ++k)
     {
-        Simulator::Schedule(c.warmup + c.interval * k,
-                            [&, k]
-                            {
-                                if (k == 0)
-                                {
-                                    measuring = true;
-                                    at0 = host->GetStats();
-                                    sender0 = senderCounters();
-                                }
-                                received.push_back(nics[1]->GetBytesReceived());
-                            });
+        Simulator::Schedule(c.warmup + c.interval * k, [&, k] {
+            if (k == 0)
+            {
+                measuring = true;
+                at0 = host->GetStats();
+                sender0 = senderCounters();
+            }
+            received.push_back(nics[1]->GetBytesReceived());
+        });
     }
     const Time measure = c.interval * c.intervals;
     Simulator::Stop(c.warmup + measure + NanoSeconds(1));
@@ -266,17 +259,17 @@ Row(std::ostream& os, const std::string& sweep, const Case& c, const Outcome& o)
        << o.perInterval.min / 1e9 << ',' << o.perInterval.max / 1e9 << '\n';
 }
 
-const char* kIotlbHeader
-    = "rateGbps,pageBytes,hostPath,sender,flows,seed,goodputGbps,p50Gbps,minGbps,maxGbps,dropRate,"
-      "pausesSent,cnps,timeouts,resentFraction,iotlbHitRate,missesPerMiB,linkPayloadGbps,"
-      "dmaWriteGbps,memLatencyNs,"
-      "walkAccesses,workingSetPages,modelMissesPerMiB,streamWriteGbps,boundGbps";
+const char* kIotlbHeader =
+    "rateGbps,pageBytes,hostPath,sender,flows,seed,goodputGbps,p50Gbps,minGbps,maxGbps,dropRate,"
+    "pausesSent,cnps,timeouts,resentFraction,iotlbHitRate,missesPerMiB,linkPayloadGbps,"
+    "dmaWriteGbps,memLatencyNs,"
+    "walkAccesses,workingSetPages,modelMissesPerMiB,streamWriteGbps,boundGbps";
 
-const char* kSummaryHeader
-    = "rateGbps,pageBytes,hostPath,sender,flows,seeds,samples,p50Gbps,minGbps,maxGbps,meanGbps,"
-      "dropRate,"
-      "iotlbHitRate,missesPerMiB,linkPayloadGbps,dmaWriteGbps,memLatencyNs,streamWriteGbps,"
-      "boundGbps,p50OverBound,lossVsIommuOff";
+const char* kSummaryHeader =
+    "rateGbps,pageBytes,hostPath,sender,flows,seeds,samples,p50Gbps,minGbps,maxGbps,meanGbps,"
+    "dropRate,"
+    "iotlbHitRate,missesPerMiB,linkPayloadGbps,dmaWriteGbps,memLatencyNs,streamWriteGbps,"
+    "boundGbps,p50OverBound,lossVsIommuOff";
 
 /// pageBytes column: 0 = IOMMU off
 uint64_t
@@ -345,8 +338,8 @@ Validate(Options& o)
 {
     if (o.mode != "single" && o.mode != "sweep" && o.mode != "iotlb" && o.mode != "training")
     {
-        throw std::invalid_argument("--mode=" + o.mode
-                                    + ": must be single, sweep, iotlb or training");
+        throw std::invalid_argument("--mode=" + o.mode +
+                                    ": must be single, sweep, iotlb or training");
     }
     if (o.response.empty())
     {
@@ -357,16 +350,16 @@ Validate(Options& o)
         o.c.response = uint32_t(o.response[0] - '0');
         if (o.mode == "sweep" || o.mode == "iotlb")
         {
-            throw std::invalid_argument("--response: not used by --mode=" + o.mode
-                                        + " (its grid sets the response); use single or "
-                                          "training");
+            throw std::invalid_argument("--response: not used by --mode=" + o.mode +
+                                        " (its grid sets the response); use single or "
+                                        "training");
         }
     }
     else
     {
-        throw std::invalid_argument("--response=" + o.response
-                                    + ": must be 0 (none), 1 (ECN marking), 2 (throttling) "
-                                      "or 3 (both)");
+        throw std::invalid_argument("--response=" + o.response +
+                                    ": must be 0 (none), 1 (ECN marking), 2 (throttling) "
+                                    "or 3 (both)");
     }
     if (o.c.rateGbps != 100 && o.c.rateGbps != 200 && o.c.rateGbps != 400)
     {
@@ -389,8 +382,8 @@ Validate(Options& o)
     {
         if (o.mode == "sweep" || o.mode == "training")
         {
-            throw std::invalid_argument("--flows: not used by --mode=" + o.mode
-                                        + " (its grid or job sets the flows); use single or iotlb");
+            throw std::invalid_argument("--flows: not used by --mode=" + o.mode +
+                                        " (its grid or job sets the flows); use single or iotlb");
         }
         const uint32_t maxFlows = o.mode == "iotlb" ? 32 : 64;
         size_t used = 0;
@@ -406,8 +399,8 @@ Validate(Options& o)
         if (used != o.flows.size() || v < 1 || v > maxFlows)
         {
             throw std::invalid_argument(
-                "--flows=" + o.flows + ": must be an integer in [1, " + std::to_string(maxFlows)
-                + "]" + (o.mode == "iotlb" ? " in iotlb mode (IotlbEntries / 2)" : ""));
+                "--flows=" + o.flows + ": must be an integer in [1, " + std::to_string(maxFlows) +
+                "]" + (o.mode == "iotlb" ? " in iotlb mode (IotlbEntries / 2)" : ""));
         }
         o.c.flows = uint32_t(v);
     }
@@ -534,8 +527,10 @@ RunIotlb(const Options& opt, std::ostream& out, std::ostream* summary)
             {
                 // the IOTLB cost alone (lossless, line-rate sender), with RoCE's congestion
                 // control (lossless, DCQCN), and with drops (lossy, DCQCN: go-back-N)
-                for (const auto& [lossless, cc] : std::vector<std::pair<bool, std::string>>{
-                         {true, "fixed"}, {true, "dcqcn"}, {false, "dcqcn"}})
+                for (const auto& [lossless, cc] :
+                     std::vector<std::pair<bool, std::string>>{{true, "fixed"},
+                                                               {true, "dcqcn"},
+                                                               {false, "dcqcn"}})
                 {
                     Case k = IdleCase(opt.c, rate, page, lossless, seed);
                     k.cc = cc;
@@ -632,7 +627,8 @@ main(int argc, char* argv[])
                  opt.c.demand);
     cmd.AddValue("iommu", "IOMMU on (single mode)", opt.c.iommu);
     cmd.AddValue("page", "IOMMU page size in bytes, 4096 or 2097152 (single mode)", opt.c.page);
-    cmd.AddValue("pfc", "Lossless host path: the NIC pauses its link instead of dropping (single)",
+    cmd.AddValue("pfc",
+                 "Lossless host path: the NIC pauses its link instead of dropping (single)",
                  opt.c.pfc);
     cmd.AddValue("response",
                  "hostCC response: 0 none, 1 ECN marking, 2 throttling, 3 both (single: default "

@@ -44,8 +44,8 @@ ParseList(const std::string& s, const std::string& name)
         }
         catch (const std::exception&)
         {
-            throw std::invalid_argument("--" + name + " = \"" + s
-                                        + "\": must be a comma-separated list of numbers > 0");
+            throw std::invalid_argument("--" + name + " = \"" + s +
+                                        "\": must be a comma-separated list of numbers > 0");
         }
     }
     if (v.empty())
@@ -90,16 +90,12 @@ Simulate(double rateGbps, uint32_t lanes, double clockHz, bool lineRate, Time du
     Ptr<AggregationWorker> w0 = job->GetWorkers()[0];
     const Time warm = duration / 4;
     uint64_t at = 0;
-    Simulator::Schedule(warm,
-                        [&at, w0]()
-                        {
-                            at = w0->GetStats().results;
-                        });
+    Simulator::Schedule(warm, [&at, w0]() { at = w0->GetStats().results; });
     Simulator::Stop(duration);
     Simulator::Run();
     SimResult res;
-    res.goodput
-        = double(w0->GetStats().results - at) * 256 * 4 * 8 / (duration - warm).GetSeconds();
+    res.goodput =
+        double(w0->GetStats().results - at) * 256 * 4 * 8 / (duration - warm).GetSeconds();
     NetDeviceContainer ports = AggregationHelper::GetDevices();
     for (auto it = ports.Begin(); it != ports.End(); ++it)
     {

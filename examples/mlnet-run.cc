@@ -40,11 +40,11 @@ namespace
 uint32_t
 ParseSeed(const std::string& option, const std::string& text)
 {
-    const std::string what = "--" + option + "=" + text + ": must be an integer in ["
-                             + std::to_string(InputLimits::SEED.lo) + ", "
-                             + std::to_string(InputLimits::SEED.hi) + "]";
-    if (text.empty() || text.size() > 10
-        || text.find_first_not_of("0123456789") != std::string::npos)
+    const std::string what = "--" + option + "=" + text + ": must be an integer in [" +
+                             std::to_string(InputLimits::SEED.lo) + ", " +
+                             std::to_string(InputLimits::SEED.hi) + "]";
+    if (text.empty() || text.size() > 10 ||
+        text.find_first_not_of("0123456789") != std::string::npos)
     {
         throw std::invalid_argument(what);
     }
@@ -99,18 +99,21 @@ Main(int argc, char* argv[])
               "summary.json, flows.csv and ports.csv.");
     cmd.AddValue("scenario", "JSON scenario file (default: the built-in scenario)", scenarioOption);
     cmd.AddValue("out", "Output directory (default: the scenario's output.dir, ./mlnet-out)", out);
-    cmd.AddValue("seed", "Override the scenario's seed (RngRun, an integer in [1, 4294967295])",
+    cmd.AddValue("seed",
+                 "Override the scenario's seed (RngRun, an integer in [1, 4294967295])",
                  seedText);
     // ns-3's own run-number option, as the examples take it: here a program option (CommandLine
     // looks its options up before global values), so the runner's RngRun = seed cannot undo it.
-    cmd.AddValue("RngRun", "Same as --seed (ns-3's run number; the scenario's seed is the RngRun)",
+    cmd.AddValue("RngRun",
+                 "Same as --seed (ns-3's run number; the scenario's seed is the RngRun)",
                  rngRunText);
     cmd.AddValue("backend",
                  "Override the scenario's backend: packet or flow (the file is validated again "
                  "with it: what the flow backend does not model is refused)",
                  backend);
     cmd.AddValue("quiet", "Print no progress and no table (files only)", quiet);
-    cmd.AddValue("print-default", "Print the built-in default scenario as JSON and exit",
+    cmd.AddValue("print-default",
+                 "Print the built-in default scenario as JSON and exit",
                  printDefault);
     cmd.AddValue("print-trace-sources",
                  "Print every trace source of mlnet's classes (type, name, callback signature "
@@ -141,8 +144,8 @@ Main(int argc, char* argv[])
     {
         if (backend != "packet" && backend != "flow")
         {
-            throw std::invalid_argument("--backend=" + backend
-                                        + " is out of range (must be packet or flow)");
+            throw std::invalid_argument("--backend=" + backend +
+                                        " is out of range (must be packet or flow)");
         }
         nlohmann::json j = nlohmann::json::parse(cfg.json);
         j["backend"] = backend;
@@ -159,8 +162,8 @@ Main(int argc, char* argv[])
         const uint32_t run = ParseSeed("RngRun", rngRunText);
         if (!seedText.empty() && run != cfg.seed)
         {
-            throw std::invalid_argument("--seed=" + seedText + " and --RngRun=" + rngRunText
-                                        + " disagree: they are the same setting, give one");
+            throw std::invalid_argument("--seed=" + seedText + " and --RngRun=" + rngRunText +
+                                        " disagree: they are the same setting, give one");
         }
         cfg.seed = run;
     }

@@ -40,8 +40,8 @@ ParseList(const std::string& s, const std::string& name, double lo, double hi)
         }
         if (pos == 0 || pos != item.size() || !(x >= lo && x <= hi))
         {
-            throw std::invalid_argument("--" + name + ": '" + item + "' is not a number in ["
-                                        + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+            throw std::invalid_argument("--" + name + ": '" + item + "' is not a number in [" +
+                                        std::to_string(lo) + ", " + std::to_string(hi) + "]");
         }
         v.push_back(x);
     }
@@ -91,7 +91,8 @@ main(int argc, char* argv[])
                  "Tensor-fusion buffer in bytes (Horovod's default 64 MiB; 0 = one all-reduce "
                  "per tensor)",
                  fusion);
-    cmd.AddValue("intraRate", "Intra-server rate per GPU (NVLink 2.0: 1200Gbps; PCIe 3: 96Gbps)",
+    cmd.AddValue("intraRate",
+                 "Intra-server rate per GPU (NVLink 2.0: 1200Gbps; PCIe 3: 96Gbps)",
                  intraRate);
     cmd.AddValue("intraLatency", "Intra-server per-step latency", intraLatency);
     cmd.AddValue("perIteration", "CSV file of every iteration (empty: none)", perIteration);
@@ -104,24 +105,23 @@ main(int argc, char* argv[])
     {
         if (backend != "packet" && backend != "flow")
         {
-            throw std::invalid_argument("--backend=" + backend
-                                        + " is out of range (must be packet or flow)");
+            throw std::invalid_argument("--backend=" + backend +
+                                        " is out of range (must be packet or flow)");
         }
         if (iterations < warmup + 2)
         {
-            throw std::invalid_argument("--iterations = " + std::to_string(iterations)
-                                        + ": must be >= warmup + 2 = "
-                                        + std::to_string(warmup + 2));
+            throw std::invalid_argument("--iterations = " + std::to_string(iterations) +
+                                        ": must be >= warmup + 2 = " + std::to_string(warmup + 2));
         }
         if (buffer < 65536 || buffer > (uint64_t(1) << 34))
         {
-            throw std::invalid_argument("--buffer = " + std::to_string(buffer)
-                                        + ": must be in [65536, 17179869184] bytes");
+            throw std::invalid_argument("--buffer = " + std::to_string(buffer) +
+                                        ": must be in [65536, 17179869184] bytes");
         }
         if (gpusPerServer < 1 || gpusPerServer > 64)
         {
-            throw std::invalid_argument("--gpusPerServer = " + std::to_string(gpusPerServer)
-                                        + ": must be in [1, 64]");
+            throw std::invalid_argument("--gpusPerServer = " + std::to_string(gpusPerServer) +
+                                        ": must be in [1, 64]");
         }
         DnnModel m = ModelZoo::Get(model);
         GpuProfile g = GpuProfile::Get(gpu);

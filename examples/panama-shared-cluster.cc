@@ -51,8 +51,8 @@ using namespace ns3;
 namespace
 {
 
-const std::vector<std::string> kModels
-    = {"vgg16", "alexnet", "resnet152", "inception_v3", "googlenet", "resnet50"};
+const std::vector<std::string> kModels =
+    {"vgg16", "alexnet", "resnet152", "inception_v3", "googlenet", "resnet50"};
 const std::vector<std::string> kSchemes = {"ring", "switchml", "switchml-lb", "panama", "ideal"};
 
 struct Options
@@ -367,7 +367,9 @@ struct QpTracer
     }
 
     /// Appends the ring's queue pairs to DIR/ring-qps.csv, ring-rates.csv, ring-msgs.csv.
-    void Write(const std::string& dir, const std::string& tag, const std::set<uint64_t>& bgSizes,
+    void Write(const std::string& dir,
+               const std::string& tag,
+               const std::set<uint64_t>& bgSizes,
                double lineRate) const
     {
         std::filesystem::create_directories(dir);
@@ -501,10 +503,9 @@ RunOne(const Options& o, const std::string& scheme, const std::vector<JobPlan>& 
     // the first --warmup-iterations that start after --warmup), or at --duration.
     std::vector<uint32_t> measured(plan.size(), 0);
     uint32_t jobsDone = 0;
-    auto onIteration = [&](uint32_t j, const IterationRecord& rec)
-    {
-        if (rec.iteration >= o.warmupIterations && rec.start >= o.warmup
-            && ++measured[j] == o.minIterations && ++jobsDone == plan.size())
+    auto onIteration = [&](uint32_t j, const IterationRecord& rec) {
+        if (rec.iteration >= o.warmupIterations && rec.start >= o.warmup &&
+            ++measured[j] == o.minIterations && ++jobsDone == plan.size())
         {
             Simulator::Stop();
         }
@@ -518,12 +519,10 @@ RunOne(const Options& o, const std::string& scheme, const std::vector<JobPlan>& 
         if (o.minIterations > 0)
         {
             const uint32_t id = j;
-            job->TraceConnectWithoutContext("IterationEnd",
-                                            Callback<void, const IterationRecord&>(
-                                                [&onIteration, id](const IterationRecord& rec)
-                                                {
-                                                    onIteration(id, rec);
-                                                }));
+            job->TraceConnectWithoutContext(
+                "IterationEnd",
+                Callback<void, const IterationRecord&>(
+                    [&onIteration, id](const IterationRecord& rec) { onIteration(id, rec); }));
         }
         job->SetAttribute("JobName", StringValue(plan[j].model));
         job->SetAttribute("JobId", UintegerValue(j));
@@ -591,18 +590,16 @@ RunOne(const Options& o, const std::string& scheme, const std::vector<JobPlan>& 
     }
     // Link utilisation after the warm-up: every switch port's bytes at --warmup.
     std::vector<std::vector<uint64_t>> txAtWarmup(t.switches.GetN());
-    Simulator::Schedule(o.warmup,
-                        [&t, &txAtWarmup]()
-                        {
-                            for (uint32_t s = 0; s < t.switches.GetN(); ++s)
-                            {
-                                Ptr<FabricSwitch> sw = t.switches.Get(s)->GetObject<FabricSwitch>();
-                                for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
-                                {
-                                    txAtWarmup[s].push_back(sw->GetPortStats(p).txBytes);
-                                }
-                            }
-                        });
+    Simulator::Schedule(o.warmup, [&t, &txAtWarmup]() {
+        for (uint32_t s = 0; s < t.switches.GetN(); ++s)
+        {
+            Ptr<FabricSwitch> sw = t.switches.Get(s)->GetObject<FabricSwitch>();
+            for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
+            {
+                txAtWarmup[s].push_back(sw->GetPortStats(p).txBytes);
+            }
+        }
+    });
     QpTracer tracer;
     if (!o.traceRing.empty() && scheme == "ring")
     {
@@ -673,17 +670,16 @@ RunOne(const Options& o, const std::string& scheme, const std::vector<JobPlan>& 
         {
             r.pauses += sw->GetPortStats(p).pauseSent;
             r.drops += sw->GetPortStats(p).drops;
-            std::string tier
-                = s < t.edge.GetN() ? "edge" : (s < t.edge.GetN() + t.agg.GetN() ? "agg" : "core");
+            std::string tier =
+                s < t.edge.GetN() ? "edge" : (s < t.edge.GetN() + t.agg.GetN() ? "agg" : "core");
             Ptr<FabricNetDevice> far = FabricHelper::GetFarPeer(sw->GetPort(p));
             bool toHost = far && !far->GetNode()->GetObject<FabricSwitch>();
             r.maxQueues.emplace_back(sw->GetPortStats(p).maxQueueBytes,
-                                     tier + std::to_string(s) + "." + std::to_string(p)
-                                         + (toHost ? "->host" : "->sw"));
+                                     tier + std::to_string(s) + "." + std::to_string(p) +
+                                         (toHost ? "->host" : "->sw"));
             // Up: edge -> aggregation, aggregation -> core (a pod's uplinks); down otherwise.
             const uint32_t farId = far ? far->GetNode()->GetId() : 0;
-            auto in = [farId](const NodeContainer& c)
-            {
+            auto in = [farId](const NodeContainer& c) {
                 for (uint32_t i = 0; i < c.GetN(); ++i)
                 {
                     if (c.Get(i)->GetId() == farId)
@@ -693,10 +689,10 @@ RunOne(const Options& o, const std::string& scheme, const std::vector<JobPlan>& 
                 }
                 return false;
             };
-            const char* farTier
-                = toHost ? "host" : (in(t.edge) ? "edge" : (in(t.agg) ? "agg" : "core"));
-            const bool up = (tier == "edge" && std::string(farTier) == "agg")
-                            || (tier == "agg" && std::string(farTier) == "core");
+            const char* farTier =
+                toHost ? "host" : (in(t.edge) ? "edge" : (in(t.agg) ? "agg" : "core"));
+            const bool up = (tier == "edge" && std::string(farTier) == "agg") ||
+                            (tier == "agg" && std::string(farTier) == "core");
             const SwitchPortStats& ps = sw->GetPortStats(p);
             const uint64_t since = p < txAtWarmup[s].size() ? txAtWarmup[s][p] : 0;
             const double span = r.end - o.warmup.GetSeconds();
@@ -830,7 +826,8 @@ main(int argc, char* argv[])
                  o.placement);
     cmd.AddValue("loads", "Aggregation loads, comma-separated, in (0, 1]", loads);
     cmd.AddValue("seeds", "Seeds (RngRun), comma-separated", seeds);
-    cmd.AddValue("schemes", "ring, switchml, switchml-lb, panama, ideal (comma-separated) or all",
+    cmd.AddValue("schemes",
+                 "ring, switchml, switchml-lb, panama, ideal (comma-separated) or all",
                  schemes);
     cmd.AddValue("models",
                  "Models the jobs are drawn from, comma-separated (default PANAMA's six: "
@@ -845,7 +842,8 @@ main(int argc, char* argv[])
                  "SwitchML slot pool per tree (its window), at most what the switches' "
                  "BufferBytesPerJob holds for all of a job's trees",
                  o.switchmlSlots);
-    cmd.AddValue("fusion", "Ring all-reduce tensor-fusion buffer (bytes; Horovod's 64 MiB)",
+    cmd.AddValue("fusion",
+                 "Ring all-reduce tensor-fusion buffer (bytes; Horovod's 64 MiB)",
                  o.fusionBytes);
     cmd.AddValue("verbose", "Print every job's model and mean iteration time", verbose);
     cmd.AddValue("plan-only",
@@ -866,7 +864,8 @@ main(int argc, char* argv[])
                  o.traceRing);
     cmd.AddValue("duration", "Simulated time per run (the cap with --min-iterations)", o.duration);
     cmd.AddValue("warmup", "Iterations and flows starting before this are not measured", o.warmup);
-    cmd.AddValue("warmup-iterations", "First iterations of every job that are not measured",
+    cmd.AddValue("warmup-iterations",
+                 "First iterations of every job that are not measured",
                  o.warmupIterations);
     cmd.AddValue("min-iterations",
                  "Stop a run once every job has this many measured iterations (0 = run "
@@ -890,20 +889,20 @@ main(int argc, char* argv[])
         if (backend != "packet")
         {
             throw std::invalid_argument(
-                "--backend=" + backend
-                + " is out of range (must be packet: the flow backend has no in-network "
-                  "aggregation yet; ring-only jobs run at flow level through mlnet-run "
-                  "--backend=flow)");
+                "--backend=" + backend +
+                " is out of range (must be packet: the flow backend has no in-network "
+                "aggregation yet; ring-only jobs run at flow level through mlnet-run "
+                "--backend=flow)");
         }
         if (o.k < 4 || o.k > 16 || o.k % 2)
         {
-            throw std::invalid_argument("--k = " + std::to_string(o.k)
-                                        + ": must be even, in [4, 16]");
+            throw std::invalid_argument("--k = " + std::to_string(o.k) +
+                                        ": must be even, in [4, 16]");
         }
         if (o.workers < 2 || o.workers > o.k * o.k * o.k / 4)
         {
-            throw std::invalid_argument("--workers = " + std::to_string(o.workers)
-                                        + ": must be in [2, hosts]");
+            throw std::invalid_argument("--workers = " + std::to_string(o.workers) +
+                                        ": must be in [2, hosts]");
         }
         if (!(o.scale > 0 && o.scale <= 1))
         {
@@ -923,18 +922,18 @@ main(int argc, char* argv[])
         }
         if (o.passThrough != "bypass" && o.passThrough != "shared")
         {
-            throw std::invalid_argument("--pass-through = " + o.passThrough
-                                        + ": must be bypass or shared");
+            throw std::invalid_argument("--pass-through = " + o.passThrough +
+                                        ": must be bypass or shared");
         }
         if (o.placement != "random" && o.placement != "packed")
         {
-            throw std::invalid_argument("--placement = " + o.placement
-                                        + ": must be random or packed");
+            throw std::invalid_argument("--placement = " + o.placement +
+                                        ": must be random or packed");
         }
         if (o.ringOrder != "random" && o.ringOrder != "rack")
         {
-            throw std::invalid_argument("--ring-order = " + o.ringOrder
-                                        + ": must be random or rack");
+            throw std::invalid_argument("--ring-order = " + o.ringOrder +
+                                        ": must be random or rack");
         }
         if (mode != "free" && mode != "fixed")
         {
@@ -948,8 +947,8 @@ main(int argc, char* argv[])
         GpuProfile::Get(o.gpu);
         std::vector<double> loadList = ParseDoubles(loads, "loads", 1e-6, 1);
         std::vector<double> seedList = ParseDoubles(seeds, "seeds", 1, 1e9);
-        std::vector<std::string> schemeList
-            = schemes == "all" ? kSchemes : ParseNames(schemes, kSchemes, "schemes");
+        std::vector<std::string> schemeList =
+            schemes == "all" ? kSchemes : ParseNames(schemes, kSchemes, "schemes");
         o.models = ParseNames(models, kModels, "models");
         const uint32_t hosts = o.k * o.k * o.k / 4;
         const double rateBps = double(DataRate(o.rate).GetBitRate());
@@ -1070,12 +1069,10 @@ main(int argc, char* argv[])
                     // Mean over the jobs that completed a measured iteration (a job with none,
                     // in a run shorter than its iteration, has no iteration time to average).
                     std::vector<double> measuredMeans;
-                    std::copy_if(r.jobMeanIter.begin(), r.jobMeanIter.end(),
+                    std::copy_if(r.jobMeanIter.begin(),
+                                 r.jobMeanIter.end(),
                                  std::back_inserter(measuredMeans),
-                                 [](double x)
-                                 {
-                                     return x > 0;
-                                 });
+                                 [](double x) { return x > 0; });
                     double meanIter = Mean(measuredMeans);
                     double speedup = nSpeed ? speed / nSpeed : 0;
                     // The idle-network bound beside it: the mean over the jobs of each job's
@@ -1101,8 +1098,8 @@ main(int argc, char* argv[])
                         ringHops += j.hosts.size();
                     }
                     const double bound = scheme == "ring" ? 1.0 : Mean(bounds);
-                    const double boundMax
-                        = scheme == "ring" ? 1.0 : *std::max_element(bounds.begin(), bounds.end());
+                    const double boundMax =
+                        scheme == "ring" ? 1.0 : *std::max_element(bounds.begin(), bounds.end());
                     std::cout << std::left << std::setw(6) << load << std::setw(9)
                               << std::setprecision(3) << achieved << std::setw(5) << seed
                               << std::setw(13) << scheme << std::right << std::fixed << std::setw(5)
@@ -1136,8 +1133,8 @@ main(int argc, char* argv[])
                                       << r.iters[j].size() << " mean " << r.jobMeanIter[j] * 1e3
                                       << " ms busy " << Mean(r.busy[j]) * 1e3 << " ms idle-network "
                                       << (scheme == "ring" ? plan[j].bound.ringOverlapS
-                                                           : plan[j].bound.aggOverlapS)
-                                             * 1e3
+                                                           : plan[j].bound.aggOverlapS) *
+                                             1e3
                                       << " ms bound " << plan[j].bound.speedup << "\n";
                         }
                     }

@@ -79,14 +79,12 @@ class FifoSplitTensorOrder : public TensorOrderPolicy
         std::vector<TransferSlice> plan;
         for (const auto& whole : fifo->Plan(tensors))
         {
-            const GradientTensor& t = *std::find_if(tensors.begin(), tensors.end(),
-                                                    [&whole](const GradientTensor& x)
-                                                    {
-                                                        return x.id == whole.tensorId;
-                                                    });
-            uint64_t part = t.parameters > m_bound && m_parts > 1
-                                ? (t.parameters + m_parts - 1) / m_parts
-                                : 0;
+            const GradientTensor& t =
+                *std::find_if(tensors.begin(), tensors.end(), [&whole](const GradientTensor& x) {
+                    return x.id == whole.tensorId;
+                });
+            uint64_t part =
+                t.parameters > m_bound && m_parts > 1 ? (t.parameters + m_parts - 1) / m_parts : 0;
             for (const auto& sl : Slice(t, part, 0))
             {
                 plan.push_back(sl);
@@ -168,9 +166,9 @@ MakePolicy(const std::string& name, const RunConfig& c)
     }
     else
     {
-        throw std::invalid_argument("unknown policy '" + name
-                                    + "' (fifo, fifo-split, tic, tac, p3, p3-slicing, "
-                                      "p3-priority, bytescheduler, bytescheduler-tuned)");
+        throw std::invalid_argument("unknown policy '" + name +
+                                    "' (fifo, fifo-split, tic, tac, p3, p3-slicing, "
+                                    "p3-priority, bytescheduler, bytescheduler-tuned)");
     }
     p->SetPriorityClasses(c.classes);
     return p;
@@ -198,7 +196,10 @@ ServerPriority(const std::string& policy, const RunConfig& c)
  * last one (which also waits for its own synchronisation)
  */
 std::vector<double>
-RunOne(const DnnModel& m, const GpuProfile& g, const std::string& policy, const RunConfig& c,
+RunOne(const DnnModel& m,
+       const GpuProfile& g,
+       const std::string& policy,
+       const RunConfig& c,
        Time* compute)
 {
     uint32_t hosts = c.workers + (c.colocated ? 0 : c.servers);
@@ -240,8 +241,8 @@ RunOne(const DnnModel& m, const GpuProfile& g, const std::string& policy, const 
     {
         uint32_t leaf = i / perLeaf;
         uint32_t slot = i % perLeaf;
-        bool server = !c.colocated && servers.size() < c.servers && slot == perLeaf - 1
-                      && leaf < c.servers; // one server per leaf first
+        bool server = !c.colocated && servers.size() < c.servers && slot == perLeaf - 1 &&
+                      leaf < c.servers; // one server per leaf first
         if (server)
         {
             servers.push_back(nics[i]);
@@ -254,8 +255,8 @@ RunOne(const DnnModel& m, const GpuProfile& g, const std::string& policy, const 
     for (uint32_t i = nics.size(); i-- > 0 && !c.colocated && servers.size() < c.servers;)
     {
         // more servers than leaves: take the remaining hosts from the end
-        if (std::find(workers.begin(), workers.end(), nics[i]) == workers.end()
-            && std::find(servers.begin(), servers.end(), nics[i]) == servers.end())
+        if (std::find(workers.begin(), workers.end(), nics[i]) == workers.end() &&
+            std::find(servers.begin(), servers.end(), nics[i]) == servers.end())
         {
             servers.push_back(nics[i]);
         }
@@ -322,8 +323,8 @@ double
 Percentile(std::vector<double> v, double p)
 {
     std::sort(v.begin(), v.end());
-    std::size_t k
-        = std::max<std::size_t>(1, static_cast<std::size_t>(std::ceil(p / 100 * v.size())));
+    std::size_t k =
+        std::max<std::size_t>(1, static_cast<std::size_t>(std::ceil(p / 100 * v.size())));
     return v[k - 1];
 }
 
@@ -346,8 +347,11 @@ Mean(const std::vector<double>& v)
  * \return the best (partition, credit) in parameters; *log gets one line per point
  */
 std::pair<uint64_t, uint64_t>
-TuneByteScheduler(const DnnModel& m, const GpuProfile& g, const RunConfig& c,
-                  const std::vector<uint64_t>& partitions, const std::vector<uint64_t>& credits,
+TuneByteScheduler(const DnnModel& m,
+                  const GpuProfile& g,
+                  const RunConfig& c,
+                  const std::vector<uint64_t>& partitions,
+                  const std::vector<uint64_t>& credits,
                   std::ostream& log)
 {
     RunConfig t = c;
@@ -409,7 +413,8 @@ main(int argc, char* argv[])
                  policies);
     cmd.AddValue("gpu", "GPU profile (v100-fp32, v100-amp, a100-amp, v100, ...)", c.gpu);
     cmd.AddValue("workers", "Number of workers (>= 1)", c.workers);
-    cmd.AddValue("servers", "Number of parameter servers (>= 1; ignored with --colocated=1)",
+    cmd.AddValue("servers",
+                 "Number of parameter servers (>= 1; ignored with --colocated=1)",
                  c.servers);
     cmd.AddValue("colocated",
                  "1: a server shard on every worker host (as P3 and ByteScheduler deploy); 0: "
@@ -425,13 +430,15 @@ main(int argc, char* argv[])
     cmd.AddValue("warmup", "Iterations left out at the start of the statistics", c.warmup);
     cmd.AddValue("mtu", "RDMA payload bytes per packet", c.mtu);
     cmd.AddValue("ackInterval", "RDMA NIC ACK coalescing (packets per ACK)", c.ackInterval);
-    cmd.AddValue("bytesPerParam", "Gradient bytes per parameter (4 = FP32, 2 = FP16)",
+    cmd.AddValue("bytesPerParam",
+                 "Gradient bytes per parameter (4 = FP32, 2 = FP16)",
                  c.bytesPerParam);
     cmd.AddValue("overhead",
                  "Framework CPU time per PS message at each end, us (DataParallelJob "
                  "MessageOverhead; 0 = ideal host)",
                  c.overheadUs);
-    cmd.AddValue("sumRate", "Server summation rate, Gbit/s (ServerSumRate; 0 = instantaneous)",
+    cmd.AddValue("sumRate",
+                 "Server summation rate, Gbit/s (ServerSumRate; 0 = instantaneous)",
                  c.sumGbps);
     cmd.AddValue("updateRate",
                  "Server update (apply) rate, Gbit/s (ServerUpdateRate; 0 = instantaneous)",
@@ -459,12 +466,14 @@ main(int argc, char* argv[])
     cmd.AddValue("bigArrayBound",
                  "FIFO-split: tensors above this many parameters are split over the servers",
                  c.bigArrayBound);
-    cmd.AddValue("classes", "Network priority classes the policies' priorities map onto",
+    cmd.AddValue("classes",
+                 "Network priority classes the policies' priorities map onto",
                  c.classes);
     cmd.AddValue("p3Slice", "P3 slice size (parameters)", c.p3Slice);
     cmd.AddValue("bsPartition", "ByteScheduler partition size (parameters)", c.bsPartition);
     cmd.AddValue("bsCredit", "ByteScheduler credit (parameters)", c.bsCredit);
-    cmd.AddValue("bsPartitions", "bytescheduler-tuned: partition sizes searched (parameters)",
+    cmd.AddValue("bsPartitions",
+                 "bytescheduler-tuned: partition sizes searched (parameters)",
                  bsPartitions);
     cmd.AddValue("bsCredits",
                  "bytescheduler-tuned: credits searched, as multiples of the partition size",
@@ -480,8 +489,8 @@ main(int argc, char* argv[])
     {
         if (c.backend != "packet" && c.backend != "flow")
         {
-            throw std::invalid_argument("--backend=" + c.backend
-                                        + " is out of range (must be packet or flow)");
+            throw std::invalid_argument("--backend=" + c.backend +
+                                        " is out of range (must be packet or flow)");
         }
         if (c.workers < 1 || c.servers < 1 || c.leaves < 1 || c.iterations < c.warmup + 2)
         {
@@ -492,8 +501,8 @@ main(int argc, char* argv[])
         {
             throw std::invalid_argument("--p3Depth must be >= 1");
         }
-        if (c.rate <= 0 || c.overheadUs < 0 || c.overheadUs > 1e6 || c.sumGbps < 0
-            || c.updateGbps < 0)
+        if (c.rate <= 0 || c.overheadUs < 0 || c.overheadUs > 1e6 || c.sumGbps < 0 ||
+            c.updateGbps < 0)
         {
             throw std::invalid_argument("--rate must be > 0, --overhead in [0, 1e6] us, "
                                         "--sumRate and --updateRate >= 0");
@@ -514,9 +523,9 @@ main(int argc, char* argv[])
         }
         const auto partitions = SplitUints(bsPartitions);
         const auto credits = SplitUints(bsCredits);
-        if (partitions.empty() || credits.empty()
-            || std::count(partitions.begin(), partitions.end(), 0)
-            || std::count(credits.begin(), credits.end(), 0))
+        if (partitions.empty() || credits.empty() ||
+            std::count(partitions.begin(), partitions.end(), 0) ||
+            std::count(credits.begin(), credits.end(), 0))
         {
             throw std::invalid_argument("--bsPartitions and --bsCredits must list values >= 1");
         }

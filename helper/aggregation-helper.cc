@@ -4,6 +4,7 @@
 #include "aggregation-helper.h"
 
 #include "fabric-helper.h"
+
 #include "ns3/aggregation-endpoint.h"
 #include "ns3/enum.h"
 #include "ns3/fabric-channel.h"
@@ -135,8 +136,8 @@ struct FabricGraph
         Ptr<FabricNetDevice> far = dev ? FabricHelper::GetFarPeer(dev) : nullptr;
         if (!far || !indexOf.count(far->GetNode()->GetId()))
         {
-            throw std::invalid_argument("AggregationHelper: node " + std::to_string(host->GetId())
-                                        + " is not a host attached to a switch");
+            throw std::invalid_argument("AggregationHelper: node " + std::to_string(host->GetId()) +
+                                        " is not a host attached to a switch");
         }
         uint32_t s = indexOf.at(far->GetNode()->GetId());
         Ptr<FabricSwitch> sw = switches[s]->GetObject<FabricSwitch>();
@@ -153,7 +154,9 @@ struct FabricGraph
 
 /// Install routes to one aggregation address.
 void
-RouteTo(const FabricGraph& g, Ipv4Address addr, const std::vector<uint32_t>& sources,
+RouteTo(const FabricGraph& g,
+        Ipv4Address addr,
+        const std::vector<uint32_t>& sources,
         const std::vector<std::pair<uint32_t, uint32_t>>& direct)
 {
     std::vector<uint32_t> d = g.Distances(sources);
@@ -228,11 +231,11 @@ void
 AggregationHelper::SetTimingModel(const std::string& typeId)
 {
     TypeId tid;
-    if (!TypeId::LookupByNameFailSafe(typeId, &tid)
-        || !tid.IsChildOf(AggregationTimingModel::GetTypeId()))
+    if (!TypeId::LookupByNameFailSafe(typeId, &tid) ||
+        !tid.IsChildOf(AggregationTimingModel::GetTypeId()))
     {
-        throw std::invalid_argument("AggregationHelper: unknown timing model \"" + typeId
-                                    + "\" (ns3::AdderTreeTimingModel, ns3::LineRateTimingModel)");
+        throw std::invalid_argument("AggregationHelper: unknown timing model \"" + typeId +
+                                    "\" (ns3::AdderTreeTimingModel, ns3::LineRateTimingModel)");
     }
     m_timingFactory = ObjectFactory();
     m_timingFactory.SetTypeId(tid);
@@ -265,12 +268,12 @@ void
 AggregationHelper::SetCongestionControl(const std::string& typeId)
 {
     TypeId tid;
-    if (!TypeId::LookupByNameFailSafe(typeId, &tid)
-        || !tid.IsChildOf(AggregationCongestionOps::GetTypeId()))
+    if (!TypeId::LookupByNameFailSafe(typeId, &tid) ||
+        !tid.IsChildOf(AggregationCongestionOps::GetTypeId()))
     {
         throw std::invalid_argument(
-            "AggregationHelper: unknown congestion control \"" + typeId
-            + "\" (ns3::AggregationDctcp, ns3::AggregationDcqcn, ns3::AggregationFixedWindow)");
+            "AggregationHelper: unknown congestion control \"" + typeId +
+            "\" (ns3::AggregationDctcp, ns3::AggregationDcqcn, ns3::AggregationFixedWindow)");
     }
     m_ccFactory = ObjectFactory();
     m_ccFactory.SetTypeId(tid);
@@ -347,28 +350,28 @@ AggregationHelper::InsertDevice(Ptr<Node> sw, uint32_t port)
     Ptr<FabricSwitch> fs = sw->GetObject<FabricSwitch>();
     if (!fs)
     {
-        throw std::invalid_argument("AggregationHelper: node " + std::to_string(sw->GetId())
-                                    + " is not a switch");
+        throw std::invalid_argument("AggregationHelper: node " + std::to_string(sw->GetId()) +
+                                    " is not a switch");
     }
     if (port >= fs->GetNPorts())
     {
-        throw std::invalid_argument("AggregationHelper: port " + std::to_string(port)
-                                    + " out of range [0, " + std::to_string(fs->GetNPorts())
-                                    + ") on switch " + std::to_string(sw->GetId()));
+        throw std::invalid_argument("AggregationHelper: port " + std::to_string(port) +
+                                    " out of range [0, " + std::to_string(fs->GetNPorts()) +
+                                    ") on switch " + std::to_string(sw->GetId()));
     }
     Ptr<FabricNetDevice> dx = fs->GetPort(port);
     Ptr<FabricNetDevice> dy = dx->GetPeer();
     Ptr<FabricChannel> ch = DynamicCast<FabricChannel>(dx->GetChannel());
     if (!dy || !ch)
     {
-        throw std::invalid_argument("AggregationHelper: switch " + std::to_string(sw->GetId())
-                                    + " port " + std::to_string(port) + " is not connected");
+        throw std::invalid_argument("AggregationHelper: switch " + std::to_string(sw->GetId()) +
+                                    " port " + std::to_string(port) + " is not connected");
     }
     Ptr<AggregationDevice> near = dy->GetNode()->GetObject<AggregationDevice>();
     if (near && near->GetSwitchPort() == dy)
     {
-        throw std::invalid_argument("AggregationHelper: switch " + std::to_string(sw->GetId())
-                                    + " port " + std::to_string(port) + " has a device already");
+        throw std::invalid_argument("AggregationHelper: switch " + std::to_string(sw->GetId()) +
+                                    " port " + std::to_string(port) + " has a device already");
     }
     Ptr<Node> node = CreateObject<Node>();
     ObjectFactory devFactory;
@@ -400,8 +403,8 @@ AggregationHelper::InsertDevice(Ptr<Node> sw, uint32_t port)
     node->AggregateObject(dev);
     dev->SetPorts(b1, b2);
     dev->GetEngine()->SetAddress(AddressOf(node));
-    dev->GetEngine()->SetName("aggregation device on " + NameOf(sw, "switch") + " port "
-                              + std::to_string(port));
+    dev->GetEngine()->SetName("aggregation device on " + NameOf(sw, "switch") + " port " +
+                              std::to_string(port));
     dev->Validate();
     return dev;
 }
@@ -411,8 +414,8 @@ AggregationHelper::InstallDevices(const NodeContainer& switches, const std::stri
 {
     if (ports != "all" && ports != "up")
     {
-        throw std::invalid_argument("AggregationHelper::InstallDevices: ports = \"" + ports
-                                    + "\" must be \"all\" or \"up\"");
+        throw std::invalid_argument("AggregationHelper::InstallDevices: ports = \"" + ports +
+                                    "\" must be \"all\" or \"up\"");
     }
     // Tiers: hop distance from the nearest switch with hosts.
     FabricGraph g;
@@ -431,8 +434,8 @@ AggregationHelper::InstallDevices(const NodeContainer& switches, const std::stri
         auto f = g.indexOf.find((*it)->GetId());
         if (f == g.indexOf.end())
         {
-            throw std::invalid_argument("AggregationHelper: node " + std::to_string((*it)->GetId())
-                                        + " is not a switch");
+            throw std::invalid_argument("AggregationHelper: node " +
+                                        std::to_string((*it)->GetId()) + " is not a switch");
         }
         const uint32_t s = f->second;
         bool hasUp = false;
@@ -462,14 +465,14 @@ AggregationHelper::InstallInSwitch(const NodeContainer& switches)
         Ptr<FabricSwitch> fs = (*it)->GetObject<FabricSwitch>();
         if (!fs)
         {
-            throw std::invalid_argument("AggregationHelper: node " + std::to_string((*it)->GetId())
-                                        + " is not a switch");
+            throw std::invalid_argument("AggregationHelper: node " +
+                                        std::to_string((*it)->GetId()) + " is not a switch");
         }
         if ((*it)->GetObject<SwitchAggregator>())
         {
-            throw std::invalid_argument("AggregationHelper: switch "
-                                        + std::to_string((*it)->GetId())
-                                        + " has an aggregator already");
+            throw std::invalid_argument("AggregationHelper: switch " +
+                                        std::to_string((*it)->GetId()) +
+                                        " has an aggregator already");
         }
         Ptr<SwitchAggregator> sa = CreateObject<SwitchAggregator>();
         sa->SetAttribute("Engine", PointerValue(MakeEngine(true)));
@@ -533,13 +536,15 @@ AggregationHelper::PopulateRoutes()
 }
 
 Ptr<InNetworkAggregator>
-AggregationHelper::InstallJob(const NodeContainer& workers, uint16_t jobId, uint32_t nTrees,
-                              uint32_t slots, const std::string& name)
+AggregationHelper::InstallJob(const NodeContainer& workers,
+                              uint16_t jobId,
+                              uint32_t nTrees,
+                              uint32_t slots,
+                              const std::string& name)
 {
     const std::string label = name.empty() ? "job " + std::to_string(jobId) : name;
     // worker w as the messages name it: "worker 2 (host5)"
-    auto workerName = [&](uint32_t w)
-    {
+    auto workerName = [&](uint32_t w) {
         return "worker " + std::to_string(w) + " (" + NameOf(workers.Get(w), "node") + ")";
     };
     if (workers.GetN() == 0)
@@ -552,8 +557,8 @@ AggregationHelper::InstallJob(const NodeContainer& workers, uint16_t jobId, uint
     }
     if (nTrees < 1 || nTrees > 1024)
     {
-        throw std::invalid_argument("AggregationHelper::InstallJob: trees = "
-                                    + std::to_string(nTrees) + " is out of range [1, 1024]");
+        throw std::invalid_argument("AggregationHelper::InstallJob: trees = " +
+                                    std::to_string(nTrees) + " is out of range [1, 1024]");
     }
     FabricGraph g;
     const uint32_t W = workers.GetN();
@@ -566,8 +571,8 @@ AggregationHelper::InstallJob(const NodeContainer& workers, uint16_t jobId, uint
         }
         catch (const std::invalid_argument&)
         {
-            throw std::invalid_argument("AggregationHelper: " + workerName(w) + " of " + label
-                                        + " is not a host attached to a switch");
+            throw std::invalid_argument("AggregationHelper: " + workerName(w) + " of " + label +
+                                        " is not a host attached to a switch");
         }
     }
     // Candidate roots: SetRoots, else the switches farthest from the hosts.
@@ -579,8 +584,8 @@ AggregationHelper::InstallJob(const NodeContainer& workers, uint16_t jobId, uint
             auto f = g.indexOf.find((*it)->GetId());
             if (f == g.indexOf.end())
             {
-                throw std::invalid_argument("AggregationHelper: root node "
-                                            + std::to_string((*it)->GetId()) + " is not a switch");
+                throw std::invalid_argument("AggregationHelper: root node " +
+                                            std::to_string((*it)->GetId()) + " is not a switch");
             }
             cands.push_back(f->second);
         }
@@ -617,8 +622,7 @@ AggregationHelper::InstallJob(const NodeContainer& workers, uint16_t jobId, uint
         throw std::invalid_argument("AggregationHelper: no switch to root a tree at");
     }
     // Upward path of every worker towards a root: hops (switch, port).
-    auto pathTo = [&g, &edge, W, &label, &workerName](uint32_t root)
-    {
+    auto pathTo = [&g, &edge, W, &label, &workerName](uint32_t root) {
         std::vector<uint32_t> d = g.Distances({root});
         std::vector<std::vector<std::pair<uint32_t, uint32_t>>> paths(W);
         for (uint32_t w = 0; w < W; ++w)
@@ -626,8 +630,8 @@ AggregationHelper::InstallJob(const NodeContainer& workers, uint16_t jobId, uint
             uint32_t cur = edge[w].first;
             if (d[cur] == kInf)
             {
-                throw std::invalid_argument("AggregationHelper: " + workerName(w) + " of " + label
-                                            + " cannot reach the tree root");
+                throw std::invalid_argument("AggregationHelper: " + workerName(w) + " of " + label +
+                                            " cannot reach the tree root");
             }
             while (cur != root)
             {
@@ -691,6 +695,7 @@ AggregationHelper::InstallJob(const NodeContainer& workers, uint16_t jobId, uint
             uplinkLoad[u]++;
         }
     }
+
     // Build every tree.
     struct TreeBuild
     {
@@ -701,14 +706,14 @@ AggregationHelper::InstallJob(const NodeContainer& workers, uint16_t jobId, uint
         std::vector<uint32_t> entryOf; //!< port of the root switch each worker enters by
         int rootPoint{-1};
     };
+
     std::vector<TreeBuild> builds(nTrees);
     for (uint32_t t = 0; t < nTrees; ++t)
     {
         TreeBuild& b = builds[t];
         b.root = roots[t];
         const auto& paths = pathCache[b.root];
-        auto pointOf = [&b](Ptr<AggregationEngine> e, bool bump)
-        {
+        auto pointOf = [&b](Ptr<AggregationEngine> e, bool bump) {
             auto it = b.index.find(PeekPointer(e));
             if (it != b.index.end())
             {
@@ -761,10 +766,10 @@ AggregationHelper::InstallJob(const NodeContainer& workers, uint16_t jobId, uint
             if (pick.empty())
             {
                 throw std::invalid_argument(
-                    "AggregationHelper: the tree root " + NameOf(rootNode, "switch") + " of "
-                    + label
-                    + " has no aggregation device or aggregator (install devices on the root "
-                      "switches)");
+                    "AggregationHelper: the tree root " + NameOf(rootNode, "switch") + " of " +
+                    label +
+                    " has no aggregation device or aggregator (install devices on the root "
+                    "switches)");
             }
             const LinkEnd* e = pick[(jobId + t) % pick.size()];
             b.rootPoint = pointOf(e->nearBump->GetEngine(), true);
@@ -811,8 +816,8 @@ AggregationHelper::InstallJob(const NodeContainer& workers, uint16_t jobId, uint
                 Point& p = b.points[chain[i]];
                 if (p.parent >= 0 && p.parent != chain[i + 1])
                 {
-                    throw std::invalid_argument("AggregationHelper: the paths of " + label
-                                                + " do not form a tree (a point has two parents)");
+                    throw std::invalid_argument("AggregationHelper: the paths of " + label +
+                                                " do not form a tree (a point has two parents)");
                 }
                 p.parent = chain[i + 1];
             }
@@ -904,12 +909,12 @@ AggregationHelper::InstallJob(const NodeContainer& workers, uint16_t jobId, uint
             }
             if (s == 0)
             {
-                throw std::invalid_argument(
-                    p.engine->GetName()
-                    + ": BufferBytesPerJob cannot hold one slot for each of "
-                      "the "
-                    + std::to_string(treesAt[PeekPointer(p.engine)]) + " trees of " + label
-                    + " through it (" + std::to_string(chunkBytes) + " B chunks, 2 versions)");
+                throw std::invalid_argument(p.engine->GetName() +
+                                            ": BufferBytesPerJob cannot hold one slot for each of "
+                                            "the " +
+                                            std::to_string(treesAt[PeekPointer(p.engine)]) +
+                                            " trees of " + label + " through it (" +
+                                            std::to_string(chunkBytes) + " B chunks, 2 versions)");
             }
         }
         treeSlots[t] = s;
@@ -1026,11 +1031,14 @@ AggregationHelper::InstallJob(const NodeContainer& workers, uint16_t jobId, uint
         }
         if (ep->GetWorker(jobId))
         {
-            throw std::invalid_argument("AggregationHelper: " + workerName(w) + " is a worker of "
-                                        + label + " already");
+            throw std::invalid_argument("AggregationHelper: " + workerName(w) + " is a worker of " +
+                                        label + " already");
         }
         Ptr<AggregationWorker> aw = m_workerFactory.Create<AggregationWorker>();
-        aw->Setup(FabricHelper::GetHostDevice(n), jobId, bindings[w], cc,
+        aw->Setup(FabricHelper::GetHostDevice(n),
+                  jobId,
+                  bindings[w],
+                  cc,
                   m_rpSet ? &m_rpFactory : nullptr);
         ep->AddWorker(aw);
         ws.push_back(aw);

@@ -131,8 +131,10 @@ class AggregationHelper
      *         point's buffer or job limit does not fit the job (the message names the point and
      *         the job), or an argument is out of range
      */
-    Ptr<InNetworkAggregator> InstallJob(const NodeContainer& workers, uint16_t jobId,
-                                        uint32_t trees, uint32_t slots = 0,
+    Ptr<InNetworkAggregator> InstallJob(const NodeContainer& workers,
+                                        uint16_t jobId,
+                                        uint32_t trees,
+                                        uint32_t slots = 0,
                                         const std::string& name = "");
 
     /// Install the routes to every aggregation address at every switch (Install* call it).

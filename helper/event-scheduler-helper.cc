@@ -59,7 +59,7 @@ struct InitialValueTag
 ValueMember MemberOf(CurrentValueTag);
 ValueMember MemberOf(InitialValueTag);
 
-template<class Tag, ValueMember M>
+template <class Tag, ValueMember M>
 struct ExposeMember
 {
     friend ValueMember MemberOf(Tag)
@@ -149,7 +149,7 @@ ParseOption(void (*use)(const std::string&), const std::string& value)
 }
 
 /// ParseOption(Use, value), as the callback ns-3.38+ takes.
-template<void (*Use)(const std::string&)>
+template <void (*Use)(const std::string&)>
 bool
 ParseByRef(const std::string& value)
 {
@@ -157,7 +157,7 @@ ParseByRef(const std::string& value)
 }
 
 /// ParseOption(Use, value), as the callback ns-3.37 takes.
-template<void (*Use)(const std::string&)>
+template <void (*Use)(const std::string&)>
 bool
 ParseByValue(std::string value)
 {
@@ -171,24 +171,26 @@ ParseByValue(std::string value)
  * ns-3 declares (a static_cast to its type), never by conversion: ns-3's Callback converts from
  * any other Callback through CallbackBase, which would compile and be undefined behaviour.
  */
-template<void (*Use)(const std::string&), class Cmd>
+template <void (*Use)(const std::string&), class Cmd>
 auto
 AddParsedOption(Cmd& cmd, const std::string& name, const std::string& help, int)
-    -> decltype(static_cast<void (Cmd::*)(const std::string&, const std::string&,
-                                          Callback<bool, const std::string&>, const std::string&)>(
-                    &Cmd::AddValue),
+    -> decltype(static_cast<void (Cmd::*)(const std::string&,
+                                          const std::string&,
+                                          Callback<bool, const std::string&>,
+                                          const std::string&)>(&Cmd::AddValue),
                 void())
 {
     cmd.AddValue(name, help, Callback<bool, const std::string&>(MakeCallback(&ParseByRef<Use>)));
 }
 
 /// ns-3.37's form (see above).
-template<void (*Use)(const std::string&), class Cmd>
+template <void (*Use)(const std::string&), class Cmd>
 auto
 AddParsedOption(Cmd& cmd, const std::string& name, const std::string& help, long)
-    -> decltype(static_cast<void (Cmd::*)(const std::string&, const std::string&,
-                                          Callback<bool, std::string>, const std::string&)>(
-                    &Cmd::AddValue),
+    -> decltype(static_cast<void (Cmd::*)(const std::string&,
+                                          const std::string&,
+                                          Callback<bool, std::string>,
+                                          const std::string&)>(&Cmd::AddValue),
                 void())
 {
     cmd.AddValue(name, help, Callback<bool, std::string>(MakeCallback(&ParseByValue<Use>)));
@@ -205,8 +207,12 @@ const std::vector<std::string>&
 EventSchedulerHelper::KnownTypes()
 {
     static const std::vector<std::string> types{
-        "ns3::MapScheduler",         "ns3::HeapScheduler",          "ns3::ListScheduler",
-        "ns3::CalendarScheduler",    "ns3::PriorityQueueScheduler", "ns3::QuadHeapScheduler",
+        "ns3::MapScheduler",
+        "ns3::HeapScheduler",
+        "ns3::ListScheduler",
+        "ns3::CalendarScheduler",
+        "ns3::PriorityQueueScheduler",
+        "ns3::QuadHeapScheduler",
         "ns3::TimingWheelScheduler",
     };
     return types;
@@ -221,8 +227,8 @@ EventSchedulerHelper::Resolve(const std::string& name)
         full = "ns3::" + name + "Scheduler";
     }
     TypeId tid;
-    if (name.empty() || !TypeId::LookupByNameFailSafe(full, &tid)
-        || !tid.IsChildOf(Scheduler::GetTypeId()) || !tid.HasConstructor())
+    if (name.empty() || !TypeId::LookupByNameFailSafe(full, &tid) ||
+        !tid.IsChildOf(Scheduler::GetTypeId()) || !tid.HasConstructor())
     {
         throw std::invalid_argument(
             "scheduler '" + name + "' is not an ns-3 event scheduler; accepted: " + AcceptedList());
@@ -254,8 +260,8 @@ EventSchedulerHelper::UseDefaults()
     if (!UserChoseSimulator())
     {
         UseSimulator(DefaultSimulatorType());
-        DefaultsBound()["SimulatorImplementationType"]
-            = CurrentObject("SimulatorImplementationType");
+        DefaultsBound()["SimulatorImplementationType"] =
+            CurrentObject("SimulatorImplementationType");
     }
 }
 
@@ -264,12 +270,14 @@ EventSchedulerHelper::UseDefault(CommandLine& cmd)
 {
     UseDefaults();
     AddParsedOption<&EventSchedulerHelper::Use>(
-        cmd, "scheduler",
-        "Event scheduler (same results, different speed): " + AcceptedList()
-            + "; mlnet's default is " + DefaultType() + " (ns-3's --SchedulerType=... works too)",
+        cmd,
+        "scheduler",
+        "Event scheduler (same results, different speed): " + AcceptedList() +
+            "; mlnet's default is " + DefaultType() + " (ns-3's --SchedulerType=... works too)",
         0);
     AddParsedOption<&EventSchedulerHelper::UseSimulator>(
-        cmd, "simulator",
+        cmd,
+        "simulator",
         "Simulator implementation (same results, different speed): mlnet "
         "(ns3::MlnetSimulatorImpl, the default), ns3 (ns3::DefaultSimulatorImpl) or "
         "a TypeId name (ns-3's --SimulatorImplementationType=... works too)",
@@ -291,18 +299,18 @@ EventSchedulerHelper::DefaultSimulatorType()
 namespace
 {
 /// ns-3's distributed (MPI) simulator implementations, in an ns-3 built with --enable-mpi.
-const char* const kDistributed[]
-    = {"ns3::DistributedSimulatorImpl", "ns3::NullMessageSimulatorImpl"};
+const char* const kDistributed[] = {"ns3::DistributedSimulatorImpl",
+                                    "ns3::NullMessageSimulatorImpl"};
 
 /// Why mlnet refuses them (until the fabric is partitioned across ranks).
 std::string
 DistributedRefusal(const std::string& name)
 {
-    return "simulator '" + name
-           + "' is ns-3's distributed (MPI) implementation, which mlnet does not support: its "
-             "topology helpers put every node on system 0 and its fabric channel has no remote "
-             "counterpart, so every MPI rank would simulate the whole fabric on its own. Run "
-             "without MPI: --simulator=mlnet (the default) or ns3";
+    return "simulator '" + name +
+           "' is ns-3's distributed (MPI) implementation, which mlnet does not support: its "
+           "topology helpers put every node on system 0 and its fabric channel has no remote "
+           "counterpart, so every MPI rank would simulate the whole fabric on its own. Run "
+           "without MPI: --simulator=mlnet (the default) or ns3";
 }
 
 /// \return true if tid is one of kDistributed or derives from one
@@ -312,8 +320,8 @@ IsDistributed(TypeId tid)
     for (const char* name : kDistributed)
     {
         TypeId mpi;
-        if (tid.GetName() == name
-            || (TypeId::LookupByNameFailSafe(name, &mpi) && tid.IsChildOf(mpi)))
+        if (tid.GetName() == name ||
+            (TypeId::LookupByNameFailSafe(name, &mpi) && tid.IsChildOf(mpi)))
         {
             return true;
         }
@@ -346,13 +354,13 @@ EventSchedulerHelper::ResolveSimulator(const std::string& name)
         }
     }
     TypeId tid;
-    if (full.empty() || !TypeId::LookupByNameFailSafe(full, &tid)
-        || !tid.IsChildOf(SimulatorImpl::GetTypeId()) || !tid.HasConstructor())
+    if (full.empty() || !TypeId::LookupByNameFailSafe(full, &tid) ||
+        !tid.IsChildOf(SimulatorImpl::GetTypeId()) || !tid.HasConstructor())
     {
-        throw std::invalid_argument("simulator '" + name
-                                    + "' is not an ns-3 simulator implementation; accepted: "
-                                      "mlnet, ns3 (or the full TypeId name, e.g. "
-                                      "ns3::RealtimeSimulatorImpl)");
+        throw std::invalid_argument("simulator '" + name +
+                                    "' is not an ns-3 simulator implementation; accepted: "
+                                    "mlnet, ns3 (or the full TypeId name, e.g. "
+                                    "ns3::RealtimeSimulatorImpl)");
     }
     if (IsDistributed(tid))
     {

@@ -4,6 +4,7 @@
 #include "fabric-helper.h"
 
 #include "event-scheduler-helper.h"
+
 #include "ns3/fabric-channel.h"
 #include "ns3/ipv4.h"
 #include "ns3/log.h"
@@ -158,9 +159,8 @@ FabricHelper::AssignHostAddresses(const NodeContainer& hosts, Ipv4Address base)
         Ptr<FabricNetDevice> d = GetHostDevice(*it);
         if (!d)
         {
-            throw std::invalid_argument("AssignHostAddresses: node "
-                                        + std::to_string((*it)->GetId())
-                                        + " has no FabricNetDevice");
+            throw std::invalid_argument("AssignHostAddresses: node " +
+                                        std::to_string((*it)->GetId()) + " has no FabricNetDevice");
         }
         d->SetIpv4Address(Ipv4Address(++a));
     }
@@ -175,9 +175,9 @@ FabricHelper::AttachInternetStack(const NodeContainer& hosts, Ipv4Mask mask)
         Ptr<FabricNetDevice> dev = GetHostDevice(*it);
         if (!ipv4 || !dev || dev->GetIpv4Address() == Ipv4Address())
         {
-            throw std::invalid_argument("AttachInternetStack: node "
-                                        + std::to_string((*it)->GetId())
-                                        + " needs an internet stack and an addressed fabric port");
+            throw std::invalid_argument("AttachInternetStack: node " +
+                                        std::to_string((*it)->GetId()) +
+                                        " needs an internet stack and an addressed fabric port");
         }
         int32_t ifIndex = ipv4->GetInterfaceForDevice(dev);
         if (ifIndex < 0)
@@ -241,13 +241,14 @@ FabricHelper::PopulateRoutes()
     }
     const uint32_t kInf = std::numeric_limits<uint32_t>::max();
     std::vector<uint32_t> dist(n);
-    auto search = [&](uint32_t from)
-    {
+    auto search = [&](uint32_t from) {
         std::fill(dist.begin(), dist.end(), kInf);
         dist[from] = 0;
-        boost::breadth_first_search(g, boost::vertex(from, g),
-                                    boost::visitor(boost::make_bfs_visitor(boost::record_distances(
-                                        dist.data(), boost::on_tree_edge()))));
+        boost::breadth_first_search(
+            g,
+            boost::vertex(from, g),
+            boost::visitor(boost::make_bfs_visitor(
+                boost::record_distances(dist.data(), boost::on_tree_edge()))));
     };
     // A host whose only neighbour is switch e is one hop further than e from everything: the
     // routes towards it are those towards e (computed once per such switch), plus e's own
@@ -266,12 +267,9 @@ FabricHelper::PopulateRoutes()
         }
         const Ipv4Address addr = hd->GetIpv4Address();
         const std::vector<uint32_t>& nb = neighbours[h];
-        const bool singleHomed = !nb.empty() && isSwitch[nb[0]]
-                                 && std::all_of(nb.begin(), nb.end(),
-                                                [&](uint32_t v)
-                                                {
-                                                    return v == nb[0];
-                                                });
+        const bool singleHomed =
+            !nb.empty() && isSwitch[nb[0]] &&
+            std::all_of(nb.begin(), nb.end(), [&](uint32_t v) { return v == nb[0]; });
         if (singleHomed)
         {
             const uint32_t e = nb[0];
@@ -356,7 +354,9 @@ FabricHelper::AssignStreams(const NodeContainer& switches, int64_t stream)
 }
 
 void
-FabricHelper::EnablePcapInternal(std::string prefix, Ptr<NetDevice> nd, bool promiscuous,
+FabricHelper::EnablePcapInternal(std::string prefix,
+                                 Ptr<NetDevice> nd,
+                                 bool promiscuous,
                                  bool explicitFilename)
 {
     Ptr<FabricNetDevice> device = DynamicCast<FabricNetDevice>(nd);
@@ -366,11 +366,12 @@ FabricHelper::EnablePcapInternal(std::string prefix, Ptr<NetDevice> nd, bool pro
         return;
     }
     PcapHelper pcapHelper;
-    std::string filename
-        = explicitFilename ? prefix : pcapHelper.GetFilenameFromDevice(prefix, device);
-    Ptr<PcapFileWrapper> file
-        = pcapHelper.CreateFile(filename, std::ios::out, PcapHelper::DLT_EN10MB);
-    pcapHelper.HookDefaultSink<FabricNetDevice>(device, promiscuous ? "PromiscSniffer" : "Sniffer",
+    std::string filename =
+        explicitFilename ? prefix : pcapHelper.GetFilenameFromDevice(prefix, device);
+    Ptr<PcapFileWrapper> file =
+        pcapHelper.CreateFile(filename, std::ios::out, PcapHelper::DLT_EN10MB);
+    pcapHelper.HookDefaultSink<FabricNetDevice>(device,
+                                                promiscuous ? "PromiscSniffer" : "Sniffer",
                                                 file);
 }
 

@@ -113,7 +113,9 @@ class FabricHelper : public PcapHelperForDevice
     static Ptr<FabricNetDevice> GetFarPeer(Ptr<FabricNetDevice> dev);
 
   private:
-    void EnablePcapInternal(std::string prefix, Ptr<NetDevice> nd, bool promiscuous,
+    void EnablePcapInternal(std::string prefix,
+                            Ptr<NetDevice> nd,
+                            bool promiscuous,
                             bool explicitFilename) override;
 
     ObjectFactory m_deviceFactory;

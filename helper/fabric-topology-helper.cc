@@ -4,6 +4,7 @@
 #include "fabric-topology-helper.h"
 
 #include "input-limits.h"
+
 #include "ns3/log.h"
 
 #include <stdexcept>
@@ -21,9 +22,9 @@ CheckRange(const char* name, uint64_t v, uint64_t lo, uint64_t hi)
 {
     if (v < lo || v > hi)
     {
-        throw std::invalid_argument(std::string(name) + " = " + std::to_string(v)
-                                    + " is out of range [" + std::to_string(lo) + ", "
-                                    + std::to_string(hi) + "]");
+        throw std::invalid_argument(std::string(name) + " = " + std::to_string(v) +
+                                    " is out of range [" + std::to_string(lo) + ", " +
+                                    std::to_string(hi) + "]");
     }
 }
 
@@ -38,21 +39,22 @@ CheckHosts(const char* name, uint64_t hosts)
 {
     if (hosts > InputLimits::MAX_HOSTS)
     {
-        throw std::invalid_argument(std::string(name) + ": the topology would have "
-                                    + std::to_string(hosts) + " hosts, more than the "
-                                    + std::to_string(InputLimits::MAX_HOSTS) + " accepted");
+        throw std::invalid_argument(std::string(name) + ": the topology would have " +
+                                    std::to_string(hosts) + " hosts, more than the " +
+                                    std::to_string(InputLimits::MAX_HOSTS) + " accepted");
     }
 }
+
 void
 CheckRoutes(uint64_t switches, uint64_t hosts)
 {
     if (switches * hosts > InputLimits::MAX_ROUTES)
     {
-        throw std::invalid_argument("the topology would have " + std::to_string(switches)
-                                    + " switches x " + std::to_string(hosts) + " hosts = "
-                                    + std::to_string(switches * hosts) + " routes, more than the "
-                                    + std::to_string(InputLimits::MAX_ROUTES)
-                                    + " accepted (a k = 48 fat-tree has 79,626,240)");
+        throw std::invalid_argument(
+            "the topology would have " + std::to_string(switches) + " switches x " +
+            std::to_string(hosts) + " hosts = " + std::to_string(switches * hosts) +
+            " routes, more than the " + std::to_string(InputLimits::MAX_ROUTES) +
+            " accepted (a k = 48 fat-tree has 79,626,240)");
     }
 }
 } // namespace
@@ -73,8 +75,7 @@ std::map<uint32_t, std::string>
 FabricTopology::NodeNames() const
 {
     std::map<uint32_t, std::string> names;
-    auto name = [&names](const NodeContainer& c, const std::string& prefix)
-    {
+    auto name = [&names](const NodeContainer& c, const std::string& prefix) {
         for (uint32_t i = 0; i < c.GetN(); ++i)
         {
             names[c.Get(i)->GetId()] = prefix + std::to_string(i);
@@ -89,9 +90,9 @@ FabricTopology::NodeNames() const
 }
 
 FabricTopologyHelper::FabricTopologyHelper()
-    : m_hostRate("100Gbps")
-    , m_fabricRate("100Gbps")
-    , m_delay(MicroSeconds(1))
+    : m_hostRate("100Gbps"),
+      m_fabricRate("100Gbps"),
+      m_delay(MicroSeconds(1))
 {
 }
 

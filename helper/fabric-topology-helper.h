@@ -5,6 +5,7 @@
 #define MLNET_FABRIC_TOPOLOGY_HELPER_H
 
 #include "fabric-helper.h"
+
 #include "ns3/data-rate.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/node-container.h"

@@ -46,8 +46,8 @@ FlowBackendHelper::Install(const FabricTopology& topo)
         Ptr<Node> node = topo.hosts.Get(h);
         if (GetTransport(node))
         {
-            throw std::invalid_argument("FlowBackendHelper::Install: host " + std::to_string(h)
-                                        + " already has a FluidTransport");
+            throw std::invalid_argument("FlowBackendHelper::Install: host " + std::to_string(h) +
+                                        " already has a FluidTransport");
         }
         Ptr<FluidTransport> t = m_transport.Create<FluidTransport>();
         t->Bind(fabric, topo.HostAddress(h));
@@ -71,8 +71,8 @@ FlowBackendHelper::Transports(const FabricTopology& topo, const std::vector<uint
         Ptr<FluidTransport> t = h < topo.hosts.GetN() ? GetTransport(topo.hosts.Get(h)) : nullptr;
         if (!t)
         {
-            throw std::invalid_argument("FlowBackendHelper::Transports: host " + std::to_string(h)
-                                        + " has no FluidTransport (call Install first)");
+            throw std::invalid_argument("FlowBackendHelper::Transports: host " + std::to_string(h) +
+                                        " has no FluidTransport (call Install first)");
         }
         v.push_back(t);
     }

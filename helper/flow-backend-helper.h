@@ -5,6 +5,7 @@
 #define MLNET_FLOW_BACKEND_HELPER_H
 
 #include "fabric-topology-helper.h"
+
 #include "ns3/fluid-fabric.h"
 #include "ns3/fluid-transport.h"
 #include "ns3/object-factory.h"

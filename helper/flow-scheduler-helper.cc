@@ -22,11 +22,11 @@ FlowSchedulerHelper::SetPolicy(const std::string& name)
     if (name.rfind("ns3::", 0) == 0)
     {
         TypeId tid;
-        if (!TypeId::LookupByNameFailSafe(name, &tid)
-            || !tid.IsChildOf(FlowSchedulingPolicy::GetTypeId()))
+        if (!TypeId::LookupByNameFailSafe(name, &tid) ||
+            !tid.IsChildOf(FlowSchedulingPolicy::GetTypeId()))
         {
-            throw std::invalid_argument("FlowSchedulerHelper: '" + name
-                                        + "' is not a FlowSchedulingPolicy TypeId");
+            throw std::invalid_argument("FlowSchedulerHelper: '" + name +
+                                        "' is not a FlowSchedulingPolicy TypeId");
         }
     }
     else

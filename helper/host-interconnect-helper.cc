@@ -26,8 +26,8 @@ HostInterconnectHelper::SetAttribute(const std::string& name, const AttributeVal
     Ptr<AttributeValue> v = info.checker->CreateValidValue(value);
     if (!v)
     {
-        throw std::invalid_argument("HostInterconnectHelper: invalid value for " + name + " ("
-                                    + info.help + ")");
+        throw std::invalid_argument("HostInterconnectHelper: invalid value for " + name + " (" +
+                                    info.help + ")");
     }
     m_factory.Set(name, *v);
 }

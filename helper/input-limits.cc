@@ -43,8 +43,8 @@ UintLimit
 InputLimits::UintOfAttribute(TypeId tid, const std::string& attribute)
 {
     const RealLimit r = OfAttribute(tid, attribute);
-    const uint64_t hi
-        = r.hi >= 1.8e19 ? std::numeric_limits<uint64_t>::max() : static_cast<uint64_t>(r.hi);
+    const uint64_t hi =
+        r.hi >= 1.8e19 ? std::numeric_limits<uint64_t>::max() : static_cast<uint64_t>(r.hi);
     return {r.lo <= 0 ? 0 : static_cast<uint64_t>(r.lo), hi};
 }
 
@@ -53,9 +53,9 @@ InputLimits::Check(uint64_t v, const std::string& what, const UintLimit& limit)
 {
     if (v < limit.lo || v > limit.hi)
     {
-        throw std::invalid_argument(what + " = " + std::to_string(v) + " is out of range ["
-                                    + std::to_string(limit.lo) + ", " + std::to_string(limit.hi)
-                                    + "]");
+        throw std::invalid_argument(what + " = " + std::to_string(v) + " is out of range [" +
+                                    std::to_string(limit.lo) + ", " + std::to_string(limit.hi) +
+                                    "]");
     }
     return v;
 }

@@ -4,6 +4,7 @@
 #include "rdma-helper.h"
 
 #include "fabric-helper.h"
+
 #include "ns3/node.h"
 
 #include <stdexcept>
@@ -27,12 +28,12 @@ void
 RdmaHelper::SetCongestionControl(const std::string& typeId)
 {
     TypeId tid;
-    if (!TypeId::LookupByNameFailSafe(typeId, &tid)
-        || !tid.IsChildOf(TypeId::LookupByName("ns3::RdmaCongestionOps")))
+    if (!TypeId::LookupByNameFailSafe(typeId, &tid) ||
+        !tid.IsChildOf(TypeId::LookupByName("ns3::RdmaCongestionOps")))
     {
-        throw std::invalid_argument("congestion control '" + typeId
-                                    + "' is not a RdmaCongestionOps type (e.g. ns3::Dcqcn, "
-                                      "ns3::DcqcnVendor, ns3::RdmaFixedRate)");
+        throw std::invalid_argument("congestion control '" + typeId +
+                                    "' is not a RdmaCongestionOps type (e.g. ns3::Dcqcn, "
+                                    "ns3::DcqcnVendor, ns3::RdmaFixedRate)");
     }
     m_ccFactory = ObjectFactory();
     m_ccFactory.SetTypeId(tid);
@@ -62,9 +63,9 @@ RdmaHelper::Install(const NodeContainer& hosts) const
         Ptr<FabricNetDevice> dev = FabricHelper::GetHostDevice(*it);
         if (!dev || dev->GetIpv4Address() == Ipv4Address())
         {
-            throw std::invalid_argument("RdmaHelper::Install: node "
-                                        + std::to_string((*it)->GetId())
-                                        + " has no addressed FabricNetDevice");
+            throw std::invalid_argument("RdmaHelper::Install: node " +
+                                        std::to_string((*it)->GetId()) +
+                                        " has no addressed FabricNetDevice");
         }
         Ptr<RdmaNic> nic = (*it)->GetObject<RdmaNic>();
         if (!nic)

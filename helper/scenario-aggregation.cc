@@ -14,13 +14,14 @@
 
 #include "aggregation-helper.h"
 #include "input-limits.h"
+#include "scenario-extension.h"
+
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/integer.h"
 #include "ns3/log.h"
 #include "ns3/uinteger.h"
-#include "scenario-extension.h"
 
 #include <map>
 #include <nlohmann/json.hpp>
@@ -98,8 +99,8 @@ std::shared_ptr<const TrafficSpec>
 ParseSection(ScenarioObject& in, const ScenarioConfig& cfg)
 {
     auto s = std::make_shared<AggregationSection>();
-    s->devices
-        = in.Choice("placement", {"devices", "switches"}, std::string("devices")) == "devices";
+    s->devices =
+        in.Choice("placement", {"devices", "switches"}, std::string("devices")) == "devices";
     const nlohmann::json& tiers = in.Array("tiers");
     const bool fatTree = cfg.topology.type == "fat-tree";
     std::vector<std::string> accepted{"edge", "core"};
@@ -109,10 +110,11 @@ ParseSection(ScenarioObject& in, const ScenarioConfig& cfg)
     }
     for (const auto& v : tiers)
     {
-        if (!v.is_string()
-            || std::find(accepted.begin(), accepted.end(), v.get<std::string>()) == accepted.end())
+        if (!v.is_string() ||
+            std::find(accepted.begin(), accepted.end(), v.get<std::string>()) == accepted.end())
         {
-            ScenarioObject::Fail(in.PathOf("tiers"), v,
+            ScenarioObject::Fail(in.PathOf("tiers"),
+                                 v,
                                  fatTree ? "must list tiers among \"edge\", \"agg\", \"core\""
                                          : "must list tiers among \"edge\", \"core\"");
         }
@@ -124,12 +126,14 @@ ParseSection(ScenarioObject& in, const ScenarioConfig& cfg)
     }
     else if (s->tiers.empty())
     {
-        in.Fail("tiers", std::string("must list at least one tier among ")
-                             + (fatTree ? "\"edge\", \"agg\", \"core\"" : "\"edge\", \"core\"")
-                             + " (absent: every tier)");
+        in.Fail("tiers",
+                std::string("must list at least one tier among ") +
+                    (fatTree ? "\"edge\", \"agg\", \"core\"" : "\"edge\", \"core\"") +
+                    " (absent: every tier)");
     }
     s->upOnly = in.Choice("ports", {"up", "all"}, std::string("up")) == "up";
-    std::string timing = in.Choice("timing", {"adder-tree", "line-rate"},
+    std::string timing = in.Choice("timing",
+                                   {"adder-tree", "line-rate"},
                                    std::string(s->devices ? "adder-tree" : "line-rate"));
     s->lineRate = timing == "line-rate";
     // Ranges: the attributes' checkers (one place), as Python's aggregate().
@@ -139,8 +143,8 @@ ParseSection(ScenarioObject& in, const ScenarioConfig& cfg)
     const UintLimit depth = InputLimits::UintOfAttribute(adder, "TreeDepth");
     const UintLimit perJob = InputLimits::UintOfAttribute(engine, "BufferBytesPerJob");
     const UintLimit maxJobs = InputLimits::UintOfAttribute(engine, "MaxJobs");
-    const UintLimit input
-        = InputLimits::UintOfAttribute(AggregationDevice::GetTypeId(), "InputBufferBytes");
+    const UintLimit input =
+        InputLimits::UintOfAttribute(AggregationDevice::GetTypeId(), "InputBufferBytes");
     s->lanes = static_cast<uint32_t>(in.Uint("lanes", lanes.lo, lanes.hi, 16));
     s->clock = in.Double("clockMHz", 1, 10000, 300) * 1e6;
     s->depth = static_cast<uint32_t>(in.Uint("treeDepth", depth.lo, depth.hi, 12));
@@ -171,8 +175,9 @@ ParseInaMode(ScenarioObject& in, const ScenarioConfig& cfg)
     }
     if (!section)
     {
-        in.Fail("mode", "\"ina\" needs an \"aggregation\" section (where the aggregation points "
-                        "are)");
+        in.Fail("mode",
+                "\"ina\" needs an \"aggregation\" section (where the aggregation points "
+                "are)");
     }
     uint32_t trees = static_cast<uint32_t>(
         in.Uint("trees", InputLimits::AGG_TREES.lo, InputLimits::AGG_TREES.hi, 1));
@@ -181,20 +186,21 @@ ParseInaMode(ScenarioObject& in, const ScenarioConfig& cfg)
     static const std::map<std::string, std::string> kCc = {{"dcqcn", "ns3::AggregationDcqcn"},
                                                            {"dctcp", "ns3::AggregationDctcp"},
                                                            {"none", "ns3::AggregationFixedWindow"}};
-    std::string cc
-        = kCc.at(in.Choice("aggregationCc", {"dcqcn", "dctcp", "none"}, std::string("dcqcn")));
-    const UintLimit chunks
-        = InputLimits::UintOfAttribute(AggregationWorker::GetTypeId(), "ChunkElements");
+    std::string cc =
+        kCc.at(in.Choice("aggregationCc", {"dcqcn", "dctcp", "none"}, std::string("dcqcn")));
+    const UintLimit chunks =
+        InputLimits::UintOfAttribute(AggregationWorker::GetTypeId(), "ChunkElements");
     uint32_t chunk = static_cast<uint32_t>(in.Uint("chunkElements", chunks.lo, chunks.hi, 256));
-    AggElementType type
-        = kTypes.at(in.Choice("elementType", {"fp32", "fp16", "int32"}, std::string("fp32")));
-    int32_t scale
-        = static_cast<int32_t>(in.Uint("scaleExponent", InputLimits::AGG_SCALE_EXPONENT.lo,
-                                       InputLimits::AGG_SCALE_EXPONENT.hi, 20));
+    AggElementType type =
+        kTypes.at(in.Choice("elementType", {"fp32", "fp16", "int32"}, std::string("fp32")));
+    int32_t scale = static_cast<int32_t>(in.Uint("scaleExponent",
+                                                 InputLimits::AGG_SCALE_EXPONENT.lo,
+                                                 InputLimits::AGG_SCALE_EXPONENT.hi,
+                                                 20));
     uint32_t maxSlots = section->maxSlots;
-    return [=](TrafficContext& ctx, const std::vector<uint32_t>& hosts,
-               const std::string& job) -> Ptr<GradientAggregator>
-    {
+    return [=](TrafficContext& ctx,
+               const std::vector<uint32_t>& hosts,
+               const std::string& job) -> Ptr<GradientAggregator> {
         AggregationHelper agg;
         agg.SetNodeNames(ctx.Topology().NodeNames());
         agg.SetMaxSlots(maxSlots);

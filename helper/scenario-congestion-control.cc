@@ -3,6 +3,8 @@
  */
 #include "scenario-congestion-control.h"
 
+#include "scenario-extension.h"
+
 #include "ns3/boolean.h"
 #include "ns3/data-rate.h"
 #include "ns3/dcqcn-profile.h"
@@ -13,7 +15,6 @@
 #include "ns3/rdma-congestion-ops.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
-#include "scenario-extension.h"
 
 #include <limits>
 #include <stdexcept>
@@ -80,8 +81,7 @@ ParseSection(ScenarioObject& section, const ScenarioConfig&)
 
 ScenarioSectionRegistry::Registrar g_ccSection(
     "cc",
-    [](ScenarioObject& section, const ScenarioConfig& cfg)
-    {
+    [](ScenarioObject& section, const ScenarioConfig& cfg) {
         auto spec = std::make_shared<CcDefaultSpec>();
         spec->cc = ParseSection(section, cfg);
         return spec;
@@ -121,8 +121,9 @@ CongestionControlConfig::ParseObject(ScenarioObject& block, const CongestionCont
         tid.LookupAttributeByName(p.attribute, &info);
         if (!info.checker->Check(*value))
         {
-            block.Fail(p.jsonKey, "rejected by " + tid.GetName() + "::" + p.attribute + " ("
-                                      + info.help + ")");
+            block.Fail(p.jsonKey,
+                       "rejected by " + tid.GetName() + "::" + p.attribute + " (" + info.help +
+                           ")");
         }
         try
         {
@@ -151,7 +152,8 @@ CongestionControlConfig::ParseObject(ScenarioObject& block, const CongestionCont
 }
 
 CongestionControlConfig
-CongestionControlConfig::Parse(ScenarioObject& in, const std::string& key,
+CongestionControlConfig::Parse(ScenarioObject& in,
+                               const std::string& key,
                                const ScenarioConfig& cfg)
 {
     const CongestionControlConfig& def = ScenarioDefault(cfg);
@@ -173,17 +175,17 @@ CongestionControlConfig::Parse(ScenarioObject& in, const std::string& key,
     if (!raw.is_object())
     {
         in.Fail(
-            key, "must be a variant name (" +
-                     []
-                     {
-                         std::string s;
-                         for (const std::string& v : RdmaCcCatalog::Variants())
-                         {
-                             s += (s.empty() ? "" : ", ") + v;
-                         }
-                         return s;
-                     }()
-                     + ") or an object {\"variant\": ..., parameters}");
+            key,
+            "must be a variant name (" +
+                [] {
+                    std::string s;
+                    for (const std::string& v : RdmaCcCatalog::Variants())
+                    {
+                        s += (s.empty() ? "" : ", ") + v;
+                    }
+                    return s;
+                }() +
+                ") or an object {\"variant\": ..., parameters}");
     }
     ScenarioObject block(raw, in.PathOf(key));
     return ParseObject(block, def);
@@ -217,8 +219,10 @@ CongestionControlConfig::Factory(double aggressiveness) const
 }
 
 CongestionControlRecord
-CongestionControlConfig::Effective(const ObjectFactory& factory, const std::string& entry,
-                                   const std::string& type, double aggressiveness)
+CongestionControlConfig::Effective(const ObjectFactory& factory,
+                                   const std::string& entry,
+                                   const std::string& type,
+                                   double aggressiveness)
 {
     CongestionControlRecord r;
     r.entry = entry;

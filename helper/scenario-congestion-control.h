@@ -4,11 +4,12 @@
 #ifndef MLNET_SCENARIO_CONGESTION_CONTROL_H
 #define MLNET_SCENARIO_CONGESTION_CONTROL_H
 
+#include "scenario.h"
+
 #include "ns3/attribute.h"
 #include "ns3/congestion-control-record.h"
 #include "ns3/object-factory.h"
 #include "ns3/ptr.h"
-#include "scenario.h"
 
 #include <string>
 #include <utility>
@@ -52,15 +53,18 @@ struct CongestionControlConfig
      * \param type its traffic type \param aggressiveness the profile applied
      * \return the record for summary.json
      */
-    static CongestionControlRecord Effective(const ObjectFactory& factory, const std::string& entry,
-                                             const std::string& type, double aggressiveness);
+    static CongestionControlRecord Effective(const ObjectFactory& factory,
+                                             const std::string& entry,
+                                             const std::string& type,
+                                             double aggressiveness);
 
     /**
      * Read the "cc" key of a traffic entry (absent: the scenario's default).
      * \param in the entry \param key the key ("cc") \param cfg the scenario parsed so far
      * \return the entry's congestion control
      */
-    static CongestionControlConfig Parse(ScenarioObject& in, const std::string& key,
+    static CongestionControlConfig Parse(ScenarioObject& in,
+                                         const std::string& key,
                                          const ScenarioConfig& cfg);
     /// \return the scenario's default: its top-level "cc" object, else plain "dcqcn"
     static const CongestionControlConfig& ScenarioDefault(const ScenarioConfig& cfg);

@@ -32,7 +32,7 @@ ModeMap()
     return m;
 }
 
-template<class M>
+template <class M>
 std::vector<std::string>
 KeysOf(const M& m)
 {
@@ -46,7 +46,8 @@ KeysOf(const M& m)
 } // namespace
 
 void
-ScenarioSectionRegistry::Register(const std::string& key, ParseFunction parse,
+ScenarioSectionRegistry::Register(const std::string& key,
+                                  ParseFunction parse,
                                   const std::string& shorthand)
 {
     if (!Sections().emplace(key, std::move(parse)).second)

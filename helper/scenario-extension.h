@@ -4,8 +4,9 @@
 #ifndef MLNET_SCENARIO_EXTENSION_H
 #define MLNET_SCENARIO_EXTENSION_H
 
-#include "ns3/ptr.h"
 #include "scenario-traffic.h"
+
+#include "ns3/ptr.h"
 
 #include <functional>
 #include <memory>
@@ -42,7 +43,8 @@ class ScenarioSectionRegistry
      *        {shorthand: S} (e.g. "cc": "dcqcn" for {"variant": "dcqcn"})
      * \throw std::logic_error if the key is already registered
      */
-    static void Register(const std::string& key, ParseFunction parse,
+    static void Register(const std::string& key,
+                         ParseFunction parse,
                          const std::string& shorthand = "");
     /// \return the registered keys, sorted
     static std::vector<std::string> Keys();
@@ -76,8 +78,9 @@ class GradientAggregatorRegistry
   public:
     /// Builds a job's aggregator: (the run, the job's worker host indices, the job's name for
     /// messages) -> aggregator.
-    typedef std::function<Ptr<GradientAggregator>(
-        TrafficContext& ctx, const std::vector<uint32_t>& hosts, const std::string& job)>
+    typedef std::function<Ptr<GradientAggregator>(TrafficContext& ctx,
+                                                  const std::vector<uint32_t>& hosts,
+                                                  const std::string& job)>
         Factory;
     /// Validates the mode's keys of an entry (hosts, model, ... are read by the job parser).
     typedef std::function<Factory(ScenarioObject& entry, const ScenarioConfig& cfg)> ParseFunction;

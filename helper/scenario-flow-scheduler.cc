@@ -14,12 +14,13 @@
 
 #include "flow-backend-helper.h"
 #include "flow-scheduler-helper.h"
+#include "rdma-helper.h"
+#include "scenario-extension.h"
+
 #include "ns3/boolean.h"
 #include "ns3/flow-policy-factory.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
-#include "rdma-helper.h"
-#include "scenario-extension.h"
 
 #include <nlohmann/json.hpp>
 #include <set>
@@ -94,12 +95,13 @@ class SchedulerSection : public TrafficSpec
         if (!anyJob)
         {
             throw std::invalid_argument("scenario: scheduler: no traffic entry posts through a "
-                                        "scheduler (only "
-                                        + jobs + " does)");
+                                        "scheduler (only " +
+                                        jobs + " does)");
         }
-        ScenarioObject::Fail(path, hostsJson,
-                             "must include a host of " + jobs
-                                 + " (no job posts through the scheduler on these hosts)");
+        ScenarioObject::Fail(path,
+                             hostsJson,
+                             "must include a host of " + jobs +
+                                 " (no job posts through the scheduler on these hosts)");
     }
 
     std::string path;         //!< "scheduler.hosts", for messages
@@ -111,13 +113,15 @@ ParseSection(ScenarioObject& in, const ScenarioConfig& cfg)
 {
     auto s = std::make_shared<SchedulerSection>();
     s->policy = in.Choice("policy", FlowSchedulingPolicyNames(), std::nullopt);
-    s->centralised = in.Choice("mode", {"centralised", "decentralised"}, std::string("centralised"))
-                     == "centralised";
+    s->centralised =
+        in.Choice("mode", {"centralised", "decentralised"}, std::string("centralised")) ==
+        "centralised";
     if (!s->centralised && !CreateFlowSchedulingPolicy(s->policy)->SupportsDecentralised())
     {
-        in.Fail("mode", "policy \"" + s->policy
-                            + "\" needs the centralised mode (it decides from the global view "
-                              "of every group)");
+        in.Fail("mode",
+                "policy \"" + s->policy +
+                    "\" needs the centralised mode (it decides from the global view "
+                    "of every group)");
     }
     s->controlDelay = in.Duration("controlDelay", Time(0), Seconds(1), std::string("0us"));
     const uint32_t n = cfg.topology.NumHosts();
@@ -125,12 +129,13 @@ ParseSection(ScenarioObject& in, const ScenarioConfig& cfg)
     std::set<uint32_t> seen;
     for (const auto& v : hosts)
     {
-        if (!v.is_number_unsigned() || v.get<uint64_t>() >= n
-            || !seen.insert(v.get<uint32_t>()).second)
+        if (!v.is_number_unsigned() || v.get<uint64_t>() >= n ||
+            !seen.insert(v.get<uint32_t>()).second)
         {
-            ScenarioObject::Fail(in.PathOf("hosts"), v,
-                                 "must be an array of distinct host indices in [0, "
-                                     + std::to_string(n - 1) + "]");
+            ScenarioObject::Fail(in.PathOf("hosts"),
+                                 v,
+                                 "must be an array of distinct host indices in [0, " +
+                                     std::to_string(n - 1) + "]");
         }
         s->hosts.push_back(v.get<uint32_t>());
     }
@@ -138,8 +143,9 @@ ParseSection(ScenarioObject& in, const ScenarioConfig& cfg)
     s->hostsJson = hosts;
     if (in.Has("hosts") && s->hosts.empty())
     {
-        in.Fail("hosts", "must list at least one host index in [0, " + std::to_string(n - 1)
-                             + "] (absent: every host)");
+        in.Fail("hosts",
+                "must list at least one host index in [0, " + std::to_string(n - 1) +
+                    "] (absent: every host)");
     }
     if (s->hosts.empty())
     {
@@ -159,8 +165,9 @@ ParseSection(ScenarioObject& in, const ScenarioConfig& cfg)
     s->levels = static_cast<uint32_t>(in.Uint("priorityLevels", 1, 8, 7));
     if (s->levels > s->topClass + 1)
     {
-        in.Fail("priorityLevels", "must be <= topClass + 1 = " + std::to_string(s->topClass + 1)
-                                      + " (level l uses class topClass - l)");
+        in.Fail("priorityLevels",
+                "must be <= topClass + 1 = " + std::to_string(s->topClass + 1) +
+                    " (level l uses class topClass - l)");
     }
     s->correct = in.Bool("correctEstimates", true);
     return s;

@@ -17,12 +17,13 @@
 
 #include "host-interconnect-helper.h"
 #include "input-limits.h"
+#include "scenario-extension.h"
+
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/nstime.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
-#include "scenario-extension.h"
 
 #include <algorithm>
 #include <map>
@@ -43,8 +44,9 @@ PowerOfTwo(ScenarioObject& in, const std::string& key, uint64_t value, uint64_t 
 {
     if (value != 0 && !Iotlb::IsPowerOfTwo(value))
     {
-        in.Fail(key, "must be a power of two in [" + std::to_string(lo) + ", " + std::to_string(hi)
-                         + "]");
+        in.Fail(key,
+                "must be a power of two in [" + std::to_string(lo) + ", " + std::to_string(hi) +
+                    "]");
     }
     return value;
 }
@@ -134,39 +136,38 @@ ParseAttributes(ScenarioObject& in)
         Ptr<AttributeValue> v;
         switch (k.kind)
         {
-            case Kind::FLAG:
-                v = Create<BooleanValue>(in.Bool(k.key, std::nullopt));
-                break;
-            case Kind::UINT:
-                v = Create<UintegerValue>(in.Uint(k.key, u.lo, u.hi, std::nullopt));
-                break;
-            case Kind::POW2:
-                v = Create<UintegerValue>(
-                    PowerOfTwo(in, k.key, in.Uint(k.key, u.lo, u.hi, std::nullopt), u.lo, u.hi));
-                break;
-            case Kind::BYTES:
-                v = Create<UintegerValue>(in.Bytes(k.key, u.lo, u.hi, std::nullopt));
-                break;
-            case Kind::PAGE:
-                v = Create<UintegerValue>(
-                    PowerOfTwo(in, k.key, in.Bytes(k.key, u.lo, u.hi, std::nullopt), u.lo, u.hi));
-                break;
-            case Kind::REAL:
-                v = Create<DoubleValue>(in.Double(k.key, r.lo, r.hi, std::nullopt));
-                break;
-            case Kind::TIME:
-                v = Create<TimeValue>(in.Duration(k.key, k.lo, k.hi, std::nullopt));
-                break;
-            case Kind::RATE:
+        case Kind::FLAG:
+            v = Create<BooleanValue>(in.Bool(k.key, std::nullopt));
+            break;
+        case Kind::UINT:
+            v = Create<UintegerValue>(in.Uint(k.key, u.lo, u.hi, std::nullopt));
+            break;
+        case Kind::POW2:
+            v = Create<UintegerValue>(
+                PowerOfTwo(in, k.key, in.Uint(k.key, u.lo, u.hi, std::nullopt), u.lo, u.hi));
+            break;
+        case Kind::BYTES:
+            v = Create<UintegerValue>(in.Bytes(k.key, u.lo, u.hi, std::nullopt));
+            break;
+        case Kind::PAGE:
+            v = Create<UintegerValue>(
+                PowerOfTwo(in, k.key, in.Bytes(k.key, u.lo, u.hi, std::nullopt), u.lo, u.hi));
+            break;
+        case Kind::REAL:
+            v = Create<DoubleValue>(in.Double(k.key, r.lo, r.hi, std::nullopt));
+            break;
+        case Kind::TIME:
+            v = Create<TimeValue>(in.Duration(k.key, k.lo, k.hi, std::nullopt));
+            break;
+        case Kind::RATE: {
+            const double bps = double(in.Rate(k.key, std::nullopt).GetBitRate());
+            if (bps < r.lo || bps > r.hi)
             {
-                const double bps = double(in.Rate(k.key, std::nullopt).GetBitRate());
-                if (bps < r.lo || bps > r.hi)
-                {
-                    in.Fail(k.key, "must be in [1Gbps, 100Tbps]");
-                }
-                v = Create<DoubleValue>(bps);
-                break;
+                in.Fail(k.key, "must be in [1Gbps, 100Tbps]");
             }
+            v = Create<DoubleValue>(bps);
+            break;
+        }
         }
         a.emplace_back(k.attribute, v);
     }
@@ -197,7 +198,8 @@ ParseHostList(ScenarioObject& in, const ScenarioConfig& cfg, bool required)
     {
         if (!v.is_number_unsigned() || v.get<uint64_t>() >= n)
         {
-            ScenarioObject::Fail(in.PathOf("hosts"), v,
+            ScenarioObject::Fail(in.PathOf("hosts"),
+                                 v,
                                  "must list host indices in [0, " + std::to_string(n - 1) + "]");
         }
         hosts.push_back(v.get<uint32_t>());
@@ -208,17 +210,20 @@ ParseHostList(ScenarioObject& in, const ScenarioConfig& cfg, bool required)
 /// Refuse hosts of an override or demand change that have no host interconnect (not in the
 /// section's "hosts"): they would be ignored.
 void
-RequireSectionHosts(ScenarioObject& in, const std::vector<uint32_t>& hosts,
-                    const std::vector<uint32_t>& section, const std::string& what)
+RequireSectionHosts(ScenarioObject& in,
+                    const std::vector<uint32_t>& hosts,
+                    const std::vector<uint32_t>& section,
+                    const std::string& what)
 {
     for (uint32_t h : hosts)
     {
         if (std::find(section.begin(), section.end(), h) == section.end())
         {
-            in.Fail("hosts", "host " + std::to_string(h)
-                                 + " is not in the section's \"hosts\" (it has no host "
-                                   "interconnect, so "
-                                 + what + " would not apply): add it there");
+            in.Fail("hosts",
+                    "host " + std::to_string(h) +
+                        " is not in the section's \"hosts\" (it has no host "
+                        "interconnect, so " +
+                        what + " would not apply): add it there");
         }
     }
 }

@@ -23,6 +23,11 @@
 
 #include "flow-backend-helper.h"
 #include "input-limits.h"
+#include "rdma-helper.h"
+#include "scenario-congestion-control.h"
+#include "scenario-extension.h"
+#include "scenario-traffic.h"
+
 #include "ns3/boolean.h"
 #include "ns3/data-parallel-job.h"
 #include "ns3/data-rate.h"
@@ -36,10 +41,6 @@
 #include "ns3/tensor-order-factory.h"
 #include "ns3/tensor-parallel-job.h"
 #include "ns3/uinteger.h"
-#include "rdma-helper.h"
-#include "scenario-congestion-control.h"
-#include "scenario-extension.h"
-#include "scenario-traffic.h"
 
 #include <algorithm>
 #include <cctype>
@@ -78,11 +79,12 @@ ParseHosts(ScenarioObject& in, const std::string& key, const ScenarioConfig& cfg
     std::set<uint32_t> seen;
     for (const auto& v : a)
     {
-        if (!v.is_number_unsigned() || v.get<uint64_t>() >= n
-            || !seen.insert(v.get<uint32_t>()).second)
+        if (!v.is_number_unsigned() || v.get<uint64_t>() >= n ||
+            !seen.insert(v.get<uint32_t>()).second)
         {
-            in.Fail(key, "must be an array of distinct host indices in [0, " + std::to_string(n - 1)
-                             + "], got " + v.dump());
+            in.Fail(key,
+                    "must be an array of distinct host indices in [0, " + std::to_string(n - 1) +
+                        "], got " + v.dump());
         }
         hosts.push_back(v.get<uint32_t>());
     }
@@ -94,7 +96,9 @@ ParseHosts(ScenarioObject& in, const std::string& key, const ScenarioConfig& cfg
 }
 
 JobParams
-ParseJobParams(ScenarioObject& in, const ScenarioConfig& cfg, size_t minHosts,
+ParseJobParams(ScenarioObject& in,
+               const ScenarioConfig& cfg,
+               size_t minHosts,
                const std::string& type)
 {
     JobParams p;
@@ -103,8 +107,10 @@ ParseJobParams(ScenarioObject& in, const ScenarioConfig& cfg, size_t minHosts,
     p.hosts = ParseHosts(in, "hosts", cfg, minHosts);
     p.iterations = static_cast<uint32_t>(in.Uint("iterations", 1, 1000000, std::nullopt));
     p.start = in.Duration("start", Time(0), cfg.duration, std::string("0ns"));
-    p.minPeriod = in.Duration("minIterationPeriod", Time(0),
-                              Seconds(InputLimits::MIN_ITERATION_PERIOD_S.hi), std::string("0ns"));
+    p.minPeriod = in.Duration("minIterationPeriod",
+                              Time(0),
+                              Seconds(InputLimits::MIN_ITERATION_PERIOD_S.hi),
+                              std::string("0ns"));
     p.cc = CongestionControlConfig::Parse(in, "cc", cfg);
     p.entry = in.Path();
     p.cls = ParseEntryClass(in, cfg, false);
@@ -113,7 +119,8 @@ ParseJobParams(ScenarioObject& in, const ScenarioConfig& cfg, size_t minHosts,
 
 /// RDMA NICs on the hosts, with the job's congestion control as their default.
 std::vector<Ptr<RdmaNic>>
-Nics(const FabricTopology& topo, const std::vector<uint32_t>& hosts,
+Nics(const FabricTopology& topo,
+     const std::vector<uint32_t>& hosts,
      const CongestionControlConfig& cc)
 {
     RdmaHelper rdma;
@@ -133,7 +140,8 @@ Nics(const FabricTopology& topo, const std::vector<uint32_t>& hosts,
 /// The hosts' transports: RDMA NICs (packet backend) or FluidTransports (flow backend, where
 /// the job's congestion control has no meaning).
 std::vector<Ptr<MessageTransport>>
-Transports(TrafficContext& ctx, const std::vector<uint32_t>& hosts,
+Transports(TrafficContext& ctx,
+           const std::vector<uint32_t>& hosts,
            const CongestionControlConfig& cc)
 {
     if (ctx.Config().backend == "flow")
@@ -147,7 +155,10 @@ Transports(TrafficContext& ctx, const std::vector<uint32_t>& hosts,
 /// Common installation: name, iterations, start, class, records, and keep the run going.
 /// \param split the job spreads its data over several classes on purpose (a priority policy)
 void
-StartJob(TrafficContext& ctx, Ptr<TrainingJob> job, const JobParams& p, const std::string& type,
+StartJob(TrafficContext& ctx,
+         Ptr<TrainingJob> job,
+         const JobParams& p,
+         const std::string& type,
          bool split = false)
 {
     ctx.NewFlowId(); // a flow id per job as before, so the flows of later entries keep theirs
@@ -161,16 +172,8 @@ StartJob(TrafficContext& ctx, Ptr<TrainingJob> job, const JobParams& p, const st
     job->Start();
     ctx.AddCongestionControl(
         CongestionControlConfig::Effective(p.cc.Factory(), p.entry, type, 1.0));
-    ctx.AddIterations(
-        [job]()
-        {
-            return job->GetIterationRecords();
-        });
-    ctx.AddActivity(
-        [job]()
-        {
-            return !job->IsFinished();
-        });
+    ctx.AddIterations([job]() { return job->GetIterationRecords(); });
+    ctx.AddActivity([job]() { return !job->IsFinished(); });
 }
 
 class DataParallelSpec : public TrafficSpec
@@ -198,9 +201,10 @@ class DataParallelSpec : public TrafficSpec
     {
         Ptr<DataParallelJob> job = CreateObject<DataParallelJob>();
         job->SetModel(ModelZoo::Get(model), GpuProfile::Get(gpu));
-        job->SetAttribute("Mode", StringValue(aggregator ? "Aggregator"
-                                                         : (servers.empty() ? "RingAllReduce"
-                                                                            : "ParameterServer")));
+        job->SetAttribute(
+            "Mode",
+            StringValue(aggregator ? "Aggregator"
+                                   : (servers.empty() ? "RingAllReduce" : "ParameterServer")));
         if (aggregator)
         {
             job->SetAggregator(aggregator(ctx, params.hosts, params.name));
@@ -224,8 +228,8 @@ class DataParallelSpec : public TrafficSpec
         job->SetTensorOrderPolicy(CreateTensorOrderPolicy(policy));
         // A priority policy spreads PS and aggregation slices over the classes at and below
         // the job's class (DataParallelJob::SliceClass); the ring sends all in the job's class.
-        const bool split
-            = (aggregator || !servers.empty()) && policy != "fifo" && policy != "p3-slicing";
+        const bool split =
+            (aggregator || !servers.empty()) && policy != "fifo" && policy != "p3-slicing";
         StartJob(ctx, job, params, "data-parallel-job", split);
     }
 
@@ -261,21 +265,22 @@ ParseDataParallel(ScenarioObject& in, const ScenarioConfig& cfg)
     else if (mode == "ps")
     {
         s->coLocated = in.Bool("coLocated", false);
-        s->messageOverhead
-            = in.Duration("messageOverhead", Time(0), Seconds(1), std::string("0us"));
-        s->serverSumRate
-            = in.Has("serverSumRate") ? in.Rate("serverSumRate", std::nullopt) : DataRate(0);
-        s->serverUpdateRate
-            = in.Has("serverUpdateRate") ? in.Rate("serverUpdateRate", std::nullopt) : DataRate(0);
+        s->messageOverhead =
+            in.Duration("messageOverhead", Time(0), Seconds(1), std::string("0us"));
+        s->serverSumRate =
+            in.Has("serverSumRate") ? in.Rate("serverSumRate", std::nullopt) : DataRate(0);
+        s->serverUpdateRate =
+            in.Has("serverUpdateRate") ? in.Rate("serverUpdateRate", std::nullopt) : DataRate(0);
         s->serverPriority = in.Bool("serverPriority", false);
-        s->outstandingPerChannel
-            = static_cast<uint32_t>(in.Uint("outstandingPerChannel", 0, 1 << 20, 0));
+        s->outstandingPerChannel =
+            static_cast<uint32_t>(in.Uint("outstandingPerChannel", 0, 1 << 20, 0));
         if (s->coLocated)
         {
             if (in.Has("servers"))
             {
-                in.Fail("servers", "must be absent when coLocated is true (a server shard runs "
-                                   "on every worker host)");
+                in.Fail("servers",
+                        "must be absent when coLocated is true (a server shard runs "
+                        "on every worker host)");
             }
             s->servers = s->params.hosts;
         }
@@ -284,8 +289,8 @@ ParseDataParallel(ScenarioObject& in, const ScenarioConfig& cfg)
             s->servers = ParseHosts(in, "servers", cfg, 1);
             for (uint32_t h : s->servers)
             {
-                if (std::find(s->params.hosts.begin(), s->params.hosts.end(), h)
-                    != s->params.hosts.end())
+                if (std::find(s->params.hosts.begin(), s->params.hosts.end(), h) !=
+                    s->params.hosts.end())
                 {
                     in.Fail("servers",
                             "must not include a worker host (" + std::to_string(h) + ")");
@@ -305,17 +310,15 @@ ParseDataParallel(ScenarioObject& in, const ScenarioConfig& cfg)
     // Horovod's HOROVOD_FUSION_THRESHOLD default (64 MiB); ring mode only
     s->fusionBytes = in.Bytes("fusionBytes", 0, uint64_t(1) << 34, uint64_t(64) << 20);
     s->intraServerRate = in.Rate("intraServerRate", std::string("1200Gbps"));
-    s->intraServerLatency
-        = in.Duration("intraServerLatency", Time(0), Seconds(1), std::string("5us"));
+    s->intraServerLatency =
+        in.Duration("intraServerLatency", Time(0), Seconds(1), std::string("5us"));
     s->model = in.Choice("model", ModelZoo::Names(), std::string("resnet50"));
     std::vector<std::string> gpus;
     for (std::string n : GpuProfile::Names())
     {
-        std::transform(n.begin(), n.end(), n.begin(),
-                       [](unsigned char c)
-                       {
-                           return std::tolower(c);
-                       });
+        std::transform(n.begin(), n.end(), n.begin(), [](unsigned char c) {
+            return std::tolower(c);
+        });
         gpus.push_back(n);
     }
     s->gpu = in.Choice("gpu", gpus, std::string("v100"));

@@ -14,6 +14,10 @@
 
 #include "flow-backend-helper.h"
 #include "input-limits.h"
+#include "rdma-helper.h"
+#include "scenario-congestion-control.h"
+#include "scenario-traffic.h"
+
 #include "ns3/dcqcn-profile.h"
 #include "ns3/double.h"
 #include "ns3/log.h"
@@ -24,9 +28,6 @@
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
-#include "rdma-helper.h"
-#include "scenario-congestion-control.h"
-#include "scenario-traffic.h"
 
 #include <algorithm>
 
@@ -53,6 +54,7 @@ struct RdmaParams
     {
         return cc.Factory(aggressiveness);
     }
+
     /// Report the effective congestion control and the class of the entry to the run.
     void Report(TrafficContext& ctx, const std::string& type) const
     {
@@ -72,8 +74,10 @@ ParseRdmaParams(ScenarioObject& in, const ScenarioConfig& cfg)
     p.priority = c.cls;
     p.classChosen = c.chosen;
     p.cc = CongestionControlConfig::Parse(in, "cc", cfg);
-    p.aggressiveness = in.Double("aggressiveness", InputLimits::AGGRESSIVENESS.lo,
-                                 InputLimits::AGGRESSIVENESS.hi, 1.0);
+    p.aggressiveness = in.Double("aggressiveness",
+                                 InputLimits::AGGRESSIVENESS.lo,
+                                 InputLimits::AGGRESSIVENESS.hi,
+                                 1.0);
     if (p.aggressiveness != 1.0 && p.cc.variant == "fixed")
     {
         in.Fail("aggressiveness", "applies to dcqcn and dcqcn-vendor only");
@@ -95,7 +99,10 @@ NicOf(const FabricTopology& topo, uint32_t host)
 
 /// A queue pair from src to dst with the entry's congestion control.
 Ptr<RdmaQueuePair>
-ConnectQp(const FabricTopology& topo, uint32_t src, uint32_t dst, const RdmaParams& p,
+ConnectQp(const FabricTopology& topo,
+          uint32_t src,
+          uint32_t dst,
+          const RdmaParams& p,
           const ObjectFactory& cc)
 {
     return NicOf(topo, src)->Connect(NicOf(topo, dst), p.priority, &cc);
@@ -128,8 +135,13 @@ RdmaFlowRecord(const FlowStatsRecord& base, Ptr<RdmaQueuePair> qp, Ptr<RdmaNic> 
 /// Post one message of `bytes` at p.start and register the flow's record and its activity
 /// (busy until the message is posted and completed).
 void
-InstallRdmaFlow(TrafficContext& ctx, const std::string& type, uint32_t src, uint32_t dst,
-                uint64_t bytes, const RdmaParams& p, const ObjectFactory& cc)
+InstallRdmaFlow(TrafficContext& ctx,
+                const std::string& type,
+                uint32_t src,
+                uint32_t dst,
+                uint64_t bytes,
+                const RdmaParams& p,
+                const ObjectFactory& cc)
 {
     const FabricTopology& topo = ctx.Topology();
     FlowStatsRecord base;
@@ -146,69 +158,50 @@ InstallRdmaFlow(TrafficContext& ctx, const std::string& type, uint32_t src, uint
         // The flow backend: one message on a fluid connection (congestion control is not
         // modelled; the per-packet columns of the record are empty).
         Ptr<MessageConnection> c = FlowBackendHelper::Transports(topo, {src})[0]->Open(
-            FlowBackendHelper::Transports(topo, {dst})[0], p.priority);
+            FlowBackendHelper::Transports(topo, {dst})[0],
+            p.priority);
         auto done = std::make_shared<Time>(Time(-1));
         auto posted = std::make_shared<bool>(false);
-        Simulator::Schedule(p.start,
-                            [c, bytes, done, posted]()
-                            {
-                                *posted = true;
-                                c->PostSend(bytes, MessageConnection::CompletionCallback(
-                                                       [done](uint64_t, uint64_t)
-                                                       {
-                                                           *done = Simulator::Now();
-                                                       }));
-                            });
+        Simulator::Schedule(p.start, [c, bytes, done, posted]() {
+            *posted = true;
+            c->PostSend(bytes, MessageConnection::CompletionCallback([done](uint64_t, uint64_t) {
+                            *done = Simulator::Now();
+                        }));
+        });
         base.flowLevel = true;
         Ptr<FluidConnection> fc = DynamicCast<FluidConnection>(c);
         base.srcPort = fc->GetUdpSourcePort();
-        ctx.AddFlow(
-            [base, fc, done]()
-            {
-                FlowStatsRecord r = base;
-                // Delivered at the destination, and when its last byte arrived there (the
-                // goodput's end, as the packet backend's last arrival).
-                r.deliveredBytes = fc->GetBytesDelivered();
-                const Time last = fc->GetLastDelivery();
-                r.lastRxNs = last.IsPositive() ? last.GetNanoSeconds() : -1;
-                r.completedNs = *done >= Time(0) ? done->GetNanoSeconds() : -1;
-                return r;
-            });
-        ctx.AddActivity(
-            [c, posted]()
-            {
-                return !*posted || c->IsBusy();
-            });
+        ctx.AddFlow([base, fc, done]() {
+            FlowStatsRecord r = base;
+            // Delivered at the destination, and when its last byte arrived there (the
+            // goodput's end, as the packet backend's last arrival).
+            r.deliveredBytes = fc->GetBytesDelivered();
+            const Time last = fc->GetLastDelivery();
+            r.lastRxNs = last.IsPositive() ? last.GetNanoSeconds() : -1;
+            r.completedNs = *done >= Time(0) ? done->GetNanoSeconds() : -1;
+            return r;
+        });
+        ctx.AddActivity([c, posted]() { return !*posted || c->IsBusy(); });
         return;
     }
     Ptr<RdmaQueuePair> qp = ConnectQp(topo, src, dst, p, cc);
     Ptr<RdmaNic> dstNic = NicOf(topo, dst);
     auto done = std::make_shared<Time>(Time(-1));
     auto posted = std::make_shared<bool>(false);
-    Simulator::Schedule(p.start,
-                        [qp, bytes, done, posted]()
-                        {
-                            *posted = true;
-                            qp->PostSend(bytes, RdmaQueuePair::CompletionCallback(
-                                                    [done](uint64_t, uint64_t)
-                                                    {
-                                                        *done = Simulator::Now();
-                                                    }));
-                        });
-    ctx.AddFlow(
-        [base, qp, dstNic, done]()
-        {
-            FlowStatsRecord r = RdmaFlowRecord(base, qp, dstNic);
-            // Completion as verbs report it: the sender's completion, when the last byte is
-            // acknowledged (the FCT of RDMA simulators such as HPCC's).
-            r.completedNs = *done >= Time(0) ? done->GetNanoSeconds() : -1;
-            return r;
-        });
-    ctx.AddActivity(
-        [qp, posted]()
-        {
-            return !*posted || qp->IsBusy();
-        });
+    Simulator::Schedule(p.start, [qp, bytes, done, posted]() {
+        *posted = true;
+        qp->PostSend(bytes, RdmaQueuePair::CompletionCallback([done](uint64_t, uint64_t) {
+                         *done = Simulator::Now();
+                     }));
+    });
+    ctx.AddFlow([base, qp, dstNic, done]() {
+        FlowStatsRecord r = RdmaFlowRecord(base, qp, dstNic);
+        // Completion as verbs report it: the sender's completion, when the last byte is
+        // acknowledged (the FCT of RDMA simulators such as HPCC's).
+        r.completedNs = *done >= Time(0) ? done->GetNanoSeconds() : -1;
+        return r;
+    });
+    ctx.AddActivity([qp, posted]() { return !*posted || qp->IsBusy(); });
 }
 
 class RdmaFlowSpec : public TrafficSpec
@@ -237,7 +230,9 @@ ParseRdmaFlow(ScenarioObject& in, const ScenarioConfig& cfg)
     {
         in.Fail("dst", "must differ from src");
     }
-    s->bytes = in.Bytes("bytes", InputLimits::MESSAGE_BYTES.lo, InputLimits::MESSAGE_BYTES.hi,
+    s->bytes = in.Bytes("bytes",
+                        InputLimits::MESSAGE_BYTES.lo,
+                        InputLimits::MESSAGE_BYTES.hi,
                         std::nullopt);
     s->params = ParseRdmaParams(in, cfg);
     return s;
@@ -270,7 +265,9 @@ ParseRdmaPermutation(ScenarioObject& in, const ScenarioConfig& cfg)
         in.Fail("type", "needs a topology with at least 2 hosts");
     }
     auto s = std::make_shared<RdmaPermutationSpec>();
-    s->bytes = in.Bytes("bytes", InputLimits::MESSAGE_BYTES.lo, InputLimits::MESSAGE_BYTES.hi,
+    s->bytes = in.Bytes("bytes",
+                        InputLimits::MESSAGE_BYTES.lo,
+                        InputLimits::MESSAGE_BYTES.hi,
                         std::nullopt);
     s->params = ParseRdmaParams(in, cfg);
     return s;
@@ -323,24 +320,14 @@ class PeriodicJobSpec : public TrafficSpec
         base.targetBytes = bytes * iterations;
         base.startNs = params.start.GetNanoSeconds();
         Ptr<RdmaNic> dstNic = NicOf(topo, dst);
-        ctx.AddFlow(
-            [base, qp, dstNic, job]()
-            {
-                FlowStatsRecord r = RdmaFlowRecord(base, qp, dstNic);
-                JobRecord jr = job->GetJobRecord();
-                r.completedNs = jr.finished ? jr.end.GetNanoSeconds() : -1;
-                return r;
-            });
-        ctx.AddIterations(
-            [job]()
-            {
-                return job->GetIterationRecords();
-            });
-        ctx.AddActivity(
-            [job]()
-            {
-                return !job->IsFinished();
-            });
+        ctx.AddFlow([base, qp, dstNic, job]() {
+            FlowStatsRecord r = RdmaFlowRecord(base, qp, dstNic);
+            JobRecord jr = job->GetJobRecord();
+            r.completedNs = jr.finished ? jr.end.GetNanoSeconds() : -1;
+            return r;
+        });
+        ctx.AddIterations([job]() { return job->GetIterationRecords(); });
+        ctx.AddActivity([job]() { return !job->IsFinished(); });
     }
 };
 
@@ -357,19 +344,26 @@ ParsePeriodicJob(ScenarioObject& in, const ScenarioConfig& cfg)
         in.Fail("dst", "must differ from src");
     }
     s->compute = in.Duration("compute", Time(0), Seconds(3600), std::nullopt);
-    s->bytes = in.Bytes("bytes", InputLimits::MESSAGE_BYTES.lo, InputLimits::MESSAGE_BYTES.hi,
+    s->bytes = in.Bytes("bytes",
+                        InputLimits::MESSAGE_BYTES.lo,
+                        InputLimits::MESSAGE_BYTES.hi,
                         std::nullopt);
-    s->iterations = static_cast<uint32_t>(in.Uint("iterations", InputLimits::ITERATIONS.lo,
-                                                  InputLimits::ITERATIONS.hi, std::nullopt));
-    s->computeCv
-        = in.Double("computeCv", InputLimits::COMPUTE_CV.lo, InputLimits::COMPUTE_CV.hi, 0.0);
-    s->minPeriod = in.Duration("minIterationPeriod", Time(0),
-                               Seconds(InputLimits::MIN_ITERATION_PERIOD_S.hi), std::string("0ns"));
+    s->iterations = static_cast<uint32_t>(in.Uint("iterations",
+                                                  InputLimits::ITERATIONS.lo,
+                                                  InputLimits::ITERATIONS.hi,
+                                                  std::nullopt));
+    s->computeCv =
+        in.Double("computeCv", InputLimits::COMPUTE_CV.lo, InputLimits::COMPUTE_CV.hi, 0.0);
+    s->minPeriod = in.Duration("minIterationPeriod",
+                               Time(0),
+                               Seconds(InputLimits::MIN_ITERATION_PERIOD_S.hi),
+                               std::string("0ns"));
     s->params = ParseRdmaParams(in, cfg);
     // The iteration-aware gain: these keys override the "cc" object's (only when given, so a
     // global default such as --ns3::DcqcnBase::IterGainSlope=... applies otherwise).
-    const std::pair<const char*, const char*> gains[]
-        = {{"iterGainSlope", "IterGainSlope"}, {"iterGainIntercept", "IterGainIntercept"}};
+    const std::pair<const char*, const char*> gains[] = {
+        {"iterGainSlope", "IterGainSlope"},
+        {"iterGainIntercept", "IterGainIntercept"}};
     for (const auto& [key, attribute] : gains)
     {
         if (!in.Has(key))
@@ -386,11 +380,10 @@ ParsePeriodicJob(ScenarioObject& in, const ScenarioConfig& cfg)
             in.Fail(key, "applies to dcqcn and dcqcn-vendor only");
         }
         auto& attrs = s->params.cc.attributes;
-        attrs.erase(std::remove_if(attrs.begin(), attrs.end(),
-                                   [attribute = attribute](const auto& kv)
-                                   {
-                                       return kv.first == attribute;
-                                   }),
+        attrs.erase(std::remove_if(
+                        attrs.begin(),
+                        attrs.end(),
+                        [attribute = attribute](const auto& kv) { return kv.first == attribute; }),
                     attrs.end());
         attrs.emplace_back(attribute, Create<DoubleValue>(v));
     }

@@ -4,6 +4,7 @@
 #include "scenario-runner.h"
 
 #include "flow-backend-helper.h"
+
 #include "ns3/fabric-switch.h"
 #include "ns3/flow-sink.h"
 #include "ns3/host-interconnect-helper.h"
@@ -261,7 +262,8 @@ ScenarioRunner::CheckDrained()
         Simulator::Stop();
         return;
     }
-    Simulator::Schedule(m_fluid ? kFluidDrainCheck : kDrainCheck, &ScenarioRunner::CheckDrained,
+    Simulator::Schedule(m_fluid ? kFluidDrainCheck : kDrainCheck,
+                        &ScenarioRunner::CheckDrained,
                         this);
 }
 
@@ -382,10 +384,10 @@ ScenarioRunner::CollectPorts() const
             {
                 r.flowLevel = true;
                 const int64_t link = m_fluid->GetLink(dev);
-                r.txBytes
-                    = link < 0
-                          ? 0
-                          : uint64_t(std::llround(
+                r.txBytes =
+                    link < 0
+                        ? 0
+                        : uint64_t(std::llround(
                               m_fluid->GetNetwork()->GetLinkBytes(uint32_t(link)) * ipv4Share));
             }
             ports.push_back(r);
@@ -399,42 +401,44 @@ ScenarioRunner::CollectPortClasses() const
 {
     std::vector<PortClassRecord> records;
     const double ipv4Share = FluidIpv4Share();
-    ForEachSwitchPort(
-        m_topo,
-        [&](Ptr<Node> node, Ptr<FabricSwitch> sw, uint32_t p)
+    ForEachSwitchPort(m_topo, [&](Ptr<Node> node, Ptr<FabricSwitch> sw, uint32_t p) {
+        if (m_fluid)
         {
-            if (m_fluid)
+            // the classes whose fluid flows crossed the port's link
+            const int64_t link = m_fluid->GetLink(sw->GetPort(p));
+            for (uint8_t c = 0; link >= 0 && c < FabricNetDevice::kNumClasses; ++c)
             {
-                // the classes whose fluid flows crossed the port's link
-                const int64_t link = m_fluid->GetLink(sw->GetPort(p));
-                for (uint8_t c = 0; link >= 0 && c < FabricNetDevice::kNumClasses; ++c)
+                const uint64_t bytes = uint64_t(std::llround(
+                    m_fluid->GetNetwork()->GetLinkClassBytes(uint32_t(link), c) * ipv4Share));
+                if (bytes > 0)
                 {
-                    const uint64_t bytes = uint64_t(std::llround(
-                        m_fluid->GetNetwork()->GetLinkClassBytes(uint32_t(link), c) * ipv4Share));
-                    if (bytes > 0)
-                    {
-                        PortClassRecord r;
-                        r.node = m_names.at(node->GetId());
-                        r.port = p;
-                        r.cls = c;
-                        r.txBytes = bytes;
-                        r.flowLevel = true;
-                        records.push_back(r);
-                    }
-                }
-                return;
-            }
-            // the classes that sent a packet or a PFC pause
-            for (uint8_t c = 0; c < FabricNetDevice::kNumClasses; ++c)
-            {
-                const SwitchClassStats st = sw->GetClassStats(p, c);
-                if (st.txPackets > 0 || st.pauseSent > 0)
-                {
-                    records.push_back(PortClassRecord{m_names.at(node->GetId()), p, c, st.txPackets,
-                                                      st.txBytes, st.pauseSent, st.maxQueueBytes});
+                    PortClassRecord r;
+                    r.node = m_names.at(node->GetId());
+                    r.port = p;
+                    r.cls = c;
+                    r.txBytes = bytes;
+                    r.flowLevel = true;
+                    records.push_back(r);
                 }
             }
-        });
+            return;
+        }
+        // the classes that sent a packet or a PFC pause
+        for (uint8_t c = 0; c < FabricNetDevice::kNumClasses; ++c)
+        {
+            const SwitchClassStats st = sw->GetClassStats(p, c);
+            if (st.txPackets > 0 || st.pauseSent > 0)
+            {
+                records.push_back(PortClassRecord{m_names.at(node->GetId()),
+                                                  p,
+                                                  c,
+                                                  st.txPackets,
+                                                  st.txBytes,
+                                                  st.pauseSent,
+                                                  st.maxQueueBytes});
+            }
+        }
+    });
     return records;
 }
 
@@ -486,8 +490,7 @@ ScenarioRunner::Run()
     Build();
     // A problem only the built network shows (an aggregation point too small for a job): one
     // "scenario: <entry>: ..." line, and the simulator left clean for the next run.
-    auto install = [this](const TrafficSpec& spec, const std::string& entry)
-    {
+    auto install = [this](const TrafficSpec& spec, const std::string& entry) {
         try
         {
             spec.Install(*this);
@@ -523,8 +526,8 @@ ScenarioRunner::Run()
         Simulator::Schedule(ProgressInterval(), &ScenarioRunner::ReportProgress, this);
     }
     Simulator::Run();
-    const double wall
-        = std::chrono::duration<double>(std::chrono::steady_clock::now() - m_wallStart).count();
+    const double wall =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - m_wallStart).count();
 
     ScenarioResult r;
     r.flows = CollectFlows();
@@ -595,8 +598,8 @@ ScenarioRunner::PrepareOutputDir(const std::string& dir)
     fs::create_directories(dir, ec);
     if (ec)
     {
-        throw std::invalid_argument("cannot create output directory '" + dir
-                                    + "': " + ec.message());
+        throw std::invalid_argument("cannot create output directory '" + dir +
+                                    "': " + ec.message());
     }
     if (!fs::is_directory(dir, ec))
     {
@@ -608,15 +611,16 @@ ScenarioRunner::PrepareOutputDir(const std::string& dir)
         std::ofstream os(probe);
         if (!os || !(os << "x") || !os.flush())
         {
-            throw std::invalid_argument("cannot write in output directory '" + dir
-                                        + "': " + std::strerror(errno));
+            throw std::invalid_argument("cannot write in output directory '" + dir +
+                                        "': " + std::strerror(errno));
         }
     }
     fs::remove(probe, ec);
 }
 
 std::vector<std::string>
-ScenarioRunner::WriteResults(const ScenarioResult& r, const ScenarioConfig& cfg,
+ScenarioRunner::WriteResults(const ScenarioResult& r,
+                             const ScenarioConfig& cfg,
                              const std::string& dir)
 {
     try
@@ -628,8 +632,7 @@ ScenarioRunner::WriteResults(const ScenarioResult& r, const ScenarioConfig& cfg,
         throw std::runtime_error(e.what());
     }
     std::vector<std::string> written;
-    auto write = [&](const std::string& file, const std::function<void(std::ostream&)>& fn)
-    {
+    auto write = [&](const std::string& file, const std::function<void(std::ostream&)>& fn) {
         const std::string path = (std::filesystem::path(dir) / file).string();
         std::ofstream os(path);
         if (os)
@@ -643,46 +646,25 @@ ScenarioRunner::WriteResults(const ScenarioResult& r, const ScenarioConfig& cfg,
         written.push_back(path);
     };
     write("summary.json",
-          [&](std::ostream& os)
-          {
-              StatsWriter::WriteSummaryJson(os, r.summary, cfg.json);
-          });
+          [&](std::ostream& os) { StatsWriter::WriteSummaryJson(os, r.summary, cfg.json); });
     if (cfg.output.flows)
     {
-        write("flows.csv",
-              [&](std::ostream& os)
-              {
-                  StatsWriter::WriteFlowsCsv(os, r.flows);
-              });
+        write("flows.csv", [&](std::ostream& os) { StatsWriter::WriteFlowsCsv(os, r.flows); });
     }
     if (cfg.output.ports)
     {
-        write("ports.csv",
-              [&](std::ostream& os)
-              {
-                  StatsWriter::WritePortsCsv(os, r.ports);
-              });
+        write("ports.csv", [&](std::ostream& os) { StatsWriter::WritePortsCsv(os, r.ports); });
         write("port-classes.csv",
-              [&](std::ostream& os)
-              {
-                  PortClasses::WriteCsv(os, r.portClasses);
-              });
+              [&](std::ostream& os) { PortClasses::WriteCsv(os, r.portClasses); });
     }
     if (!r.iterations.empty())
     {
         write("iterations.csv",
-              [&](std::ostream& os)
-              {
-                  StatsWriter::WriteIterationsCsv(os, r.iterations);
-              });
+              [&](std::ostream& os) { StatsWriter::WriteIterationsCsv(os, r.iterations); });
     }
     if (!r.hosts.empty())
     {
-        write("hosts.csv",
-              [&](std::ostream& os)
-              {
-                  StatsWriter::WriteHostsCsv(os, r.hosts);
-              });
+        write("hosts.csv", [&](std::ostream& os) { StatsWriter::WriteHostsCsv(os, r.hosts); });
     }
     return written;
 }

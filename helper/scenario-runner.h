@@ -5,13 +5,14 @@
 #define MLNET_SCENARIO_RUNNER_H
 
 #include "fabric-topology-helper.h"
+#include "scenario-traffic.h"
+#include "scenario.h"
+
 #include "ns3/flow-stats-record.h"
 #include "ns3/host-stats-record.h"
 #include "ns3/port-class-record.h"
 #include "ns3/port-stats-record.h"
 #include "ns3/run-summary.h"
-#include "scenario-traffic.h"
-#include "scenario.h"
 
 #include <chrono>
 #include <iostream>
@@ -91,7 +92,8 @@ class ScenarioRunner : private TrafficContext
      * \return the paths written
      * \throw std::runtime_error if a file cannot be written
      */
-    static std::vector<std::string> WriteResults(const ScenarioResult& r, const ScenarioConfig& cfg,
+    static std::vector<std::string> WriteResults(const ScenarioResult& r,
+                                                 const ScenarioConfig& cfg,
                                                  const std::string& dir);
 
     /**

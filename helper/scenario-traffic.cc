@@ -55,16 +55,19 @@ ParseFlowParams(ScenarioObject& in, const ScenarioConfig& cfg)
 
 /// Install one ConstantRateFlow from host src to host dst and register its record.
 void
-InstallConstantFlow(TrafficContext& ctx, const std::string& type, uint32_t src, uint32_t dst,
+InstallConstantFlow(TrafficContext& ctx,
+                    const std::string& type,
+                    uint32_t src,
+                    uint32_t dst,
                     const ConstantFlowParams& p)
 {
     const FabricTopology& topo = ctx.Topology();
     const uint32_t id = ctx.NewFlowId();
     if (id + kFirstPort > 65535)
     {
-        throw std::invalid_argument("scenario: traffic: more than "
-                                    + std::to_string(65536 - kFirstPort)
-                                    + " constant-rate flows (UDP source ports exhausted)");
+        throw std::invalid_argument("scenario: traffic: more than " +
+                                    std::to_string(65536 - kFirstPort) +
+                                    " constant-rate flows (UDP source ports exhausted)");
     }
     const auto srcPort = static_cast<uint16_t>(kFirstPort + id);
     // ConstantRateFlow sends whole packets and stops before exceeding MaxBytes: round the
@@ -96,30 +99,28 @@ InstallConstantFlow(TrafficContext& ctx, const std::string& type, uint32_t src, 
     base.targetBytes = maxBytes;
     base.startNs = p.start.GetNanoSeconds();
     const FlowSink::FlowId key(topo.HostAddress(src).Get(), srcPort, kDstPort);
-    ctx.AddFlow(
-        [base, app, sink, key]()
+    ctx.AddFlow([base, app, sink, key]() {
+        FlowStatsRecord r = base;
+        r.txBytes = app->GetBytesSent();
+        r.txPackets = app->GetPacketsSent();
+        const auto& flows = sink->GetFlows();
+        auto it = flows.find(key);
+        if (it != flows.end())
         {
-            FlowStatsRecord r = base;
-            r.txBytes = app->GetBytesSent();
-            r.txPackets = app->GetPacketsSent();
-            const auto& flows = sink->GetFlows();
-            auto it = flows.find(key);
-            if (it != flows.end())
+            r.rxBytes = it->second.bytes;
+            r.rxPackets = it->second.packets;
+            r.ceMarked = it->second.ceMarked;
+            r.reordered = it->second.reordered;
+            r.firstRxNs = it->second.first.GetNanoSeconds();
+            r.lastRxNs = it->second.last.GetNanoSeconds();
+            r.deliveredBytes = r.rxBytes; // UDP: every arrival is delivered
+            if (r.targetBytes > 0 && r.rxBytes >= r.targetBytes)
             {
-                r.rxBytes = it->second.bytes;
-                r.rxPackets = it->second.packets;
-                r.ceMarked = it->second.ceMarked;
-                r.reordered = it->second.reordered;
-                r.firstRxNs = it->second.first.GetNanoSeconds();
-                r.lastRxNs = it->second.last.GetNanoSeconds();
-                r.deliveredBytes = r.rxBytes; // UDP: every arrival is delivered
-                if (r.targetBytes > 0 && r.rxBytes >= r.targetBytes)
-                {
-                    r.completedNs = r.lastRxNs;
-                }
+                r.completedNs = r.lastRxNs;
             }
-            return r;
-        });
+        }
+        return r;
+    });
 }
 
 /// "constant": one flow from src to dst.
@@ -200,8 +201,9 @@ ParseDataClass(ScenarioObject& in, const std::string& key, uint8_t def)
     const nlohmann::json& v = in.Raw(key);
     if (in.Has(key) && (!v.is_number_unsigned() || v.get<uint64_t>() > DataClass::MAX))
     {
-        in.Fail(key, "must be an integer in [0, " + std::to_string(DataClass::MAX)
-                         + "] (class 7 is reserved for ACK/CNP)");
+        in.Fail(key,
+                "must be an integer in [0, " + std::to_string(DataClass::MAX) +
+                    "] (class 7 is reserved for ACK/CNP)");
     }
     return in.Has(key) ? v.get<uint8_t>() : def;
 }

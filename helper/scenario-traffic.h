@@ -5,13 +5,14 @@
 #define MLNET_SCENARIO_TRAFFIC_H
 
 #include "fabric-topology-helper.h"
+#include "scenario.h"
+
 #include "ns3/congestion-control-record.h"
 #include "ns3/flow-stats-record.h"
 #include "ns3/job-records.h"
 #include "ns3/nstime.h"
 #include "ns3/port-class-record.h"
 #include "ns3/ptr.h"
-#include "scenario.h"
 
 #include <functional>
 #include <memory>
@@ -152,6 +153,7 @@ class TrafficSpec
      * \param ctx the run
      */
     virtual void Install(TrafficContext& ctx) const = 0;
+
     /**
      * The hosts whose NICs post this entry's messages through a flow scheduler when they have
      * one (the "scheduler" section checks that some entry uses it).
@@ -161,6 +163,7 @@ class TrafficSpec
     {
         return {};
     }
+
     /**
      * For a section (ScenarioSectionRegistry): check it against the parsed traffic, after the
      * whole document is read (default: nothing to check).

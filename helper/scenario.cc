@@ -4,6 +4,10 @@
 #include "scenario.h"
 
 #include "input-limits.h"
+#include "scenario-extension.h"
+#include "scenario-traffic.h"
+#include "unit-parser.h"
+
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
@@ -12,9 +16,6 @@
 #include "ns3/log.h"
 #include "ns3/type-id.h"
 #include "ns3/uinteger.h"
-#include "scenario-extension.h"
-#include "scenario-traffic.h"
-#include "unit-parser.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -81,8 +82,9 @@ std::string
 TimeString(Time t)
 {
     const int64_t ns = t.GetNanoSeconds();
-    const std::pair<int64_t, const char*> units[]
-        = {{1000000000, "s"}, {1000000, "ms"}, {1000, "us"}};
+    const std::pair<int64_t, const char*> units[] = {{1000000000, "s"},
+                                                     {1000000, "ms"},
+                                                     {1000, "us"}};
     for (const auto& u : units)
     {
         if (ns != 0 && (ns >= u.first || -ns >= u.first))
@@ -99,8 +101,8 @@ TimeString(Time t)
 // ScenarioObject
 
 ScenarioObject::ScenarioObject(const nlohmann::json& j, std::string path)
-    : m_json(j)
-    , m_path(std::move(path))
+    : m_json(j),
+      m_path(std::move(path))
 {
     if (!j.is_object())
     {
@@ -177,7 +179,8 @@ ScenarioObject::String(const std::string& key, std::optional<std::string> def)
 }
 
 std::string
-ScenarioObject::Choice(const std::string& key, const std::vector<std::string>& accepted,
+ScenarioObject::Choice(const std::string& key,
+                       const std::vector<std::string>& accepted,
                        std::optional<std::string> def)
 {
     const nlohmann::json* v = Find(key);
@@ -186,8 +189,8 @@ ScenarioObject::Choice(const std::string& key, const std::vector<std::string>& a
     {
         return def ? *def : (Missing(PathOf(key), what), std::string());
     }
-    if (!v->is_string()
-        || std::find(accepted.begin(), accepted.end(), v->get<std::string>()) == accepted.end())
+    if (!v->is_string() ||
+        std::find(accepted.begin(), accepted.end(), v->get<std::string>()) == accepted.end())
     {
         Fail(key, what);
     }
@@ -198,8 +201,8 @@ uint64_t
 ScenarioObject::Uint(const std::string& key, uint64_t lo, uint64_t hi, std::optional<uint64_t> def)
 {
     const nlohmann::json* v = Find(key);
-    const std::string what
-        = "must be an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+    const std::string what =
+        "must be an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
     if (!v)
     {
         return def ? *def : (Missing(PathOf(key), what), 0);
@@ -278,8 +281,8 @@ Time
 ScenarioObject::Duration(const std::string& key, Time lo, Time hi, std::optional<std::string> def)
 {
     const nlohmann::json* v = Find(key);
-    const std::string range = std::string(UnitParser::TIME_SYNTAX) + " in [" + TimeString(lo) + ", "
-                              + TimeString(hi) + "]";
+    const std::string range = std::string(UnitParser::TIME_SYNTAX) + " in [" + TimeString(lo) +
+                              ", " + TimeString(hi) + "]";
     if (!v)
     {
         if (!def)
@@ -308,10 +311,10 @@ uint64_t
 ScenarioObject::Bytes(const std::string& key, uint64_t lo, uint64_t hi, std::optional<uint64_t> def)
 {
     const nlohmann::json* v = Find(key);
-    const std::string what = "must be a byte count in [" + std::to_string(lo) + ", "
-                             + std::to_string(hi)
-                             + "] (an integer, or a string like \"4MB\"; units B, KB, MB, GB, "
-                               "TB, KiB, MiB, GiB, TiB)";
+    const std::string what = "must be a byte count in [" + std::to_string(lo) + ", " +
+                             std::to_string(hi) +
+                             "] (an integer, or a string like \"4MB\"; units B, KB, MB, GB, "
+                             "TB, KiB, MiB, GiB, TiB)";
     if (!v)
     {
         return def ? *def : (Missing(PathOf(key), what), 0);
@@ -380,8 +383,8 @@ ScenarioObject::Finish() const
     {
         if (std::find(m_known.begin(), m_known.end(), it.key()) == m_known.end())
         {
-            throw std::invalid_argument("scenario: " + PathOf(it.key())
-                                        + ": unknown key (accepted: " + Join(m_known) + ")");
+            throw std::invalid_argument("scenario: " + PathOf(it.key()) +
+                                        ": unknown key (accepted: " + Join(m_known) + ")");
         }
     }
 }
@@ -494,38 +497,38 @@ ParseFabric(ScenarioObject in, FabricConfig& out)
         Ptr<AttributeValue> value;
         switch (fk.kind)
         {
-            case FabricKind::BOOL:
-                value = Create<BooleanValue>(in.Bool(fk.name, std::nullopt));
-                break;
-            case FabricKind::UINT:
-                value = Create<UintegerValue>(in.Uint(fk.name, lo, hi, std::nullopt));
-                break;
-            case FabricKind::BYTES:
-                value = Create<UintegerValue>(in.Bytes(fk.name, lo, hi, std::nullopt));
-                break;
-            case FabricKind::DOUBLE:
-                value = Create<DoubleValue>(in.Double(fk.name, range.lo, range.hi, std::nullopt));
-                break;
-            case FabricKind::SCHEDULER:
-                // EnumValue(...).Copy(): EnumValue is a class template from ns-3 3.41 on
-                value = EnumValue(in.Choice(fk.name, {"strict", "dwrr"}, std::nullopt) == "dwrr"
-                                      ? FabricNetDevice::DWRR
-                                      : FabricNetDevice::STRICT_PRIORITY)
-                            .Copy();
-                break;
-            case FabricKind::ECN_POINT:
-                value = EnumValue(in.Choice(fk.name, {"dequeue", "enqueue"}, std::nullopt)
-                                          == "enqueue"
-                                      ? FabricSwitch::ECN_AT_ENQUEUE
-                                      : FabricSwitch::ECN_AT_DEQUEUE)
-                            .Copy();
-                break;
+        case FabricKind::BOOL:
+            value = Create<BooleanValue>(in.Bool(fk.name, std::nullopt));
+            break;
+        case FabricKind::UINT:
+            value = Create<UintegerValue>(in.Uint(fk.name, lo, hi, std::nullopt));
+            break;
+        case FabricKind::BYTES:
+            value = Create<UintegerValue>(in.Bytes(fk.name, lo, hi, std::nullopt));
+            break;
+        case FabricKind::DOUBLE:
+            value = Create<DoubleValue>(in.Double(fk.name, range.lo, range.hi, std::nullopt));
+            break;
+        case FabricKind::SCHEDULER:
+            // EnumValue(...).Copy(): EnumValue is a class template from ns-3 3.41 on
+            value = EnumValue(in.Choice(fk.name, {"strict", "dwrr"}, std::nullopt) == "dwrr"
+                                  ? FabricNetDevice::DWRR
+                                  : FabricNetDevice::STRICT_PRIORITY)
+                        .Copy();
+            break;
+        case FabricKind::ECN_POINT:
+            value = EnumValue(in.Choice(fk.name, {"dequeue", "enqueue"}, std::nullopt) == "enqueue"
+                                  ? FabricSwitch::ECN_AT_ENQUEUE
+                                  : FabricSwitch::ECN_AT_DEQUEUE)
+                        .Copy();
+            break;
         }
         // Setting a value its checker rejects would abort inside ns-3: refuse it here.
         if (!info.checker->Check(*value))
         {
-            in.Fail(fk.name, "rejected by ns3::" + tid.GetName().substr(5) + "::" + fk.attribute
-                                 + " (" + info.checker->GetUnderlyingTypeInformation() + ")");
+            in.Fail(fk.name,
+                    "rejected by ns3::" + tid.GetName().substr(5) + "::" + fk.attribute + " (" +
+                        info.checker->GetUnderlyingTypeInformation() + ")");
         }
         (fk.onSwitch ? out.switchAttributes : out.deviceAttributes)
             .emplace_back(fk.attribute, value);
@@ -533,8 +536,7 @@ ParseFabric(ScenarioObject in, FabricConfig& out)
     in.Finish();
 
     // Cross-key check: Kmin <= Kmax (with the attribute defaults for an absent one).
-    auto effective = [&out](const char* attr)
-    {
+    auto effective = [&out](const char* attr) {
         for (const auto& kv : out.switchAttributes)
         {
             if (kv.first == attr)
@@ -549,8 +551,8 @@ ParseFabric(ScenarioObject in, FabricConfig& out)
     if (effective("EcnKmin") > effective("EcnKmax"))
     {
         in.Fail(in.Has("kmin") ? "kmin" : "kmax",
-                "must satisfy kmin <= kmax (kmin " + std::to_string(effective("EcnKmin"))
-                    + " B, kmax " + std::to_string(effective("EcnKmax")) + " B)");
+                "must satisfy kmin <= kmax (kmin " + std::to_string(effective("EcnKmin")) +
+                    " B, kmax " + std::to_string(effective("EcnKmax")) + " B)");
     }
 }
 
@@ -558,8 +560,7 @@ void
 ParseTopology(ScenarioObject in, TopologyConfig& t)
 {
     using L = InputLimits;
-    auto count = [&in](const char* key, const UintLimit& l, uint64_t def)
-    {
+    auto count = [&in](const char* key, const UintLimit& l, uint64_t def) {
         return static_cast<uint32_t>(in.Uint(key, l.lo, l.hi, def));
     };
     t.type = in.Choice("type", {"fat-tree", "leaf-spine", "dumbbell"}, std::string("fat-tree"));
@@ -568,16 +569,17 @@ ParseTopology(ScenarioObject in, TopologyConfig& t)
         const nlohmann::json& k = in.Raw("k");
         if (in.Has("k"))
         {
-            if (!k.is_number_unsigned() || k.get<uint64_t>() < L::FAT_TREE_K.lo
-                || k.get<uint64_t>() > L::FAT_TREE_K.hi || k.get<uint64_t>() % 2 != 0)
+            if (!k.is_number_unsigned() || k.get<uint64_t>() < L::FAT_TREE_K.lo ||
+                k.get<uint64_t>() > L::FAT_TREE_K.hi || k.get<uint64_t>() % 2 != 0)
             {
-                in.Fail("k", "must be an even integer in [" + std::to_string(L::FAT_TREE_K.lo)
-                                 + ", " + std::to_string(L::FAT_TREE_K.hi) + "]");
+                in.Fail("k",
+                        "must be an even integer in [" + std::to_string(L::FAT_TREE_K.lo) + ", " +
+                            std::to_string(L::FAT_TREE_K.hi) + "]");
             }
             t.k = k.get<uint32_t>();
         }
-        t.hostsPerEdge
-            = static_cast<uint32_t>(in.Uint("hostsPerEdge", 0, L::HOSTS_PER_EDGE_PER_K * t.k, 0));
+        t.hostsPerEdge =
+            static_cast<uint32_t>(in.Uint("hostsPerEdge", 0, L::HOSTS_PER_EDGE_PER_K * t.k, 0));
     }
     else if (t.type == "leaf-spine")
     {
@@ -597,8 +599,8 @@ ParseTopology(ScenarioObject in, TopologyConfig& t)
     if (t.NumHosts() > L::MAX_HOSTS)
     {
         in.Fail(t.type == "fat-tree" ? "hostsPerEdge" : "hostsPerLeaf",
-                "must keep the topology at most " + std::to_string(L::MAX_HOSTS) + " hosts (it has "
-                    + std::to_string(t.NumHosts()) + ")");
+                "must keep the topology at most " + std::to_string(L::MAX_HOSTS) +
+                    " hosts (it has " + std::to_string(t.NumHosts()) + ")");
     }
     // Every switch holds a route to every host: bound their number (the build time).
     const uint64_t half = t.k / 2;
@@ -608,9 +610,9 @@ ParseTopology(ScenarioObject in, TopologyConfig& t)
     if (switches * t.NumHosts() > L::MAX_ROUTES)
     {
         in.Fail(t.type == "fat-tree" ? "hostsPerEdge" : "hostsPerLeaf",
-                "must keep switches x hosts at most " + std::to_string(L::MAX_ROUTES)
-                    + " (the routes every switch holds; it has " + std::to_string(switches) + " x "
-                    + std::to_string(t.NumHosts()) + ")");
+                "must keep switches x hosts at most " + std::to_string(L::MAX_ROUTES) +
+                    " (the routes every switch holds; it has " + std::to_string(switches) + " x " +
+                    std::to_string(t.NumHosts()) + ")");
     }
 }
 
@@ -634,8 +636,8 @@ CheckDepth(const nlohmann::json& j)
         if (depth > Scenario::MAX_DEPTH)
         {
             throw std::invalid_argument("scenario: the document nests objects and arrays deeper "
-                                        "than "
-                                        + std::to_string(Scenario::MAX_DEPTH) + " levels");
+                                        "than " +
+                                        std::to_string(Scenario::MAX_DEPTH) + " levels");
         }
         for (const nlohmann::json& child : *v)
         {
@@ -670,14 +672,17 @@ Scenario::ParseChecked(const nlohmann::json& j)
     ParseFabric(root.Object("fabric"), cfg.fabric);
     cfg.duration = root.Duration("duration", NanoSeconds(1), Seconds(1000), std::nullopt);
     cfg.drain = root.Duration("drain", Time(0), Seconds(10), std::string("10ms"));
-    cfg.seed
-        = static_cast<uint32_t>(root.Uint("seed", InputLimits::SEED.lo, InputLimits::SEED.hi, 1));
+    cfg.seed =
+        static_cast<uint32_t>(root.Uint("seed", InputLimits::SEED.lo, InputLimits::SEED.hi, 1));
     cfg.backend = root.Choice("backend", {"packet", "flow"}, std::string("packet"));
-    cfg.ringGranularity
-        = root.Choice("ringGranularity", {"message", "group", "phased"}, cfg.ringGranularity);
+    cfg.ringGranularity =
+        root.Choice("ringGranularity", {"message", "group", "phased"}, cfg.ringGranularity);
     // What the flow backend runs (doc/flow-backend.rst): RDMA messages and the training jobs.
-    const std::vector<std::string> flowTraffic
-        = {"data-parallel-job", "pipeline-job", "tensor-parallel-job", "rdma", "rdma-permutation"};
+    const std::vector<std::string> flowTraffic = {"data-parallel-job",
+                                                  "pipeline-job",
+                                                  "tensor-parallel-job",
+                                                  "rdma",
+                                                  "rdma-permutation"};
     const std::vector<std::string> packetSections = {"aggregation", "host"};
     {
         ScenarioObject out = root.Object("output");
@@ -699,11 +704,12 @@ Scenario::ParseChecked(const nlohmann::json& j)
         {
             continue;
         }
-        if (cfg.backend == "flow"
-            && std::find(packetSections.begin(), packetSections.end(), key) != packetSections.end())
+        if (cfg.backend == "flow" &&
+            std::find(packetSections.begin(), packetSections.end(), key) != packetSections.end())
         {
-            root.Fail(key, "is not available with \"backend\": \"flow\" (the flow backend "
-                           "models no in-network aggregation or host path yet)");
+            root.Fail(key,
+                      "is not available with \"backend\": \"flow\" (the flow backend "
+                      "models no in-network aggregation or host path yet)");
         }
         // A section with a string form ("cc": "dcqcn") reads it as {shorthand: string}.
         const std::string shorthand = ScenarioSectionRegistry::ShorthandOf(key);
@@ -726,11 +732,11 @@ Scenario::ParseChecked(const nlohmann::json& j)
     for (size_t i = 0; i < traffic.size(); ++i)
     {
         ScenarioObject entry(traffic[i], "traffic[" + std::to_string(i) + "]");
-        if (cfg.backend == "flow" && traffic[i].is_object() && traffic[i].contains("type")
-            && traffic[i]["type"].is_string()
-            && std::find(flowTraffic.begin(), flowTraffic.end(),
-                         traffic[i]["type"].get<std::string>())
-                   == flowTraffic.end())
+        if (cfg.backend == "flow" && traffic[i].is_object() && traffic[i].contains("type") &&
+            traffic[i]["type"].is_string() &&
+            std::find(flowTraffic.begin(),
+                      flowTraffic.end(),
+                      traffic[i]["type"].get<std::string>()) == flowTraffic.end())
         {
             std::string accepted;
             for (const std::string& t : flowTraffic)
@@ -738,7 +744,8 @@ Scenario::ParseChecked(const nlohmann::json& j)
                 accepted += (accepted.empty() ? "" : ", ") + t;
             }
             ScenarioObject::Fail(
-                entry.PathOf("type"), traffic[i]["type"],
+                entry.PathOf("type"),
+                traffic[i]["type"],
                 "is not available with \"backend\": \"flow\" (flow level: " + accepted + ")");
         }
         cfg.traffic.push_back(TrafficRegistry::Parse(entry, cfg));
@@ -773,35 +780,34 @@ class ParseChecker
         using E = nlohmann::json::parse_event_t;
         switch (event)
         {
-            case E::object_start:
-            case E::array_start:
-                if (m_frames.size() >= Scenario::MAX_DEPTH)
-                {
-                    throw std::invalid_argument("scenario: " + m_source + ": " + Where()
-                                                + " nests objects and arrays deeper than "
-                                                + std::to_string(Scenario::MAX_DEPTH) + " levels");
-                }
-                m_frames.push_back(Frame{event == E::object_start, {}, "", 0});
-                break;
-            case E::key:
+        case E::object_start:
+        case E::array_start:
+            if (m_frames.size() >= Scenario::MAX_DEPTH)
             {
-                Frame& f = m_frames.back();
-                f.key = parsed.get<std::string>();
-                if (!f.keys.insert(f.key).second)
-                {
-                    throw std::invalid_argument("scenario: " + m_source + ": " + Where()
-                                                + ": duplicate key (each key may appear once)");
-                }
-                break;
+                throw std::invalid_argument("scenario: " + m_source + ": " + Where() +
+                                            " nests objects and arrays deeper than " +
+                                            std::to_string(Scenario::MAX_DEPTH) + " levels");
             }
-            case E::object_end:
-            case E::array_end:
-                m_frames.pop_back();
-                Next();
-                break;
-            case E::value:
-                Next();
-                break;
+            m_frames.push_back(Frame{event == E::object_start, {}, "", 0});
+            break;
+        case E::key: {
+            Frame& f = m_frames.back();
+            f.key = parsed.get<std::string>();
+            if (!f.keys.insert(f.key).second)
+            {
+                throw std::invalid_argument("scenario: " + m_source + ": " + Where() +
+                                            ": duplicate key (each key may appear once)");
+            }
+            break;
+        }
+        case E::object_end:
+        case E::array_end:
+            m_frames.pop_back();
+            Next();
+            break;
+        case E::value:
+            Next();
+            break;
         }
         return true;
     }
@@ -872,8 +878,8 @@ Scenario::ParseString(const std::string& text, const std::string& source)
     catch (const nlohmann::json::out_of_range& e)
     {
         // e.g. "number overflow parsing '1e400'"
-        throw std::invalid_argument("scenario: " + source + ": invalid JSON: " + JsonMessage(e)
-                                    + " (numbers must fit a 64-bit integer or a double)");
+        throw std::invalid_argument("scenario: " + source + ": invalid JSON: " + JsonMessage(e) +
+                                    " (numbers must fit a 64-bit integer or a double)");
     }
     catch (const nlohmann::json::exception& e)
     {
@@ -890,21 +896,21 @@ Scenario::Load(const std::string& file)
     std::error_code ec;
     if (std::filesystem::is_directory(file, ec))
     {
-        throw std::invalid_argument("scenario: cannot read '" + file
-                                    + "': it is a directory, not a JSON file");
+        throw std::invalid_argument("scenario: cannot read '" + file +
+                                    "': it is a directory, not a JSON file");
     }
     std::ifstream in(file);
     if (!in)
     {
-        throw std::invalid_argument("scenario: cannot open '" + file
-                                    + "': " + std::strerror(errno));
+        throw std::invalid_argument("scenario: cannot open '" + file +
+                                    "': " + std::strerror(errno));
     }
     std::ostringstream text;
     text << in.rdbuf();
     if (in.bad())
     {
-        throw std::invalid_argument("scenario: cannot read '" + file
-                                    + "': " + std::strerror(errno));
+        throw std::invalid_argument("scenario: cannot read '" + file +
+                                    "': " + std::strerror(errno));
     }
     ScenarioConfig cfg = ParseString(text.str(), file);
     if (!nlohmann::json::parse(cfg.json).contains("name"))

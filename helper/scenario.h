@@ -66,7 +66,8 @@ class ScenarioObject
      * \param key the key \param accepted the accepted values \param def default
      * \return the value
      */
-    std::string Choice(const std::string& key, const std::vector<std::string>& accepted,
+    std::string Choice(const std::string& key,
+                       const std::vector<std::string>& accepted,
                        std::optional<std::string> def);
     /**
      * An integer in [lo, hi].
@@ -139,7 +140,8 @@ class ScenarioObject
      * Throw the one-line error for a value at any path.
      * \param path key path \param value the offending value \param what what is accepted
      */
-    [[noreturn]] static void Fail(const std::string& path, const nlohmann::json& value,
+    [[noreturn]] static void Fail(const std::string& path,
+                                  const nlohmann::json& value,
                                   const std::string& what);
 
   private:

@@ -4,6 +4,9 @@
 #include "simulation-session.h"
 
 #include "event-scheduler-helper.h"
+#include "rdma-helper.h"
+#include "unit-parser.h"
+
 #include "ns3/boolean.h"
 #include "ns3/dcqcn-profile.h"
 #include "ns3/double.h"
@@ -16,8 +19,6 @@
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
-#include "rdma-helper.h"
-#include "unit-parser.h"
 
 #include <sstream>
 #include <stdexcept>
@@ -219,12 +220,12 @@ SimulationSession::Build(const SessionFabric& o)
                                     "Simulation (after close()) for another one");
     }
     const size_t nDims = o.kind == "leaf_spine" ? 3 : 2;
-    if ((o.kind != "fat_tree" && o.kind != "leaf_spine" && o.kind != "dumbbell")
-        || o.dims.size() != nDims)
+    if ((o.kind != "fat_tree" && o.kind != "leaf_spine" && o.kind != "dumbbell") ||
+        o.dims.size() != nDims)
     {
-        throw std::invalid_argument("topology kind '" + o.kind
-                                    + "': must be fat_tree (k, hosts per edge), leaf_spine "
-                                      "(leaves, spines, hosts per leaf) or dumbbell (left, right)");
+        throw std::invalid_argument("topology kind '" + o.kind +
+                                    "': must be fat_tree (k, hosts per edge), leaf_spine "
+                                    "(leaves, spines, hosts per leaf) or dumbbell (left, right)");
     }
     FabricTopologyHelper helper;
     helper.SetHostLinkRate(DataRate(static_cast<uint64_t>(o.hostRate)));
@@ -235,15 +236,15 @@ SimulationSession::Build(const SessionFabric& o)
     fabric.SetSwitchAttribute("EcnEnabled", BooleanValue(o.ecn));
     // Ranges and defaults from FabricSwitch's attributes, as the JSON "fabric" section.
     const TypeId sw = FabricSwitch::GetTypeId();
-    auto initial = [&sw](const char* name)
-    {
+    auto initial = [&sw](const char* name) {
         TypeId::AttributeInformation info;
         sw.LookupAttributeByName(name, &info);
         return DynamicCast<const UintegerValue>(info.initialValue)->Get();
     };
     if (o.buffer)
     {
-        uint64_t b = InputLimits::Check(*o.buffer, "buffer (bytes)",
+        uint64_t b = InputLimits::Check(*o.buffer,
+                                        "buffer (bytes)",
                                         InputLimits::UintOfAttribute(sw, "BufferSize"));
         fabric.SetSwitchAttribute("BufferSize", UintegerValue(b));
     }
@@ -251,25 +252,27 @@ SimulationSession::Build(const SessionFabric& o)
     uint64_t kmax = initial("EcnKmax");
     if (o.ecnKmin)
     {
-        kmin = InputLimits::Check(*o.ecnKmin, "ecn_kmin (bytes)",
+        kmin = InputLimits::Check(*o.ecnKmin,
+                                  "ecn_kmin (bytes)",
                                   InputLimits::UintOfAttribute(sw, "EcnKmin"));
         fabric.SetSwitchAttribute("EcnKmin", UintegerValue(kmin));
     }
     if (o.ecnKmax)
     {
-        kmax = InputLimits::Check(*o.ecnKmax, "ecn_kmax (bytes)",
+        kmax = InputLimits::Check(*o.ecnKmax,
+                                  "ecn_kmax (bytes)",
                                   InputLimits::UintOfAttribute(sw, "EcnKmax"));
         fabric.SetSwitchAttribute("EcnKmax", UintegerValue(kmax));
     }
     if (kmin > kmax)
     {
-        throw std::invalid_argument("ecn_kmin must be <= ecn_kmax (kmin " + std::to_string(kmin)
-                                    + " B, kmax " + std::to_string(kmax) + " B)");
+        throw std::invalid_argument("ecn_kmin must be <= ecn_kmax (kmin " + std::to_string(kmin) +
+                                    " B, kmax " + std::to_string(kmax) + " B)");
     }
     if (o.ecnPmax)
     {
-        double p
-            = InputLimits::Check(*o.ecnPmax, "ecn_pmax", InputLimits::OfAttribute(sw, "EcnPmax"));
+        double p =
+            InputLimits::Check(*o.ecnPmax, "ecn_pmax", InputLimits::OfAttribute(sw, "EcnPmax"));
         fabric.SetSwitchAttribute("EcnPmax", DoubleValue(p));
     }
     if (o.ecnMarking)
@@ -279,9 +282,9 @@ SimulationSession::Build(const SessionFabric& o)
         if (point != "dequeue" && point != "enqueue")
         {
             throw std::invalid_argument(
-                "ecn_marking = '" + point
-                + "': must be 'dequeue' (mark on the queue a packet leaves, the default) or "
-                  "'enqueue' (mark on the queue it joins)");
+                "ecn_marking = '" + point +
+                "': must be 'dequeue' (mark on the queue a packet leaves, the default) or "
+                "'enqueue' (mark on the queue it joins)");
         }
         fabric.SetSwitchAttribute("EcnMarkingPoint",
                                   StringValue(point == "enqueue" ? "Enqueue" : "Dequeue"));
@@ -289,8 +292,8 @@ SimulationSession::Build(const SessionFabric& o)
     // The helper checks the dimensions and the host total, naming the parameter.
     if (o.kind == "fat_tree")
     {
-        m_topo = helper.BuildFatTree(static_cast<uint32_t>(o.dims[0]),
-                                     static_cast<uint32_t>(o.dims[1]));
+        m_topo =
+            helper.BuildFatTree(static_cast<uint32_t>(o.dims[0]), static_cast<uint32_t>(o.dims[1]));
     }
     else if (o.kind == "leaf_spine")
     {
@@ -339,8 +342,8 @@ SimulationSession::CcParameter(const std::string& ccTypeId, const std::string& k
     TypeId::AttributeInformation info;
     if (!TypeId::LookupByName(ccTypeId).LookupAttributeByName(name, &info))
     {
-        throw std::invalid_argument("cc parameter '" + key + "': " + ccTypeId
-                                    + " has no such attribute");
+        throw std::invalid_argument("cc parameter '" + key + "': " + ccTypeId +
+                                    " has no such attribute");
     }
     // "DataRateValue", "ns3::TimeValue", ...: some checkers name their namespace, some not.
     std::string type = info.checker->GetValueTypeName();
@@ -353,7 +356,8 @@ SimulationSession::CcParameter(const std::string& ccTypeId, const std::string& k
 
 void
 SimulationSession::InstallRdma(
-    const std::string& ccTypeId, std::optional<uint64_t> mtu,
+    const std::string& ccTypeId,
+    std::optional<uint64_t> mtu,
     const std::vector<std::pair<std::string, Ptr<AttributeValue>>>& params)
 {
     NS_LOG_FUNCTION(this << ccTypeId);
@@ -381,8 +385,13 @@ SimulationSession::InstallRdma(
 }
 
 std::shared_ptr<SessionFlow>
-SimulationSession::AddRdmaFlow(uint32_t src, uint32_t dst, uint64_t bytes, double start,
-                               uint8_t priority, double aggressiveness, bool trace)
+SimulationSession::AddRdmaFlow(uint32_t src,
+                               uint32_t dst,
+                               uint64_t bytes,
+                               double start,
+                               uint8_t priority,
+                               double aggressiveness,
+                               bool trace)
 {
     NS_LOG_FUNCTION(this << src << dst << bytes << start);
     CheckOpen();
@@ -403,8 +412,8 @@ SimulationSession::AddRdmaFlow(uint32_t src, uint32_t dst, uint64_t bytes, doubl
     const double now = Simulator::Now().GetSeconds();
     if (start < now)
     {
-        throw std::invalid_argument("start is in the simulated past (now = " + std::to_string(now)
-                                    + " s)");
+        throw std::invalid_argument("start is in the simulated past (now = " + std::to_string(now) +
+                                    " s)");
     }
     ObjectFactory cc = m_ccFactory;
     if (aggressiveness != 1.0)
@@ -429,7 +438,8 @@ SimulationSession::AddRdmaFlow(uint32_t src, uint32_t dst, uint64_t bytes, doubl
     {
         s->qp->TraceConnectWithoutContext("Rate", MakeCallback(&SessionFlow::OnRate, s.get()));
     }
-    Simulator::Schedule(UnitParser::FromSeconds(start) - Simulator::Now(), &SessionFlow::Post,
+    Simulator::Schedule(UnitParser::FromSeconds(start) - Simulator::Now(),
+                        &SessionFlow::Post,
                         s.get());
     m_flows.push_back(s);
     return s;
@@ -456,10 +466,12 @@ SimulationSession::AddPeriodicJob(const SessionPeriodicJob& j)
     InputLimits::Check(uint64_t(j.priority), "priority", InputLimits::RDMA_PRIORITY);
     InputLimits::Check(j.aggressiveness, "aggressiveness", InputLimits::AGGRESSIVENESS);
     InputLimits::Check(j.iterGainSlope, "iter_gain_slope", InputLimits::ITER_GAIN_SLOPE);
-    InputLimits::Check(j.iterGainIntercept, "iter_gain_intercept",
+    InputLimits::Check(j.iterGainIntercept,
+                       "iter_gain_intercept",
                        InputLimits::ITER_GAIN_INTERCEPT);
     InputLimits::Check(j.computeCv, "compute_cv", InputLimits::COMPUTE_CV);
-    InputLimits::Check(j.minIterationPeriod, "min_iteration_period",
+    InputLimits::Check(j.minIterationPeriod,
+                       "min_iteration_period",
                        InputLimits::MIN_ITERATION_PERIOD_S);
     ObjectFactory cc = m_ccFactory;
     if (m_ccType != "ns3::RdmaFixedRate")
@@ -476,8 +488,8 @@ SimulationSession::AddPeriodicJob(const SessionPeriodicJob& j)
     const double now = Simulator::Now().GetSeconds();
     if (j.start < now)
     {
-        throw std::invalid_argument("start is in the simulated past (now = " + std::to_string(now)
-                                    + " s)");
+        throw std::invalid_argument("start is in the simulated past (now = " + std::to_string(now) +
+                                    " s)");
     }
     Ptr<PeriodicJob> job = CreateObject<PeriodicJob>();
     job->SetAttribute("JobName", StringValue("job" + std::to_string(m_jobs.size())));

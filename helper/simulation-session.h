@@ -6,6 +6,7 @@
 
 #include "fabric-topology-helper.h"
 #include "input-limits.h"
+
 #include "ns3/attribute.h"
 #include "ns3/data-class.h"
 #include "ns3/object-factory.h"
@@ -169,7 +170,8 @@ class SimulationSession
      * \param mtu the NICs' MTU (bytes, 64..4096), unset: the default
      * \param params (attribute name, value) of the congestion control, checked by its checkers
      */
-    void InstallRdma(const std::string& ccTypeId, std::optional<uint64_t> mtu,
+    void InstallRdma(const std::string& ccTypeId,
+                     std::optional<uint64_t> mtu,
                      const std::vector<std::pair<std::string, Ptr<AttributeValue>>>& params);
 
     /**
@@ -179,8 +181,12 @@ class SimulationSession
      * \param aggressiveness DcqcnProfile aggressiveness (1: the profile's default)
      * \param trace record the rate at every change \return the flow
      */
-    std::shared_ptr<SessionFlow> AddRdmaFlow(uint32_t src, uint32_t dst, uint64_t bytes,
-                                             double start, uint8_t priority, double aggressiveness,
+    std::shared_ptr<SessionFlow> AddRdmaFlow(uint32_t src,
+                                             uint32_t dst,
+                                             uint64_t bytes,
+                                             double start,
+                                             uint8_t priority,
+                                             double aggressiveness,
                                              bool trace);
 
     /// \param job the job \return the started job (named job<i>, JobId i)

@@ -12,13 +12,13 @@
 namespace ns3
 {
 
-const char* const UnitParser::RATE_SYNTAX
-    = "must be a rate in [1bps, 1Pbps] like \"100Gbps\" (a number, then bps, b/s, Bps or B/s with "
-      "an optional prefix k, M, G, T or Ki, Mi, Gi, Ti)";
-const char* const UnitParser::TIME_SYNTAX
-    = "must be a time like \"5ms\" (a number, then s, ms, us, ns, ps, min or h)";
-const char* const UnitParser::BYTES_SYNTAX
-    = "must be a byte count like \"4MB\" (a number, then B, KB, MB, GB, TB or KiB, MiB, GiB, TiB)";
+const char* const UnitParser::RATE_SYNTAX =
+    "must be a rate in [1bps, 1Pbps] like \"100Gbps\" (a number, then bps, b/s, Bps or B/s with "
+    "an optional prefix k, M, G, T or Ki, Mi, Gi, Ti)";
+const char* const UnitParser::TIME_SYNTAX =
+    "must be a time like \"5ms\" (a number, then s, ms, us, ns, ps, min or h)";
+const char* const UnitParser::BYTES_SYNTAX =
+    "must be a byte count like \"4MB\" (a number, then B, KB, MB, GB, TB or KiB, MiB, GiB, TiB)";
 
 namespace
 {
@@ -105,7 +105,7 @@ Split(const std::string& text, const char* syntax)
 }
 
 /// A multiplier from a table of (unit, factor), or 0 if the unit is not in it.
-template<size_t N>
+template <size_t N>
 double
 Factor(const std::pair<const char*, double> (&table)[N], const std::string& unit)
 {
@@ -159,8 +159,8 @@ UnitParser::RateBps(const std::string& text)
     for (const auto& u : units)
     {
         const std::string suffix = u.first;
-        if (unit.size() >= suffix.size()
-            && unit.compare(unit.size() - suffix.size(), suffix.size(), suffix) == 0)
+        if (unit.size() >= suffix.size() &&
+            unit.compare(unit.size() - suffix.size(), suffix.size(), suffix) == 0)
         {
             const double prefix = Factor(prefixes, unit.substr(0, unit.size() - suffix.size()));
             bps = x * prefix * u.second;
@@ -186,8 +186,13 @@ UnitParser::Seconds(const std::string& text)
 {
     const auto [x, unit] = Split(text, TIME_SYNTAX);
     static const std::pair<const char*, double> units[] = {
-        {"s", 1.0},    {"ms", 1e-3},  {"us", 1e-6},  {"ns", 1e-9},
-        {"ps", 1e-12}, {"min", 60.0}, {"h", 3600.0},
+        {"s", 1.0},
+        {"ms", 1e-3},
+        {"us", 1e-6},
+        {"ns", 1e-9},
+        {"ps", 1e-12},
+        {"min", 60.0},
+        {"h", 3600.0},
     };
     const double f = Factor(units, unit);
     const double sec = x * f;

@@ -33,8 +33,8 @@ class Catch2TestCase : public TestCase
   public:
     /// \param tc the Catch2 test case
     explicit Catch2TestCase(const Catch::TestCase& tc)
-        : TestCase(NameOf(tc))
-        , m_test(tc)
+        : TestCase(NameOf(tc)),
+          m_test(tc)
     {
     }
 
@@ -61,7 +61,8 @@ class Catch2TestCase : public TestCase
         Catch::Totals totals;
         {
             Catch::RunContext context(
-                config, Catch::getRegistryHub().getReporterRegistry().create("console", config));
+                config,
+                Catch::getRegistryHub().getReporterRegistry().create("console", config));
             totals = context.runTest(m_test);
         }
         std::ostringstream what;

@@ -9,6 +9,9 @@
 // misuse segfaults). Errors are raised as std::invalid_argument, which pybind11 turns into
 // ValueError.
 
+#include "py-convert.h"
+#include "py-parts.h"
+
 #include "ns3/core-module.h"
 #include "ns3/dcqcn-profile.h"
 #include "ns3/dnn-model.h"
@@ -26,15 +29,13 @@
 #include "ns3/simulation-session.h"
 #include "ns3/tensor-order-factory.h"
 #include "ns3/tensor-order-policy.h"
-#include "py-convert.h"
-#include "py-parts.h"
 
 #if __has_include("ns3/scenario-runner.h") && __has_include("ns3/stats-writer.h")
-#    include "ns3/port-classes.h"
-#    include "ns3/scenario-runner.h"
-#    include "ns3/scenario.h"
-#    include "ns3/stats-writer.h"
-#    define MLNET_PY_HAVE_SCENARIO 1
+#include "ns3/port-classes.h"
+#include "ns3/scenario-runner.h"
+#include "ns3/scenario.h"
+#include "ns3/stats-writer.h"
+#define MLNET_PY_HAVE_SCENARIO 1
 #endif
 
 #include <cmath>
@@ -62,9 +63,12 @@ namespace
 // ---------------------------------------------------------------------------------------------
 
 py::list
-TensorOrder(const std::string& policy, const std::vector<uint64_t>& params,
-            const std::vector<double>& fwd, const std::vector<double>& bwd,
-            uint32_t bytesPerParameter, uint32_t classes)
+TensorOrder(const std::string& policy,
+            const std::vector<uint64_t>& params,
+            const std::vector<double>& fwd,
+            const std::vector<double>& bwd,
+            uint32_t bytesPerParameter,
+            uint32_t classes)
 {
     // "tictac" is accepted as a synonym of "tac", as in earlier versions of this module.
     Ptr<TensorOrderPolicy> p = CreateTensorOrderPolicy(policy == "tictac" ? "tac" : policy);
@@ -75,11 +79,11 @@ TensorOrder(const std::string& policy, const std::vector<uint64_t>& params,
     }
     for (std::size_t i = 0; i < params.size(); ++i)
     {
-        if (params[i] == 0 || !(fwd[i] >= 0) || !(bwd[i] >= 0) || !std::isfinite(fwd[i])
-            || !std::isfinite(bwd[i]))
+        if (params[i] == 0 || !(fwd[i] >= 0) || !(bwd[i] >= 0) || !std::isfinite(fwd[i]) ||
+            !std::isfinite(bwd[i]))
         {
-            throw std::invalid_argument("layer " + std::to_string(i)
-                                        + ": parameters must be > 0 and times finite and >= 0");
+            throw std::invalid_argument("layer " + std::to_string(i) +
+                                        ": parameters must be > 0 and times finite and >= 0");
         }
     }
     if (bytesPerParameter < 1 || classes < 1 || classes > 8)
@@ -146,8 +150,7 @@ RunScenario(const py::object& scenario)
     py::module_ json = py::module_::import("json");
     py::module_ csv = py::module_::import("csv");
     py::module_ io = py::module_::import("io");
-    auto rows = [&](const std::string& s)
-    {
+    auto rows = [&](const std::string& s) {
         py::list out;
         py::object reader = csv.attr("DictReader")(io.attr("StringIO")(s));
         for (auto row : reader)
@@ -206,8 +209,7 @@ PYBIND11_MODULE(mlnet, m)
     // (StartSimulation), unless the user chose one.
     m.def(
         "set_scheduler",
-        [](const std::string& name)
-        {
+        [](const std::string& name) {
             EventSchedulerHelper::Use(name);
             return EventSchedulerHelper::Current();
         },
@@ -216,15 +218,15 @@ PYBIND11_MODULE(mlnet, m)
         "default; 'Map', ns-3's; 'Heap', 'List', 'Calendar', 'PriorityQueue', 'QuadHeap', or a "
         "TypeId name): same results, different speed. Returns the TypeId name; ValueError if "
         "unknown.");
-    m.def("scheduler", &EventSchedulerHelper::Current,
+    m.def("scheduler",
+          &EventSchedulerHelper::Current,
           "The TypeId name ns-3's SchedulerType holds now. Importing mlnet binds nothing; a "
           "simulation (Simulation(), run_scenario(), aggregate()) binds mlnet's default, "
           "'ns3::TimingWheelScheduler', when it starts, unless you chose one (set_scheduler, "
           "NS_GLOBAL_VALUE).");
     m.def(
         "set_simulator",
-        [](const std::string& name)
-        {
+        [](const std::string& name) {
             EventSchedulerHelper::UseSimulator(name);
             return EventSchedulerHelper::CurrentSimulator();
         },
@@ -233,25 +235,20 @@ PYBIND11_MODULE(mlnet, m)
         "ns3::MlnetSimulatorImpl, mlnet's default; 'ns3': ns-3's DefaultSimulatorImpl; or a "
         "SimulatorImpl TypeId name): same results, different speed. Returns the TypeId name; "
         "ValueError if unknown.");
-    m.def("simulator", &EventSchedulerHelper::CurrentSimulator,
+    m.def("simulator",
+          &EventSchedulerHelper::CurrentSimulator,
           "The TypeId name ns-3's SimulatorImplementationType holds now. Importing mlnet binds "
           "nothing; a simulation binds mlnet's default, 'ns3::MlnetSimulatorImpl', when it "
           "starts, unless you chose one (set_simulator, NS_GLOBAL_VALUE).");
 
     m.def(
         "parse_rate",
-        [](const py::object& v)
-        {
-            return ParseRate(v, "rate");
-        },
+        [](const py::object& v) { return ParseRate(v, "rate"); },
         py::arg("rate"),
         "Parse a rate ('100Gbps', '40Mb/s', a number of bit/s) into bit/s; ValueError if bad.");
     m.def(
         "parse_time",
-        [](const py::object& v)
-        {
-            return ParseTime(v, "time");
-        },
+        [](const py::object& v) { return ParseTime(v, "time"); },
         py::arg("time"),
         "Parse a time ('1us', '10ms', a number of seconds) into seconds; ValueError if bad.");
 
@@ -259,21 +256,15 @@ PYBIND11_MODULE(mlnet, m)
 
     py::class_<LayerSpec>(m, "Layer")
         .def_readonly("name", &LayerSpec::name)
-        .def_property_readonly("kind",
-                               [](const LayerSpec& l)
-                               {
-                                   return LayerKindName(l.kind);
-                               })
+        .def_property_readonly("kind", [](const LayerSpec& l) { return LayerKindName(l.kind); })
         .def_readonly("parameters", &LayerSpec::parameters)
         .def_readonly("forward_flops", &LayerSpec::forwardFlops)
         .def_readonly("forward_macs", &LayerSpec::forwardMacs)
         .def_readonly("output_elements", &LayerSpec::outputElements)
-        .def("__repr__",
-             [](const LayerSpec& l)
-             {
-                 return "<mlnet.Layer " + l.name + " (" + LayerKindName(l.kind)
-                        + "): " + std::to_string(l.parameters) + " parameters>";
-             });
+        .def("__repr__", [](const LayerSpec& l) {
+            return "<mlnet.Layer " + l.name + " (" + LayerKindName(l.kind) +
+                   "): " + std::to_string(l.parameters) + " parameters>";
+        });
 
     py::class_<DnnModel>(m, "DnnModel")
         .def_property_readonly("name", &DnnModel::GetName)
@@ -286,41 +277,49 @@ PYBIND11_MODULE(mlnet, m)
         .def("__len__", &DnnModel::GetNLayers)
         .def_static(
             "from_csv",
-            [](const std::string& text, const std::string& name)
-            {
+            [](const std::string& text, const std::string& name) {
                 std::istringstream in(text);
                 return DnnModel::FromCsv(in, name);
             },
-            py::arg("text"), py::arg("name") = "csv",
+            py::arg("text"),
+            py::arg("name") = "csv",
             "Model from a per-layer CSV text: name, parameters, forward_us, backward_us")
-        .def("__repr__",
-             [](const DnnModel& d)
-             {
-                 return "<mlnet.DnnModel " + d.GetName() + ": " + std::to_string(d.GetNLayers())
-                        + " layers, " + std::to_string(d.GetParameterCount()) + " parameters>";
-             });
+        .def("__repr__", [](const DnnModel& d) {
+            return "<mlnet.DnnModel " + d.GetName() + ": " + std::to_string(d.GetNLayers()) +
+                   " layers, " + std::to_string(d.GetParameterCount()) + " parameters>";
+        });
 
     py::class_<ModelZoo>(m, "ModelZoo")
-        .def_static("get", &ModelZoo::Get, py::arg("name"),
+        .def_static("get",
+                    &ModelZoo::Get,
+                    py::arg("name"),
                     "A model by name (ValueError for an unknown name)")
         .def_static("names", &ModelZoo::Names);
 
     py::class_<GpuProfile>(m, "GpuProfile")
-        .def(py::init<std::string, double, double, double, uint32_t, double>(), py::arg("name"),
-             py::arg("peak_flops"), py::arg("efficiency") = 0.4,
-             py::arg("memory_bandwidth") = 900e9, py::arg("bytes_per_element") = 2,
+        .def(py::init<std::string, double, double, double, uint32_t, double>(),
+             py::arg("name"),
+             py::arg("peak_flops"),
+             py::arg("efficiency") = 0.4,
+             py::arg("memory_bandwidth") = 900e9,
+             py::arg("bytes_per_element") = 2,
              py::arg("backward_factor") = 2.0)
-        .def_static("get", &GpuProfile::Get, py::arg("name"),
+        .def_static("get",
+                    &GpuProfile::Get,
+                    py::arg("name"),
                     "A profile by name: raw V100, A100, H100 (efficiency 0.4) or calibrated "
                     "v100-amp, v100-fp32, a100-amp, a100-tf32 (ValueError for others)")
         .def_static("names", &GpuProfile::Names)
-        .def("calibrate", &GpuProfile::Calibrate, py::arg("model"), py::arg("batch"),
-             py::arg("step_seconds"), py::arg("source") = "",
+        .def("calibrate",
+             &GpuProfile::Calibrate,
+             py::arg("model"),
+             py::arg("batch"),
+             py::arg("step_seconds"),
+             py::arg("source") = "",
              "Set the efficiency so that forward + backward of model at batch takes step_seconds "
              "(ValueError if no efficiency in (0, 1] does)")
         .def_property_readonly("calibration",
-                               [](const GpuProfile& g)
-                               {
+                               [](const GpuProfile& g) {
                                    const GpuProfile::Calibration& c = g.GetCalibration();
                                    py::dict d;
                                    d["model"] = c.model;
@@ -334,19 +333,32 @@ PYBIND11_MODULE(mlnet, m)
         .def_property_readonly("peak_flops", &GpuProfile::GetPeakFlops)
         .def_property_readonly("efficiency", &GpuProfile::GetEfficiency)
         .def_property_readonly("memory_bandwidth", &GpuProfile::GetMemoryBandwidth)
-        .def("forward_time", &GpuProfile::GetForwardTime, py::arg("model"), py::arg("batch"),
+        .def("forward_time",
+             &GpuProfile::GetForwardTime,
+             py::arg("model"),
+             py::arg("batch"),
              "forward time of one batch (s)")
-        .def("backward_time", &GpuProfile::GetBackwardTime, py::arg("model"), py::arg("batch"),
+        .def("backward_time",
+             &GpuProfile::GetBackwardTime,
+             py::arg("model"),
+             py::arg("batch"),
              "backward time of one batch (s)");
 
-    m.def("tensor_order", &TensorOrder, py::arg("policy"), py::arg("layer_parameters"),
-          py::arg("forward_times"), py::arg("backward_times"), py::arg("bytes_per_parameter") = 4,
+    m.def("tensor_order",
+          &TensorOrder,
+          py::arg("policy"),
+          py::arg("layer_parameters"),
+          py::arg("forward_times"),
+          py::arg("backward_times"),
+          py::arg("bytes_per_parameter") = 4,
           py::arg("classes") = 8,
           "Plan gradient transfers with a tensor-order policy (fifo, tic, tac, p3, "
           "bytescheduler): list of slices as dicts");
 
 #ifdef MLNET_PY_HAVE_SCENARIO
-    m.def("run_scenario", &RunScenario, py::arg("scenario"),
+    m.def("run_scenario",
+          &RunScenario,
+          py::arg("scenario"),
           "Run a JSON scenario (dict or JSON text); returns {'summary', 'flows', 'ports', "
           "'port_classes', 'iterations', 'hosts'} (port_classes: the port-classes.csv rows, "
           "one per switch port and priority class that carried traffic; iterations: one row "
@@ -354,10 +366,7 @@ PYBIND11_MODULE(mlnet, m)
           "section, the hosts.csv columns)");
     m.def(
         "default_scenario",
-        []()
-        {
-            return py::module_::import("json").attr("loads")(Scenario::DefaultJson());
-        },
+        []() { return py::module_::import("json").attr("loads")(Scenario::DefaultJson()); },
         "The built-in default scenario as a dict (a template to edit)");
     m.attr("HAVE_SCENARIO") = true;
 #else

@@ -6,11 +6,12 @@
 // values or size-only). Longer studies go through run_scenario() with the "aggregation"
 // section and data-parallel-job mode "ina" (doc/aggregation.rst).
 
+#include "py-convert.h"
+#include "py-parts.h"
+
 #include "ns3/core-module.h"
 #include "ns3/mlnet-module.h"
 #include "ns3/node-list.h"
-#include "py-convert.h"
-#include "py-parts.h"
 
 #include <map>
 #include <pybind11/stl.h>
@@ -46,13 +47,15 @@ ElementType(const std::string& s, const std::string& what)
  * \return the given value, or None
  */
 py::object
-Renamed(const py::object& now, const py::object& older, const std::string& nowName,
+Renamed(const py::object& now,
+        const py::object& older,
+        const std::string& nowName,
         const std::string& olderName)
 {
     if (!now.is_none() && !older.is_none())
     {
-        throw std::invalid_argument(olderName + " is the older name of " + nowName
-                                    + ": give one of them, not both");
+        throw std::invalid_argument(olderName + " is the older name of " + nowName +
+                                    ": give one of them, not both");
     }
     return now.is_none() ? older : now;
 }
@@ -62,14 +65,18 @@ struct AdderTree
 {
     Ptr<AdderTreeTimingModel> m;
 
-    AdderTree(const py::object& lanes, double clockMhz, const py::object& treeDepth,
-              const std::string& type, const py::object& depth)
+    AdderTree(const py::object& lanes,
+              double clockMhz,
+              const py::object& treeDepth,
+              const std::string& type,
+              const py::object& depth)
     {
         const TypeId tid = AdderTreeTimingModel::GetTypeId();
-        uint32_t l
-            = uint32_t(CheckedUint(lanes, "lanes", InputLimits::UintOfAttribute(tid, "Lanes")));
+        uint32_t l =
+            uint32_t(CheckedUint(lanes, "lanes", InputLimits::UintOfAttribute(tid, "Lanes")));
         const py::object td = Renamed(treeDepth, depth, "tree_depth", "depth");
-        uint32_t d = uint32_t(CheckedUint(td.is_none() ? py::int_(12) : td, "tree_depth",
+        uint32_t d = uint32_t(CheckedUint(td.is_none() ? py::int_(12) : td,
+                                          "tree_depth",
                                           InputLimits::UintOfAttribute(tid, "TreeDepth")));
         AdderTreeTimingModel::Validate(clockMhz * 1e6, l, d);
         m = CreateObject<AdderTreeTimingModel>();
@@ -116,8 +123,9 @@ Aggregate(const py::dict& kw)
                                                    "chunk_elements", "scale_exponent",
                                                    "values",         "elements",
                                                    "until",          "seed"};
-    static const std::map<std::string, std::string> older
-        = {{"depth", "tree_depth"}, {"cc", "aggregation_cc"}, {"workers", "hosts"}};
+    static const std::map<std::string, std::string> older = {{"depth", "tree_depth"},
+                                                             {"cc", "aggregation_cc"},
+                                                             {"workers", "hosts"}};
     py::dict args;
     for (const auto& item : kw)
     {
@@ -131,8 +139,8 @@ Aggregate(const py::dict& kw)
             {
                 list += (list.empty() ? "" : ", ") + a;
             }
-            throw std::invalid_argument("aggregate(): unknown argument \"" + k + "\" (accepted: "
-                                        + list + "; older names: depth, cc, workers)");
+            throw std::invalid_argument("aggregate(): unknown argument \"" + k + "\" (accepted: " +
+                                        list + "; older names: depth, cc, workers)");
         }
         if (args.contains(name.c_str()))
         {
@@ -146,8 +154,7 @@ Aggregate(const py::dict& kw)
         }
         args[name.c_str()] = item.second;
     }
-    auto get = [&args](const char* k, py::object def) -> py::object
-    {
+    auto get = [&args](const char* k, py::object def) -> py::object {
         return args.contains(k) ? py::reinterpret_borrow<py::object>(args[k]) : def;
     };
     std::string topo = get("topology", py::str("leaf-spine")).cast<std::string>();
@@ -158,8 +165,8 @@ Aggregate(const py::dict& kw)
     }
     if (placement != "devices" && placement != "switches")
     {
-        throw std::invalid_argument("placement = \"" + placement
-                                    + "\": must be devices or switches");
+        throw std::invalid_argument("placement = \"" + placement +
+                                    "\": must be devices or switches");
     }
     double rate = ParseRate(get("rate", py::str("100Gbps")), "rate");
     double delay = ParseTime(get("delay", py::str("1us")), "delay");
@@ -169,47 +176,54 @@ Aggregate(const py::dict& kw)
     const TypeId engine = AggregationEngine::GetTypeId();
     const TypeId device = AggregationDevice::GetTypeId();
     const TypeId worker = AggregationWorker::GetTypeId();
-    const std::string timing
-        = get("timing", py::str(placement == "devices" ? "adder-tree" : "line-rate"))
-              .cast<std::string>();
+    const std::string timing =
+        get("timing", py::str(placement == "devices" ? "adder-tree" : "line-rate"))
+            .cast<std::string>();
     if (timing != "adder-tree" && timing != "line-rate")
     {
         throw std::invalid_argument("timing = \"" + timing + "\": must be adder-tree or line-rate");
     }
-    uint32_t lanes = uint32_t(CheckedUint(get("lanes", py::int_(16)), "lanes",
+    uint32_t lanes = uint32_t(CheckedUint(get("lanes", py::int_(16)),
+                                          "lanes",
                                           InputLimits::UintOfAttribute(adder, "Lanes")));
     double clock = get("clock_mhz", py::float_(300.0)).cast<double>();
-    uint32_t depth = uint32_t(CheckedUint(get("tree_depth", py::int_(12)), "tree_depth",
+    uint32_t depth = uint32_t(CheckedUint(get("tree_depth", py::int_(12)),
+                                          "tree_depth",
                                           InputLimits::UintOfAttribute(adder, "TreeDepth")));
     AdderTreeTimingModel::Validate(clock * 1e6, lanes, depth);
-    uint64_t bufferPerJob = CheckedUint(get("buffer_per_job", py::int_(2 << 20)), "buffer_per_job",
+    uint64_t bufferPerJob = CheckedUint(get("buffer_per_job", py::int_(2 << 20)),
+                                        "buffer_per_job",
                                         InputLimits::UintOfAttribute(engine, "BufferBytesPerJob"));
-    uint32_t maxJobs = uint32_t(CheckedUint(get("max_jobs", py::int_(16)), "max_jobs",
+    uint32_t maxJobs = uint32_t(CheckedUint(get("max_jobs", py::int_(16)),
+                                            "max_jobs",
                                             InputLimits::UintOfAttribute(engine, "MaxJobs")));
-    uint64_t inputBuffer = CheckedUint(get("input_buffer", py::int_(1 << 20)), "input_buffer",
+    uint64_t inputBuffer = CheckedUint(get("input_buffer", py::int_(1 << 20)),
+                                       "input_buffer",
                                        InputLimits::UintOfAttribute(device, "InputBufferBytes"));
     bool backPressure = get("back_pressure", py::bool_(true)).cast<bool>();
     double latency = ParseTime(get("latency", py::str("250ns")), "latency");
     uint32_t maxSlots = uint32_t(
         CheckedUint(get("max_slots", py::int_(512)), "max_slots", InputLimits::AGG_MAX_SLOTS));
-    uint32_t trees
-        = uint32_t(CheckedUint(get("trees", py::int_(1)), "trees", InputLimits::AGG_TREES));
-    uint32_t slots
-        = uint32_t(CheckedUint(get("slots", py::int_(0)), "slots", InputLimits::AGG_SLOTS));
+    uint32_t trees =
+        uint32_t(CheckedUint(get("trees", py::int_(1)), "trees", InputLimits::AGG_TREES));
+    uint32_t slots =
+        uint32_t(CheckedUint(get("slots", py::int_(0)), "slots", InputLimits::AGG_SLOTS));
     std::string cc = get("aggregation_cc", py::str("dcqcn")).cast<std::string>();
     static const std::map<std::string, std::string> kCc = {{"dcqcn", "ns3::AggregationDcqcn"},
                                                            {"dctcp", "ns3::AggregationDctcp"},
                                                            {"none", "ns3::AggregationFixedWindow"}};
     if (!kCc.count(cc))
     {
-        throw std::invalid_argument("aggregation_cc = \"" + cc
-                                    + "\": must be dcqcn, dctcp or none");
+        throw std::invalid_argument("aggregation_cc = \"" + cc +
+                                    "\": must be dcqcn, dctcp or none");
     }
-    uint32_t chunk = uint32_t(CheckedUint(get("chunk_elements", py::int_(256)), "chunk_elements",
+    uint32_t chunk = uint32_t(CheckedUint(get("chunk_elements", py::int_(256)),
+                                          "chunk_elements",
                                           InputLimits::UintOfAttribute(worker, "ChunkElements")));
-    AggElementType type
-        = ElementType(get("element_type", py::str("fp32")).cast<std::string>(), "element_type");
-    uint32_t scale = uint32_t(CheckedUint(get("scale_exponent", py::int_(20)), "scale_exponent",
+    AggElementType type =
+        ElementType(get("element_type", py::str("fp32")).cast<std::string>(), "element_type");
+    uint32_t scale = uint32_t(CheckedUint(get("scale_exponent", py::int_(20)),
+                                          "scale_exponent",
                                           InputLimits::AGG_SCALE_EXPONENT));
     double until = ParseTime(get("until", py::str("100ms")), "until");
     uint32_t seed = uint32_t(CheckedUint(get("seed", py::int_(1)), "seed", InputLimits::SEED));
@@ -239,7 +253,8 @@ Aggregate(const py::dict& kw)
         t = th.BuildLeafSpine(
             uint32_t(CheckedUint(get("leaves", py::int_(2)), "leaves", InputLimits::LEAVES)),
             uint32_t(CheckedUint(get("spines", py::int_(2)), "spines", InputLimits::SPINES)),
-            uint32_t(CheckedUint(get("hosts_per_leaf", py::int_(2)), "hosts_per_leaf",
+            uint32_t(CheckedUint(get("hosts_per_leaf", py::int_(2)),
+                                 "hosts_per_leaf",
                                  InputLimits::HOSTS_PER_LEAF)));
     }
     std::vector<uint32_t> workers;
@@ -260,20 +275,21 @@ Aggregate(const py::dict& kw)
     if (!values.empty() && values.size() != workers.size())
     {
         Simulator::Destroy();
-        throw std::invalid_argument("values: one list per host (" + std::to_string(workers.size())
-                                    + ")");
+        throw std::invalid_argument("values: one list per host (" + std::to_string(workers.size()) +
+                                    ")");
     }
-    uint64_t elements = values.empty() ? CheckedUint(get("elements", py::int_(1 << 20)), "elements",
-                                                     1, uint64_t(1) << 40)
-                                       : values.front().size();
-    if (!values.empty() && args.contains("elements")
-        && CheckedUint(args["elements"], "elements", 1, uint64_t(1) << 40) != elements)
+    uint64_t elements =
+        values.empty()
+            ? CheckedUint(get("elements", py::int_(1 << 20)), "elements", 1, uint64_t(1) << 40)
+            : values.front().size();
+    if (!values.empty() && args.contains("elements") &&
+        CheckedUint(args["elements"], "elements", 1, uint64_t(1) << 40) != elements)
     {
         Simulator::Destroy();
-        throw std::invalid_argument("elements = " + std::string(py::str(args["elements"]))
-                                    + ": must equal the length of each values list ("
-                                    + std::to_string(elements)
-                                    + ") when values are given (or leave it out)");
+        throw std::invalid_argument("elements = " + std::string(py::str(args["elements"])) +
+                                    ": must equal the length of each values list (" +
+                                    std::to_string(elements) +
+                                    ") when values are given (or leave it out)");
     }
     for (const auto& v : values)
     {
@@ -334,8 +350,7 @@ Aggregate(const py::dict& kw)
         for (uint32_t w = 0; w < ws.size(); ++w)
         {
             AggregationWorker::DoneCallback cb(
-                [&results, &done, &pending, w](uint64_t, const std::vector<float>& r)
-                {
+                [&results, &done, &pending, w](uint64_t, const std::vector<float>& r) {
                     results[w] = r;
                     if (--pending == 0)
                     {
@@ -422,51 +437,44 @@ Aggregate(const py::dict& kw)
 void
 RegisterAggregation(py::module_& m)
 {
-    py::class_<AdderTree>(m, "AdderTree",
+    py::class_<AdderTree>(m,
+                          "AdderTree",
                           "PANAMA's FPGA adder-tree datapath timing (no simulation)")
         .def(
-            py::init<const py::object&, double, const py::object&, const std::string&,
+            py::init<const py::object&,
+                     double,
+                     const py::object&,
+                     const std::string&,
                      const py::object&>(),
-            py::arg("lanes") = 16, py::arg("clock_mhz") = 300.0, py::arg("tree_depth") = py::none(),
-            py::arg("element_type") = "fp32", py::arg("depth") = py::none(),
+            py::arg("lanes") = 16,
+            py::arg("clock_mhz") = 300.0,
+            py::arg("tree_depth") = py::none(),
+            py::arg("element_type") = "fp32",
+            py::arg("depth") = py::none(),
             "lanes, clock_mhz, tree_depth (default 12; older name: depth) and element_type, as the "
             "scenario's aggregation section (lanes, clockMHz, treeDepth, elementType)")
         .def_property_readonly(
             "element_rate",
-            [](const AdderTree& a)
-            {
-                return a.m->GetElementRate();
-            },
+            [](const AdderTree& a) { return a.m->GetElementRate(); },
             "elements summed per second: lanes x clock")
         .def_property_readonly(
             "byte_rate",
-            [](const AdderTree& a)
-            {
-                return a.m->GetByteRate();
-            },
+            [](const AdderTree& a) { return a.m->GetByteRate(); },
             "input bytes per second: lanes x clock x element size")
         .def_property_readonly(
             "latency",
-            [](const AdderTree& a)
-            {
-                return a.m->GetLatency().GetSeconds();
-            },
+            [](const AdderTree& a) { return a.m->GetLatency().GetSeconds(); },
             "pipeline latency (s)")
-        .def("keeps_line_rate", &AdderTree::KeepsLineRate, py::arg("port_rate"),
+        .def("keeps_line_rate",
+             &AdderTree::KeepsLineRate,
+             py::arg("port_rate"),
              py::arg("elements") = 256,
              "True if chunks of `elements` arriving back to back at port_rate are summed as "
              "fast as they arrive")
-        .def("__repr__",
-             [](const AdderTree& a)
-             {
-                 return "<AdderTree " + a.m->Describe() + ">";
-             });
+        .def("__repr__", [](const AdderTree& a) { return "<AdderTree " + a.m->Describe() + ">"; });
     m.def(
         "aggregate",
-        [](py::kwargs kw)
-        {
-            return Aggregate(kw);
-        },
+        [](py::kwargs kw) { return Aggregate(kw); },
         "One in-network all-reduce (doc/aggregation.rst). Keyword arguments: topology "
         "('leaf-spine' | 'fat-tree'), k, leaves, spines, hosts_per_leaf, rate, delay, pfc; the "
         "aggregation section's keys in snake_case: placement ('devices' | 'switches'), timing "

@@ -36,18 +36,17 @@ ParseRate(const py::handle& v, const std::string& what)
             throw std::invalid_argument(what + " = '" + s + "': " + e.what());
         }
     }
-    if (py::isinstance<py::bool_>(v)
-        || !(py::isinstance<py::int_>(v) || py::isinstance<py::float_>(v)))
+    if (py::isinstance<py::bool_>(v) ||
+        !(py::isinstance<py::int_>(v) || py::isinstance<py::float_>(v)))
     {
-        throw std::invalid_argument(what
-                                    + ": expected a rate string like '100Gbps' or a number "
-                                      "of bit/s");
+        throw std::invalid_argument(what + ": expected a rate string like '100Gbps' or a number "
+                                           "of bit/s");
     }
     const double bps = std::round(v.cast<double>());
     if (!(bps >= UnitParser::MIN_RATE_BPS && bps <= UnitParser::MAX_RATE_BPS))
     {
-        throw std::invalid_argument(what + " = " + std::string(py::str(v)) + ": "
-                                    + UnitParser::RATE_SYNTAX);
+        throw std::invalid_argument(what + " = " + std::string(py::str(v)) + ": " +
+                                    UnitParser::RATE_SYNTAX);
     }
     return bps;
 }
@@ -69,12 +68,11 @@ ParseTime(const py::handle& v, const std::string& what)
             throw std::invalid_argument(what + " = '" + s + "': " + e.what());
         }
     }
-    else if (py::isinstance<py::bool_>(v)
-             || !(py::isinstance<py::int_>(v) || py::isinstance<py::float_>(v)))
+    else if (py::isinstance<py::bool_>(v) ||
+             !(py::isinstance<py::int_>(v) || py::isinstance<py::float_>(v)))
     {
-        throw std::invalid_argument(what
-                                    + ": expected a time string like '1us' or a number "
-                                      "of seconds");
+        throw std::invalid_argument(what + ": expected a time string like '1us' or a number "
+                                           "of seconds");
     }
     else
     {
@@ -118,8 +116,8 @@ CheckedUint(const py::handle& v, const std::string& what, uint64_t lo, uint64_t 
     py::int_ i = py::reinterpret_borrow<py::int_>(v);
     if (i < py::int_(lo) || i > py::int_(hi))
     {
-        throw std::invalid_argument(what + " = " + std::string(py::str(v)) + " is out of range ["
-                                    + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+        throw std::invalid_argument(what + " = " + std::string(py::str(v)) + " is out of range [" +
+                                    std::to_string(lo) + ", " + std::to_string(hi) + "]");
     }
     return i.cast<uint64_t>();
 }
@@ -150,9 +148,9 @@ SimulatorGuard::CheckIdle(const std::string& what)
     if (g_running)
     {
         throw std::runtime_error(
-            what + ": the simulation is running in another thread (in " + g_runningWhat
-            + "); ns-3 has one global simulator that is not thread-safe: wait until that call "
-              "returns (see 'Threads' in doc/python.rst)");
+            what + ": the simulation is running in another thread (in " + g_runningWhat +
+            "); ns-3 has one global simulator that is not thread-safe: wait until that call "
+            "returns (see 'Threads' in doc/python.rst)");
     }
 }
 
@@ -162,9 +160,8 @@ SimulatorGuard::CheckFree(const std::string& what)
     CheckIdle(what);
     if (g_owner != nullptr)
     {
-        throw std::invalid_argument(what
-                                    + " needs the simulator: close the live "
-                                      "mlnet.Simulation first");
+        throw std::invalid_argument(what + " needs the simulator: close the live "
+                                           "mlnet.Simulation first");
     }
 }
 

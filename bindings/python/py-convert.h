@@ -60,7 +60,8 @@ uint64_t CheckedUint(const pybind11::handle& v, const std::string& what, uint64_
  * \param v the Python value \param what the argument name \param limit the range
  * \return the value
  */
-uint64_t CheckedUint(const pybind11::handle& v, const std::string& what,
+uint64_t CheckedUint(const pybind11::handle& v,
+                     const std::string& what,
                      const ns3::UintLimit& limit);
 
 /**

@@ -5,6 +5,9 @@
 // the CCT flexibility ratio of a model. Packet-level runs go through run_scenario with a
 // "scheduler" section.
 
+#include "py-convert.h"
+#include "py-parts.h"
+
 #include "ns3/boolean.h"
 #include "ns3/compute-dag.h"
 #include "ns3/dnn-model.h"
@@ -15,8 +18,6 @@
 #include "ns3/iteration-dag.h"
 #include "ns3/model-zoo.h"
 #include "ns3/uinteger.h"
-#include "py-convert.h"
-#include "py-parts.h"
 
 #include <cmath>
 #include <limits>
@@ -36,8 +37,8 @@ class DictReader
 {
   public:
     DictReader(const py::handle& h, std::string what, std::set<std::string> accepted)
-        : m_what(std::move(what))
-        , m_accepted(std::move(accepted))
+        : m_what(std::move(what)),
+          m_accepted(std::move(accepted))
     {
         if (!py::isinstance<py::dict>(h))
         {
@@ -54,8 +55,8 @@ class DictReader
                 {
                     all += (all.empty() ? "" : ", ") + a;
                 }
-                throw std::invalid_argument(m_what + ": unknown key '" + k + "' (accepted: " + all
-                                            + ")");
+                throw std::invalid_argument(m_what + ": unknown key '" + k + "' (accepted: " + all +
+                                            ")");
             }
         }
     }
@@ -82,9 +83,9 @@ class DictReader
             const double x = v.cast<double>();
             if (std::floor(x) != x || x < double(lo) || x > double(hi))
             {
-                throw std::invalid_argument(m_what + "['" + k + "'] = " + std::to_string(x)
-                                            + " must be an integer in [" + std::to_string(lo) + ", "
-                                            + std::to_string(hi) + "]");
+                throw std::invalid_argument(m_what + "['" + k + "'] = " + std::to_string(x) +
+                                            " must be an integer in [" + std::to_string(lo) + ", " +
+                                            std::to_string(hi) + "]");
             }
             return static_cast<uint64_t>(x);
         }
@@ -138,7 +139,8 @@ FlowGroupSpec
 ReadGroup(const py::handle& h, uint32_t i)
 {
     DictReader d(
-        h, "groups[" + std::to_string(i) + "]",
+        h,
+        "groups[" + std::to_string(i) + "]",
         {"id", "job", "arrangement", "stage_time", "weight", "expected_flows", "priorities"});
     FlowGroupSpec g;
     g.id = d.Uint("id", 0, UINT64_MAX, std::nullopt);
@@ -158,8 +160,8 @@ ReadGroup(const py::handle& h, uint32_t i)
     }
     else
     {
-        throw std::invalid_argument("groups[" + std::to_string(i) + "]['arrangement'] = '" + a
-                                    + "': must be coflow, pipeline or offsets");
+        throw std::invalid_argument("groups[" + std::to_string(i) + "]['arrangement'] = '" + a +
+                                    "': must be coflow, pipeline or offsets");
     }
     g.stageTime = d.Number("stage_time", 0);
     g.weight = d.Number("weight", 1);
@@ -179,9 +181,21 @@ struct PyFlow
 PyFlow
 ReadFlow(const py::handle& h, uint32_t i)
 {
-    DictReader d(h, "flows[" + std::to_string(i) + "]",
-                 {"id", "job", "group", "index", "src", "dst", "bytes", "offset", "deadline",
-                  "priority", "weight", "release", "remaining"});
+    DictReader d(h,
+                 "flows[" + std::to_string(i) + "]",
+                 {"id",
+                  "job",
+                  "group",
+                  "index",
+                  "src",
+                  "dst",
+                  "bytes",
+                  "offset",
+                  "deadline",
+                  "priority",
+                  "weight",
+                  "release",
+                  "remaining"});
     PyFlow f;
     f.decl.id = d.Uint("id", 0, UINT64_MAX, i);
     f.decl.job = static_cast<uint32_t>(d.Uint("job", 0, UINT32_MAX, 0));
@@ -213,9 +227,11 @@ MakePolicy(const std::string& name, uint32_t levels, bool correct)
 
 /// Set the ports and declare the groups of a FlowSchedulingState or FluidFlowModel; return the
 /// flows, read and validated.
-template<typename Target>
+template <typename Target>
 std::vector<PyFlow>
-Load(Target& target, const py::sequence& ports, const py::sequence& groups,
+Load(Target& target,
+     const py::sequence& ports,
+     const py::sequence& groups,
      const py::sequence& flows)
 {
     for (uint32_t i = 0; i < py::len(ports); ++i)
@@ -236,8 +252,13 @@ Load(Target& target, const py::sequence& ports, const py::sequence& groups,
 }
 
 py::list
-Decide(const std::string& policy, const py::sequence& ports, const py::sequence& groups,
-       const py::sequence& flows, const py::object& now, uint32_t levels, bool correct)
+Decide(const std::string& policy,
+       const py::sequence& ports,
+       const py::sequence& groups,
+       const py::sequence& flows,
+       const py::object& now,
+       uint32_t levels,
+       bool correct)
 {
     Ptr<FlowSchedulingPolicy> p = MakePolicy(policy, levels, correct);
     FlowSchedulingState s;
@@ -264,8 +285,12 @@ Decide(const std::string& policy, const py::sequence& ports, const py::sequence&
 }
 
 py::list
-FluidRun(const std::string& policy, const py::sequence& ports, const py::sequence& groups,
-         const py::sequence& flows, uint32_t levels, bool correct)
+FluidRun(const std::string& policy,
+         const py::sequence& ports,
+         const py::sequence& groups,
+         const py::sequence& flows,
+         uint32_t levels,
+         bool correct)
 {
     FluidFlowModel m(MakePolicy(policy, levels, correct));
     for (const PyFlow& f : Load(m, ports, groups, flows))
@@ -292,13 +317,17 @@ FluidRun(const std::string& policy, const py::sequence& ports, const py::sequenc
 }
 
 py::dict
-CctFlexibility(const std::string& model, const std::string& gpu, const py::object& batchArg,
-               const py::object& rate, const py::object& workersArg, const py::object& serversArg,
-               const py::object& bytesArg, const py::object& mtuArg)
+CctFlexibility(const std::string& model,
+               const std::string& gpu,
+               const py::object& batchArg,
+               const py::object& rate,
+               const py::object& workersArg,
+               const py::object& serversArg,
+               const py::object& bytesArg,
+               const py::object& mtuArg)
 {
     // Each argument checked on its own: the message names it and its range.
-    auto arg = [](const py::object& v, const char* name, uint64_t lo, uint64_t hi)
-    {
+    auto arg = [](const py::object& v, const char* name, uint64_t lo, uint64_t hi) {
         return static_cast<uint32_t>(
             mlnetpy::CheckedUint(v, std::string("cct_flexibility(): ") + name, lo, hi));
     };
@@ -337,11 +366,18 @@ namespace mlnetpy
 void
 RegisterFlowScheduling(py::module_& m)
 {
-    m.def("flow_policies", &FlowSchedulingPolicyNames,
+    m.def("flow_policies",
+          &FlowSchedulingPolicyNames,
           "Names of the flow-scheduling policies (fair, fifo, madd, echelon, "
           "cadentflow-priority, cadentflow-deadline).");
-    m.def("flow_decide", &Decide, py::arg("policy"), py::arg("ports"), py::arg("groups"),
-          py::arg("flows"), py::arg("now") = py::none(), py::arg("priority_levels") = 7,
+    m.def("flow_decide",
+          &Decide,
+          py::arg("policy"),
+          py::arg("ports"),
+          py::arg("groups"),
+          py::arg("flows"),
+          py::arg("now") = py::none(),
+          py::arg("priority_levels") = 7,
           py::arg("correct_estimates") = true,
           "A policy's decisions for a set of live flows on a big-switch network. ports: one "
           "capacity per port in bytes/s (a number, or (up, down)); groups: dicts with id and "
@@ -350,14 +386,27 @@ RegisterFlowScheduling(py::module_& m)
           "job, index, offset (s), deadline (s), priority, weight, release (s), remaining. "
           "Returns dicts id, rank, level, rate_cap (bytes/s, inf = none, 0 = paused), "
           "ideal_finish (s); ValueError on bad input.");
-    m.def("fluid_run", &FluidRun, py::arg("policy"), py::arg("ports"), py::arg("groups"),
-          py::arg("flows"), py::arg("priority_levels") = 7, py::arg("correct_estimates") = true,
+    m.def("fluid_run",
+          &FluidRun,
+          py::arg("policy"),
+          py::arg("ports"),
+          py::arg("groups"),
+          py::arg("flows"),
+          py::arg("priority_levels") = 7,
+          py::arg("correct_estimates") = true,
           "Flow-level run of a policy (decisions at every release and completion, strict "
           "priority between levels, max-min fair within, rate caps): dicts id, release, finish, "
           "ideal_finish, level per flow, in input order. Same arguments as flow_decide.");
-    m.def("cct_flexibility", &CctFlexibility, py::arg("model"), py::arg("gpu") = "v100",
-          py::arg("batch") = 32, py::arg("rate") = "100Gbps", py::arg("workers") = 1,
-          py::arg("servers") = 0, py::arg("bytes_per_parameter") = 4, py::arg("mtu") = 4096,
+    m.def("cct_flexibility",
+          &CctFlexibility,
+          py::arg("model"),
+          py::arg("gpu") = "v100",
+          py::arg("batch") = 32,
+          py::arg("rate") = "100Gbps",
+          py::arg("workers") = 1,
+          py::arg("servers") = 0,
+          py::arg("bytes_per_parameter") = 4,
+          py::arg("mtu") = 4096,
           "CadentFlow's CCT flexibility ratio of a model's parameter transfers (the pull phase): "
           "tensors arrive in consumption order over the worker's link (and, with servers > 0, "
           "over the uplink of server t mod servers, which carries each of its tensors once per "

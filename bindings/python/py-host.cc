@@ -7,12 +7,13 @@
 // Scenario runs with a "host" section return one record per host in run_scenario()["hosts"]
 // (doc/host.rst).
 
+#include "py-convert.h"
+#include "py-parts.h"
+
 #include "ns3/core-module.h"
 #include "ns3/input-limits.h"
 #include "ns3/mlnet-module.h"
 #include "ns3/unit-parser.h"
-#include "py-convert.h"
-#include "py-parts.h"
 
 #include <cmath>
 #include <map>
@@ -72,37 +73,37 @@ ToValue(const std::string& name, Kind kind, const py::handle& v)
 {
     switch (kind)
     {
-        case Kind::UINT:
-            return Create<UintegerValue>(CheckedUint(v, name, 0, UINT64_MAX));
-        case Kind::BYTES:
-            if (py::isinstance<py::str>(v))
+    case Kind::UINT:
+        return Create<UintegerValue>(CheckedUint(v, name, 0, UINT64_MAX));
+    case Kind::BYTES:
+        if (py::isinstance<py::str>(v))
+        {
+            try
             {
-                try
-                {
-                    return Create<UintegerValue>(UnitParser::Bytes(v.cast<std::string>()));
-                }
-                catch (const std::exception& e)
-                {
-                    throw std::invalid_argument(name + ": " + e.what());
-                }
+                return Create<UintegerValue>(UnitParser::Bytes(v.cast<std::string>()));
             }
-            return Create<UintegerValue>(CheckedUint(v, name, 0, UINT64_MAX));
-        case Kind::REAL:
-            if (!py::isinstance<py::float_>(v) && !py::isinstance<py::int_>(v))
+            catch (const std::exception& e)
             {
-                throw std::invalid_argument(name + ": must be a number");
+                throw std::invalid_argument(name + ": " + e.what());
             }
-            return Create<DoubleValue>(v.cast<double>());
-        case Kind::BOOL:
-            if (!py::isinstance<py::bool_>(v))
-            {
-                throw std::invalid_argument(name + ": must be True or False");
-            }
-            return Create<BooleanValue>(v.cast<bool>());
-        case Kind::TIME:
-            return Create<TimeValue>(ToTime(ParseTime(v, name)));
-        case Kind::RATE:
-            return Create<DoubleValue>(ParseRate(v, name));
+        }
+        return Create<UintegerValue>(CheckedUint(v, name, 0, UINT64_MAX));
+    case Kind::REAL:
+        if (!py::isinstance<py::float_>(v) && !py::isinstance<py::int_>(v))
+        {
+            throw std::invalid_argument(name + ": must be a number");
+        }
+        return Create<DoubleValue>(v.cast<double>());
+    case Kind::BOOL:
+        if (!py::isinstance<py::bool_>(v))
+        {
+            throw std::invalid_argument(name + ": must be True or False");
+        }
+        return Create<BooleanValue>(v.cast<bool>());
+    case Kind::TIME:
+        return Create<TimeValue>(ToTime(ParseTime(v, name)));
+    case Kind::RATE:
+        return Create<DoubleValue>(ParseRate(v, name));
     }
     return nullptr;
 }
@@ -135,11 +136,11 @@ TimeRange(const std::string& info)
     {
         return "(" + info + ")";
     }
-    auto show = [](const std::string& t)
-    {
+    auto show = [](const std::string& t) {
         const int64_t ns = Time(t).GetNanoSeconds();
-        const std::pair<int64_t, const char*> units[]
-            = {{1000000000, "s"}, {1000000, "ms"}, {1000, "us"}};
+        const std::pair<int64_t, const char*> units[] = {{1000000000, "s"},
+                                                         {1000000, "ms"},
+                                                         {1000, "us"}};
         for (const auto& [scale, unit] : units)
         {
             if (ns != 0 && ns % scale == 0)
@@ -149,12 +150,12 @@ TimeRange(const std::string& info)
         }
         return std::to_string(ns) + "ns";
     };
-    return "[" + show(info.substr(space + 1, colon - space - 1)) + ", "
-           + show(info.substr(colon + 1)) + "]";
+    return "[" + show(info.substr(space + 1, colon - space - 1)) + ", " +
+           show(info.substr(colon + 1)) + "]";
 }
 
 /// Attribute of the configured object as a number.
-template<class V>
+template <class V>
 auto
 Get(const Ptr<Object>& o, const char* name)
 {
@@ -191,8 +192,8 @@ HostPath(const py::kwargs& kw)
             {
                 known += ", " + name;
             }
-            throw std::invalid_argument("host_path(): unknown argument \"" + k
-                                        + "\" (accepted: " + known + ")");
+            throw std::invalid_argument("host_path(): unknown argument \"" + k +
+                                        "\" (accepted: " + known + ")");
         }
         // The HostInterconnect attribute checkers (the helper's and the scenario's ranges).
         const std::string& attr = it->second.first;
@@ -207,8 +208,8 @@ HostPath(const py::kwargs& kw)
             std::string what = k + " = " + std::string(py::str(item.second));
             if (it->second.second == Kind::TIME)
             {
-                what += " (" + ReadableSeconds(DynamicCast<TimeValue>(v)->Get().GetSeconds())
-                        + "): must be a time in " + TimeRange(range);
+                what += " (" + ReadableSeconds(DynamicCast<TimeValue>(v)->Get().GetSeconds()) +
+                        "): must be a time in " + TimeRange(range);
             }
             else
             {
@@ -225,8 +226,8 @@ HostPath(const py::kwargs& kw)
     const uint32_t lanes = uint32_t(Get<UintegerValue>(h, "PcieLanes"));
     if (!Iotlb::IsPowerOfTwo(lanes))
     {
-        throw std::invalid_argument("pcie_lanes = " + std::to_string(lanes)
-                                    + ": must be a power of two in [1, 32]");
+        throw std::invalid_argument("pcie_lanes = " + std::to_string(lanes) +
+                                    ": must be a power of two in [1, 32]");
     }
     // The pure models; their constructors check the remaining combinations.
     HostPathTiming::Config cfg;
@@ -236,7 +237,8 @@ HostPath(const py::kwargs& kw)
     cfg.readRequests = uint32_t(Get<UintegerValue>(h, "ReadRequests"));
     cfg.readRequestBytes = uint32_t(Get<UintegerValue>(h, "ReadRequestBytes"));
     const double bandwidth = Get<DoubleValue>(h, "MemoryBandwidth");
-    HostPathTiming timing(PcieLinkModel(uint32_t(Get<UintegerValue>(h, "PcieGeneration")), lanes,
+    HostPathTiming timing(PcieLinkModel(uint32_t(Get<UintegerValue>(h, "PcieGeneration")),
+                                        lanes,
                                         uint32_t(Get<UintegerValue>(h, "MaxPayloadSize")),
                                         uint32_t(Get<UintegerValue>(h, "TlpOverhead"))),
                           MemoryBusModel(bandwidth,
@@ -304,7 +306,8 @@ HostPath(const py::kwargs& kw)
 void
 RegisterHost(py::module_& m)
 {
-    m.def("host_path", &HostPath,
+    m.def("host_path",
+          &HostPath,
           "Analytical operating point of a host's NIC-to-memory path (no simulation). Keyword "
           "arguments: the HostInterconnect attributes in snake_case (pcie_generation, "
           "pcie_lanes, max_payload_size, iommu, iotlb_entries, page_size, rx_buffer_per_qp, "

@@ -7,6 +7,9 @@
 // (py-convert.h), the simulator is guarded against other Python threads and the GIL is released
 // while it runs; the session holds the simulation and checks every value.
 
+#include "py-convert.h"
+#include "py-parts.h"
+
 #include "ns3/core-module.h"
 #include "ns3/data-class.h"
 #include "ns3/dcqcn-profile.h"
@@ -17,8 +20,6 @@
 #include "ns3/rdma-nic.h"
 #include "ns3/rdma-queue-pair.h"
 #include "ns3/simulation-session.h"
-#include "py-convert.h"
-#include "py-parts.h"
 
 #include <cmath>
 #include <limits>
@@ -317,11 +318,18 @@ class Simulation
         return m_session->Now();
     }
 
-    TopologyInfo Build(const std::string& kind, const std::vector<uint64_t>& dims,
-                       const py::handle& hostRate, const py::handle& fabricRate,
-                       const py::handle& delay, bool pfc, bool ecn, const py::handle& buffer,
-                       const py::handle& ecnKmin, const py::handle& ecnKmax,
-                       const py::handle& ecnPmax, const py::handle& ecnMarking)
+    TopologyInfo Build(const std::string& kind,
+                       const std::vector<uint64_t>& dims,
+                       const py::handle& hostRate,
+                       const py::handle& fabricRate,
+                       const py::handle& delay,
+                       bool pfc,
+                       bool ecn,
+                       const py::handle& buffer,
+                       const py::handle& ecnKmin,
+                       const py::handle& ecnKmax,
+                       const py::handle& ecnPmax,
+                       const py::handle& ecnMarking)
     {
         CheckOpen();
         SessionFabric o;
@@ -348,8 +356,8 @@ class Simulation
         }
         if (!ecnPmax.is_none())
         {
-            if (py::isinstance<py::bool_>(ecnPmax)
-                || !(py::isinstance<py::float_>(ecnPmax) || py::isinstance<py::int_>(ecnPmax)))
+            if (py::isinstance<py::bool_>(ecnPmax) ||
+                !(py::isinstance<py::float_>(ecnPmax) || py::isinstance<py::int_>(ecnPmax)))
             {
                 throw std::invalid_argument("ecn_pmax: expected a number");
             }
@@ -360,9 +368,9 @@ class Simulation
             if (!py::isinstance<py::str>(ecnMarking))
             {
                 throw std::invalid_argument(
-                    "ecn_marking = " + py::repr(ecnMarking).cast<std::string>()
-                    + ": must be 'dequeue' (mark on the queue a packet leaves, the default) or "
-                      "'enqueue' (mark on the queue it joins)");
+                    "ecn_marking = " + py::repr(ecnMarking).cast<std::string>() +
+                    ": must be 'dequeue' (mark on the queue a packet leaves, the default) or "
+                    "'enqueue' (mark on the queue it joins)");
             }
             o.ecnMarking = ecnMarking.cast<std::string>();
         }
@@ -394,8 +402,12 @@ class Simulation
         m_session->InstallRdma(tid, m, values);
     }
 
-    Flow RdmaFlow(const py::handle& srcH, const py::handle& dstH, const py::handle& bytesH,
-                  const py::handle& startH, const py::handle& prioH, double aggressiveness,
+    Flow RdmaFlow(const py::handle& srcH,
+                  const py::handle& dstH,
+                  const py::handle& bytesH,
+                  const py::handle& startH,
+                  const py::handle& prioH,
+                  double aggressiveness,
                   bool trace)
     {
         CheckOpen();
@@ -408,15 +420,22 @@ class Simulation
         uint32_t dst = static_cast<uint32_t>(CheckedUint(dstH, "dst (host index)", 0, n - 1));
         uint64_t bytes = CheckedUint(bytesH, "bytes", InputLimits::MESSAGE_BYTES);
         double start = ParseTime(startH, "start");
-        uint8_t prio
-            = static_cast<uint8_t>(CheckedUint(prioH, "priority", InputLimits::RDMA_PRIORITY));
+        uint8_t prio =
+            static_cast<uint8_t>(CheckedUint(prioH, "priority", InputLimits::RDMA_PRIORITY));
         return Flow(m_session->AddRdmaFlow(src, dst, bytes, start, prio, aggressiveness, trace));
     }
 
-    Job PeriodicJobOf(const py::handle& srcH, const py::handle& dstH, const py::handle& computeH,
-                      const py::handle& bytesH, const py::handle& iterationsH,
-                      const py::handle& startH, const py::handle& prioH, double aggressiveness,
-                      double slope, double intercept, double computeCv,
+    Job PeriodicJobOf(const py::handle& srcH,
+                      const py::handle& dstH,
+                      const py::handle& computeH,
+                      const py::handle& bytesH,
+                      const py::handle& iterationsH,
+                      const py::handle& startH,
+                      const py::handle& prioH,
+                      double aggressiveness,
+                      double slope,
+                      double intercept,
+                      double computeCv,
                       const py::handle& minPeriodH)
     {
         CheckOpen();
@@ -432,8 +451,8 @@ class Simulation
         j.bytes = CheckedUint(bytesH, "bytes", InputLimits::MESSAGE_BYTES);
         j.iterations = CheckedUint(iterationsH, "iterations", InputLimits::ITERATIONS);
         j.start = ParseTime(startH, "start");
-        j.priority
-            = static_cast<uint8_t>(CheckedUint(prioH, "priority", InputLimits::RDMA_PRIORITY));
+        j.priority =
+            static_cast<uint8_t>(CheckedUint(prioH, "priority", InputLimits::RDMA_PRIORITY));
         j.aggressiveness = aggressiveness;
         j.iterGainSlope = slope;
         j.iterGainIntercept = intercept;
@@ -452,14 +471,17 @@ class Simulation
         }
         SimulatorGuard::Running running("run()");
         m_running = true;
+
         struct Clear
         {
             bool& flag;
+
             ~Clear()
             {
                 flag = false;
             }
         } clear{m_running};
+
         py::gil_scoped_release release;
         m_session->Run(t);
     }
@@ -534,7 +556,8 @@ class Simulation
   private:
     /// \param key the parameter as given \param type its attribute's value type
     /// \param v the Python value \return the attribute value
-    static Ptr<AttributeValue> CcValue(const std::string& key, const std::string& type,
+    static Ptr<AttributeValue> CcValue(const std::string& key,
+                                       const std::string& type,
                                        const py::handle& v)
     {
         if (type == "ns3::DataRateValue")
@@ -556,8 +579,8 @@ class Simulation
         }
         if (type == "ns3::DoubleValue")
         {
-            if (!(py::isinstance<py::float_>(v) || py::isinstance<py::int_>(v))
-                || py::isinstance<py::bool_>(v))
+            if (!(py::isinstance<py::float_>(v) || py::isinstance<py::int_>(v)) ||
+                py::isinstance<py::bool_>(v))
             {
                 throw std::invalid_argument("cc parameter " + key + ": expected a number");
             }
@@ -605,77 +628,49 @@ RegisterSimulation(py::module_& m)
         .def_readonly("switches", &TopologyInfo::switches)
         .def_readonly("links", &TopologyInfo::links)
         .def_readonly("addresses", &TopologyInfo::addresses)
-        .def("__repr__",
-             [](const TopologyInfo& t)
-             {
-                 return "<mlnet.Topology " + t.kind + ": " + std::to_string(t.hosts) + " hosts, "
-                        + std::to_string(t.switches) + " switches, " + std::to_string(t.links)
-                        + " links>";
-             });
+        .def("__repr__", [](const TopologyInfo& t) {
+            return "<mlnet.Topology " + t.kind + ": " + std::to_string(t.hosts) + " hosts, " +
+                   std::to_string(t.switches) + " switches, " + std::to_string(t.links) + " links>";
+        });
 
     py::class_<Job>(m, "Job", "A periodic training job (compute, then communicate, repeat)")
         .def_property_readonly("name", &Job::Name)
         .def_property_readonly("iterations_done", &Job::IterationsDone)
         .def_property_readonly("finished", &Job::Finished)
-        .def_property_readonly("iteration_times", &Job::IterationTimes,
+        .def_property_readonly("iteration_times",
+                               &Job::IterationTimes,
                                "duration of every finished iteration (s)")
-        .def_property_readonly("iterations", &Job::Iterations,
+        .def_property_readonly("iterations",
+                               &Job::Iterations,
                                "per-iteration records (start, end, compute, exposed_comm, "
                                "gpu_idle; seconds)")
-        .def("mean_iteration_time", &Job::MeanIterationTime, py::arg("skip") = 1,
+        .def("mean_iteration_time",
+             &Job::MeanIterationTime,
+             py::arg("skip") = 1,
              "mean iteration time (s), skipping the first `skip` iterations");
 
     py::class_<Flow>(m, "Flow", "One RDMA message on its own queue pair")
-        .def_property_readonly("id",
-                               [](const Flow& f)
-                               {
-                                   return f.m_s->id;
-                               })
-        .def_property_readonly("src",
-                               [](const Flow& f)
-                               {
-                                   return f.m_s->src;
-                               })
-        .def_property_readonly("dst",
-                               [](const Flow& f)
-                               {
-                                   return f.m_s->dst;
-                               })
-        .def_property_readonly("bytes",
-                               [](const Flow& f)
-                               {
-                                   return f.m_s->bytes;
-                               })
-        .def_property_readonly("start",
-                               [](const Flow& f)
-                               {
-                                   return f.m_s->start;
-                               })
-        .def_property_readonly("priority",
-                               [](const Flow& f)
-                               {
-                                   return f.m_s->priority;
-                               })
+        .def_property_readonly("id", [](const Flow& f) { return f.m_s->id; })
+        .def_property_readonly("src", [](const Flow& f) { return f.m_s->src; })
+        .def_property_readonly("dst", [](const Flow& f) { return f.m_s->dst; })
+        .def_property_readonly("bytes", [](const Flow& f) { return f.m_s->bytes; })
+        .def_property_readonly("start", [](const Flow& f) { return f.m_s->start; })
+        .def_property_readonly("priority", [](const Flow& f) { return f.m_s->priority; })
         .def_property_readonly("aggressiveness",
-                               [](const Flow& f)
-                               {
-                                   return f.m_s->aggressiveness;
-                               })
-        .def_property_readonly("done",
-                               [](const Flow& f)
-                               {
-                                   return f.m_s->done;
-                               })
+                               [](const Flow& f) { return f.m_s->aggressiveness; })
+        .def_property_readonly("done", [](const Flow& f) { return f.m_s->done; })
         .def_property_readonly("fct", &Flow::Fct, "flow completion time (s), None if not done")
         .def_property_readonly("finish", &Flow::Finish, "completion time (s), None if not done")
         .def_property_readonly("bytes_acked", &Flow::BytesAcked)
-        .def_property_readonly("bytes_sent", &Flow::BytesSent,
+        .def_property_readonly("bytes_sent",
+                               &Flow::BytesSent,
                                "payload bytes put on the wire (retransmissions included)")
         .def_property_readonly("rate", &Flow::Rate, "current sending rate (bit/s)")
         .def_property_readonly("cnps", &Flow::Cnps)
         .def_property_readonly("retransmissions", &Flow::Retx)
         .def_property_readonly("timeouts", &Flow::Timeouts)
-        .def_property_readonly("rate_trace", &Flow::RateTrace,
+        .def_property_readonly("rate_trace",
+                               &Flow::RateTrace,
                                "list of (time s, rate bit/s); None unless trace=True")
         .def("as_dict", &Flow::AsDict)
         .def("__repr__", &Flow::Repr);
@@ -683,12 +678,9 @@ RegisterSimulation(py::module_& m)
     const char* topoDoc = "Build the topology; rates like '100Gbps', delay like '1us'; "
                           "buffer in bytes; returns a Topology";
     py::class_<Simulation>(m, "Simulation", "One ns-3 simulation (only one may be live)")
-        .def(py::init(
-                 [](const py::object& seed)
-                 {
-                     return std::make_unique<Simulation>(
-                         CheckedUint(seed, "seed", InputLimits::SEED));
-                 }),
+        .def(py::init([](const py::object& seed) {
+                 return std::make_unique<Simulation>(CheckedUint(seed, "seed", InputLimits::SEED));
+             }),
              py::arg("seed") = 1)
         .def_property_readonly("seed", &Simulation::Seed)
         .def_property_readonly("now", &Simulation::Now, "simulated time (s)")
@@ -697,83 +689,168 @@ RegisterSimulation(py::module_& m)
         .def_property_readonly("flows", &Simulation::Flows)
         .def(
             "fat_tree",
-            [](Simulation& s, const py::object& k, const py::object& hostsPerEdge,
-               const py::object& hr, const py::object& fr, const py::object& d, bool pfc, bool ecn,
-               const py::object& buf, const py::object& kmin, const py::object& kmax,
-               const py::object& pmax, const py::object& marking)
-            {
+            [](Simulation& s,
+               const py::object& k,
+               const py::object& hostsPerEdge,
+               const py::object& hr,
+               const py::object& fr,
+               const py::object& d,
+               bool pfc,
+               bool ecn,
+               const py::object& buf,
+               const py::object& kmin,
+               const py::object& kmax,
+               const py::object& pmax,
+               const py::object& marking) {
                 uint64_t kk = CheckedUint(k, "k", InputLimits::FAT_TREE_K);
                 if (kk % 2 != 0)
                 {
                     throw std::invalid_argument("k = " + std::to_string(kk) + " must be even");
                 }
-                uint64_t hpe = CheckedUint(hostsPerEdge, "hosts_per_edge", 0,
+                uint64_t hpe = CheckedUint(hostsPerEdge,
+                                           "hosts_per_edge",
+                                           0,
                                            InputLimits::HOSTS_PER_EDGE_PER_K * kk);
-                return s.Build("fat_tree", {kk, hpe}, hr, fr, d, pfc, ecn, buf, kmin, kmax, pmax,
+                return s.Build("fat_tree",
+                               {kk, hpe},
+                               hr,
+                               fr,
+                               d,
+                               pfc,
+                               ecn,
+                               buf,
+                               kmin,
+                               kmax,
+                               pmax,
                                marking);
             },
-            py::arg("k") = 4, py::arg("hosts_per_edge") = 0, py::arg("host_rate") = "100Gbps",
-            py::arg("fabric_rate") = "100Gbps", py::arg("delay") = "1us", py::arg("pfc") = true,
-            py::arg("ecn") = true, py::arg("buffer") = py::none(), py::arg("ecn_kmin") = py::none(),
-            py::arg("ecn_kmax") = py::none(), py::arg("ecn_pmax") = py::none(),
-            py::arg("ecn_marking") = py::none(), topoDoc)
+            py::arg("k") = 4,
+            py::arg("hosts_per_edge") = 0,
+            py::arg("host_rate") = "100Gbps",
+            py::arg("fabric_rate") = "100Gbps",
+            py::arg("delay") = "1us",
+            py::arg("pfc") = true,
+            py::arg("ecn") = true,
+            py::arg("buffer") = py::none(),
+            py::arg("ecn_kmin") = py::none(),
+            py::arg("ecn_kmax") = py::none(),
+            py::arg("ecn_pmax") = py::none(),
+            py::arg("ecn_marking") = py::none(),
+            topoDoc)
         .def(
             "leaf_spine",
-            [](Simulation& s, const py::object& l, const py::object& sp, const py::object& h,
-               const py::object& hr, const py::object& fr, const py::object& d, bool pfc, bool ecn,
-               const py::object& buf, const py::object& kmin, const py::object& kmax,
-               const py::object& pmax, const py::object& marking)
-            {
+            [](Simulation& s,
+               const py::object& l,
+               const py::object& sp,
+               const py::object& h,
+               const py::object& hr,
+               const py::object& fr,
+               const py::object& d,
+               bool pfc,
+               bool ecn,
+               const py::object& buf,
+               const py::object& kmin,
+               const py::object& kmax,
+               const py::object& pmax,
+               const py::object& marking) {
                 uint64_t a = CheckedUint(l, "leaves", InputLimits::LEAVES);
                 uint64_t b = CheckedUint(sp, "spines", InputLimits::SPINES);
                 uint64_t c = CheckedUint(h, "hosts_per_leaf", InputLimits::HOSTS_PER_LEAF);
-                return s.Build("leaf_spine", {a, b, c}, hr, fr, d, pfc, ecn, buf, kmin, kmax, pmax,
+                return s.Build("leaf_spine",
+                               {a, b, c},
+                               hr,
+                               fr,
+                               d,
+                               pfc,
+                               ecn,
+                               buf,
+                               kmin,
+                               kmax,
+                               pmax,
                                marking);
             },
-            py::arg("leaves") = 4, py::arg("spines") = 2, py::arg("hosts_per_leaf") = 4,
-            py::arg("host_rate") = "100Gbps", py::arg("fabric_rate") = "100Gbps",
-            py::arg("delay") = "1us", py::arg("pfc") = true, py::arg("ecn") = true,
-            py::arg("buffer") = py::none(), py::arg("ecn_kmin") = py::none(),
-            py::arg("ecn_kmax") = py::none(), py::arg("ecn_pmax") = py::none(),
-            py::arg("ecn_marking") = py::none(), topoDoc)
+            py::arg("leaves") = 4,
+            py::arg("spines") = 2,
+            py::arg("hosts_per_leaf") = 4,
+            py::arg("host_rate") = "100Gbps",
+            py::arg("fabric_rate") = "100Gbps",
+            py::arg("delay") = "1us",
+            py::arg("pfc") = true,
+            py::arg("ecn") = true,
+            py::arg("buffer") = py::none(),
+            py::arg("ecn_kmin") = py::none(),
+            py::arg("ecn_kmax") = py::none(),
+            py::arg("ecn_pmax") = py::none(),
+            py::arg("ecn_marking") = py::none(),
+            topoDoc)
         .def(
             "dumbbell",
-            [](Simulation& s, const py::object& l, const py::object& r, const py::object& hr,
-               const py::object& fr, const py::object& d, bool pfc, bool ecn, const py::object& buf,
-               const py::object& kmin, const py::object& kmax, const py::object& pmax,
-               const py::object& marking)
-            {
+            [](Simulation& s,
+               const py::object& l,
+               const py::object& r,
+               const py::object& hr,
+               const py::object& fr,
+               const py::object& d,
+               bool pfc,
+               bool ecn,
+               const py::object& buf,
+               const py::object& kmin,
+               const py::object& kmax,
+               const py::object& pmax,
+               const py::object& marking) {
                 uint64_t a = CheckedUint(l, "left", InputLimits::DUMBBELL_HOSTS);
                 uint64_t b = CheckedUint(r, "right", InputLimits::DUMBBELL_HOSTS);
-                return s.Build("dumbbell", {a, b}, hr, fr, d, pfc, ecn, buf, kmin, kmax, pmax,
-                               marking);
+                return s
+                    .Build("dumbbell", {a, b}, hr, fr, d, pfc, ecn, buf, kmin, kmax, pmax, marking);
             },
-            py::arg("left") = 1, py::arg("right") = 1, py::arg("host_rate") = "100Gbps",
-            py::arg("fabric_rate") = "100Gbps", py::arg("delay") = "1us", py::arg("pfc") = true,
-            py::arg("ecn") = true, py::arg("buffer") = py::none(), py::arg("ecn_kmin") = py::none(),
-            py::arg("ecn_kmax") = py::none(), py::arg("ecn_pmax") = py::none(),
+            py::arg("left") = 1,
+            py::arg("right") = 1,
+            py::arg("host_rate") = "100Gbps",
+            py::arg("fabric_rate") = "100Gbps",
+            py::arg("delay") = "1us",
+            py::arg("pfc") = true,
+            py::arg("ecn") = true,
+            py::arg("buffer") = py::none(),
+            py::arg("ecn_kmin") = py::none(),
+            py::arg("ecn_kmax") = py::none(),
+            py::arg("ecn_pmax") = py::none(),
             py::arg("ecn_marking") = py::none(),
             "Dumbbell: left hosts then right hosts; fabric_rate is the bottleneck rate")
         .def(
             "install_rdma",
-            [](Simulation& s, const std::string& cc, const py::object& mtu, const py::kwargs& kw)
-            {
+            [](Simulation& s, const std::string& cc, const py::object& mtu, const py::kwargs& kw) {
                 s.InstallRdma(cc, mtu, kw);
             },
-            py::arg("cc") = "dcqcn", py::arg("mtu") = py::none(),
+            py::arg("cc") = "dcqcn",
+            py::arg("mtu") = py::none(),
             "Install RDMA NICs on every host; cc in 'dcqcn', 'dcqcn-vendor', 'fixed'; other "
             "keyword arguments are congestion-control attributes (rate_ai='40Mbps', g=1/256, "
             "timer='55us', min_rate=..., or their ns-3 names RateAI, G, ...)")
-        .def("rdma_flow", &Simulation::RdmaFlow, py::arg("src"), py::arg("dst"), py::arg("bytes"),
-             py::arg("start") = "0us", py::arg("priority") = DataClass::DEFAULT,
-             py::arg("aggressiveness") = 1.0, py::arg("trace") = false,
+        .def("rdma_flow",
+             &Simulation::RdmaFlow,
+             py::arg("src"),
+             py::arg("dst"),
+             py::arg("bytes"),
+             py::arg("start") = "0us",
+             py::arg("priority") = DataClass::DEFAULT,
+             py::arg("aggressiveness") = 1.0,
+             py::arg("trace") = false,
              "Post one RDMA WRITE of `bytes` from host src to host dst at `start` on a new "
              "queue pair; trace=True records the DCQCN rate trajectory")
-        .def("periodic_job", &Simulation::PeriodicJobOf, py::arg("src"), py::arg("dst"),
-             py::arg("compute"), py::arg("bytes"), py::arg("iterations"), py::arg("start") = "0us",
-             py::arg("priority") = DataClass::DEFAULT, py::arg("aggressiveness") = 1.0,
-             py::arg("iter_gain_slope") = 0.0, py::arg("iter_gain_intercept") = 1.0,
-             py::arg("compute_cv") = 0.0, py::arg("min_iteration_period") = 0.0,
+        .def("periodic_job",
+             &Simulation::PeriodicJobOf,
+             py::arg("src"),
+             py::arg("dst"),
+             py::arg("compute"),
+             py::arg("bytes"),
+             py::arg("iterations"),
+             py::arg("start") = "0us",
+             py::arg("priority") = DataClass::DEFAULT,
+             py::arg("aggressiveness") = 1.0,
+             py::arg("iter_gain_slope") = 0.0,
+             py::arg("iter_gain_intercept") = 1.0,
+             py::arg("compute_cv") = 0.0,
+             py::arg("min_iteration_period") = 0.0,
              "A periodic training job: `iterations` times, compute for `compute`, then send "
              "`bytes` from src to dst on its own queue pair (DCQCN profile `aggressiveness`; "
              "iteration-aware gain F(r) = slope * r + intercept). The first iteration starts "
@@ -782,7 +859,9 @@ RegisterSimulation(py::module_& m)
              "(bounded to [0, 2 x compute]), drawn from the simulation's seed; "
              "min_iteration_period (0 .. 3600 s, 0 = none) starts iteration i no earlier than "
              "that after iteration i-1 started (a fixed iteration rate)")
-        .def("run", &Simulation::Run, py::arg("until") = py::none(),
+        .def("run",
+             &Simulation::Run,
+             py::arg("until") = py::none(),
              "Run until the absolute simulated time `until` (or until no events are left); "
              "the GIL is released meanwhile")
         .def("port_stats", &Simulation::PortStats, "per switch port counters, list of dicts")
@@ -790,16 +869,9 @@ RegisterSimulation(py::module_& m)
         .def("close", &Simulation::Close, "Destroy the ns-3 simulator; flows keep their results")
         .def(
             "__enter__",
-            [](Simulation& s) -> Simulation&
-            {
-                return s;
-            },
+            [](Simulation& s) -> Simulation& { return s; },
             py::return_value_policy::reference)
-        .def("__exit__",
-             [](Simulation& s, py::args)
-             {
-                 s.Close();
-             });
+        .def("__exit__", [](Simulation& s, py::args) { s.Close(); });
 }
 
 } // namespace mlnetpy

@@ -56,11 +56,9 @@ main(int argc, char* argv[])
         {
             qp->TraceConnectWithoutContext("Rate", MakeCallback(&OnRate));
         }
-        qp->PostSend(bytes, RdmaQueuePair::CompletionCallback(
-                                [&done, i](uint64_t, uint64_t)
-                                {
-                                    done[i] = Simulator::Now();
-                                }));
+        qp->PostSend(bytes, RdmaQueuePair::CompletionCallback([&done, i](uint64_t, uint64_t) {
+                         done[i] = Simulator::Now();
+                     }));
     }
     Simulator::Run();
     for (uint32_t i = 0; i < senders; ++i)

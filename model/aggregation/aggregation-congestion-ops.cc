@@ -21,8 +21,8 @@ NS_OBJECT_ENSURE_REGISTERED(AggregationFixedWindow);
 TypeId
 AggregationCongestionOps::GetTypeId()
 {
-    static TypeId tid
-        = TypeId("ns3::AggregationCongestionOps").SetParent<Object>().SetGroupName("Mlnet");
+    static TypeId tid =
+        TypeId("ns3::AggregationCongestionOps").SetParent<Object>().SetGroupName("Mlnet");
     return tid;
 }
 
@@ -48,25 +48,31 @@ AggregationCongestionOps::OnTimeout(AggregationCcState& state, Time now)
 TypeId
 AggregationDctcp::GetTypeId()
 {
-    static TypeId tid
-        = TypeId("ns3::AggregationDctcp")
-              .SetParent<AggregationCongestionOps>()
-              .SetGroupName("Mlnet")
-              .AddConstructor<AggregationDctcp>()
-              .AddAttribute("G", "EWMA gain g of alpha (dimensionless), in (0, 1]",
-                            DoubleValue(1.0 / 16), MakeDoubleAccessor(&AggregationDctcp::m_g),
-                            MakeDoubleChecker<double>(1e-6, 1.0))
-              .AddAttribute("InitialAlpha", "Initial alpha, in [0, 1]", DoubleValue(1.0),
-                            MakeDoubleAccessor(&AggregationDctcp::m_initialAlpha),
-                            MakeDoubleChecker<double>(0.0, 1.0))
-              .AddAttribute(
-                  "InitialWindow",
-                  "Initial window (chunks); 0 = the tree's slot pool (start at line rate)",
-                  UintegerValue(0), MakeUintegerAccessor(&AggregationDctcp::m_initialWindow),
-                  MakeUintegerChecker<uint32_t>())
-              .AddAttribute("MinWindow", "Smallest window (chunks), >= 1", DoubleValue(1.0),
-                            MakeDoubleAccessor(&AggregationDctcp::m_minWindow),
-                            MakeDoubleChecker<double>(1.0));
+    static TypeId tid =
+        TypeId("ns3::AggregationDctcp")
+            .SetParent<AggregationCongestionOps>()
+            .SetGroupName("Mlnet")
+            .AddConstructor<AggregationDctcp>()
+            .AddAttribute("G",
+                          "EWMA gain g of alpha (dimensionless), in (0, 1]",
+                          DoubleValue(1.0 / 16),
+                          MakeDoubleAccessor(&AggregationDctcp::m_g),
+                          MakeDoubleChecker<double>(1e-6, 1.0))
+            .AddAttribute("InitialAlpha",
+                          "Initial alpha, in [0, 1]",
+                          DoubleValue(1.0),
+                          MakeDoubleAccessor(&AggregationDctcp::m_initialAlpha),
+                          MakeDoubleChecker<double>(0.0, 1.0))
+            .AddAttribute("InitialWindow",
+                          "Initial window (chunks); 0 = the tree's slot pool (start at line rate)",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&AggregationDctcp::m_initialWindow),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("MinWindow",
+                          "Smallest window (chunks), >= 1",
+                          DoubleValue(1.0),
+                          MakeDoubleAccessor(&AggregationDctcp::m_minWindow),
+                          MakeDoubleChecker<double>(1.0));
     return tid;
 }
 
@@ -88,8 +94,8 @@ void
 AggregationDctcp::Init(AggregationCcState& s, Time now)
 {
     m_alpha = m_initialAlpha;
-    s.cwnd = m_initialWindow == 0 ? double(s.maxWindow)
-                                  : std::min<double>(m_initialWindow, s.maxWindow);
+    s.cwnd =
+        m_initialWindow == 0 ? double(s.maxWindow) : std::min<double>(m_initialWindow, s.maxWindow);
     s.cwnd = std::max(s.cwnd, m_minWindow);
     s.rate = s.lineRate;
     m_windowAcked = 0;
@@ -140,16 +146,16 @@ AggregationDctcp::OnTimeout(AggregationCcState& s, Time now)
 TypeId
 AggregationDcqcn::GetTypeId()
 {
-    static TypeId tid
-        = TypeId("ns3::AggregationDcqcn")
-              .SetParent<AggregationCongestionOps>()
-              .SetGroupName("Mlnet")
-              .AddConstructor<AggregationDcqcn>()
-              .AddAttribute("CnpInterval",
-                            "At most one congestion event (CNP) per interval from marked results",
-                            TimeValue(MicroSeconds(50)),
-                            MakeTimeAccessor(&AggregationDcqcn::m_cnpInterval),
-                            MakeTimeChecker(Time(0)));
+    static TypeId tid =
+        TypeId("ns3::AggregationDcqcn")
+            .SetParent<AggregationCongestionOps>()
+            .SetGroupName("Mlnet")
+            .AddConstructor<AggregationDcqcn>()
+            .AddAttribute("CnpInterval",
+                          "At most one congestion event (CNP) per interval from marked results",
+                          TimeValue(MicroSeconds(50)),
+                          MakeTimeAccessor(&AggregationDcqcn::m_cnpInterval),
+                          MakeTimeChecker(Time(0)));
     return tid;
 }
 
@@ -236,14 +242,15 @@ AggregationDcqcn::OnResult(AggregationCcState& s, bool marked, Time now)
 TypeId
 AggregationFixedWindow::GetTypeId()
 {
-    static TypeId tid
-        = TypeId("ns3::AggregationFixedWindow")
-              .SetParent<AggregationCongestionOps>()
-              .SetGroupName("Mlnet")
-              .AddConstructor<AggregationFixedWindow>()
-              .AddAttribute("Window", "Window (chunks); 0 = the tree's slot pool", UintegerValue(0),
-                            MakeUintegerAccessor(&AggregationFixedWindow::m_window),
-                            MakeUintegerChecker<uint32_t>());
+    static TypeId tid = TypeId("ns3::AggregationFixedWindow")
+                            .SetParent<AggregationCongestionOps>()
+                            .SetGroupName("Mlnet")
+                            .AddConstructor<AggregationFixedWindow>()
+                            .AddAttribute("Window",
+                                          "Window (chunks); 0 = the tree's slot pool",
+                                          UintegerValue(0),
+                                          MakeUintegerAccessor(&AggregationFixedWindow::m_window),
+                                          MakeUintegerChecker<uint32_t>());
     return tid;
 }
 

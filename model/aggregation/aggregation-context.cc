@@ -55,14 +55,18 @@ AggregationContext::Find(uint32_t seq) const
 }
 
 AggregationContext::Outcome
-AggregationContext::OnContribution(uint16_t child, uint32_t seq, bool ecn, uint16_t elements,
-                                   uint16_t fanIn, const std::vector<uint32_t>* values,
+AggregationContext::OnContribution(uint16_t child,
+                                   uint32_t seq,
+                                   bool ecn,
+                                   uint16_t elements,
+                                   uint16_t fanIn,
+                                   const std::vector<uint32_t>* values,
                                    int8_t scaleExponent)
 {
     if (child >= m_spec.fanIn)
     {
-        throw std::invalid_argument("AggregationContext: child index " + std::to_string(child)
-                                    + " out of range [0, " + std::to_string(m_spec.fanIn) + ")");
+        throw std::invalid_argument("AggregationContext: child index " + std::to_string(child) +
+                                    " out of range [0, " + std::to_string(m_spec.fanIn) + ")");
     }
     Slot& s = SlotOf(seq);
     if (s.state != State::FREE && seq < s.seq)

@@ -109,8 +109,12 @@ class AggregationContext
      * \return the decision
      * \throws std::invalid_argument if child >= fanIn
      */
-    Outcome OnContribution(uint16_t child, uint32_t seq, bool ecn, uint16_t elements,
-                           uint16_t fanIn, const std::vector<uint32_t>* values,
+    Outcome OnContribution(uint16_t child,
+                           uint32_t seq,
+                           bool ecn,
+                           uint16_t elements,
+                           uint16_t fanIn,
+                           const std::vector<uint32_t>* values,
                            int8_t scaleExponent = 0);
 
     /**

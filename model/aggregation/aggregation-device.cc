@@ -28,58 +28,62 @@ const uint32_t kPauseFrameBytes = 84;
 TypeId
 AggregationDevice::GetTypeId()
 {
-    static TypeId tid
-        = TypeId("ns3::AggregationDevice")
-              .SetParent<Object>()
-              .SetGroupName("Mlnet")
-              .AddConstructor<AggregationDevice>()
-              .AddAttribute("InputBufferBytes",
-                            "Input buffer per side for contributions waiting for the adder "
-                            "datapath (bytes); the device pauses the sender when the waiting "
-                            "bytes pass this minus the PFC headroom of the side",
-                            UintegerValue(1024 * 1024),
-                            MakeUintegerAccessor(&AggregationDevice::m_inputBuffer),
-                            MakeUintegerChecker<uint64_t>(1, uint64_t(1) << 32))
-              .AddAttribute("BackPressure",
-                            "Pause the sender with PFC when the input buffer fills (else drop)",
-                            BooleanValue(true),
-                            MakeBooleanAccessor(&AggregationDevice::m_backPressure),
-                            MakeBooleanChecker())
-              .AddAttribute("PassThroughPauseBytes",
-                            "Pause the sending side in a class when this many bytes of "
-                            "pass-through traffic wait in that class (the far end paused the "
-                            "device); resume at half of it",
-                            UintegerValue(256 * 1024),
-                            MakeUintegerAccessor(&AggregationDevice::m_passPause),
-                            MakeUintegerChecker<uint64_t>(1, uint64_t(1) << 32))
-              .AddAttribute("PauseQuanta",
-                            "Pause time of the device's PAUSE frames (quanta of 512 bit times); "
-                            "refreshed at half of it while needed",
-                            UintegerValue(0xffff),
-                            MakeUintegerAccessor(&AggregationDevice::m_pauseQuanta),
-                            MakeUintegerChecker<uint16_t>(1, 0xffff))
-              .AddAttribute("PassThroughPath",
-                            "How pass-through frames and the engine's results share a port: "
-                            "Bypass (PANAMA's datapath: pass-through frames never wait behind "
-                            "results; results leave when no pass-through frame of an unpaused "
-                            "class waits) or SharedFifo (one FIFO per class for both)",
-                            EnumValue(AggregationDevice::BYPASS),
-                            MakeEnumAccessor(&AggregationDevice::m_path),
-                            MakeEnumChecker(AggregationDevice::BYPASS, "Bypass",
-                                            AggregationDevice::SHARED_FIFO, "SharedFifo"))
-              .AddAttribute(
-                  "Engine", "The aggregation engine (null: a new ns3::AggregationEngine)",
-                  PointerValue(),
-                  MakePointerAccessor(&AggregationDevice::SetEngine, &AggregationDevice::GetEngine),
-                  MakePointerChecker<AggregationEngine>())
-              .AddTraceSource("InputBytes",
-                              "Bytes waiting for the datapath changed: (side 0 switch / 1 link, "
-                              "bytes)",
-                              MakeTraceSourceAccessor(&AggregationDevice::m_inputTrace),
-                              "ns3::AggregationDevice::InputTracedCallback")
-              .AddTraceSource("Drop", "An aggregation packet was dropped (input buffer full)",
-                              MakeTraceSourceAccessor(&AggregationDevice::m_dropTrace),
-                              "ns3::Packet::TracedCallback");
+    static TypeId tid =
+        TypeId("ns3::AggregationDevice")
+            .SetParent<Object>()
+            .SetGroupName("Mlnet")
+            .AddConstructor<AggregationDevice>()
+            .AddAttribute("InputBufferBytes",
+                          "Input buffer per side for contributions waiting for the adder "
+                          "datapath (bytes); the device pauses the sender when the waiting "
+                          "bytes pass this minus the PFC headroom of the side",
+                          UintegerValue(1024 * 1024),
+                          MakeUintegerAccessor(&AggregationDevice::m_inputBuffer),
+                          MakeUintegerChecker<uint64_t>(1, uint64_t(1) << 32))
+            .AddAttribute("BackPressure",
+                          "Pause the sender with PFC when the input buffer fills (else drop)",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&AggregationDevice::m_backPressure),
+                          MakeBooleanChecker())
+            .AddAttribute("PassThroughPauseBytes",
+                          "Pause the sending side in a class when this many bytes of "
+                          "pass-through traffic wait in that class (the far end paused the "
+                          "device); resume at half of it",
+                          UintegerValue(256 * 1024),
+                          MakeUintegerAccessor(&AggregationDevice::m_passPause),
+                          MakeUintegerChecker<uint64_t>(1, uint64_t(1) << 32))
+            .AddAttribute("PauseQuanta",
+                          "Pause time of the device's PAUSE frames (quanta of 512 bit times); "
+                          "refreshed at half of it while needed",
+                          UintegerValue(0xffff),
+                          MakeUintegerAccessor(&AggregationDevice::m_pauseQuanta),
+                          MakeUintegerChecker<uint16_t>(1, 0xffff))
+            .AddAttribute("PassThroughPath",
+                          "How pass-through frames and the engine's results share a port: "
+                          "Bypass (PANAMA's datapath: pass-through frames never wait behind "
+                          "results; results leave when no pass-through frame of an unpaused "
+                          "class waits) or SharedFifo (one FIFO per class for both)",
+                          EnumValue(AggregationDevice::BYPASS),
+                          MakeEnumAccessor(&AggregationDevice::m_path),
+                          MakeEnumChecker(AggregationDevice::BYPASS,
+                                          "Bypass",
+                                          AggregationDevice::SHARED_FIFO,
+                                          "SharedFifo"))
+            .AddAttribute(
+                "Engine",
+                "The aggregation engine (null: a new ns3::AggregationEngine)",
+                PointerValue(),
+                MakePointerAccessor(&AggregationDevice::SetEngine, &AggregationDevice::GetEngine),
+                MakePointerChecker<AggregationEngine>())
+            .AddTraceSource("InputBytes",
+                            "Bytes waiting for the datapath changed: (side 0 switch / 1 link, "
+                            "bytes)",
+                            MakeTraceSourceAccessor(&AggregationDevice::m_inputTrace),
+                            "ns3::AggregationDevice::InputTracedCallback")
+            .AddTraceSource("Drop",
+                            "An aggregation packet was dropped (input buffer full)",
+                            MakeTraceSourceAccessor(&AggregationDevice::m_dropTrace),
+                            "ns3::Packet::TracedCallback");
     return tid;
 }
 
@@ -198,9 +202,9 @@ AggregationDevice::Validate() const
         if (m_inputBuffer < room + frame)
         {
             throw std::invalid_argument(
-                m_engine->GetName() + ": InputBufferBytes = " + std::to_string(m_inputBuffer)
-                + " B is smaller than one packet (" + std::to_string(frame)
-                + " B) plus the PFC headroom of the link (" + std::to_string(room) + " B)");
+                m_engine->GetName() + ": InputBufferBytes = " + std::to_string(m_inputBuffer) +
+                " B is smaller than one packet (" + std::to_string(frame) +
+                " B) plus the PFC headroom of the link (" + std::to_string(room) + " B)");
         }
     }
 }
@@ -229,15 +233,17 @@ AggregationDevice::Expire(Side& s)
 }
 
 bool
-AggregationDevice::PortReceive(uint32_t port, FabricNetDevice* /* dev */, FabricFrame& f,
+AggregationDevice::PortReceive(uint32_t port,
+                               FabricNetDevice* /* dev */,
+                               FabricFrame& f,
                                const FlowKey* key)
 {
     const uint8_t side = uint8_t(port);
     uint8_t b[24];
     uint32_t n = f.CopyData(b, sizeof(b));
-    uint32_t dst = n >= 20 ? (uint32_t(b[16]) << 24) | (uint32_t(b[17]) << 16)
-                                 | (uint32_t(b[18]) << 8) | b[19]
-                           : 0;
+    uint32_t dst =
+        n >= 20 ? (uint32_t(b[16]) << 24) | (uint32_t(b[17]) << 16) | (uint32_t(b[18]) << 8) | b[19]
+                : 0;
     uint8_t cls = n >= 2 ? uint8_t((b[1] >> 2) & 0x7) : 0;
     AggregationStackHeader h;
     if (dst != m_engine->GetAddress().Get() || !AggregationStackHeader::Peek(*f.GetPacket(), h))
@@ -332,13 +338,16 @@ AggregationDevice::CheckDrain(uint8_t side)
         }
     }
     s.drain.Cancel();
-    s.drain
-        = Simulator::Schedule(at - Simulator::Now(), &AggregationDevice::CheckDrain, this, side);
+    s.drain =
+        Simulator::Schedule(at - Simulator::Now(), &AggregationDevice::CheckDrain, this, side);
 }
 
 void
-AggregationDevice::PortDequeue(uint32_t port, FabricFrame& /* f */, uint8_t cls,
-                               uint32_t /* meta */, FlowKey* /* key */)
+AggregationDevice::PortDequeue(uint32_t port,
+                               FabricFrame& /* f */,
+                               uint8_t cls,
+                               uint32_t /* meta */,
+                               FlowKey* /* key */)
 {
     const uint8_t side = uint8_t(port);
     // A packet left side `side`: traffic into it comes from the other side.
@@ -359,8 +368,8 @@ AggregationDevice::Pause(uint8_t side, uint8_t cls)
     Side& s = m_sides[side];
     m_stats.pauses++;
     s.dev->SendPfc(cls, m_pauseQuanta);
-    Time d = s.dev->GetDataRate().CalculateBytesTxTime(uint64_t(m_pauseQuanta)
-                                                       * PfcHeader::kBitsPerQuantum / 8);
+    Time d = s.dev->GetDataRate().CalculateBytesTxTime(uint64_t(m_pauseQuanta) *
+                                                       PfcHeader::kBitsPerQuantum / 8);
     s.refresh[cls].Cancel();
     s.refresh[cls] = Simulator::Schedule(d / 2, &AggregationDevice::Refresh, this, side, cls);
 }

@@ -5,6 +5,7 @@
 #define MLNET_AGGREGATION_DEVICE_H
 
 #include "aggregation-engine.h"
+
 #include "ns3/enum.h"
 #include "ns3/event-id.h"
 #include "ns3/fabric-net-device.h"
@@ -63,9 +64,7 @@ struct AggregationDeviceStats
  * go into the port's class queue in arrival order (one FIFO per class), so a pass-through frame
  * waits behind every result queued before it in its class.
  */
-class AggregationDevice
-    : public Object
-    , public FabricPortHandler
+class AggregationDevice : public Object, public FabricPortHandler
 {
   public:
     /// How pass-through frames and the engine's results share a port (PassThroughPath).
@@ -138,10 +137,15 @@ class AggregationDevice
 
     /// A frame arrived on side `port`: aggregation packets to the engine (as an ns3::Packet),
     /// everything else passes through as it came (a compact frame stays compact).
-    bool PortReceive(uint32_t port, FabricNetDevice* dev, FabricFrame& f,
+    bool PortReceive(uint32_t port,
+                     FabricNetDevice* dev,
+                     FabricFrame& f,
                      const FlowKey* key) override;
     /// A frame left side `port`: lift the pass-through pause of the other side.
-    void PortDequeue(uint32_t port, FabricFrame& f, uint8_t cls, uint32_t meta,
+    void PortDequeue(uint32_t port,
+                     FabricFrame& f,
+                     uint8_t cls,
+                     uint32_t meta,
                      FlowKey* key) override;
     void Emit(Ptr<Packet> p, bool linkSide);
     void Expire(Side& s);

@@ -42,7 +42,9 @@ AggregationEndpoint::Install(Ptr<FabricNetDevice> dev)
     }
     m_dev = dev;
     dev->GetNode()->RegisterProtocolHandler(MakeCallback(&AggregationEndpoint::Receive, this),
-                                            FabricNetDevice::kEtherTypeIpv4, dev, false);
+                                            FabricNetDevice::kEtherTypeIpv4,
+                                            dev,
+                                            false);
 }
 
 void
@@ -65,8 +67,12 @@ AggregationEndpoint::GetDevice() const
 }
 
 void
-AggregationEndpoint::Receive(Ptr<NetDevice> dev, Ptr<const Packet> p, uint16_t protocol,
-                             const Address& from, const Address& to, NetDevice::PacketType type)
+AggregationEndpoint::Receive(Ptr<NetDevice> dev,
+                             Ptr<const Packet> p,
+                             uint16_t protocol,
+                             const Address& from,
+                             const Address& to,
+                             NetDevice::PacketType type)
 {
     AggregationStackHeader h;
     if (!AggregationStackHeader::Peek(*p, h) || h.agg.type != AggregationHeader::RESULT)

@@ -5,6 +5,7 @@
 #define MLNET_AGGREGATION_ENDPOINT_H
 
 #include "aggregation-worker.h"
+
 #include "ns3/fabric-net-device.h"
 #include "ns3/object.h"
 
@@ -43,8 +44,12 @@ class AggregationEndpoint : public Object
     void DoDispose() override;
 
   private:
-    void Receive(Ptr<NetDevice> dev, Ptr<const Packet> p, uint16_t protocol, const Address& from,
-                 const Address& to, NetDevice::PacketType type);
+    void Receive(Ptr<NetDevice> dev,
+                 Ptr<const Packet> p,
+                 uint16_t protocol,
+                 const Address& from,
+                 const Address& to,
+                 NetDevice::PacketType type);
 
     Ptr<FabricNetDevice> m_dev;
     std::map<uint16_t, Ptr<AggregationWorker>> m_workers;

@@ -29,37 +29,41 @@ Key(uint16_t job, uint16_t tree)
 TypeId
 AggregationEngine::GetTypeId()
 {
-    static TypeId tid
-        = TypeId("ns3::AggregationEngine")
-              .SetParent<Object>()
-              .SetGroupName("Mlnet")
-              .AddConstructor<AggregationEngine>()
-              .AddAttribute("BufferBytesPerJob",
-                            "On-chip memory for the slot pools of one job (bytes): every tree of "
-                            "the job installed here takes 2 versions x slots x chunk bytes",
-                            UintegerValue(2u * 1024 * 1024),
-                            MakeUintegerAccessor(&AggregationEngine::m_bufferPerJob),
-                            MakeUintegerChecker<uint64_t>(1, uint64_t(1) << 36))
-              .AddAttribute("MaxJobs", "Jobs the engine can hold at once, in [1, 4096]",
-                            UintegerValue(16), MakeUintegerAccessor(&AggregationEngine::m_maxJobs),
-                            MakeUintegerChecker<uint32_t>(1, 4096))
-              .AddAttribute("TimingModel",
-                            "Timing of the adder datapath (null: a new "
-                            "ns3::AdderTreeTimingModel of this engine's own)",
-                            PointerValue(),
-                            MakePointerAccessor(&AggregationEngine::SetTimingModel,
-                                                &AggregationEngine::GetTimingModel),
-                            MakePointerChecker<AggregationTimingModel>())
-              .AddTraceSource("SlotComplete",
-                              "Every child of a slot is in: (job, tree, chunk sequence number)",
-                              MakeTraceSourceAccessor(&AggregationEngine::m_completeTrace),
-                              "ns3::AggregationEngine::SlotTracedCallback")
-              .AddTraceSource("Rx", "An aggregation packet addressed to this point arrived",
-                              MakeTraceSourceAccessor(&AggregationEngine::m_rxTrace),
-                              "ns3::Packet::TracedCallback")
-              .AddTraceSource("Tx", "The engine sent a partial sum, a result or a resend",
-                              MakeTraceSourceAccessor(&AggregationEngine::m_txTrace),
-                              "ns3::Packet::TracedCallback");
+    static TypeId tid =
+        TypeId("ns3::AggregationEngine")
+            .SetParent<Object>()
+            .SetGroupName("Mlnet")
+            .AddConstructor<AggregationEngine>()
+            .AddAttribute("BufferBytesPerJob",
+                          "On-chip memory for the slot pools of one job (bytes): every tree of "
+                          "the job installed here takes 2 versions x slots x chunk bytes",
+                          UintegerValue(2u * 1024 * 1024),
+                          MakeUintegerAccessor(&AggregationEngine::m_bufferPerJob),
+                          MakeUintegerChecker<uint64_t>(1, uint64_t(1) << 36))
+            .AddAttribute("MaxJobs",
+                          "Jobs the engine can hold at once, in [1, 4096]",
+                          UintegerValue(16),
+                          MakeUintegerAccessor(&AggregationEngine::m_maxJobs),
+                          MakeUintegerChecker<uint32_t>(1, 4096))
+            .AddAttribute("TimingModel",
+                          "Timing of the adder datapath (null: a new "
+                          "ns3::AdderTreeTimingModel of this engine's own)",
+                          PointerValue(),
+                          MakePointerAccessor(&AggregationEngine::SetTimingModel,
+                                              &AggregationEngine::GetTimingModel),
+                          MakePointerChecker<AggregationTimingModel>())
+            .AddTraceSource("SlotComplete",
+                            "Every child of a slot is in: (job, tree, chunk sequence number)",
+                            MakeTraceSourceAccessor(&AggregationEngine::m_completeTrace),
+                            "ns3::AggregationEngine::SlotTracedCallback")
+            .AddTraceSource("Rx",
+                            "An aggregation packet addressed to this point arrived",
+                            MakeTraceSourceAccessor(&AggregationEngine::m_rxTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("Tx",
+                            "The engine sent a partial sum, a result or a resend",
+                            MakeTraceSourceAccessor(&AggregationEngine::m_txTrace),
+                            "ns3::Packet::TracedCallback");
     return tid;
 }
 
@@ -68,6 +72,7 @@ AggregationEngine::AggregationEngine()
     // Its own datapath (the attribute's null default leaves this in place).
     SetTimingModel(nullptr);
 }
+
 AggregationEngine::~AggregationEngine() = default;
 
 void
@@ -141,8 +146,8 @@ AggregationEngine::AddTree(const AggTreeConfig& cfg)
     uint32_t key = Key(s.jobId, s.treeId);
     if (m_trees.count(key))
     {
-        throw std::invalid_argument(m_name + ": job " + std::to_string(s.jobId) + " tree "
-                                    + std::to_string(s.treeId) + " is installed already");
+        throw std::invalid_argument(m_name + ": job " + std::to_string(s.jobId) + " tree " +
+                                    std::to_string(s.treeId) + " is installed already");
     }
     if (cfg.children.size() != s.fanIn || cfg.childrenOnLinkSide.size() != s.fanIn)
     {
@@ -151,26 +156,26 @@ AggregationEngine::AddTree(const AggTreeConfig& cfg)
     bool newJob = m_jobBuffer.find(s.jobId) == m_jobBuffer.end();
     if (newJob && m_jobBuffer.size() >= m_maxJobs)
     {
-        throw std::invalid_argument(m_name + ": cannot hold job " + std::to_string(s.jobId)
-                                    + ": it holds MaxJobs = " + std::to_string(m_maxJobs)
-                                    + " jobs already");
+        throw std::invalid_argument(m_name + ": cannot hold job " + std::to_string(s.jobId) +
+                                    ": it holds MaxJobs = " + std::to_string(m_maxJobs) +
+                                    " jobs already");
     }
     uint32_t chunkBytes = cfg.chunkElements * AggElementBytes(s.elementType);
     if (AggregationContext::PoolBytes(1, chunkBytes) > m_bufferPerJob)
     {
-        throw std::invalid_argument(m_name
-                                    + ": BufferBytesPerJob = " + std::to_string(m_bufferPerJob)
-                                    + " B is smaller than one slot (2 versions x "
-                                    + std::to_string(chunkBytes) + " B per packet)");
+        throw std::invalid_argument(m_name +
+                                    ": BufferBytesPerJob = " + std::to_string(m_bufferPerJob) +
+                                    " B is smaller than one slot (2 versions x " +
+                                    std::to_string(chunkBytes) + " B per packet)");
     }
     uint64_t need = AggregationContext::PoolBytes(s.slots, chunkBytes);
     uint64_t used = newJob ? 0 : m_jobBuffer[s.jobId];
     if (used + need > m_bufferPerJob)
     {
-        throw std::invalid_argument(m_name + ": job " + std::to_string(s.jobId) + " needs "
-                                    + std::to_string(used + need)
-                                    + " B of aggregation buffer, BufferBytesPerJob = "
-                                    + std::to_string(m_bufferPerJob) + " B");
+        throw std::invalid_argument(
+            m_name + ": job " + std::to_string(s.jobId) + " needs " + std::to_string(used + need) +
+            " B of aggregation buffer, BufferBytesPerJob = " + std::to_string(m_bufferPerJob) +
+            " B");
     }
     Tree t;
     t.cfg = cfg;
@@ -205,17 +210,23 @@ AggregationEngine::GetStats() const
 }
 
 Ptr<Packet>
-AggregationEngine::Make(const Tree& t, Ipv4Address dst, uint8_t type,
-                        const AggregationContext::Slot& s, bool ecn, uint16_t sender,
-                        uint16_t fanIn, uint8_t dscp, bool retransmit) const
+AggregationEngine::Make(const Tree& t,
+                        Ipv4Address dst,
+                        uint8_t type,
+                        const AggregationContext::Slot& s,
+                        bool ecn,
+                        uint16_t sender,
+                        uint16_t fanIn,
+                        uint8_t dscp,
+                        bool retransmit) const
 {
     AggregationStackHeader h;
     h.src = m_address;
     h.dst = dst;
     h.dscp = dscp;
     h.ecn = 2; // ECT(0): a fresh packet, marks so far travel in the ECN_OR flag
-    uint32_t e = (m_address.Get() * 2654435761u) ^ (uint32_t(t.cfg.spec.jobId) * 40503u)
-                 ^ (uint32_t(t.cfg.spec.treeId) * 2246822519u) ^ (dst.Get() * 3266489917u);
+    uint32_t e = (m_address.Get() * 2654435761u) ^ (uint32_t(t.cfg.spec.jobId) * 40503u) ^
+                 (uint32_t(t.cfg.spec.treeId) * 2246822519u) ^ (dst.Get() * 3266489917u);
     h.sport = uint16_t(49152 + (e >> 18) % 16384);
     h.agg.type = type;
     h.agg.elementType = uint8_t(t.cfg.spec.elementType);
@@ -285,8 +296,13 @@ AggregationEngine::Receive(Ptr<Packet> p, const AggregationStackHeader& h, bool 
     }
     uint64_t summedBefore = t.ctx->GetContributions();
     uint64_t overflowsBefore = t.ctx->GetOverflows();
-    AggregationContext::Outcome o = t.ctx->OnContribution(
-        h.agg.sender, h.agg.seq, ecn, h.agg.elements, h.agg.fanIn, vp, h.agg.scaleExponent);
+    AggregationContext::Outcome o = t.ctx->OnContribution(h.agg.sender,
+                                                          h.agg.seq,
+                                                          ecn,
+                                                          h.agg.elements,
+                                                          h.agg.fanIn,
+                                                          vp,
+                                                          h.agg.scaleExponent);
     m_stats.overflows += t.ctx->GetOverflows() - overflowsBefore;
     if (t.ctx->GetContributions() > summedBefore)
     {
@@ -294,88 +310,107 @@ AggregationEngine::Receive(Ptr<Packet> p, const AggregationStackHeader& h, bool 
     }
     switch (o.action)
     {
-        case AggregationContext::Action::STALE:
-            m_stats.stale++;
-            return start;
-        case AggregationContext::Action::NONE:
-            return start;
-        case AggregationContext::Action::UNICAST_DOWN:
-        case AggregationContext::Action::RESEND_UP:
-            m_stats.duplicates++;
-            Emit(t, o.action, *o.slot, h.agg.sender, h.dscp);
-            return start;
-        case AggregationContext::Action::SEND_UP:
-        case AggregationContext::Action::MULTICAST_DOWN:
+    case AggregationContext::Action::STALE:
+        m_stats.stale++;
+        return start;
+    case AggregationContext::Action::NONE:
+        return start;
+    case AggregationContext::Action::UNICAST_DOWN:
+    case AggregationContext::Action::RESEND_UP:
+        m_stats.duplicates++;
+        Emit(t, o.action, *o.slot, h.agg.sender, h.dscp);
+        return start;
+    case AggregationContext::Action::SEND_UP:
+    case AggregationContext::Action::MULTICAST_DOWN: {
+        m_completeTrace(h.agg.jobId, h.agg.treeId, h.agg.seq);
+        if (done <= now)
         {
-            m_completeTrace(h.agg.jobId, h.agg.treeId, h.agg.seq);
-            if (done <= now)
-            {
-                Emit(t, o.action, *o.slot, 0, h.dscp);
-            }
-            else
-            {
-                // The sum is ready when the datapath is done: emit then (the slot keeps it).
-                uint32_t key = it->first;
-                uint32_t seq = h.agg.seq;
-                uint8_t dscp = h.dscp;
-                AggregationContext::Action a = o.action;
-                Simulator::Schedule(done - now,
-                                    [this, key, seq, dscp, a]()
-                                    {
-                                        auto jt = m_trees.find(key);
-                                        if (jt == m_trees.end())
-                                        {
-                                            return;
-                                        }
-                                        const AggregationContext::Slot* s
-                                            = jt->second.ctx->Find(seq);
-                                        if (s)
-                                        {
-                                            Emit(jt->second, a, *s, 0, dscp);
-                                        }
-                                    });
-            }
-            return start;
+            Emit(t, o.action, *o.slot, 0, h.dscp);
         }
+        else
+        {
+            // The sum is ready when the datapath is done: emit then (the slot keeps it).
+            uint32_t key = it->first;
+            uint32_t seq = h.agg.seq;
+            uint8_t dscp = h.dscp;
+            AggregationContext::Action a = o.action;
+            Simulator::Schedule(done - now, [this, key, seq, dscp, a]() {
+                auto jt = m_trees.find(key);
+                if (jt == m_trees.end())
+                {
+                    return;
+                }
+                const AggregationContext::Slot* s = jt->second.ctx->Find(seq);
+                if (s)
+                {
+                    Emit(jt->second, a, *s, 0, dscp);
+                }
+            });
+        }
+        return start;
+    }
     }
     return start;
 }
 
 void
-AggregationEngine::Emit(Tree& t, AggregationContext::Action a, const AggregationContext::Slot& s,
-                        uint16_t child, uint8_t dscp)
+AggregationEngine::Emit(Tree& t,
+                        AggregationContext::Action a,
+                        const AggregationContext::Slot& s,
+                        uint16_t child,
+                        uint8_t dscp)
 {
     const AggTreeConfig& c = t.cfg;
     switch (a)
     {
-        case AggregationContext::Action::SEND_UP:
-        case AggregationContext::Action::RESEND_UP:
+    case AggregationContext::Action::SEND_UP:
+    case AggregationContext::Action::RESEND_UP: {
+        bool re = a == AggregationContext::Action::RESEND_UP;
+        (re ? m_stats.resends : m_stats.partialsTx)++;
+        EmitPacket(Make(t,
+                        c.parent,
+                        AggregationHeader::CONTRIBUTION,
+                        s,
+                        s.ecn,
+                        c.indexAtParent,
+                        uint16_t(s.fanInSum),
+                        dscp,
+                        re),
+                   c.parentOnLinkSide);
+        break;
+    }
+    case AggregationContext::Action::MULTICAST_DOWN:
+        for (uint16_t i = 0; i < c.children.size(); ++i)
         {
-            bool re = a == AggregationContext::Action::RESEND_UP;
-            (re ? m_stats.resends : m_stats.partialsTx)++;
-            EmitPacket(Make(t, c.parent, AggregationHeader::CONTRIBUTION, s, s.ecn, c.indexAtParent,
-                            uint16_t(s.fanInSum), dscp, re),
-                       c.parentOnLinkSide);
-            break;
-        }
-        case AggregationContext::Action::MULTICAST_DOWN:
-            for (uint16_t i = 0; i < c.children.size(); ++i)
-            {
-                m_stats.resultsTx++;
-                EmitPacket(Make(t, c.children[i], AggregationHeader::RESULT, s, s.resultEcn, 0,
-                                c.spec.jobWorkers, dscp, false),
-                           c.childrenOnLinkSide[i]);
-            }
-            break;
-        case AggregationContext::Action::UNICAST_DOWN:
-            m_stats.resends++;
             m_stats.resultsTx++;
-            EmitPacket(Make(t, c.children[child], AggregationHeader::RESULT, s, s.resultEcn, 0,
-                            c.spec.jobWorkers, dscp, true),
-                       c.childrenOnLinkSide[child]);
-            break;
-        default:
-            break;
+            EmitPacket(Make(t,
+                            c.children[i],
+                            AggregationHeader::RESULT,
+                            s,
+                            s.resultEcn,
+                            0,
+                            c.spec.jobWorkers,
+                            dscp,
+                            false),
+                       c.childrenOnLinkSide[i]);
+        }
+        break;
+    case AggregationContext::Action::UNICAST_DOWN:
+        m_stats.resends++;
+        m_stats.resultsTx++;
+        EmitPacket(Make(t,
+                        c.children[child],
+                        AggregationHeader::RESULT,
+                        s,
+                        s.resultEcn,
+                        0,
+                        c.spec.jobWorkers,
+                        dscp,
+                        true),
+                   c.childrenOnLinkSide[child]);
+        break;
+    default:
+        break;
     }
 }
 

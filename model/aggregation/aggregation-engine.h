@@ -7,6 +7,7 @@
 #include "aggregation-context.h"
 #include "aggregation-stack-header.h"
 #include "aggregation-timing-model.h"
+
 #include "ns3/callback.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/object.h"
@@ -128,12 +129,21 @@ class AggregationEngine : public Object
         std::unique_ptr<AggregationContext> ctx;
     };
 
-    void Emit(Tree& t, AggregationContext::Action a, const AggregationContext::Slot& s,
-              uint16_t child, uint8_t dscp);
+    void Emit(Tree& t,
+              AggregationContext::Action a,
+              const AggregationContext::Slot& s,
+              uint16_t child,
+              uint8_t dscp);
     void EmitPacket(Ptr<Packet> p, bool linkSide);
-    Ptr<Packet> Make(const Tree& t, Ipv4Address dst, uint8_t type,
-                     const AggregationContext::Slot& s, bool ecn, uint16_t sender, uint16_t fanIn,
-                     uint8_t dscp, bool retransmit) const;
+    Ptr<Packet> Make(const Tree& t,
+                     Ipv4Address dst,
+                     uint8_t type,
+                     const AggregationContext::Slot& s,
+                     bool ecn,
+                     uint16_t sender,
+                     uint16_t fanIn,
+                     uint8_t dscp,
+                     bool retransmit) const;
 
     Ipv4Address m_address;
     std::string m_name{"aggregation point"};

@@ -19,12 +19,12 @@ AggElementName(AggElementType t)
 {
     switch (t)
     {
-        case AggElementType::FP32:
-            return "fp32";
-        case AggElementType::FP16:
-            return "fp16";
-        case AggElementType::INT32:
-            return "int32";
+    case AggElementType::FP32:
+        return "fp32";
+    case AggElementType::FP16:
+        return "fp16";
+    case AggElementType::INT32:
+        return "int32";
     }
     return "unknown";
 }

@@ -94,11 +94,13 @@ class AggregationHeader : public Header
     {
         return (flags & ECN_OR) != 0;
     }
+
     /// \param on set or clear the ECN_OR flag
     void SetEcnOr(bool on)
     {
         flags = on ? uint8_t(flags | ECN_OR) : uint8_t(flags & ~ECN_OR);
     }
+
     /// \return payload bytes: element count x element size
     uint32_t PayloadBytes() const
     {

@@ -80,10 +80,10 @@ AggregationStackHeader::Deserialize(Buffer::Iterator i)
     i.Read(b, kSize);
     dscp = b[1] >> 2;
     ecn = b[1] & 0x3;
-    src = Ipv4Address((uint32_t(b[12]) << 24) | (uint32_t(b[13]) << 16) | (uint32_t(b[14]) << 8)
-                      | b[15]);
-    dst = Ipv4Address((uint32_t(b[16]) << 24) | (uint32_t(b[17]) << 16) | (uint32_t(b[18]) << 8)
-                      | b[19]);
+    src = Ipv4Address((uint32_t(b[12]) << 24) | (uint32_t(b[13]) << 16) | (uint32_t(b[14]) << 8) |
+                      b[15]);
+    dst = Ipv4Address((uint32_t(b[16]) << 24) | (uint32_t(b[17]) << 16) | (uint32_t(b[18]) << 8) |
+                      b[19]);
     sport = uint16_t((b[20] << 8) | b[21]);
     agg.Read(b + kIpv4Bytes + kUdpBytes);
     return kSize;
@@ -93,17 +93,17 @@ bool
 AggregationStackHeader::Peek(const Packet& p, AggregationStackHeader& h)
 {
     uint8_t b[kSize];
-    if (p.CopyData(b, kSize) < kSize || b[0] != 0x45 || b[9] != 17
-        || ((b[22] << 8) | b[23]) != AggregationHeader::kUdpPort)
+    if (p.CopyData(b, kSize) < kSize || b[0] != 0x45 || b[9] != 17 ||
+        ((b[22] << 8) | b[23]) != AggregationHeader::kUdpPort)
     {
         return false;
     }
     h.dscp = b[1] >> 2;
     h.ecn = b[1] & 0x3;
-    h.src = Ipv4Address((uint32_t(b[12]) << 24) | (uint32_t(b[13]) << 16) | (uint32_t(b[14]) << 8)
-                        | b[15]);
-    h.dst = Ipv4Address((uint32_t(b[16]) << 24) | (uint32_t(b[17]) << 16) | (uint32_t(b[18]) << 8)
-                        | b[19]);
+    h.src = Ipv4Address((uint32_t(b[12]) << 24) | (uint32_t(b[13]) << 16) | (uint32_t(b[14]) << 8) |
+                        b[15]);
+    h.dst = Ipv4Address((uint32_t(b[16]) << 24) | (uint32_t(b[17]) << 16) | (uint32_t(b[18]) << 8) |
+                        b[19]);
     h.sport = uint16_t((b[20] << 8) | b[21]);
     h.agg.Read(b + kIpv4Bytes + kUdpBytes);
     return true;
@@ -144,7 +144,8 @@ AggregationStackHeader::ReadValues(const Packet& p, const AggregationStackHeader
     {
         return {};
     }
-    return AggregationValues::Decode(b.data() + kSize, h.agg.elements,
+    return AggregationValues::Decode(b.data() + kSize,
+                                     h.agg.elements,
                                      AggElementType(h.agg.elementType));
 }
 

@@ -5,6 +5,7 @@
 #define MLNET_AGGREGATION_STACK_HEADER_H
 
 #include "aggregation-header.h"
+
 #include "ns3/header.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/packet.h"

@@ -26,16 +26,20 @@ namespace
 Ptr<const AttributeChecker>
 ElementTypeChecker()
 {
-    return MakeEnumChecker(AggElementType::FP32, "FP32", AggElementType::FP16, "FP16",
-                           AggElementType::INT32, "INT32");
+    return MakeEnumChecker(AggElementType::FP32,
+                           "FP32",
+                           AggElementType::FP16,
+                           "FP16",
+                           AggElementType::INT32,
+                           "INT32");
 }
 } // namespace
 
 TypeId
 AggregationTimingModel::GetTypeId()
 {
-    static TypeId tid
-        = TypeId("ns3::AggregationTimingModel").SetParent<Object>().SetGroupName("Mlnet");
+    static TypeId tid =
+        TypeId("ns3::AggregationTimingModel").SetParent<Object>().SetGroupName("Mlnet");
     return tid;
 }
 
@@ -51,25 +55,31 @@ AggregationTimingModel::KeepsLineRate(double portBps, uint32_t elements, uint32_
 TypeId
 AdderTreeTimingModel::GetTypeId()
 {
-    static TypeId tid
-        = TypeId("ns3::AdderTreeTimingModel")
-              .SetParent<AggregationTimingModel>()
-              .SetGroupName("Mlnet")
-              .AddConstructor<AdderTreeTimingModel>()
-              .AddAttribute("ClockFrequency", "Clock of the adder datapath (Hz), in [1e6, 1e10]",
-                            DoubleValue(300e6),
-                            MakeDoubleAccessor(&AdderTreeTimingModel::m_clockHz),
-                            MakeDoubleChecker<double>(1e6, 1e10))
-              .AddAttribute("Lanes", "Parallel adders: elements summed per cycle, in [1, 65536]",
-                            UintegerValue(16), MakeUintegerAccessor(&AdderTreeTimingModel::m_lanes),
-                            MakeUintegerChecker<uint32_t>(1, 65536))
-              .AddAttribute("TreeDepth",
-                            "Pipeline latency of the adder tree (cycles), in [0, 4096]",
-                            UintegerValue(12), MakeUintegerAccessor(&AdderTreeTimingModel::m_depth),
-                            MakeUintegerChecker<uint32_t>(0, 4096))
-              .AddAttribute(
-                  "ElementType", "Element type the adders sum", EnumValue(AggElementType::FP32),
-                  MakeEnumMemberAccessor(&AdderTreeTimingModel::m_type), ElementTypeChecker());
+    static TypeId tid =
+        TypeId("ns3::AdderTreeTimingModel")
+            .SetParent<AggregationTimingModel>()
+            .SetGroupName("Mlnet")
+            .AddConstructor<AdderTreeTimingModel>()
+            .AddAttribute("ClockFrequency",
+                          "Clock of the adder datapath (Hz), in [1e6, 1e10]",
+                          DoubleValue(300e6),
+                          MakeDoubleAccessor(&AdderTreeTimingModel::m_clockHz),
+                          MakeDoubleChecker<double>(1e6, 1e10))
+            .AddAttribute("Lanes",
+                          "Parallel adders: elements summed per cycle, in [1, 65536]",
+                          UintegerValue(16),
+                          MakeUintegerAccessor(&AdderTreeTimingModel::m_lanes),
+                          MakeUintegerChecker<uint32_t>(1, 65536))
+            .AddAttribute("TreeDepth",
+                          "Pipeline latency of the adder tree (cycles), in [0, 4096]",
+                          UintegerValue(12),
+                          MakeUintegerAccessor(&AdderTreeTimingModel::m_depth),
+                          MakeUintegerChecker<uint32_t>(0, 4096))
+            .AddAttribute("ElementType",
+                          "Element type the adders sum",
+                          EnumValue(AggElementType::FP32),
+                          MakeEnumMemberAccessor(&AdderTreeTimingModel::m_type),
+                          ElementTypeChecker());
     return tid;
 }
 
@@ -87,13 +97,13 @@ AdderTreeTimingModel::Validate(double clockHz, uint32_t lanes, uint32_t depth)
     }
     if (lanes < 1 || lanes > 65536)
     {
-        throw std::invalid_argument("aggregation hardware: lanes = " + std::to_string(lanes)
-                                    + " is out of range [1, 65536]");
+        throw std::invalid_argument("aggregation hardware: lanes = " + std::to_string(lanes) +
+                                    " is out of range [1, 65536]");
     }
     if (depth > 4096)
     {
-        throw std::invalid_argument("aggregation hardware: tree depth = " + std::to_string(depth)
-                                    + " cycles is out of range [0, 4096]");
+        throw std::invalid_argument("aggregation hardware: tree depth = " + std::to_string(depth) +
+                                    " cycles is out of range [0, 4096]");
     }
 }
 
@@ -183,7 +193,8 @@ LineRateTimingModel::GetTypeId()
                             .SetParent<AggregationTimingModel>()
                             .SetGroupName("Mlnet")
                             .AddConstructor<LineRateTimingModel>()
-                            .AddAttribute("ElementType", "Element type the datapath sums",
+                            .AddAttribute("ElementType",
+                                          "Element type the datapath sums",
                                           EnumValue(AggElementType::FP32),
                                           MakeEnumMemberAccessor(&LineRateTimingModel::m_type),
                                           ElementTypeChecker());

@@ -5,6 +5,7 @@
 #define MLNET_AGGREGATION_TIMING_MODEL_H
 
 #include "aggregation-header.h"
+
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 

@@ -119,15 +119,15 @@ AggregationValues::FromFloats(const std::vector<float>& x, AggElementType type, 
     {
         switch (type)
         {
-            case AggElementType::FP32:
-                w[i] = FloatBits(x[i]);
-                break;
-            case AggElementType::FP16:
-                w[i] = FloatToHalf(x[i]);
-                break;
-            case AggElementType::INT32:
-                w[i] = uint32_t(Quantise(x[i], e));
-                break;
+        case AggElementType::FP32:
+            w[i] = FloatBits(x[i]);
+            break;
+        case AggElementType::FP16:
+            w[i] = FloatToHalf(x[i]);
+            break;
+        case AggElementType::INT32:
+            w[i] = uint32_t(Quantise(x[i], e));
+            break;
         }
     }
     return w;
@@ -141,22 +141,23 @@ AggregationValues::ToFloats(const std::vector<uint32_t>& w, AggElementType type,
     {
         switch (type)
         {
-            case AggElementType::FP32:
-                x[i] = BitsFloat(w[i]);
-                break;
-            case AggElementType::FP16:
-                x[i] = HalfToFloat(uint16_t(w[i]));
-                break;
-            case AggElementType::INT32:
-                x[i] = Dequantise(int32_t(w[i]), e);
-                break;
+        case AggElementType::FP32:
+            x[i] = BitsFloat(w[i]);
+            break;
+        case AggElementType::FP16:
+            x[i] = HalfToFloat(uint16_t(w[i]));
+            break;
+        case AggElementType::INT32:
+            x[i] = Dequantise(int32_t(w[i]), e);
+            break;
         }
     }
     return x;
 }
 
 uint32_t
-AggregationValues::Add(std::vector<uint32_t>& acc, const std::vector<uint32_t>& add,
+AggregationValues::Add(std::vector<uint32_t>& acc,
+                       const std::vector<uint32_t>& add,
                        AggElementType type)
 {
     uint32_t overflows = 0;
@@ -165,23 +166,21 @@ AggregationValues::Add(std::vector<uint32_t>& acc, const std::vector<uint32_t>& 
     {
         switch (type)
         {
-            case AggElementType::FP32:
-                acc[i] = FloatBits(BitsFloat(acc[i]) + BitsFloat(add[i]));
-                break;
-            case AggElementType::FP16:
-                acc[i] = FloatToHalf(HalfToFloat(uint16_t(acc[i])) + HalfToFloat(uint16_t(add[i])));
-                break;
-            case AggElementType::INT32:
+        case AggElementType::FP32:
+            acc[i] = FloatBits(BitsFloat(acc[i]) + BitsFloat(add[i]));
+            break;
+        case AggElementType::FP16:
+            acc[i] = FloatToHalf(HalfToFloat(uint16_t(acc[i])) + HalfToFloat(uint16_t(add[i])));
+            break;
+        case AggElementType::INT32: {
+            int64_t s = int64_t(int32_t(acc[i])) + int64_t(int32_t(add[i]));
+            if (s > std::numeric_limits<int32_t>::max() || s < std::numeric_limits<int32_t>::min())
             {
-                int64_t s = int64_t(int32_t(acc[i])) + int64_t(int32_t(add[i]));
-                if (s > std::numeric_limits<int32_t>::max()
-                    || s < std::numeric_limits<int32_t>::min())
-                {
-                    ++overflows;
-                }
-                acc[i] = uint32_t(acc[i] + add[i]); // wraps like the switch ALU
-                break;
+                ++overflows;
             }
+            acc[i] = uint32_t(acc[i] + add[i]); // wraps like the switch ALU
+            break;
+        }
         }
     }
     return overflows;
@@ -222,8 +221,8 @@ AggregationValues::Decode(const uint8_t* in, uint32_t n, AggElementType type)
     }
     for (uint32_t i = 0; i < n; ++i)
     {
-        w[i] = (uint32_t(in[4 * i]) << 24) | (uint32_t(in[4 * i + 1]) << 16)
-               | (uint32_t(in[4 * i + 2]) << 8) | in[4 * i + 3];
+        w[i] = (uint32_t(in[4 * i]) << 24) | (uint32_t(in[4 * i + 1]) << 16) |
+               (uint32_t(in[4 * i + 2]) << 8) | in[4 * i + 3];
     }
     return w;
 }

@@ -45,10 +45,12 @@ class AggregationValues
      * \param x values \param type element type \param e scaling exponent (INT32)
      * \return one word per element
      */
-    static std::vector<uint32_t> FromFloats(const std::vector<float>& x, AggElementType type,
+    static std::vector<uint32_t> FromFloats(const std::vector<float>& x,
+                                            AggElementType type,
                                             int e = 0);
     /// \return floats from accumulator words (inverse of FromFloats, up to rounding)
-    static std::vector<float> ToFloats(const std::vector<uint32_t>& w, AggElementType type,
+    static std::vector<float> ToFloats(const std::vector<uint32_t>& w,
+                                       AggElementType type,
                                        int e = 0);
 
     /**
@@ -56,7 +58,8 @@ class AggregationValues
      * \param acc accumulator words \param add addend words (same size) \param type element type
      * \return number of INT32 overflows (0 for the floating-point types)
      */
-    static uint32_t Add(std::vector<uint32_t>& acc, const std::vector<uint32_t>& add,
+    static uint32_t Add(std::vector<uint32_t>& acc,
+                        const std::vector<uint32_t>& add,
                         AggElementType type);
 
     /**

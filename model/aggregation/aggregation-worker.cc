@@ -4,6 +4,7 @@
 #include "aggregation-worker.h"
 
 #include "aggregation-values.h"
+
 #include "ns3/enum.h"
 #include "ns3/integer.h"
 #include "ns3/log.h"
@@ -23,40 +24,46 @@ NS_OBJECT_ENSURE_REGISTERED(AggregationWorker);
 TypeId
 AggregationWorker::GetTypeId()
 {
-    static TypeId tid
-        = TypeId("ns3::AggregationWorker")
-              .SetParent<Object>()
-              .SetGroupName("Mlnet")
-              .AddConstructor<AggregationWorker>()
-              .AddAttribute(
-                  "ChunkElements", "Elements per aggregation packet (chunk), in [1, 4096]",
-                  UintegerValue(256), MakeUintegerAccessor(&AggregationWorker::m_chunkElements),
-                  MakeUintegerChecker<uint32_t>(1, 4096))
-              .AddAttribute("ElementType", "Element type on the wire",
-                            EnumValue(AggElementType::FP32),
-                            MakeEnumMemberAccessor(&AggregationWorker::m_type),
-                            MakeEnumChecker(AggElementType::FP32, "FP32", AggElementType::FP16,
-                                            "FP16", AggElementType::INT32, "INT32"))
-              .AddAttribute("ScaleExponent",
-                            "INT32 elements: values are sent as round(x * 2^e) (SwitchML's "
-                            "fixed-point conversion), e in [-64, 64]",
-                            IntegerValue(20),
-                            MakeIntegerAccessor(&AggregationWorker::m_scaleExponent),
-                            MakeIntegerChecker<int32_t>(-64, 64))
-              .AddAttribute("RetransmitTimeout",
-                            "Send every chunk of a tree still without result again when the tree "
-                            "got no new result for this long",
-                            TimeValue(MicroSeconds(500)),
-                            MakeTimeAccessor(&AggregationWorker::m_rtoTime),
-                            MakeTimeChecker(NanoSeconds(100)))
-              .AddTraceSource("CongestionWindow",
-                              "Window or rate of a tree changed: (tree, window in chunks, bit/s)",
-                              MakeTraceSourceAccessor(&AggregationWorker::m_ccTrace),
-                              "ns3::AggregationWorker::CcTracedCallback")
-              .AddTraceSource("PostDone",
-                              "A post completed: (id, elements, time posted, time done)",
-                              MakeTraceSourceAccessor(&AggregationWorker::m_postTrace),
-                              "ns3::AggregationWorker::PostTracedCallback");
+    static TypeId tid =
+        TypeId("ns3::AggregationWorker")
+            .SetParent<Object>()
+            .SetGroupName("Mlnet")
+            .AddConstructor<AggregationWorker>()
+            .AddAttribute("ChunkElements",
+                          "Elements per aggregation packet (chunk), in [1, 4096]",
+                          UintegerValue(256),
+                          MakeUintegerAccessor(&AggregationWorker::m_chunkElements),
+                          MakeUintegerChecker<uint32_t>(1, 4096))
+            .AddAttribute("ElementType",
+                          "Element type on the wire",
+                          EnumValue(AggElementType::FP32),
+                          MakeEnumMemberAccessor(&AggregationWorker::m_type),
+                          MakeEnumChecker(AggElementType::FP32,
+                                          "FP32",
+                                          AggElementType::FP16,
+                                          "FP16",
+                                          AggElementType::INT32,
+                                          "INT32"))
+            .AddAttribute("ScaleExponent",
+                          "INT32 elements: values are sent as round(x * 2^e) (SwitchML's "
+                          "fixed-point conversion), e in [-64, 64]",
+                          IntegerValue(20),
+                          MakeIntegerAccessor(&AggregationWorker::m_scaleExponent),
+                          MakeIntegerChecker<int32_t>(-64, 64))
+            .AddAttribute("RetransmitTimeout",
+                          "Send every chunk of a tree still without result again when the tree "
+                          "got no new result for this long",
+                          TimeValue(MicroSeconds(500)),
+                          MakeTimeAccessor(&AggregationWorker::m_rtoTime),
+                          MakeTimeChecker(NanoSeconds(100)))
+            .AddTraceSource("CongestionWindow",
+                            "Window or rate of a tree changed: (tree, window in chunks, bit/s)",
+                            MakeTraceSourceAccessor(&AggregationWorker::m_ccTrace),
+                            "ns3::AggregationWorker::CcTracedCallback")
+            .AddTraceSource("PostDone",
+                            "A post completed: (id, elements, time posted, time done)",
+                            MakeTraceSourceAccessor(&AggregationWorker::m_postTrace),
+                            "ns3::AggregationWorker::PostTracedCallback");
     return tid;
 }
 
@@ -84,8 +91,10 @@ AggregationWorker::DoDispose()
 }
 
 void
-AggregationWorker::Setup(Ptr<FabricNetDevice> dev, uint16_t jobId,
-                         const std::vector<AggWorkerTree>& trees, const ObjectFactory& cc,
+AggregationWorker::Setup(Ptr<FabricNetDevice> dev,
+                         uint16_t jobId,
+                         const std::vector<AggWorkerTree>& trees,
+                         const ObjectFactory& cc,
                          const ObjectFactory* rp)
 {
     if (m_nic)
@@ -115,8 +124,8 @@ AggregationWorker::Setup(Ptr<FabricNetDevice> dev, uint16_t jobId,
     {
         if (c.slots == 0)
         {
-            throw std::invalid_argument("AggregationWorker: tree " + std::to_string(c.treeId)
-                                        + " has no slot");
+            throw std::invalid_argument("AggregationWorker: tree " + std::to_string(c.treeId) +
+                                        " has no slot");
         }
         Tree t;
         t.cfg = c;
@@ -129,8 +138,8 @@ AggregationWorker::Setup(Ptr<FabricNetDevice> dev, uint16_t jobId,
             d->SetReactionPoint(*rp);
         }
         t.ops->Init(t.cc, Simulator::Now());
-        uint32_t e = (dev->GetIpv4AddressValue() * 2654435761u) ^ (uint32_t(jobId) * 40503u)
-                     ^ (uint32_t(c.treeId) * 2246822519u);
+        uint32_t e = (dev->GetIpv4AddressValue() * 2654435761u) ^ (uint32_t(jobId) * 40503u) ^
+                     (uint32_t(c.treeId) * 2246822519u);
         t.sport = uint16_t(49152 + (e >> 18) % 16384);
         m_treeIndex[c.treeId] = m_trees.size();
         m_trees.push_back(std::move(t));
@@ -215,7 +224,9 @@ AggregationWorker::PostValues(const std::vector<float>& values, uint8_t cls, Don
 }
 
 uint64_t
-AggregationWorker::DoPost(uint64_t elements, uint8_t cls, DoneCallback cb,
+AggregationWorker::DoPost(uint64_t elements,
+                          uint8_t cls,
+                          DoneCallback cb,
                           const std::vector<float>* v)
 {
     if (elements == 0)
@@ -224,8 +235,8 @@ AggregationWorker::DoPost(uint64_t elements, uint8_t cls, DoneCallback cb,
     }
     if (cls > 7)
     {
-        throw std::invalid_argument("AggregationWorker::Post: priority class " + std::to_string(cls)
-                                    + " out of range [0, 7]");
+        throw std::invalid_argument("AggregationWorker::Post: priority class " +
+                                    std::to_string(cls) + " out of range [0, 7]");
     }
     if (!m_dev)
     {
@@ -281,8 +292,8 @@ AggregationWorker::PickTree(Time now, Time& earliest)
     {
         uint32_t idx = (m_rr + k) % n;
         Tree& t = m_trees[idx];
-        while (!t.retx.empty()
-               && (t.retx.front() < t.una || t.chunks[t.retx.front() - t.una].received))
+        while (!t.retx.empty() &&
+               (t.retx.front() < t.una || t.chunks[t.retx.front() - t.una].received))
         {
             if (t.retx.front() >= t.una)
             {
@@ -463,10 +474,9 @@ AggregationWorker::BuildChunk(Tree& t, uint32_t seq, bool retransmit)
     if (t.cc.rate < t.cc.lineRate)
     {
         Time wire = m_dev->TxTime(p->GetSize());
-        t.nextAvail
-            = now
-              + TimeStep(uint64_t(
-                  double(wire.GetTimeStep()) * t.cc.lineRate / std::max(t.cc.rate, 1e3) + 0.5));
+        t.nextAvail =
+            now + TimeStep(uint64_t(
+                      double(wire.GetTimeStep()) * t.cc.lineRate / std::max(t.cc.rate, 1e3) + 0.5));
     }
     else
     {
@@ -481,7 +491,9 @@ AggregationWorker::ArmRto(Tree& t)
 {
     if (t.rto.IsExpired() && t.una < t.nxt)
     {
-        t.rto = Simulator::Schedule(m_rtoTime, &AggregationWorker::OnRto, this,
+        t.rto = Simulator::Schedule(m_rtoTime,
+                                    &AggregationWorker::OnRto,
+                                    this,
                                     uint32_t(&t - &m_trees[0]));
     }
 }

@@ -6,6 +6,7 @@
 
 #include "aggregation-congestion-ops.h"
 #include "aggregation-stack-header.h"
+
 #include "ns3/callback.h"
 #include "ns3/event-id.h"
 #include "ns3/fabric-net-device.h"
@@ -66,9 +67,7 @@ struct AggregationWorkerStats
  * numbers are what the aggregation points match. Values mode (PostValues) carries real numbers
  * and returns the element-wise sum; size-only (Post) carries virtual payload.
  */
-class AggregationWorker
-    : public Object
-    , public RdmaNicSource
+class AggregationWorker : public Object, public RdmaNicSource
 {
   public:
     /// Completion of a post: (post id, sum of every worker's values; empty in size-only mode).
@@ -89,8 +88,11 @@ class AggregationWorker
      * \param rp reaction point of ns3::AggregationDcqcn (null: its default, ns3::Dcqcn)
      * \throws std::invalid_argument if there is no tree or a tree has no slot
      */
-    void Setup(Ptr<FabricNetDevice> dev, uint16_t jobId, const std::vector<AggWorkerTree>& trees,
-               const ObjectFactory& cc, const ObjectFactory* rp = nullptr);
+    void Setup(Ptr<FabricNetDevice> dev,
+               uint16_t jobId,
+               const std::vector<AggWorkerTree>& trees,
+               const ObjectFactory& cc,
+               const ObjectFactory* rp = nullptr);
 
     /**
      * Aggregate `elements` elements (size-only).
@@ -137,6 +139,7 @@ class AggregationWorker
         bool received{false};
         bool queuedRetx{false};
     };
+
     struct Tree
     {
         AggWorkerTree cfg;
@@ -154,6 +157,7 @@ class AggregationWorker
         double lastCwnd{-1};
         double lastRate{-1};
     };
+
     struct PostRec
     {
         uint64_t elements{0};

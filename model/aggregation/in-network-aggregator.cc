@@ -21,21 +21,20 @@ NS_OBJECT_ENSURE_REGISTERED(InNetworkAggregator);
 TypeId
 InNetworkAggregator::GetTypeId()
 {
-    static TypeId tid
-        = TypeId("ns3::InNetworkAggregator")
-              .SetParent<GradientAggregator>()
-              .SetGroupName("Mlnet")
-              .AddConstructor<InNetworkAggregator>()
-              .AddAttribute("BytesPerElement",
-                            "Gradient bytes per element of a slice (4: FP32 gradients), in [1, 8]",
-                            UintegerValue(4),
-                            MakeUintegerAccessor(&InNetworkAggregator::m_bytesPerElement),
-                            MakeUintegerChecker<uint32_t>(1, 8))
-              .AddTraceSource(
-                  "SliceDone",
-                  "A slice was aggregated at every worker: (slice, bytes, posted, done)",
-                  MakeTraceSourceAccessor(&InNetworkAggregator::m_sliceTrace),
-                  "ns3::InNetworkAggregator::SliceTracedCallback");
+    static TypeId tid =
+        TypeId("ns3::InNetworkAggregator")
+            .SetParent<GradientAggregator>()
+            .SetGroupName("Mlnet")
+            .AddConstructor<InNetworkAggregator>()
+            .AddAttribute("BytesPerElement",
+                          "Gradient bytes per element of a slice (4: FP32 gradients), in [1, 8]",
+                          UintegerValue(4),
+                          MakeUintegerAccessor(&InNetworkAggregator::m_bytesPerElement),
+                          MakeUintegerChecker<uint32_t>(1, 8))
+            .AddTraceSource("SliceDone",
+                            "A slice was aggregated at every worker: (slice, bytes, posted, done)",
+                            MakeTraceSourceAccessor(&InNetworkAggregator::m_sliceTrace),
+                            "ns3::InNetworkAggregator::SliceTracedCallback");
     return tid;
 }
 
@@ -50,7 +49,8 @@ InNetworkAggregator::DoDispose()
 }
 
 void
-InNetworkAggregator::SetJob(uint16_t jobId, const std::vector<Ptr<AggregationWorker>>& workers,
+InNetworkAggregator::SetJob(uint16_t jobId,
+                            const std::vector<Ptr<AggregationWorker>>& workers,
                             const std::vector<AggregationTreeInfo>& trees)
 {
     m_jobId = jobId;
@@ -73,14 +73,16 @@ InNetworkAggregator::Setup(const std::vector<Ptr<RdmaNic>>& workers)
     }
     if (workers.size() != m_workers.size() || mine != theirs)
     {
-        throw std::invalid_argument("InNetworkAggregator: job " + std::to_string(m_jobId)
-                                    + " was installed on other hosts than the training job's "
-                                      "workers");
+        throw std::invalid_argument("InNetworkAggregator: job " + std::to_string(m_jobId) +
+                                    " was installed on other hosts than the training job's "
+                                    "workers");
     }
 }
 
 void
-InNetworkAggregator::Aggregate(uint64_t sliceId, uint64_t bytes, uint8_t priorityClass,
+InNetworkAggregator::Aggregate(uint64_t sliceId,
+                               uint64_t bytes,
+                               uint8_t priorityClass,
                                Callback<void> done)
 {
     uint64_t elements = std::max<uint64_t>(1, (bytes + m_bytesPerElement - 1) / m_bytesPerElement);
@@ -89,10 +91,10 @@ InNetworkAggregator::Aggregate(uint64_t sliceId, uint64_t bytes, uint8_t priorit
     for (const auto& w : m_workers)
     {
         w->Post(
-            elements, priorityClass,
+            elements,
+            priorityClass,
             AggregationWorker::DoneCallback(
-                [this, pending, done, sliceId, bytes, posted](uint64_t, const std::vector<float>&)
-                {
+                [this, pending, done, sliceId, bytes, posted](uint64_t, const std::vector<float>&) {
                     if (--*pending == 0)
                     {
                         m_slicesDone++;

@@ -5,6 +5,7 @@
 #define MLNET_IN_NETWORK_AGGREGATOR_H
 
 #include "aggregation-worker.h"
+
 #include "ns3/gradient-aggregator.h"
 #include "ns3/node.h"
 #include "ns3/traced-callback.h"
@@ -50,12 +51,15 @@ class InNetworkAggregator : public GradientAggregator
      * \param jobId job \param workers one per worker host (rank order)
      * \param trees the job's trees
      */
-    void SetJob(uint16_t jobId, const std::vector<Ptr<AggregationWorker>>& workers,
+    void SetJob(uint16_t jobId,
+                const std::vector<Ptr<AggregationWorker>>& workers,
                 const std::vector<AggregationTreeInfo>& trees);
 
     /// \throws std::invalid_argument if the NICs are not on the job's worker hosts
     void Setup(const std::vector<Ptr<RdmaNic>>& workers) override;
-    void Aggregate(uint64_t sliceId, uint64_t bytes, uint8_t priorityClass,
+    void Aggregate(uint64_t sliceId,
+                   uint64_t bytes,
+                   uint8_t priorityClass,
                    Callback<void> done) override;
 
     uint16_t GetJobId() const;                                     //!< \return the job

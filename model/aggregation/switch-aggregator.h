@@ -5,6 +5,7 @@
 #define MLNET_SWITCH_AGGREGATOR_H
 
 #include "aggregation-engine.h"
+
 #include "ns3/fabric-switch.h"
 #include "ns3/object.h"
 

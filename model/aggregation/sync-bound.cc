@@ -61,14 +61,14 @@ CheckRing(const std::vector<uint32_t>& ring, uint32_t k)
 {
     if (k < 2 || k % 2 != 0)
     {
-        throw std::invalid_argument("CountRingHops: k = " + std::to_string(k)
-                                    + " must be even and >= 2");
+        throw std::invalid_argument("CountRingHops: k = " + std::to_string(k) +
+                                    " must be even and >= 2");
     }
     const uint64_t hosts = uint64_t(k) * k * k / 4;
     if (ring.size() < 2)
     {
-        throw std::invalid_argument("CountRingHops: ring must have >= 2 hosts, has "
-                                    + std::to_string(ring.size()));
+        throw std::invalid_argument("CountRingHops: ring must have >= 2 hosts, has " +
+                                    std::to_string(ring.size()));
     }
     if (std::set<uint32_t>(ring.begin(), ring.end()).size() != ring.size())
     {
@@ -78,9 +78,9 @@ CheckRing(const std::vector<uint32_t>& ring, uint32_t k)
     {
         if (h >= hosts)
         {
-            throw std::invalid_argument("CountRingHops: host " + std::to_string(h)
-                                        + " must be in [0, " + std::to_string(hosts - 1)
-                                        + "] for k = " + std::to_string(k));
+            throw std::invalid_argument("CountRingHops: host " + std::to_string(h) +
+                                        " must be in [0, " + std::to_string(hosts - 1) +
+                                        "] for k = " + std::to_string(k));
         }
     }
 }

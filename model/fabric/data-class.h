@@ -44,9 +44,9 @@ struct DataClass
     /// \return the help text of a data "PriorityClass" attribute (\param what whose class)
     static std::string Help(const std::string& what)
     {
-        return "Priority class of " + what
-               + " (0..6; class 7 is reserved for ACK/CNP). "
-                 "Default 3: all data traffic shares one class unless a user splits it";
+        return "Priority class of " + what +
+               " (0..6; class 7 is reserved for ACK/CNP). "
+               "Default 3: all data traffic shares one class unless a user splits it";
     }
 
     /**
@@ -60,9 +60,9 @@ struct DataClass
     {
         if (cls > MAX)
         {
-            throw std::invalid_argument(who + " = " + std::to_string(cls)
-                                        + " is out of range [0, 6] (class 7 is reserved for "
-                                          "ACK/CNP)");
+            throw std::invalid_argument(who + " = " + std::to_string(cls) +
+                                        " is out of range [0, 6] (class 7 is reserved for "
+                                        "ACK/CNP)");
         }
         return static_cast<uint8_t>(cls);
     }

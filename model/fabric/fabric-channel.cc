@@ -4,6 +4,7 @@
 #include "fabric-channel.h"
 
 #include "fabric-net-device.h"
+
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/simulator.h"
@@ -19,14 +20,16 @@ NS_OBJECT_ENSURE_REGISTERED(FabricChannel);
 TypeId
 FabricChannel::GetTypeId()
 {
-    static TypeId tid
-        = TypeId("ns3::FabricChannel")
-              .SetParent<Channel>()
-              .SetGroupName("Mlnet")
-              .AddConstructor<FabricChannel>()
-              .AddAttribute("Delay", "Propagation delay of the link", TimeValue(MicroSeconds(1)),
-                            MakeTimeAccessor(&FabricChannel::SetDelay, &FabricChannel::GetDelay),
-                            MakeTimeChecker(Time(0)));
+    static TypeId tid =
+        TypeId("ns3::FabricChannel")
+            .SetParent<Channel>()
+            .SetGroupName("Mlnet")
+            .AddConstructor<FabricChannel>()
+            .AddAttribute("Delay",
+                          "Propagation delay of the link",
+                          TimeValue(MicroSeconds(1)),
+                          MakeTimeAccessor(&FabricChannel::SetDelay, &FabricChannel::GetDelay),
+                          MakeTimeChecker(Time(0)));
     return tid;
 }
 

@@ -6,6 +6,7 @@
 
 #include "fabric-frame.h"
 #include "flow-key.h"
+
 #include "ns3/channel.h"
 #include "ns3/nstime.h"
 #include "ns3/packet.h"

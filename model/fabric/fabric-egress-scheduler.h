@@ -6,6 +6,7 @@
 
 #include "fabric-frame.h"
 #include "flow-key.h"
+
 #include "ns3/ring-queue.h"
 
 #include <algorithm>
@@ -37,9 +38,9 @@ class FabricEgressScheduler
     {
         /// \param f the frame (moved from) \param w its word \param k its key, or null
         KeyedFrame(FabricFrame&& f, uint32_t w, const FlowKey* k)
-            : frame(std::move(f))
-            , word(w)
-            , hasKey(k != nullptr)
+            : frame(std::move(f)),
+              word(w),
+              hasKey(k != nullptr)
         {
             if (k)
             {

@@ -46,15 +46,17 @@ class FabricFrame
      * \param headers its header bytes \param headerBytes how many \param size its whole size
      * \return the packet
      */
-    typedef Ptr<Packet> (*Materialiser)(const uint8_t* headers, uint32_t headerBytes,
+    typedef Ptr<Packet> (*Materialiser)(const uint8_t* headers,
+                                        uint32_t headerBytes,
                                         uint32_t size);
 
     /// An empty frame (no packet).
     FabricFrame() = default;
+
     /// A frame carrying a packet. \param p the packet
     explicit FabricFrame(const Ptr<Packet>& p)
-        : m_ptr(reinterpret_cast<uintptr_t>(PeekPointer(p)))
-        , m_size(p ? p->GetSize() : 0)
+        : m_ptr(reinterpret_cast<uintptr_t>(PeekPointer(p))),
+          m_size(p ? p->GetSize() : 0)
     {
         if (p)
         {
@@ -87,9 +89,9 @@ class FabricFrame
 
     /// Move: the source is left empty (no reference counting, no copy). \param o the source
     FabricFrame(FabricFrame&& o) noexcept
-        : m_ptr(o.m_ptr)
-        , m_note(o.m_note)
-        , m_size(o.m_size)
+        : m_ptr(o.m_ptr),
+          m_note(o.m_note),
+          m_size(o.m_size)
     {
         o.m_ptr = 0;
         o.m_note = 0;
@@ -268,6 +270,7 @@ class FabricFrame
             ReleaseHeld(); // an empty frame (a move's target, a moved-from frame) costs no call
         }
     }
+
     void ReleaseHeld(); //!< Release() of a frame that holds a packet or a block
 
     /// The packet (a reference held; moved between frames without reference counting, which

@@ -5,6 +5,8 @@
 
 #include "fabric-channel.h"
 #include "fabric-wire.h"
+#include "pfc-header.h"
+
 #include "ns3/boolean.h"
 #include "ns3/enum.h"
 #include "ns3/ethernet-header.h"
@@ -13,7 +15,6 @@
 #include "ns3/node.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
-#include "pfc-header.h"
 
 #include <algorithm>
 #include <set>
@@ -32,75 +33,86 @@ const Mac48Address kPfcDestination("01:80:c2:00:00:01");
 TypeId
 FabricNetDevice::GetTypeId()
 {
-    static TypeId tid
-        = TypeId("ns3::FabricNetDevice")
-              .SetParent<NetDevice>()
-              .SetGroupName("Mlnet")
-              .AddConstructor<FabricNetDevice>()
-              .AddAttribute("DataRate", "Line rate of the port (bit/s)",
-                            DataRateValue(DataRate("100Gbps")),
-                            MakeDataRateAccessor(&FabricNetDevice::SetDataRate,
-                                                 &FabricNetDevice::GetDataRate),
-                            MakeDataRateChecker())
-              .AddAttribute("Mtu",
-                            "Largest IPv4 datagram the port carries (bytes), for upper layers",
-                            UintegerValue(9000), MakeUintegerAccessor(&FabricNetDevice::m_mtu),
-                            MakeUintegerChecker<uint16_t>(68, 9216))
-              .AddAttribute("FrameOverhead",
-                            "Bytes charged on the wire per frame beyond the IPv4 datagram: "
-                            "Ethernet header 14 + FCS 4 + preamble 8 + inter-frame gap 12",
-                            UintegerValue(38),
-                            MakeUintegerAccessor(&FabricNetDevice::m_frameOverhead),
-                            MakeUintegerChecker<uint32_t>(0, 128))
-              .AddAttribute("Scheduler", "Scheduling between priority classes",
-                            EnumValue(STRICT_PRIORITY),
-                            MakeEnumMemberAccessor(&FabricNetDevice::m_scheduler),
-                            MakeEnumChecker(STRICT_PRIORITY, "StrictPriority", DWRR, "Dwrr"))
-              .AddAttribute("DwrrQuantum", "DWRR quantum per class and round (bytes)",
-                            UintegerValue(1600),
-                            MakeUintegerAccessor(&FabricNetDevice::SetDwrrQuantum,
-                                                 &FabricNetDevice::GetDwrrQuantum),
-                            MakeUintegerChecker<uint32_t>(64, 1u << 24))
-              .AddAttribute("HostQueueLimit",
-                            "Per-class queue limit for packets sent by upper layers through "
-                            "NetDevice::Send (bytes; 0 = unlimited). Switch egress is governed "
-                            "by the switch MMU instead.",
-                            UintegerValue(4u * 1024 * 1024),
-                            MakeUintegerAccessor(&FabricNetDevice::m_hostQueueLimit),
-                            MakeUintegerChecker<uint64_t>())
-              .AddTraceSource("MacTx", "A packet was queued for transmission",
-                              MakeTraceSourceAccessor(&FabricNetDevice::m_macTxTrace),
-                              "ns3::Packet::TracedCallback")
-              .AddTraceSource("MacTxDrop",
-                              "A packet from an upper layer was dropped (host queue full)",
-                              MakeTraceSourceAccessor(&FabricNetDevice::m_macTxDropTrace),
-                              "ns3::Packet::TracedCallback")
-              .AddTraceSource("MacRx", "A data packet was received",
-                              MakeTraceSourceAccessor(&FabricNetDevice::m_macRxTrace),
-                              "ns3::Packet::TracedCallback")
-              .AddTraceSource("PhyTxBegin", "A frame started transmission",
-                              MakeTraceSourceAccessor(&FabricNetDevice::m_phyTxBeginTrace),
-                              "ns3::Packet::TracedCallback")
-              .AddTraceSource("PhyRxEnd", "A frame was received completely",
-                              MakeTraceSourceAccessor(&FabricNetDevice::m_phyRxEndTrace),
-                              "ns3::Packet::TracedCallback")
-              .AddTraceSource("Sniffer",
-                              "Ethernet frame (synthesised header) sent or received, for pcap",
-                              MakeTraceSourceAccessor(&FabricNetDevice::m_snifferTrace),
-                              "ns3::Packet::TracedCallback")
-              .AddTraceSource("PromiscSniffer",
-                              "Ethernet frame (synthesised header) sent or received, for pcap",
-                              MakeTraceSourceAccessor(&FabricNetDevice::m_promiscSnifferTrace),
-                              "ns3::Packet::TracedCallback")
-              .AddTraceSource("PfcTx", "A PFC frame was sent: (class, quanta; 0 = resume)",
-                              MakeTraceSourceAccessor(&FabricNetDevice::m_pfcTxTrace),
-                              "ns3::FabricNetDevice::PfcTracedCallback")
-              .AddTraceSource("PfcRx", "A PFC frame was received: (class, quanta; 0 = resume)",
-                              MakeTraceSourceAccessor(&FabricNetDevice::m_pfcRxTrace),
-                              "ns3::FabricNetDevice::PfcTracedCallback")
-              .AddTraceSource("QueueBytes", "Bytes queued in a class changed: (class, bytes)",
-                              MakeTraceSourceAccessor(&FabricNetDevice::m_queueTrace),
-                              "ns3::FabricNetDevice::QueueTracedCallback");
+    static TypeId tid =
+        TypeId("ns3::FabricNetDevice")
+            .SetParent<NetDevice>()
+            .SetGroupName("Mlnet")
+            .AddConstructor<FabricNetDevice>()
+            .AddAttribute(
+                "DataRate",
+                "Line rate of the port (bit/s)",
+                DataRateValue(DataRate("100Gbps")),
+                MakeDataRateAccessor(&FabricNetDevice::SetDataRate, &FabricNetDevice::GetDataRate),
+                MakeDataRateChecker())
+            .AddAttribute("Mtu",
+                          "Largest IPv4 datagram the port carries (bytes), for upper layers",
+                          UintegerValue(9000),
+                          MakeUintegerAccessor(&FabricNetDevice::m_mtu),
+                          MakeUintegerChecker<uint16_t>(68, 9216))
+            .AddAttribute("FrameOverhead",
+                          "Bytes charged on the wire per frame beyond the IPv4 datagram: "
+                          "Ethernet header 14 + FCS 4 + preamble 8 + inter-frame gap 12",
+                          UintegerValue(38),
+                          MakeUintegerAccessor(&FabricNetDevice::m_frameOverhead),
+                          MakeUintegerChecker<uint32_t>(0, 128))
+            .AddAttribute("Scheduler",
+                          "Scheduling between priority classes",
+                          EnumValue(STRICT_PRIORITY),
+                          MakeEnumMemberAccessor(&FabricNetDevice::m_scheduler),
+                          MakeEnumChecker(STRICT_PRIORITY, "StrictPriority", DWRR, "Dwrr"))
+            .AddAttribute("DwrrQuantum",
+                          "DWRR quantum per class and round (bytes)",
+                          UintegerValue(1600),
+                          MakeUintegerAccessor(&FabricNetDevice::SetDwrrQuantum,
+                                               &FabricNetDevice::GetDwrrQuantum),
+                          MakeUintegerChecker<uint32_t>(64, 1u << 24))
+            .AddAttribute("HostQueueLimit",
+                          "Per-class queue limit for packets sent by upper layers through "
+                          "NetDevice::Send (bytes; 0 = unlimited). Switch egress is governed "
+                          "by the switch MMU instead.",
+                          UintegerValue(4u * 1024 * 1024),
+                          MakeUintegerAccessor(&FabricNetDevice::m_hostQueueLimit),
+                          MakeUintegerChecker<uint64_t>())
+            .AddTraceSource("MacTx",
+                            "A packet was queued for transmission",
+                            MakeTraceSourceAccessor(&FabricNetDevice::m_macTxTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("MacTxDrop",
+                            "A packet from an upper layer was dropped (host queue full)",
+                            MakeTraceSourceAccessor(&FabricNetDevice::m_macTxDropTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("MacRx",
+                            "A data packet was received",
+                            MakeTraceSourceAccessor(&FabricNetDevice::m_macRxTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("PhyTxBegin",
+                            "A frame started transmission",
+                            MakeTraceSourceAccessor(&FabricNetDevice::m_phyTxBeginTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("PhyRxEnd",
+                            "A frame was received completely",
+                            MakeTraceSourceAccessor(&FabricNetDevice::m_phyRxEndTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("Sniffer",
+                            "Ethernet frame (synthesised header) sent or received, for pcap",
+                            MakeTraceSourceAccessor(&FabricNetDevice::m_snifferTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("PromiscSniffer",
+                            "Ethernet frame (synthesised header) sent or received, for pcap",
+                            MakeTraceSourceAccessor(&FabricNetDevice::m_promiscSnifferTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("PfcTx",
+                            "A PFC frame was sent: (class, quanta; 0 = resume)",
+                            MakeTraceSourceAccessor(&FabricNetDevice::m_pfcTxTrace),
+                            "ns3::FabricNetDevice::PfcTracedCallback")
+            .AddTraceSource("PfcRx",
+                            "A PFC frame was received: (class, quanta; 0 = resume)",
+                            MakeTraceSourceAccessor(&FabricNetDevice::m_pfcRxTrace),
+                            "ns3::FabricNetDevice::PfcTracedCallback")
+            .AddTraceSource("QueueBytes",
+                            "Bytes queued in a class changed: (class, bytes)",
+                            MakeTraceSourceAccessor(&FabricNetDevice::m_queueTrace),
+                            "ns3::FabricNetDevice::QueueTracedCallback");
     return tid;
 }
 
@@ -116,8 +128,8 @@ AllDevices()
 }
 
 /// GetEventCount() under mlnet's engine asks the devices for their reserved events.
-[[maybe_unused]] const bool g_reservationCounter
-    = (FastEvents::AddReservationCounter(&FabricNetDevice::ReservedTxDoneAhead), true);
+[[maybe_unused]] const bool g_reservationCounter =
+    (FastEvents::AddReservationCounter(&FabricNetDevice::ReservedTxDoneAhead), true);
 } // namespace
 
 uint64_t
@@ -126,8 +138,8 @@ FabricNetDevice::ReservedTxDoneAhead(const FastEvents::Engine& sim)
     uint64_t n = 0;
     for (const FabricNetDevice* d : AllDevices())
     {
-        n += d->m_txDoneReserved && d->m_txDoneSim == &sim
-             && !FastEvents::HasPassed(d->TxDoneReservation());
+        n += d->m_txDoneReserved && d->m_txDoneSim == &sim &&
+             !FastEvents::HasPassed(d->TxDoneReservation());
     }
     return n;
 }
@@ -183,10 +195,15 @@ FabricNetDevice::DoDispose()
     m_dequeueCb = MakeNullCallback<void, Ptr<const Packet>, uint8_t, uint32_t>();
     m_pull = MakeNullCallback<Ptr<Packet>, uint8_t>();
     m_pullSource = nullptr;
-    m_rxCallback
-        = MakeNullCallback<bool, Ptr<NetDevice>, Ptr<const Packet>, uint16_t, const Address&>();
-    m_promiscCallback = MakeNullCallback<bool, Ptr<NetDevice>, Ptr<const Packet>, uint16_t,
-                                         const Address&, const Address&, PacketType>();
+    m_rxCallback =
+        MakeNullCallback<bool, Ptr<NetDevice>, Ptr<const Packet>, uint16_t, const Address&>();
+    m_promiscCallback = MakeNullCallback<bool,
+                                         Ptr<NetDevice>,
+                                         Ptr<const Packet>,
+                                         uint16_t,
+                                         const Address&,
+                                         const Address&,
+                                         PacketType>();
     SetWatched(W_FABRIC_RX_CB | W_DEQUEUE_CB | W_PULL_CB | W_RX_CB | W_PROMISC_CB, false);
     NetDevice::DoDispose();
 }
@@ -248,8 +265,8 @@ FabricNetDevice::SendDequeued(FabricFrame& f, uint8_t cls, uint32_t meta, FlowKe
 void
 FabricNetDevice::DoEnqueue(FabricFrame& f, uint8_t cls, uint32_t meta, const FlowKey* key)
 {
-    if (m_queuedMask == 0 && m_scheduler == STRICT_PRIORITY && m_peerWire
-        && !(m_watched & (W_MAC_TX | W_QUEUE)))
+    if (m_queuedMask == 0 && m_scheduler == STRICT_PRIORITY && m_peerWire &&
+        !(m_watched & (W_MAC_TX | W_QUEUE)))
     {
         // Nothing queued: if the transmitter is idle and the class not paused, the frame
         // would be queued and taken straight back by TransmitStart() (the only frame, so the
@@ -322,7 +339,9 @@ FabricNetDevice::PullSourceChanged()
 }
 
 void
-FabricNetDevice::ScheduleEvent(FastEvents::Engine* sim, uint32_t context, const Time& delay,
+FabricNetDevice::ScheduleEvent(FastEvents::Engine* sim,
+                               uint32_t context,
+                               const Time& delay,
                                MlnetEvent* event)
 {
     // In this node's context (the context orders nothing). Inside mlnet's Run() the call goes
@@ -840,7 +859,9 @@ FabricNetDevice::Send(Ptr<Packet> packet, const Address& dest, uint16_t protocol
 }
 
 bool
-FabricNetDevice::SendFrom(Ptr<Packet> packet, const Address& source, const Address& dest,
+FabricNetDevice::SendFrom(Ptr<Packet> packet,
+                          const Address& source,
+                          const Address& dest,
                           uint16_t protocolNumber)
 {
     return Send(packet, dest, protocolNumber);

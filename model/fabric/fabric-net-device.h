@@ -7,6 +7,9 @@
 #include "fabric-egress-scheduler.h"
 #include "fabric-frame.h"
 #include "flow-key.h"
+#include "tx-time-accumulator.h"
+#include "wire-arena.h"
+
 #include "ns3/callback.h"
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
@@ -21,8 +24,6 @@
 #include "ns3/ring-queue.h"
 #include "ns3/traced-callback.h"
 #include "ns3/watched-traced-callback.h"
-#include "tx-time-accumulator.h"
-#include "wire-arena.h"
 
 #include <array>
 #include <cstdint>
@@ -65,9 +66,11 @@ class FabricPortHandler
      *        parse the frame)
      * \return true if consumed
      */
-    virtual bool PortReceive(uint32_t port, FabricNetDevice* dev, FabricFrame& f,
-                             const FlowKey* key)
-        = 0;
+    virtual bool PortReceive(uint32_t port,
+                             FabricNetDevice* dev,
+                             FabricFrame& f,
+                             const FlowKey* key) = 0;
+
     /**
      * A packet queued with Enqueue() leaves the queue, just before its transmission.
      * \param port the handler's port index \param f the frame (may still be ECN-marked)
@@ -77,8 +80,11 @@ class FabricPortHandler
      *
      * Not called for a handler set with SetReceiveHandler() (default: nothing to do).
      */
-    virtual void PortDequeue(uint32_t /* port */, FabricFrame& /* f */, uint8_t /* cls */,
-                             uint32_t /* meta */, FlowKey* /* key */)
+    virtual void PortDequeue(uint32_t /* port */,
+                             FabricFrame& /* f */,
+                             uint8_t /* cls */,
+                             uint32_t /* meta */,
+                             FlowKey* /* key */)
     {
     }
 };
@@ -261,45 +267,54 @@ class FabricNetDevice : public NetDevice
     /// Set the line rate (the DataRate attribute). \param rate the rate
     void SetDataRate(DataRate rate);
     Time GetDelay() const; //!< \return the propagation delay of the attached channel
+
     /// \return bytes queued in class cls (excluding the frame being transmitted)
     uint64_t GetQueueBytes(uint8_t cls) const
     {
         return m_egress.GetBytes(cls);
     }
+
     /// \return the most bytes ever queued in class cls (GetQueueBytes' largest value)
     uint64_t GetMaxQueueBytes(uint8_t cls) const
     {
         return m_egress.GetMaxBytes(cls);
     }
+
     /// \return bitmask of classes paused by the peer right now
     uint8_t GetPausedMask() const
     {
         // No pause in force (the common case): no clock read, no scan, no call.
         return m_pauseHorizon.IsZero() ? 0 : PausedMaskNow();
     }
+
     /// \return true if the transmitter is idle
     bool IsIdle() const
     {
         SettleTxDone();
         return !m_txBusy;
     }
+
     /// \return true if nothing is queued (any class, PFC frames) and the transmitter is idle
     bool IsEmpty() const;
+
     /// \return IPv4 frames (data packets) that started transmission on this port
     uint64_t GetTxPackets() const
     {
         return m_txFrames - m_txOtherFrames;
     }
+
     /// \return frames of any kind (IPv4 and PFC) that started transmission on this port
     uint64_t GetTxFrames() const
     {
         return m_txFrames;
     }
+
     /// \return frames of any kind received completely on this port
     uint64_t GetRxFrames() const
     {
         return m_rxFrames;
     }
+
     /**
      * Wire time of one frame carrying `bytes` of IPv4 datagram (frame overhead included),
      * rounded down to the time resolution. The transmitter itself carries the sub-step
@@ -321,6 +336,7 @@ class FabricNetDevice : public NetDevice
     /// Host address used by transports on this port (set by the topology helper).
     void SetIpv4Address(Ipv4Address a);
     Ipv4Address GetIpv4Address() const; //!< \return the host address
+
     /// \return the host address as Ipv4Address::Get() (inline: a transport's per-packet read)
     uint32_t GetIpv4AddressValue() const
     {
@@ -345,7 +361,9 @@ class FabricNetDevice : public NetDevice
     bool IsBridge() const override;
     bool IsPointToPoint() const override;
     bool Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber) override;
-    bool SendFrom(Ptr<Packet> packet, const Address& source, const Address& dest,
+    bool SendFrom(Ptr<Packet> packet,
+                  const Address& source,
+                  const Address& dest,
                   uint16_t protocolNumber) override;
     Ptr<Node> GetNode() const override;
     void SetNode(Ptr<Node> node) override;
@@ -405,13 +423,17 @@ class FabricNetDevice : public NetDevice
      * \param context the node's id \param delay the delay
      * \param event the event, already referenced for the scheduler
      */
-    static void ScheduleEvent(FastEvents::Engine* sim, uint32_t context, const Time& delay,
+    static void ScheduleEvent(FastEvents::Engine* sim,
+                              uint32_t context,
+                              const Time& delay,
                               MlnetEvent* event);
+
     /// \return the reservation of the transmit-complete event (see m_txDoneReserved)
     FastEvents::Reservation TxDoneReservation() const
     {
         return {m_txDoneSim, m_txDoneTs, m_txDoneUid};
     }
+
     /// Resolve a reserved transmit-complete event against the clock (see m_txDoneReserved).
     void SettleTxDone() const
     {
@@ -420,10 +442,12 @@ class FabricNetDevice : public NetDevice
             SettleReservedTxDone();
         }
     }
+
     /// SettleTxDone() of a reserved event (out of line: the common case costs no call).
     void SettleReservedTxDone() const;
     /// \return GetPausedMask() while a pause may be in force (m_pauseHorizon is set)
     uint8_t PausedMaskNow() const;
+
     /// Something to send arrived: settle the reserved event, and schedule it if still ahead.
     void NeedTxDone()
     {
@@ -432,6 +456,7 @@ class FabricNetDevice : public NetDevice
             ScheduleReservedTxDone();
         }
     }
+
     /// NeedTxDone() of a reserved event: settle it, and schedule it if still ahead.
     void ScheduleReservedTxDone();
     /// A data or PFC frame was queued: make sure it will be sent (now if the port is idle).

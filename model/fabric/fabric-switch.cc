@@ -3,6 +3,8 @@
  */
 #include "fabric-switch.h"
 
+#include "pfc-header.h"
+
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
@@ -12,7 +14,6 @@
 #include "ns3/node.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
-#include "pfc-header.h"
 
 #include <cstring>
 #include <stdexcept>
@@ -33,99 +34,116 @@ const std::vector<uint32_t> kNoRoute;
 TypeId
 FabricSwitch::GetTypeId()
 {
-    static TypeId tid
-        = TypeId("ns3::FabricSwitch")
-              .SetParent<Object>()
-              .SetGroupName("Mlnet")
-              .AddConstructor<FabricSwitch>()
-              .AddAttribute("BufferSize", "Shared packet buffer of the switch (bytes)",
-                            UintegerValue(32u * 1024 * 1024),
-                            MakeUintegerAccessor(&FabricSwitch::m_bufferBytes),
-                            MakeUintegerChecker<uint64_t>(64 * 1024, uint64_t(1) << 34))
-              .AddAttribute(
-                  "ReservePerQueue", "Guaranteed buffer per ingress (port, class) (bytes)",
-                  UintegerValue(4096), MakeUintegerAccessor(&FabricSwitch::m_reserveBytes),
-                  MakeUintegerChecker<uint32_t>(0, 16u * 1024 * 1024))
-              .AddAttribute("PfcEnabled",
-                            "Enable 802.1Qbb PFC on the lossless classes (else lossy: drops)",
-                            BooleanValue(true), MakeBooleanAccessor(&FabricSwitch::m_pfcEnabled),
-                            MakeBooleanChecker())
-              .AddAttribute("PfcClassMask",
-                            "Bit mask of lossless priority classes (bit c = class c)",
-                            UintegerValue(0xff), MakeUintegerAccessor(&FabricSwitch::m_pfcMask),
-                            MakeUintegerChecker<uint8_t>())
-              .AddAttribute("PfcAlpha",
-                            "Dynamic threshold: an ingress queue pauses its upstream when its "
-                            "shared-buffer use exceeds alpha x free shared buffer",
-                            DoubleValue(0.125), MakeDoubleAccessor(&FabricSwitch::m_pfcAlpha),
-                            MakeDoubleChecker<double>(1.0 / 1024, 64.0))
-              .AddAttribute("PfcResumeOffset",
-                            "Resume when the ingress queue is this far under the pause "
-                            "threshold (bytes)",
-                            UintegerValue(3076),
-                            MakeUintegerAccessor(&FabricSwitch::m_pfcResumeOffset),
-                            MakeUintegerChecker<uint32_t>(0, 16u * 1024 * 1024))
-              .AddAttribute("PfcHeadroom",
-                            "PFC headroom per lossless (port, class) (bytes); 0 = automatic: "
-                            "2 x link bandwidth-delay product + 2 maximum frames + 1 pause frame",
-                            UintegerValue(0), MakeUintegerAccessor(&FabricSwitch::m_headroom),
-                            MakeUintegerChecker<uint32_t>(0, 64u * 1024 * 1024))
-              .AddAttribute("PfcPauseQuanta",
-                            "Pause time carried by PAUSE frames (quanta of 512 bit times); the "
-                            "switch refreshes the pause at half of it while congested",
-                            UintegerValue(0xffff),
-                            MakeUintegerAccessor(&FabricSwitch::m_pauseQuanta),
-                            MakeUintegerChecker<uint16_t>(1, 0xffff))
-              .AddAttribute("EgressAlpha",
-                            "Lossy classes: egress queue limit = reserve + alpha x free shared "
-                            "buffer",
-                            DoubleValue(1.0), MakeDoubleAccessor(&FabricSwitch::m_egressAlpha),
-                            MakeDoubleChecker<double>(1.0 / 1024, 64.0))
-              .AddAttribute("EcnEnabled", "RED-style ECN marking of ECN-capable packets at egress",
-                            BooleanValue(true), MakeBooleanAccessor(&FabricSwitch::m_ecnEnabled),
-                            MakeBooleanChecker())
-              .AddAttribute("EcnKmin",
-                            "Egress queue (bytes) where marking starts, for a 100 Gb/s port",
-                            UintegerValue(400 * 1000), MakeUintegerAccessor(&FabricSwitch::m_kmin),
-                            MakeUintegerChecker<uint64_t>())
-              .AddAttribute("EcnKmax",
-                            "Egress queue (bytes) above which every packet is marked, for a "
-                            "100 Gb/s port",
-                            UintegerValue(1600 * 1000), MakeUintegerAccessor(&FabricSwitch::m_kmax),
-                            MakeUintegerChecker<uint64_t>())
-              .AddAttribute("EcnPmax", "Marking probability at Kmax", DoubleValue(0.2),
-                            MakeDoubleAccessor(&FabricSwitch::m_pmax),
-                            MakeDoubleChecker<double>(0.0, 1.0))
-              .AddAttribute("EcnScaleWithRate",
-                            "Scale Kmin and Kmax with the port rate (rate / 100 Gb/s)",
-                            BooleanValue(true), MakeBooleanAccessor(&FabricSwitch::m_ecnScale),
-                            MakeBooleanChecker())
-              .AddAttribute("EcnMarkingPoint",
-                            "Where the switch decides to CE-mark: Dequeue (when the packet leaves "
-                            "the egress queue, on the queue it leaves behind) or Enqueue (when it "
-                            "joins the queue, on the queue it finds)",
-                            EnumValue(ECN_AT_DEQUEUE),
-                            MakeEnumMemberAccessor(&FabricSwitch::m_ecnPoint),
-                            MakeEnumChecker(ECN_AT_DEQUEUE, "Dequeue", ECN_AT_ENQUEUE, "Enqueue"))
-              .AddAttribute("EcmpSeed",
-                            "Seed of the ECMP flow hash; 0 = drawn from the switch's random "
-                            "stream (so RngRun changes the spread)",
-                            UintegerValue(0), MakeUintegerAccessor(&FabricSwitch::m_ecmpSeed),
-                            MakeUintegerChecker<uint32_t>())
-              .AddTraceSource("Drop", "A packet was dropped: (packet, ingress port, class, reason)",
-                              MakeTraceSourceAccessor(&FabricSwitch::m_dropTrace),
-                              "ns3::FabricSwitch::DropTracedCallback")
-              .AddTraceSource("EcnMark", "A packet was CE-marked: (egress port, class)",
-                              MakeTraceSourceAccessor(&FabricSwitch::m_ecnTrace),
-                              "ns3::FabricSwitch::PortClassTracedCallback")
-              .AddTraceSource("PfcPause",
-                              "The switch paused an upstream port: (ingress port, class)",
-                              MakeTraceSourceAccessor(&FabricSwitch::m_pauseTrace),
-                              "ns3::FabricSwitch::PortClassTracedCallback")
-              .AddTraceSource("PfcResume",
-                              "The switch resumed an upstream port: (ingress port, class)",
-                              MakeTraceSourceAccessor(&FabricSwitch::m_resumeTrace),
-                              "ns3::FabricSwitch::PortClassTracedCallback");
+    static TypeId tid =
+        TypeId("ns3::FabricSwitch")
+            .SetParent<Object>()
+            .SetGroupName("Mlnet")
+            .AddConstructor<FabricSwitch>()
+            .AddAttribute("BufferSize",
+                          "Shared packet buffer of the switch (bytes)",
+                          UintegerValue(32u * 1024 * 1024),
+                          MakeUintegerAccessor(&FabricSwitch::m_bufferBytes),
+                          MakeUintegerChecker<uint64_t>(64 * 1024, uint64_t(1) << 34))
+            .AddAttribute("ReservePerQueue",
+                          "Guaranteed buffer per ingress (port, class) (bytes)",
+                          UintegerValue(4096),
+                          MakeUintegerAccessor(&FabricSwitch::m_reserveBytes),
+                          MakeUintegerChecker<uint32_t>(0, 16u * 1024 * 1024))
+            .AddAttribute("PfcEnabled",
+                          "Enable 802.1Qbb PFC on the lossless classes (else lossy: drops)",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&FabricSwitch::m_pfcEnabled),
+                          MakeBooleanChecker())
+            .AddAttribute("PfcClassMask",
+                          "Bit mask of lossless priority classes (bit c = class c)",
+                          UintegerValue(0xff),
+                          MakeUintegerAccessor(&FabricSwitch::m_pfcMask),
+                          MakeUintegerChecker<uint8_t>())
+            .AddAttribute("PfcAlpha",
+                          "Dynamic threshold: an ingress queue pauses its upstream when its "
+                          "shared-buffer use exceeds alpha x free shared buffer",
+                          DoubleValue(0.125),
+                          MakeDoubleAccessor(&FabricSwitch::m_pfcAlpha),
+                          MakeDoubleChecker<double>(1.0 / 1024, 64.0))
+            .AddAttribute("PfcResumeOffset",
+                          "Resume when the ingress queue is this far under the pause "
+                          "threshold (bytes)",
+                          UintegerValue(3076),
+                          MakeUintegerAccessor(&FabricSwitch::m_pfcResumeOffset),
+                          MakeUintegerChecker<uint32_t>(0, 16u * 1024 * 1024))
+            .AddAttribute("PfcHeadroom",
+                          "PFC headroom per lossless (port, class) (bytes); 0 = automatic: "
+                          "2 x link bandwidth-delay product + 2 maximum frames + 1 pause frame",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&FabricSwitch::m_headroom),
+                          MakeUintegerChecker<uint32_t>(0, 64u * 1024 * 1024))
+            .AddAttribute("PfcPauseQuanta",
+                          "Pause time carried by PAUSE frames (quanta of 512 bit times); the "
+                          "switch refreshes the pause at half of it while congested",
+                          UintegerValue(0xffff),
+                          MakeUintegerAccessor(&FabricSwitch::m_pauseQuanta),
+                          MakeUintegerChecker<uint16_t>(1, 0xffff))
+            .AddAttribute("EgressAlpha",
+                          "Lossy classes: egress queue limit = reserve + alpha x free shared "
+                          "buffer",
+                          DoubleValue(1.0),
+                          MakeDoubleAccessor(&FabricSwitch::m_egressAlpha),
+                          MakeDoubleChecker<double>(1.0 / 1024, 64.0))
+            .AddAttribute("EcnEnabled",
+                          "RED-style ECN marking of ECN-capable packets at egress",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&FabricSwitch::m_ecnEnabled),
+                          MakeBooleanChecker())
+            .AddAttribute("EcnKmin",
+                          "Egress queue (bytes) where marking starts, for a 100 Gb/s port",
+                          UintegerValue(400 * 1000),
+                          MakeUintegerAccessor(&FabricSwitch::m_kmin),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("EcnKmax",
+                          "Egress queue (bytes) above which every packet is marked, for a "
+                          "100 Gb/s port",
+                          UintegerValue(1600 * 1000),
+                          MakeUintegerAccessor(&FabricSwitch::m_kmax),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("EcnPmax",
+                          "Marking probability at Kmax",
+                          DoubleValue(0.2),
+                          MakeDoubleAccessor(&FabricSwitch::m_pmax),
+                          MakeDoubleChecker<double>(0.0, 1.0))
+            .AddAttribute("EcnScaleWithRate",
+                          "Scale Kmin and Kmax with the port rate (rate / 100 Gb/s)",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&FabricSwitch::m_ecnScale),
+                          MakeBooleanChecker())
+            .AddAttribute("EcnMarkingPoint",
+                          "Where the switch decides to CE-mark: Dequeue (when the packet leaves "
+                          "the egress queue, on the queue it leaves behind) or Enqueue (when it "
+                          "joins the queue, on the queue it finds)",
+                          EnumValue(ECN_AT_DEQUEUE),
+                          MakeEnumMemberAccessor(&FabricSwitch::m_ecnPoint),
+                          MakeEnumChecker(ECN_AT_DEQUEUE, "Dequeue", ECN_AT_ENQUEUE, "Enqueue"))
+            .AddAttribute("EcmpSeed",
+                          "Seed of the ECMP flow hash; 0 = drawn from the switch's random "
+                          "stream (so RngRun changes the spread)",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&FabricSwitch::m_ecmpSeed),
+                          MakeUintegerChecker<uint32_t>())
+            .AddTraceSource("Drop",
+                            "A packet was dropped: (packet, ingress port, class, reason)",
+                            MakeTraceSourceAccessor(&FabricSwitch::m_dropTrace),
+                            "ns3::FabricSwitch::DropTracedCallback")
+            .AddTraceSource("EcnMark",
+                            "A packet was CE-marked: (egress port, class)",
+                            MakeTraceSourceAccessor(&FabricSwitch::m_ecnTrace),
+                            "ns3::FabricSwitch::PortClassTracedCallback")
+            .AddTraceSource("PfcPause",
+                            "The switch paused an upstream port: (ingress port, class)",
+                            MakeTraceSourceAccessor(&FabricSwitch::m_pauseTrace),
+                            "ns3::FabricSwitch::PortClassTracedCallback")
+            .AddTraceSource("PfcResume",
+                            "The switch resumed an upstream port: (ingress port, class)",
+                            MakeTraceSourceAccessor(&FabricSwitch::m_resumeTrace),
+                            "ns3::FabricSwitch::PortClassTracedCallback");
     return tid;
 }
 
@@ -181,9 +199,9 @@ FabricSwitch::SetRoute(Ipv4Address dst, const std::vector<uint32_t>& ports)
     {
         if (p >= m_ports.size())
         {
-            throw std::invalid_argument("FabricSwitch::SetRoute: port " + std::to_string(p)
-                                        + " out of range [0, " + std::to_string(m_ports.size())
-                                        + ")");
+            throw std::invalid_argument("FabricSwitch::SetRoute: port " + std::to_string(p) +
+                                        " out of range [0, " + std::to_string(m_ports.size()) +
+                                        ")");
         }
     }
     auto it = m_groupIndex.find(ports);
@@ -218,8 +236,8 @@ FabricSwitch::SetRoute(Ipv4Address dst, const std::vector<uint32_t>& ports)
 uint32_t
 FabricSwitch::AppendGroupData(uint32_t g, const std::vector<uint32_t>& ports)
 {
-    static_assert(sizeof(FastModulus) == 4 * sizeof(uint32_t)
-                      && std::is_trivially_copyable<FastModulus>::value,
+    static_assert(sizeof(FastModulus) == 4 * sizeof(uint32_t) &&
+                      std::is_trivially_copyable<FastModulus>::value,
                   "a FastModulus is 4 words of m_groupData");
     const std::size_t offset = (m_groupData.size() + 3) & ~std::size_t(3);
     if (offset + kGroupHeadWords + ports.size() >= kSinglePort)
@@ -318,8 +336,8 @@ FabricSwitch::GetClassStats(uint32_t i, uint8_t cls) const
     const Port& p = m_ports.at(i);
     if (cls >= FabricNetDevice::kNumClasses)
     {
-        throw std::out_of_range("FabricSwitch::GetClassStats: class " + std::to_string(cls)
-                                + " is out of range [0, 7]");
+        throw std::out_of_range("FabricSwitch::GetClassStats: class " + std::to_string(cls) +
+                                " is out of range [0, 7]");
     }
     SwitchClassStats c;
     c.txPackets = p.txClass[cls][0];
@@ -371,8 +389,8 @@ FabricSwitch::Configure()
 {
     if (m_kmin > m_kmax)
     {
-        throw std::invalid_argument("FabricSwitch: EcnKmin (" + std::to_string(m_kmin)
-                                    + ") must not exceed EcnKmax (" + std::to_string(m_kmax) + ")");
+        throw std::invalid_argument("FabricSwitch: EcnKmin (" + std::to_string(m_kmin) +
+                                    ") must not exceed EcnKmax (" + std::to_string(m_kmax) + ")");
     }
     m_seedInUse = m_ecmpSeed != 0 ? m_ecmpSeed : m_rng->GetInteger(1, 0xfffffffeu);
     std::vector<uint32_t> headroom;
@@ -557,8 +575,8 @@ FabricSwitch::SendPause(uint32_t in, uint8_t cls)
     ip.pauseClass[cls]++;
     ip.dev->SendPfc(cls, m_pauseQuanta);
     m_pauseTrace(in, cls);
-    ip.refresh[cls]
-        = Simulator::Schedule(ip.pauseDuration / 2, &FabricSwitch::RefreshPause, this, in, cls);
+    ip.refresh[cls] =
+        Simulator::Schedule(ip.pauseDuration / 2, &FabricSwitch::RefreshPause, this, in, cls);
 }
 
 void

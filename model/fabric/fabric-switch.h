@@ -6,13 +6,14 @@
 
 #include "fabric-net-device.h"
 #include "flow-key.h"
+#include "shared-buffer-mmu.h"
+
 #include "ns3/event-id.h"
 #include "ns3/fast-mod.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/object.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/traced-callback.h"
-#include "shared-buffer-mmu.h"
 
 #include <array>
 #include <cstdint>
@@ -72,9 +73,7 @@ struct SwitchClassStats
  *
  * Randomness (the ECMP seed, ECN marking) comes from ns-3 random variable streams only.
  */
-class alignas(64) FabricSwitch
-    : public Object
-    , public FabricPortHandler
+class alignas(64) FabricSwitch : public Object, public FabricPortHandler
 {
   public:
     /// Where ECN marking decides (attribute EcnMarkingPoint).
@@ -157,7 +156,9 @@ class alignas(64) FabricSwitch
     static double EcnProbability(uint64_t q, uint64_t kmin, uint64_t kmax, double pmax);
 
     /// Trace signature of drops: (packet, ingress port, class, reason).
-    typedef void (*DropTracedCallback)(Ptr<const Packet> p, uint32_t port, uint8_t cls,
+    typedef void (*DropTracedCallback)(Ptr<const Packet> p,
+                                       uint32_t port,
+                                       uint8_t cls,
                                        const std::string& reason);
     /// Trace signature of ECN marks and PFC events: (port, class).
     typedef void (*PortClassTracedCallback)(uint32_t port, uint8_t cls);
@@ -167,9 +168,14 @@ class alignas(64) FabricSwitch
     void DoDispose() override;
 
   private:
-    bool PortReceive(uint32_t inPort, FabricNetDevice* dev, FabricFrame& f,
+    bool PortReceive(uint32_t inPort,
+                     FabricNetDevice* dev,
+                     FabricFrame& f,
                      const FlowKey* key) override;
-    void PortDequeue(uint32_t outPort, FabricFrame& f, uint8_t cls, uint32_t meta,
+    void PortDequeue(uint32_t outPort,
+                     FabricFrame& f,
+                     uint8_t cls,
+                     uint32_t meta,
                      FlowKey* key) override;
     void Forward(uint32_t inPort, const FlowKey& key, FabricFrame& f);
     /// Fire the drop trace (materialising the frame only if it has sinks); count the drop.
@@ -178,6 +184,7 @@ class alignas(64) FabricSwitch
     void Configure();
     void SendPause(uint32_t port, uint8_t cls);
     void RefreshPause(uint32_t port, uint8_t cls);
+
     /**
      * RED-style marking decision for an ECN-capable packet at queue length q of (port, class).
      * \return true if the packet was CE-marked
@@ -187,6 +194,7 @@ class alignas(64) FabricSwitch
         // At or under Kmin (the common case) nothing is marked: no call.
         return q > m_ports[outPort].kmin && MarkAboveKmin(f, outPort, cls, q);
     }
+
     /// MaybeMark() over Kmin: mark with the RED probability. \return true if marked
     bool MarkAboveKmin(FabricFrame& f, uint32_t outPort, uint8_t cls, uint64_t q);
 

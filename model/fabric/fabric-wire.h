@@ -7,10 +7,11 @@
 #include "fabric-frame.h"
 #include "fabric-net-device.h"
 #include "flow-key.h"
+#include "wire-arena.h"
+
 #include "ns3/fast-events.h"
 #include "ns3/mlnet-event.h"
 #include "ns3/nstime.h"
-#include "wire-arena.h"
 
 #include <cstdint>
 
@@ -31,8 +32,8 @@ class alignas(64) FabricWire : public MlnetEvent
   public:
     /// \param dev the receiving device
     explicit FabricWire(FabricNetDevice* dev)
-        : MlnetEvent(&Deliver)
-        , m_dev(dev)
+        : MlnetEvent(&Deliver),
+          m_dev(dev)
     {
     }
 

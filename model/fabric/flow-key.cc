@@ -25,7 +25,7 @@ Mix64(uint64_t k)
 }
 
 /// Parse a key from anything with CopyData (a Packet, a FabricFrame).
-template<class P>
+template <class P>
 bool
 ParseFrom(FlowKey& key, const P& p)
 {

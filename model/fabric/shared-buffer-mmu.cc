@@ -14,24 +14,25 @@ SharedBufferMmu::ReasonName(Verdict v)
 {
     switch (v)
     {
-        case Verdict::Reserve:
-            return "Reserve";
-        case Verdict::Shared:
-            return "Shared";
-        case Verdict::Headroom:
-            return "Headroom";
-        case Verdict::DropHeadroom:
-            return "HeadroomExhausted";
-        case Verdict::DropEgress:
-            return "EgressThreshold";
-        case Verdict::DropBuffer:
-            return "BufferFull";
+    case Verdict::Reserve:
+        return "Reserve";
+    case Verdict::Shared:
+        return "Shared";
+    case Verdict::Headroom:
+        return "Headroom";
+    case Verdict::DropHeadroom:
+        return "HeadroomExhausted";
+    case Verdict::DropEgress:
+        return "EgressThreshold";
+    case Verdict::DropBuffer:
+        return "BufferFull";
     }
     return "Unknown";
 }
 
 void
-SharedBufferMmu::Configure(uint32_t nPorts, const MmuConfig& cfg,
+SharedBufferMmu::Configure(uint32_t nPorts,
+                           const MmuConfig& cfg,
                            const std::vector<uint32_t>& headroomPerPort)
 {
     if (cfg.pfcAlpha <= 0 || cfg.egressAlpha <= 0)
@@ -58,9 +59,9 @@ SharedBufferMmu::Configure(uint32_t nPorts, const MmuConfig& cfg,
     if (fixed >= cfg.bufferBytes)
     {
         throw std::invalid_argument(
-            "BufferSize (" + std::to_string(cfg.bufferBytes)
-            + " B) must exceed the per-queue reserves plus PFC headroom of all ports ("
-            + std::to_string(fixed) + " B)");
+            "BufferSize (" + std::to_string(cfg.bufferBytes) +
+            " B) must exceed the per-queue reserves plus PFC headroom of all ports (" +
+            std::to_string(fixed) + " B)");
     }
     m_sharedPool = cfg.bufferBytes - fixed;
     m_sharedUsed = 0;

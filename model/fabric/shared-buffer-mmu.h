@@ -71,7 +71,8 @@ class SharedBufferMmu
      * \param headroomPerPort PFC headroom per lossless (port, class), in bytes, one per port
      * \throws std::invalid_argument if the reserves and headroom do not fit in the buffer
      */
-    void Configure(uint32_t nPorts, const MmuConfig& cfg,
+    void Configure(uint32_t nPorts,
+                   const MmuConfig& cfg,
                    const std::vector<uint32_t>& headroomPerPort);
 
     /**
@@ -96,6 +97,7 @@ class SharedBufferMmu
     bool NeedPause(uint32_t in, uint8_t cls) const;
     /// \return true if ingress queue (in, cls) is back under Xon (Xoff - resume offset)
     bool CanResume(uint32_t in, uint8_t cls) const;
+
     /// \return true if class cls is lossless (PFC on and class in the lossless mask)
     bool IsLossless(uint8_t cls) const
     {
@@ -103,26 +105,31 @@ class SharedBufferMmu
     }
 
     uint64_t EgressBytes(uint32_t out, uint8_t cls) const; //!< \return bytes queued at egress
+
     /// \return bytes queued at egress port out, all classes
     uint64_t EgressPortBytes(uint32_t out) const
     {
         return m_portEgress[out].now;
     }
+
     /// \return the most bytes queued at egress port out (all classes) at any time
     uint64_t MaxEgressPortBytes(uint32_t out) const
     {
         return m_portEgress[out].max;
     }
+
     uint64_t IngressBytes(uint32_t in, uint8_t cls) const; //!< \return ingress bytes incl. headroom
     uint64_t HeadroomBytes(uint32_t in, uint8_t cls) const; //!< \return headroom bytes used
     uint64_t SharedUsed() const; //!< \return bytes used in the shared pool
     uint64_t SharedPool() const; //!< \return size of the shared pool
     uint64_t TotalUsed() const;  //!< \return all buffered bytes
+
     /// \return current Xoff threshold on shared usage (bytes)
     double PauseThreshold() const
     {
         return m_cfg.pfcAlpha * double(m_sharedPool - m_sharedUsed);
     }
+
     const MmuConfig& Config() const //!< \return the configuration
     {
         return m_cfg;
@@ -135,14 +142,17 @@ class SharedBufferMmu
         uint64_t ingress{0};  //!< bytes in reserve + shared
         uint64_t headroom{0}; //!< bytes in headroom
     };
+
     uint64_t SharedOf(const Queue& q) const
     {
         return q.ingress > m_cfg.reserveBytes ? q.ingress - m_cfg.reserveBytes : 0;
     }
+
     Queue& At(uint32_t port, uint8_t cls)
     {
         return m_queues[port * 8u + cls];
     }
+
     const Queue& At(uint32_t port, uint8_t cls) const
     {
         return m_queues[port * 8u + cls];
@@ -178,8 +188,8 @@ SharedBufferMmu::Admit(uint32_t in, uint32_t out, uint8_t cls, uint32_t size) co
 {
     const Queue& iq = At(in, cls);
     uint64_t after = iq.ingress + size;
-    uint64_t sharedDelta
-        = (after > m_cfg.reserveBytes ? after - m_cfg.reserveBytes : 0) - SharedOf(iq);
+    uint64_t sharedDelta =
+        (after > m_cfg.reserveBytes ? after - m_cfg.reserveBytes : 0) - SharedOf(iq);
     if (IsLossless(cls))
     {
         if (iq.headroom == 0)
@@ -188,16 +198,16 @@ SharedBufferMmu::Admit(uint32_t in, uint32_t out, uint8_t cls, uint32_t size) co
             {
                 return Verdict::Reserve;
             }
-            if (double(after - m_cfg.reserveBytes) <= PauseThreshold()
-                && m_sharedUsed + sharedDelta <= m_sharedPool)
+            if (double(after - m_cfg.reserveBytes) <= PauseThreshold() &&
+                m_sharedUsed + sharedDelta <= m_sharedPool)
             {
                 return Verdict::Shared;
             }
         }
         return iq.headroom + size <= m_headroomCap[in] ? Verdict::Headroom : Verdict::DropHeadroom;
     }
-    double egressLimit
-        = m_cfg.reserveBytes + m_cfg.egressAlpha * double(m_sharedPool - m_sharedUsed);
+    double egressLimit =
+        m_cfg.reserveBytes + m_cfg.egressAlpha * double(m_sharedPool - m_sharedUsed);
     if (double(m_portEgress[out].perClass[cls] + size) > egressLimit)
     {
         return Verdict::DropEgress;

@@ -95,6 +95,7 @@ class TxTimeAccumulator
         }
         return Miss(bits);
     }
+
     /// \param bits bits at m_rate \return their split, now the memo's first entry
     const Split& Miss(uint64_t bits) const;
     /// \param rateBps the new rate: rescale the carry, empty the memo

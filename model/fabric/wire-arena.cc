@@ -24,8 +24,8 @@ WireArena::WireArena(std::size_t records)
 {
     if (records < 2 || records > kMaxRecords || (records & (records - 1)) != 0)
     {
-        throw std::invalid_argument("WireArena: records must be a power of two in [2, 2^26], got "
-                                    + std::to_string(records));
+        throw std::invalid_argument("WireArena: records must be a power of two in [2, 2^26], got " +
+                                    std::to_string(records));
     }
     m_rings.emplace_back(new WireRecord[records]);
     m_ring = m_rings.back().get();

@@ -4,6 +4,7 @@
 #include "fluid-connection.h"
 
 #include "fluid-transport.h"
+
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 
@@ -21,14 +22,14 @@ NS_OBJECT_ENSURE_REGISTERED(FluidConnection);
 TypeId
 FluidConnection::GetTypeId()
 {
-    static TypeId tid
-        = TypeId("ns3::FluidConnection")
-              .SetParent<MessageConnection>()
-              .SetGroupName("Mlnet")
-              .AddTraceSource("MessageComplete",
-                              "A posted message was acknowledged: (id, bytes, posted, done)",
-                              MakeTraceSourceAccessor(&FluidConnection::m_msgTrace),
-                              "ns3::FluidConnection::MessageTracedCallback");
+    static TypeId tid =
+        TypeId("ns3::FluidConnection")
+            .SetParent<MessageConnection>()
+            .SetGroupName("Mlnet")
+            .AddTraceSource("MessageComplete",
+                            "A posted message was acknowledged: (id, bytes, posted, done)",
+                            MakeTraceSourceAccessor(&FluidConnection::m_msgTrace),
+                            "ns3::FluidConnection::MessageTracedCallback");
     return tid;
 }
 
@@ -76,27 +77,18 @@ FluidConnection::StartNext()
     s.cls = m_class;
     s.rateCap = double(m_maxRate) / 8.0;
     s.extraLatency = m_ackLatency;
-    s.drained = FluidNetwork::FlowCallback(
-        [this](uint64_t)
-        {
-            OnDrained();
-        });
+    s.drained = FluidNetwork::FlowCallback([this](uint64_t) { OnDrained(); });
     FluidTransport* remote = m_remote;
     const Ipv4Address src(m_local->m_address);
     const uint32_t qpn = m_qpn;
     const uint64_t bytes = m.bytes;
-    s.delivered = FluidNetwork::FlowCallback(
-        [this, remote, src, qpn, bytes](uint64_t)
-        {
-            m_delivered += bytes;
-            m_lastDelivery = Simulator::Now();
-            remote->Receive(src, qpn, bytes);
-        });
+    s.delivered = FluidNetwork::FlowCallback([this, remote, src, qpn, bytes](uint64_t) {
+        m_delivered += bytes;
+        m_lastDelivery = Simulator::Now();
+        remote->Receive(src, qpn, bytes);
+    });
     s.completed = FluidNetwork::FlowCallback(
-        [this, m](uint64_t)
-        {
-            OnCompleted(m.id, m.bytes, m.posted, m.cb);
-        });
+        [this, m](uint64_t) { OnCompleted(m.id, m.bytes, m.posted, m.cb); });
     m_sending = true;
     m_sendingBytes = m.bytes;
     m_sendingWire = s.bytes;
@@ -153,8 +145,8 @@ FluidConnection::SetPriorityClass(uint8_t cls)
 {
     if (cls > 7)
     {
-        throw std::invalid_argument("FluidConnection::SetPriorityClass: class "
-                                    + std::to_string(cls) + " out of range [0, 7]");
+        throw std::invalid_argument("FluidConnection::SetPriorityClass: class " +
+                                    std::to_string(cls) + " out of range [0, 7]");
     }
     m_class = cls;
     if (m_ring)

@@ -96,6 +96,7 @@ class FluidConnection : public MessageConnection
         std::vector<char> running;  //!< phased: a member's phase is draining
         uint32_t pending{0};        //!< phased: members with phases left
     };
+
     /// Apply the rate cap to the ring this connection is a member of: a common group's is its
     /// members' smallest, a phased member's flow has its own.
     void UpdateRingCap();

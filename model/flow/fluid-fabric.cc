@@ -138,13 +138,13 @@ FluidFabric::Route(const FlowKey& key) const
     Ptr<FabricNetDevice> dev = GetHostDevice(key.src);
     if (!dev)
     {
-        throw std::invalid_argument("FluidFabric::Route: source " + AddressString(key.src)
-                                    + " is not a host of the fabric");
+        throw std::invalid_argument("FluidFabric::Route: source " + AddressString(key.src) +
+                                    " is not a host of the fabric");
     }
     if (!GetHostDevice(key.dst))
     {
-        throw std::invalid_argument("FluidFabric::Route: destination " + AddressString(key.dst)
-                                    + " is not a host of the fabric");
+        throw std::invalid_argument("FluidFabric::Route: destination " + AddressString(key.dst) +
+                                    " is not a host of the fabric");
     }
     std::vector<uint32_t> path;
     for (uint32_t hop = 0; hop < m_maxHops; ++hop)
@@ -166,9 +166,9 @@ FluidFabric::Route(const FlowKey& key) const
             const int out = sw->SelectEgress(key);
             if (out < 0)
             {
-                throw std::invalid_argument("FluidFabric::Route: switch node "
-                                            + std::to_string(node->GetId()) + " has no route to "
-                                            + AddressString(key.dst));
+                throw std::invalid_argument("FluidFabric::Route: switch node " +
+                                            std::to_string(node->GetId()) + " has no route to " +
+                                            AddressString(key.dst));
             }
             dev = sw->GetPort(uint32_t(out));
             continue;
@@ -179,8 +179,8 @@ FluidFabric::Route(const FlowKey& key) const
             break; // a host that is not the destination, or a node we cannot cross
         }
     }
-    throw std::invalid_argument("FluidFabric::Route: no path from " + AddressString(key.src)
-                                + " to " + AddressString(key.dst));
+    throw std::invalid_argument("FluidFabric::Route: no path from " + AddressString(key.src) +
+                                " to " + AddressString(key.dst));
 }
 
 } // namespace ns3

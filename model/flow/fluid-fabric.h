@@ -5,6 +5,7 @@
 #define MLNET_FLUID_FABRIC_H
 
 #include "fluid-network.h"
+
 #include "ns3/fabric-net-device.h"
 #include "ns3/flow-key.h"
 #include "ns3/node-container.h"

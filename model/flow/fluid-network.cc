@@ -43,33 +43,36 @@ CeilNs(double seconds)
 TypeId
 FluidNetwork::GetTypeId()
 {
-    static TypeId tid
-        = TypeId("ns3::FluidNetwork")
-              .SetParent<Object>()
-              .SetGroupName("Mlnet")
-              .AddConstructor<FluidNetwork>()
-              .AddAttribute("FrameBytes",
-                            "Bytes of one full-size frame on the wire, serialized once per "
-                            "store-and-forward hop in the unloaded path latency (default 1082: "
-                            "1000 B payload + 44 B RoCEv2 headers and ICRC + 38 B Ethernet "
-                            "header, FCS, preamble and gap)",
-                            UintegerValue(1082), MakeUintegerAccessor(&FluidNetwork::m_frameBytes),
-                            MakeUintegerChecker<uint32_t>(1, 1u << 20))
-              .AddAttribute("Incremental",
-                            "true: a recomputation fills the changed flows with the others' "
-                            "rates fixed and widens to the flows whose max-min conditions fail "
-                            "(work grows with the flows sharing the changed links); false: it "
-                            "refills the whole connected component (the reference). Both give "
-                            "the same rates up to rounding",
-                            BooleanValue(true), MakeBooleanAccessor(&FluidNetwork::m_incremental),
-                            MakeBooleanChecker())
-              .AddTraceSource("FlowStart", "A flow started: (flow id, bytes)",
-                              MakeTraceSourceAccessor(&FluidNetwork::m_startTrace),
-                              "ns3::TracedValueCallback::Uint64")
-              .AddTraceSource("FlowEnd",
-                              "A flow's bytes were delivered: (flow id, bytes, start, delivered)",
-                              MakeTraceSourceAccessor(&FluidNetwork::m_endTrace),
-                              "ns3::FluidNetwork::FlowEndTracedCallback");
+    static TypeId tid =
+        TypeId("ns3::FluidNetwork")
+            .SetParent<Object>()
+            .SetGroupName("Mlnet")
+            .AddConstructor<FluidNetwork>()
+            .AddAttribute("FrameBytes",
+                          "Bytes of one full-size frame on the wire, serialized once per "
+                          "store-and-forward hop in the unloaded path latency (default 1082: "
+                          "1000 B payload + 44 B RoCEv2 headers and ICRC + 38 B Ethernet "
+                          "header, FCS, preamble and gap)",
+                          UintegerValue(1082),
+                          MakeUintegerAccessor(&FluidNetwork::m_frameBytes),
+                          MakeUintegerChecker<uint32_t>(1, 1u << 20))
+            .AddAttribute("Incremental",
+                          "true: a recomputation fills the changed flows with the others' "
+                          "rates fixed and widens to the flows whose max-min conditions fail "
+                          "(work grows with the flows sharing the changed links); false: it "
+                          "refills the whole connected component (the reference). Both give "
+                          "the same rates up to rounding",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&FluidNetwork::m_incremental),
+                          MakeBooleanChecker())
+            .AddTraceSource("FlowStart",
+                            "A flow started: (flow id, bytes)",
+                            MakeTraceSourceAccessor(&FluidNetwork::m_startTrace),
+                            "ns3::TracedValueCallback::Uint64")
+            .AddTraceSource("FlowEnd",
+                            "A flow's bytes were delivered: (flow id, bytes, start, delivered)",
+                            MakeTraceSourceAccessor(&FluidNetwork::m_endTrace),
+                            "ns3::FluidNetwork::FlowEndTracedCallback");
     return tid;
 }
 
@@ -97,14 +100,15 @@ FluidNetwork::AddLink(double capacity, Time delay)
 {
     if (!(capacity > 0) || !std::isfinite(capacity))
     {
-        throw std::invalid_argument("FluidNetwork::AddLink: capacity = " + std::to_string(capacity)
-                                    + " bytes/s is out of range (must be > 0 and finite)");
+        throw std::invalid_argument(
+            "FluidNetwork::AddLink: capacity = " + std::to_string(capacity) +
+            " bytes/s is out of range (must be > 0 and finite)");
     }
     if (delay.IsStrictlyNegative())
     {
-        throw std::invalid_argument("FluidNetwork::AddLink: delay = "
-                                    + std::to_string(delay.GetSeconds())
-                                    + " s is out of range (must be >= 0)");
+        throw std::invalid_argument(
+            "FluidNetwork::AddLink: delay = " + std::to_string(delay.GetSeconds()) +
+            " s is out of range (must be >= 0)");
     }
     Link l;
     l.capacity = capacity;
@@ -125,9 +129,8 @@ FluidNetwork::LinkAt(uint32_t link) const
 {
     if (link >= m_links.size())
     {
-        throw std::invalid_argument("FluidNetwork: link " + std::to_string(link)
-                                    + " is out of range [0, " + std::to_string(m_links.size())
-                                    + ")");
+        throw std::invalid_argument("FluidNetwork: link " + std::to_string(link) +
+                                    " is out of range [0, " + std::to_string(m_links.size()) + ")");
     }
     return m_links[link];
 }
@@ -155,8 +158,8 @@ FluidNetwork::GetLinkClassBytes(uint32_t link, uint8_t cls) const
 {
     if (cls >= kClasses)
     {
-        throw std::invalid_argument("FluidNetwork::GetLinkClassBytes: class = "
-                                    + std::to_string(cls) + " is out of range [0, 7]");
+        throw std::invalid_argument("FluidNetwork::GetLinkClassBytes: class = " +
+                                    std::to_string(cls) + " is out of range [0, 7]");
     }
     return LinkAt(link).carriedByClass[cls];
 }
@@ -200,41 +203,40 @@ FluidNetwork::StartFlow(const FlowSpec& spec)
         {
             if (spec.path[j] == spec.path[i])
             {
-                throw std::invalid_argument("FluidNetwork::StartFlow: path crosses link "
-                                            + std::to_string(spec.path[i]) + " twice");
+                throw std::invalid_argument("FluidNetwork::StartFlow: path crosses link " +
+                                            std::to_string(spec.path[i]) + " twice");
             }
         }
     }
     for (uint32_t l : spec.reversePath)
     {
         LinkAt(l);
-        if (std::count(spec.path.begin(), spec.path.end(), l)
-            || std::count(spec.reversePath.begin(), spec.reversePath.end(), l) > 1)
+        if (std::count(spec.path.begin(), spec.path.end(), l) ||
+            std::count(spec.reversePath.begin(), spec.reversePath.end(), l) > 1)
         {
-            throw std::invalid_argument("FluidNetwork::StartFlow: reverse path link "
-                                        + std::to_string(l) + " is used twice");
+            throw std::invalid_argument("FluidNetwork::StartFlow: reverse path link " +
+                                        std::to_string(l) + " is used twice");
         }
     }
     if (!spec.pathCoef.empty() && spec.pathCoef.size() != spec.path.size())
     {
-        throw std::invalid_argument("FluidNetwork::StartFlow: pathCoef has "
-                                    + std::to_string(spec.pathCoef.size())
-                                    + " entries; it must be empty or one per path link ("
-                                    + std::to_string(spec.path.size()) + ")");
+        throw std::invalid_argument("FluidNetwork::StartFlow: pathCoef has " +
+                                    std::to_string(spec.pathCoef.size()) +
+                                    " entries; it must be empty or one per path link (" +
+                                    std::to_string(spec.path.size()) + ")");
     }
     for (double c : spec.pathCoef)
     {
         if (!(c > 0) || !std::isfinite(c))
         {
-            throw std::invalid_argument("FluidNetwork::StartFlow: pathCoef entry "
-                                        + std::to_string(c) + " is out of range (> 0, finite)");
+            throw std::invalid_argument("FluidNetwork::StartFlow: pathCoef entry " +
+                                        std::to_string(c) + " is out of range (> 0, finite)");
         }
     }
     if (!(spec.reverseShare >= 0 && spec.reverseShare <= 1))
     {
-        throw std::invalid_argument("FluidNetwork::StartFlow: reverse share = "
-                                    + std::to_string(spec.reverseShare)
-                                    + " is out of range [0, 1]");
+        throw std::invalid_argument("FluidNetwork::StartFlow: reverse share = " +
+                                    std::to_string(spec.reverseShare) + " is out of range [0, 1]");
     }
     if (spec.bytes == 0)
     {
@@ -242,20 +244,19 @@ FluidNetwork::StartFlow(const FlowSpec& spec)
     }
     if (spec.cls >= kClasses)
     {
-        throw std::invalid_argument("FluidNetwork::StartFlow: class = " + std::to_string(spec.cls)
-                                    + " is out of range [0, 7]");
+        throw std::invalid_argument("FluidNetwork::StartFlow: class = " + std::to_string(spec.cls) +
+                                    " is out of range [0, 7]");
     }
     if (!(spec.weight > 0) || !std::isfinite(spec.weight))
     {
-        throw std::invalid_argument("FluidNetwork::StartFlow: weight = "
-                                    + std::to_string(spec.weight)
-                                    + " is out of range (> 0, finite)");
+        throw std::invalid_argument("FluidNetwork::StartFlow: weight = " +
+                                    std::to_string(spec.weight) + " is out of range (> 0, finite)");
     }
     if (!(spec.rateCap >= 0) || !std::isfinite(spec.rateCap))
     {
-        throw std::invalid_argument("FluidNetwork::StartFlow: rate cap = "
-                                    + std::to_string(spec.rateCap)
-                                    + " bytes/s is out of range (>= 0, finite; 0 = none)");
+        throw std::invalid_argument(
+            "FluidNetwork::StartFlow: rate cap = " + std::to_string(spec.rateCap) +
+            " bytes/s is out of range (>= 0, finite; 0 = none)");
     }
     if (spec.extraLatency.IsStrictlyNegative())
     {
@@ -325,8 +326,8 @@ FluidNetwork::LiveFlow(uint64_t id) const
     auto it = m_slotOf.find(id);
     if (it == m_slotOf.end() || m_flows[it->second].finished)
     {
-        throw std::invalid_argument("FluidNetwork: flow " + std::to_string(id)
-                                    + " is not transmitting");
+        throw std::invalid_argument("FluidNetwork: flow " + std::to_string(id) +
+                                    " is not transmitting");
     }
     return m_flows[it->second];
 }
@@ -336,8 +337,8 @@ FluidNetwork::SetRateCap(uint64_t id, double cap)
 {
     if (!(cap >= 0) || !std::isfinite(cap))
     {
-        throw std::invalid_argument("FluidNetwork::SetRateCap: cap = " + std::to_string(cap)
-                                    + " bytes/s is out of range (>= 0, finite; 0 = none)");
+        throw std::invalid_argument("FluidNetwork::SetRateCap: cap = " + std::to_string(cap) +
+                                    " bytes/s is out of range (>= 0, finite; 0 = none)");
     }
     Flow& f = LiveFlow(id);
     if (f.spec.rateCap != cap)
@@ -352,8 +353,8 @@ FluidNetwork::SetClass(uint64_t id, uint8_t cls)
 {
     if (cls >= kClasses)
     {
-        throw std::invalid_argument("FluidNetwork::SetClass: class = " + std::to_string(cls)
-                                    + " is out of range [0, 7]");
+        throw std::invalid_argument("FluidNetwork::SetClass: class = " + std::to_string(cls) +
+                                    " is out of range [0, 7]");
     }
     Flow& f = LiveFlow(id);
     if (f.spec.cls != cls)
@@ -369,8 +370,8 @@ FluidNetwork::SetWeight(uint64_t id, double weight)
 {
     if (!(weight > 0) || !std::isfinite(weight))
     {
-        throw std::invalid_argument("FluidNetwork::SetWeight: weight = " + std::to_string(weight)
-                                    + " is out of range (> 0, finite)");
+        throw std::invalid_argument("FluidNetwork::SetWeight: weight = " + std::to_string(weight) +
+                                    " is out of range (> 0, finite)");
     }
     Flow& f = LiveFlow(id);
     if (f.spec.weight != weight)
@@ -495,8 +496,7 @@ FluidNetwork::Recompute()
     std::vector<uint32_t> links;
     std::vector<uint32_t> members;
     std::vector<double> old;
-    auto markLinks = [&](const Flow& f)
-    {
+    auto markLinks = [&](const Flow& f) {
         for (uint32_t l : f.links)
         {
             if (m_links[l].stamp != stamp)
@@ -506,8 +506,7 @@ FluidNetwork::Recompute()
             }
         }
     };
-    auto add = [&](uint32_t s)
-    {
+    auto add = [&](uint32_t s) {
         Flow& f = m_flows[s];
         if (f.stamp == stamp)
         {
@@ -541,8 +540,7 @@ FluidNetwork::Recompute()
     }
     m_touched.clear();
     // The whole connected component: every flow on a link of the recomputation, transitively.
-    auto closure = [&]()
-    {
+    auto closure = [&]() {
         for (std::size_t i = 0; i < links.size(); ++i)
         {
             const std::vector<uint32_t>& on = m_links[links[i]].flows;
@@ -591,7 +589,9 @@ FluidNetwork::Recompute()
         f.done.Cancel();
         if (f.rate > 0)
         {
-            f.done = Simulator::Schedule(CeilNs(f.remaining / f.rate), &FluidNetwork::Drained, this,
+            f.done = Simulator::Schedule(CeilNs(f.remaining / f.rate),
+                                         &FluidNetwork::Drained,
+                                         this,
                                          members[i]);
         }
     }
@@ -631,8 +631,8 @@ FluidNetwork::Violations(const std::vector<uint32_t>& links)
                 continue;
             }
             const double level = f.rate / f.spec.weight;
-            if (atLeast[f.spec.cls] < link.capacity * (1 - kTolerance)
-                || top[f.spec.cls] > level * (1 + kTolerance) + 1e-6)
+            if (atLeast[f.spec.cls] < link.capacity * (1 - kTolerance) ||
+                top[f.spec.cls] > level * (1 + kTolerance) + 1e-6)
             {
                 holds = false;
                 break;
@@ -700,13 +700,11 @@ FluidNetwork::Fill(const std::vector<uint32_t>& flows, const std::vector<uint32_
     // A min-heap of candidate levels (std::push_heap/pop_heap over a kept vector).
     std::vector<Level>& heap = m_scratch.heap;
     heap.clear();
-    auto push = [&heap](const Level& e)
-    {
+    auto push = [&heap](const Level& e) {
         heap.push_back(e);
         std::push_heap(heap.begin(), heap.end(), std::greater<Level>());
     };
-    auto pushLink = [&](uint32_t li)
-    {
+    auto pushLink = [&](uint32_t li) {
         push(Level{std::max(avail[li], 0.0) / wsum[li], li, version[li], false});
     };
     for (int c = kClasses - 1; c >= 0; --c)
@@ -741,8 +739,7 @@ FluidNetwork::Fill(const std::vector<uint32_t>& flows, const std::vector<uint32_
         }
         std::size_t left = members.size();
         // A flow stops rising at fill level T: its rate is weight x T.
-        auto freeze = [&](uint32_t fi, double level, uint32_t bottleneck)
-        {
+        auto freeze = [&](uint32_t fi, double level, uint32_t bottleneck) {
             Flow& f = m_flows[flows[fi]];
             frozen[fi] = 1;
             --left;
@@ -813,10 +810,17 @@ FluidNetwork::Drained(uint32_t slot)
     f.finished = true;
     m_bytesDrained += f.spec.bytes;
     NS_LOG_DEBUG("flow " << f.id << " drained");
-    const Time latency
-        = f.spec.latency.IsStrictlyNegative() ? PathLatency(f.spec.path) : f.spec.latency;
-    Simulator::Schedule(latency, &FluidNetwork::Deliver, this, f.id, f.spec.bytes, f.start,
-                        f.spec.delivered, f.spec.completed, f.spec.extraLatency);
+    const Time latency =
+        f.spec.latency.IsStrictlyNegative() ? PathLatency(f.spec.path) : f.spec.latency;
+    Simulator::Schedule(latency,
+                        &FluidNetwork::Deliver,
+                        this,
+                        f.id,
+                        f.spec.bytes,
+                        f.start,
+                        f.spec.delivered,
+                        f.spec.completed,
+                        f.spec.extraLatency);
     Touch(slot);
     if (!f.spec.drained.IsNull())
     {
@@ -827,8 +831,12 @@ FluidNetwork::Drained(uint32_t slot)
 }
 
 void
-FluidNetwork::Deliver(uint64_t id, uint64_t bytes, Time start, FlowCallback delivered,
-                      FlowCallback completed, Time extra)
+FluidNetwork::Deliver(uint64_t id,
+                      uint64_t bytes,
+                      Time start,
+                      FlowCallback delivered,
+                      FlowCallback completed,
+                      Time extra)
 {
     m_endTrace(id, bytes, start, Simulator::Now());
     if (!delivered.IsNull())
@@ -845,11 +853,7 @@ FluidNetwork::Deliver(uint64_t id, uint64_t bytes, Time start, FlowCallback deli
     }
     else
     {
-        Simulator::Schedule(extra,
-                            [completed, id]()
-                            {
-                                completed(id);
-                            });
+        Simulator::Schedule(extra, [completed, id]() { completed(id); });
     }
 }
 

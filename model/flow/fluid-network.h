@@ -224,8 +224,12 @@ class FluidNetwork : public Object
      */
     std::vector<uint32_t> Violations(const std::vector<uint32_t>& links);
     void Drained(uint32_t slot);
-    void Deliver(uint64_t id, uint64_t bytes, Time start, FlowCallback delivered,
-                 FlowCallback completed, Time extra);
+    void Deliver(uint64_t id,
+                 uint64_t bytes,
+                 Time start,
+                 FlowCallback delivered,
+                 FlowCallback completed,
+                 Time extra);
     void Detach(uint32_t slot);
 
     std::vector<Link> m_links;

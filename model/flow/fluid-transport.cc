@@ -31,59 +31,69 @@ constexpr uint8_t kUdp = 17;
 TypeId
 FluidTransport::GetTypeId()
 {
-    static TypeId tid
-        = TypeId("ns3::FluidTransport")
-              .SetParent<MessageTransport>()
-              .SetGroupName("Mlnet")
-              .AddConstructor<FluidTransport>()
-              .AddAttribute("Mtu", "Payload bytes per packet, as the RDMA NIC's Mtu (bytes)",
-                            UintegerValue(1000), MakeUintegerAccessor(&FluidTransport::m_mtu),
-                            MakeUintegerChecker<uint32_t>(64, 9000))
-              .AddAttribute("HeaderBytes",
-                            "Header bytes per packet: IPv4 20 + UDP 8 + BTH 12 + ICRC 4 (bytes)",
-                            UintegerValue(44), MakeUintegerAccessor(&FluidTransport::m_headerBytes),
-                            MakeUintegerChecker<uint32_t>(0, 1024))
-              .AddAttribute("FrameOverhead",
-                            "Wire bytes per frame beyond the IPv4 datagram, as the fabric's "
-                            "FrameOverhead: Ethernet header 14 + FCS 4 + preamble 8 + gap 12",
-                            UintegerValue(38),
-                            MakeUintegerAccessor(&FluidTransport::m_frameOverhead),
-                            MakeUintegerChecker<uint32_t>(0, 1024))
-              .AddAttribute("AckFrameBytes",
-                            "Wire bytes of an acknowledgement frame (a minimum Ethernet frame "
-                            "with preamble and gap), serialized per hop on the way back",
-                            UintegerValue(84),
-                            MakeUintegerAccessor(&FluidTransport::m_ackFrameBytes),
-                            MakeUintegerChecker<uint32_t>(1, 9000))
-              .AddAttribute("AckInterval",
-                            "Data packets per acknowledgement, as the RDMA NIC's AckInterval: "
-                            "the acknowledgements load the reverse path with AckFrameBytes per "
-                            "AckInterval full frames",
-                            UintegerValue(1), MakeUintegerAccessor(&FluidTransport::m_ackInterval),
-                            MakeUintegerChecker<uint32_t>(1, 65536))
-              .AddAttribute(
-                  "RingGranularity",
-                  "How a ring collective (ring all-reduce, reduce-scatter, all-gather) crosses "
-                  "the fluid network: Message = one fluid flow per ring-step message (the "
-                  "reference); Group = the whole ring as one fluid group of its n connections "
-                  "at one common rate; Phased = RingPhases phases of one fluid flow per member, "
-                  "a member's phase k + 1 waiting for its own and its predecessor's phase k (as "
-                  "ring steps wait). Group and Phased add the per-step "
-                  "latencies at the end (doc/flow-backend.rst, Speed). Read on rank 0's "
-                  "transport",
-                  EnumValue(RING_MESSAGE), MakeEnumAccessor(&FluidTransport::m_ringGranularity),
-                  MakeEnumChecker(RING_MESSAGE, "Message", RING_GROUP, "Group", RING_PHASED,
-                                  "Phased"))
-              .AddAttribute("RingPhases",
-                            "RingGranularity Phased: phases of a ring collective (at most its "
-                            "steps); a member's phase k + 1 starts when its own and its "
-                            "predecessor's phase k have drained",
-                            UintegerValue(8), MakeUintegerAccessor(&FluidTransport::m_ringPhases),
-                            MakeUintegerChecker<uint32_t>(1, 8192))
-              .AddTraceSource("MessageRx",
-                              "A message was received completely: (source, source QP, bytes)",
-                              MakeTraceSourceAccessor(&FluidTransport::m_msgRxTrace),
-                              "ns3::FluidTransport::MessageRxTracedCallback");
+    static TypeId tid =
+        TypeId("ns3::FluidTransport")
+            .SetParent<MessageTransport>()
+            .SetGroupName("Mlnet")
+            .AddConstructor<FluidTransport>()
+            .AddAttribute("Mtu",
+                          "Payload bytes per packet, as the RDMA NIC's Mtu (bytes)",
+                          UintegerValue(1000),
+                          MakeUintegerAccessor(&FluidTransport::m_mtu),
+                          MakeUintegerChecker<uint32_t>(64, 9000))
+            .AddAttribute("HeaderBytes",
+                          "Header bytes per packet: IPv4 20 + UDP 8 + BTH 12 + ICRC 4 (bytes)",
+                          UintegerValue(44),
+                          MakeUintegerAccessor(&FluidTransport::m_headerBytes),
+                          MakeUintegerChecker<uint32_t>(0, 1024))
+            .AddAttribute("FrameOverhead",
+                          "Wire bytes per frame beyond the IPv4 datagram, as the fabric's "
+                          "FrameOverhead: Ethernet header 14 + FCS 4 + preamble 8 + gap 12",
+                          UintegerValue(38),
+                          MakeUintegerAccessor(&FluidTransport::m_frameOverhead),
+                          MakeUintegerChecker<uint32_t>(0, 1024))
+            .AddAttribute("AckFrameBytes",
+                          "Wire bytes of an acknowledgement frame (a minimum Ethernet frame "
+                          "with preamble and gap), serialized per hop on the way back",
+                          UintegerValue(84),
+                          MakeUintegerAccessor(&FluidTransport::m_ackFrameBytes),
+                          MakeUintegerChecker<uint32_t>(1, 9000))
+            .AddAttribute("AckInterval",
+                          "Data packets per acknowledgement, as the RDMA NIC's AckInterval: "
+                          "the acknowledgements load the reverse path with AckFrameBytes per "
+                          "AckInterval full frames",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&FluidTransport::m_ackInterval),
+                          MakeUintegerChecker<uint32_t>(1, 65536))
+            .AddAttribute(
+                "RingGranularity",
+                "How a ring collective (ring all-reduce, reduce-scatter, all-gather) crosses "
+                "the fluid network: Message = one fluid flow per ring-step message (the "
+                "reference); Group = the whole ring as one fluid group of its n connections "
+                "at one common rate; Phased = RingPhases phases of one fluid flow per member, "
+                "a member's phase k + 1 waiting for its own and its predecessor's phase k (as "
+                "ring steps wait). Group and Phased add the per-step "
+                "latencies at the end (doc/flow-backend.rst, Speed). Read on rank 0's "
+                "transport",
+                EnumValue(RING_MESSAGE),
+                MakeEnumAccessor(&FluidTransport::m_ringGranularity),
+                MakeEnumChecker(RING_MESSAGE,
+                                "Message",
+                                RING_GROUP,
+                                "Group",
+                                RING_PHASED,
+                                "Phased"))
+            .AddAttribute("RingPhases",
+                          "RingGranularity Phased: phases of a ring collective (at most its "
+                          "steps); a member's phase k + 1 starts when its own and its "
+                          "predecessor's phase k have drained",
+                          UintegerValue(8),
+                          MakeUintegerAccessor(&FluidTransport::m_ringPhases),
+                          MakeUintegerChecker<uint32_t>(1, 8192))
+            .AddTraceSource("MessageRx",
+                            "A message was received completely: (source, source QP, bytes)",
+                            MakeTraceSourceAccessor(&FluidTransport::m_msgRxTrace),
+                            "ns3::FluidTransport::MessageRxTracedCallback");
     return tid;
 }
 
@@ -110,8 +120,8 @@ FluidTransport::Bind(Ptr<FluidFabric> fabric, Ipv4Address address)
     {
         std::ostringstream os;
         address.Print(os);
-        throw std::invalid_argument("FluidTransport::Bind: " + os.str()
-                                    + " is not a host of the fluid fabric");
+        throw std::invalid_argument("FluidTransport::Bind: " + os.str() +
+                                    " is not a host of the fluid fabric");
     }
     m_fabric = fabric;
     m_address = address.Get();
@@ -178,8 +188,8 @@ FluidTransport::Open(Ptr<MessageTransport> remote, uint8_t cls)
 {
     if (cls > 7)
     {
-        throw std::invalid_argument("FluidTransport::Open: priority class " + std::to_string(cls)
-                                    + " out of range [0, 7]");
+        throw std::invalid_argument("FluidTransport::Open: priority class " + std::to_string(cls) +
+                                    " out of range [0, 7]");
     }
     Ptr<FluidTransport> peer = DynamicCast<FluidTransport>(remote);
     if (!peer)
@@ -216,15 +226,15 @@ FluidTransport::Open(Ptr<MessageTransport> remote, uint8_t cls)
     {
         const int64_t back = m_fabric->GetLink(m_fabric->GetDevice(l)->GetPeer());
         const uint32_t r = back >= 0 ? uint32_t(back) : l;
-        ack += net->GetLinkDelay(r).GetSeconds()
-               + double(m_ackFrameBytes) / net->GetLinkCapacity(r);
+        ack +=
+            net->GetLinkDelay(r).GetSeconds() + double(m_ackFrameBytes) / net->GetLinkCapacity(r);
         if (back >= 0)
         {
             c->m_reversePath.push_back(r);
         }
     }
-    c->m_reverseShare = std::min(1.0, double(m_ackFrameBytes)
-                                          / (double(m_ackInterval) * double(WireBytes(m_mtu))));
+    c->m_reverseShare =
+        std::min(1.0, double(m_ackFrameBytes) / (double(m_ackInterval) * double(WireBytes(m_mtu))));
     c->m_ackLatency = NanoSeconds(int64_t(std::llround(ack * 1e9)));
     m_conns.push_back(c);
     return c;
@@ -253,10 +263,10 @@ FluidTransport::StartRing(const RingTransfer& ring)
     {
         throw std::invalid_argument(
             "FluidTransport::StartRing: needs >= 2 connections, steps >= 1, >= 1 step message "
-            "and one sent entry per connection (got "
-            + std::to_string(n) + " connections, " + std::to_string(ring.steps) + " steps, "
-            + std::to_string(ring.stepMessages.size()) + " step messages, "
-            + std::to_string(ring.sent.size()) + " sent entries)");
+            "and one sent entry per connection (got " +
+            std::to_string(n) + " connections, " + std::to_string(ring.steps) + " steps, " +
+            std::to_string(ring.stepMessages.size()) + " step messages, " +
+            std::to_string(ring.sent.size()) + " sent entries)");
     }
     auto g = std::make_shared<FluidConnection::RingGroup>();
     for (uint32_t i = 0; i < n; ++i)
@@ -264,11 +274,12 @@ FluidTransport::StartRing(const RingTransfer& ring)
         Ptr<FluidConnection> c = DynamicCast<FluidConnection>(ring.conns[i]);
         if (!c || !c->m_local || c->m_local->m_fabric != m_fabric)
         {
-            throw std::invalid_argument("FluidTransport::StartRing: connection " + std::to_string(i)
-                                        + " is not a FluidConnection of this fluid fabric");
+            throw std::invalid_argument("FluidTransport::StartRing: connection " +
+                                        std::to_string(i) +
+                                        " is not a FluidConnection of this fluid fabric");
         }
-        if (c->m_sending || !c->m_waiting.empty() || c->m_ring
-            || (i > 0 && c->m_class != g->members.front()->m_class))
+        if (c->m_sending || !c->m_waiting.empty() || c->m_ring ||
+            (i > 0 && c->m_class != g->members.front()->m_class))
         {
             return false; // messages of their own in flight, or mixed classes: message by message
         }
@@ -277,8 +288,7 @@ FluidTransport::StartRing(const RingTransfer& ring)
     Ptr<FluidNetwork> net = m_fabric->GetNetwork();
     FluidNetwork::FlowSpec spec;
     std::unordered_map<uint32_t, std::size_t> index; // link -> position in spec.path
-    auto add = [&spec, &index](uint32_t link, double coef)
-    {
+    auto add = [&spec, &index](uint32_t link, double coef) {
         auto [it, fresh] = index.emplace(link, spec.path.size());
         if (fresh)
         {
@@ -342,11 +352,7 @@ FluidTransport::StartRing(const RingTransfer& ring)
     spec.cls = g->members.front()->m_class;
     spec.rateCap = double(cap) / 8.0;
     spec.latency = Time(0); // the ranks' ends are scheduled at the drain (RingDrained)
-    spec.drained = FluidNetwork::FlowCallback(
-        [g](uint64_t)
-        {
-            RingDrained(g);
-        });
+    spec.drained = FluidNetwork::FlowCallback([g](uint64_t) { RingDrained(g); });
     g->flow = net->StartFlow(spec);
     NS_LOG_DEBUG("ring group of " << n << " members, " << ring.steps << " steps: flow " << g->flow
                                   << ", " << spec.bytes << " B per member over " << spec.path.size()
@@ -389,18 +395,16 @@ FluidTransport::TryPhase(const std::shared_ptr<FluidConnection::RingGroup>& g, u
     s.cls = c->m_class;
     s.rateCap = double(c->m_maxRate) / 8.0;
     s.latency = Time(0); // the ranks' ends are scheduled at the last drain (RingDrained)
-    s.drained = FluidNetwork::FlowCallback(
-        [g, i, n](uint64_t)
+    s.drained = FluidNetwork::FlowCallback([g, i, n](uint64_t) {
+        g->running[i] = 0;
+        ++g->done[i];
+        TryPhase(g, i);
+        TryPhase(g, (i + 1) % n); // its successor may wait for this phase
+        if (g->done[i] == g->phases && --g->pending == 0)
         {
-            g->running[i] = 0;
-            ++g->done[i];
-            TryPhase(g, i);
-            TryPhase(g, (i + 1) % n); // its successor may wait for this phase
-            if (g->done[i] == g->phases && --g->pending == 0)
-            {
-                RingDrained(g);
-            }
-        });
+            RingDrained(g);
+        }
+    });
     g->running[i] = 1;
     c->m_flow = net->StartFlow(s);
 }
@@ -423,8 +427,7 @@ FluidTransport::RingDrained(const std::shared_ptr<FluidConnection::RingGroup>& g
         prefix[i + 1] = prefix[i] + step[i];
     }
     // Sum of the step latencies of the r ranks before rank i (cyclically).
-    auto before = [&](uint32_t i, uint64_t r) -> int64_t
-    {
+    auto before = [&](uint32_t i, uint64_t r) -> int64_t {
         int64_t sum = int64_t(r / n) * prefix[n];
         const uint32_t rem = uint32_t(r % n);
         sum += i >= rem ? prefix[i] - prefix[i - rem] : prefix[i] + prefix[n] - prefix[n + i - rem];
@@ -448,7 +451,10 @@ FluidTransport::RingDrained(const std::shared_ptr<FluidConnection::RingGroup>& g
     {
         const Time received = arrive[(i + n - 1) % n];
         const Time acked = arrive[i] + g->members[i]->m_ackLatency;
-        Simulator::Schedule(std::max(received, acked), &FluidTransport::RingRankDone, g, i,
+        Simulator::Schedule(std::max(received, acked),
+                            &FluidTransport::RingRankDone,
+                            g,
+                            i,
                             now + received);
     }
     for (FluidConnection* c : g->members)
@@ -461,7 +467,8 @@ FluidTransport::RingDrained(const std::shared_ptr<FluidConnection::RingGroup>& g
 }
 
 void
-FluidTransport::RingRankDone(const std::shared_ptr<FluidConnection::RingGroup>& g, uint32_t rank,
+FluidTransport::RingRankDone(const std::shared_ptr<FluidConnection::RingGroup>& g,
+                             uint32_t rank,
                              Time received)
 {
     const uint32_t n = uint32_t(g->members.size());

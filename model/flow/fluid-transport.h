@@ -6,6 +6,7 @@
 
 #include "fluid-connection.h"
 #include "fluid-fabric.h"
+
 #include "ns3/message-transport.h"
 #include "ns3/traced-callback.h"
 
@@ -104,7 +105,8 @@ class FluidTransport : public MessageTransport
     static void TryPhase(const std::shared_ptr<FluidConnection::RingGroup>& g, uint32_t i);
     /// Rank `rank` of a ring group is done. \param g the group \param rank the rank
     /// \param received when its predecessor's last bytes arrived
-    static void RingRankDone(const std::shared_ptr<FluidConnection::RingGroup>& g, uint32_t rank,
+    static void RingRankDone(const std::shared_ptr<FluidConnection::RingGroup>& g,
+                             uint32_t rank,
                              Time received);
 
     Ptr<FluidFabric> m_fabric;

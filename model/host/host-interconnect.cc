@@ -33,196 +33,224 @@ const uint64_t kIovaBase = uint64_t(1) << 32;
 TypeId
 HostInterconnect::GetTypeId()
 {
-    static TypeId tid
-        = TypeId("ns3::HostInterconnect")
-              .SetParent<Object>()
-              .SetGroupName("Mlnet")
-              .AddConstructor<HostInterconnect>()
-              .AddAttribute("Enabled",
-                            "Put the host path between the NIC and memory (false: the NIC "
-                            "behaves exactly as without a host model)",
-                            BooleanValue(true), MakeBooleanAccessor(&HostInterconnect::m_enabled),
-                            MakeBooleanChecker())
-              .AddAttribute(
-                  "RxBufferBytes", "NIC receive buffer in bytes (ConnectX-class NICs: about 1 MiB)",
-                  UintegerValue(1 << 20), MakeUintegerAccessor(&HostInterconnect::m_bufferBytes),
-                  MakeUintegerChecker<uint64_t>(4096, uint64_t(1) << 32))
-              .AddAttribute("PcieGeneration", "PCIe generation, 1..6 (Gen3: 100G NICs)",
-                            UintegerValue(3), MakeUintegerAccessor(&HostInterconnect::m_pcieGen),
-                            MakeUintegerChecker<uint32_t>(1, 6))
-              .AddAttribute("PcieLanes", "PCIe lanes: 1, 2, 4, 8, 16 or 32", UintegerValue(16),
-                            MakeUintegerAccessor(&HostInterconnect::m_pcieLanes),
-                            MakeUintegerChecker<uint32_t>(1, 32))
-              .AddAttribute("MaxPayloadSize",
-                            "PCIe maximum payload size in bytes, a power of two in [128, 4096] "
-                            "(256: the common server setting, Neugebauer et al. SIGCOMM 2018)",
-                            UintegerValue(256), MakeUintegerAccessor(&HostInterconnect::m_mps),
-                            MakeUintegerChecker<uint32_t>(128, 4096))
-              .AddAttribute("TlpOverhead",
-                            "Bytes added per TLP: header, sequence, LCRC, framing (24 for a "
-                            "64-bit-address write, Neugebauer et al. SIGCOMM 2018)",
-                            UintegerValue(24),
-                            MakeUintegerAccessor(&HostInterconnect::m_tlpOverhead),
-                            MakeUintegerChecker<uint32_t>(0, 64))
-              .AddAttribute("WriteCredits",
-                            "DMA write requests (cache lines) in flight between the root "
-                            "complex and memory (credit-based flow control, hostCC SIGCOMM 2023)",
-                            UintegerValue(128),
-                            MakeUintegerAccessor(&HostInterconnect::m_writeCredits),
-                            MakeUintegerChecker<uint32_t>(1, 65536))
-              .AddAttribute(
-                  "ReadRequests", "DMA read requests in flight on the transmit path (PCIe tags)",
-                  UintegerValue(64), MakeUintegerAccessor(&HostInterconnect::m_readRequests),
-                  MakeUintegerChecker<uint32_t>(1, 65536))
-              .AddAttribute(
-                  "ReadRequestBytes", "Bytes per DMA read request (maximum read request size)",
-                  UintegerValue(512), MakeUintegerAccessor(&HostInterconnect::m_readRequestBytes),
-                  MakeUintegerChecker<uint32_t>(64, 4096))
-              .AddAttribute("IoLatency",
-                            "Fixed part of a DMA request's latency (root complex to memory "
-                            "controller and back), besides the memory access itself",
-                            TimeValue(NanoSeconds(250)),
-                            MakeTimeAccessor(&HostInterconnect::m_ioLatency),
-                            MakeTimeChecker(Time(0), MicroSeconds(100)))
-              .AddAttribute("Iommu", "Translate DMA addresses through the IOMMU (IOTLB)",
-                            BooleanValue(true), MakeBooleanAccessor(&HostInterconnect::m_iommu),
-                            MakeBooleanChecker())
-              .AddAttribute("IotlbEntries", "Translations the IOTLB holds (LRU)", UintegerValue(64),
-                            MakeUintegerAccessor(&HostInterconnect::m_iotlbEntries),
-                            MakeUintegerChecker<uint32_t>(1, 1u << 20))
-              .AddAttribute("PageSize",
-                            "IOMMU page size in bytes, a power of two >= 4096 (4 KiB; 2 MiB huge "
-                            "pages)",
-                            UintegerValue(4096),
-                            MakeUintegerAccessor(&HostInterconnect::m_pageBytes),
-                            MakeUintegerChecker<uint64_t>(4096, uint64_t(1) << 30))
-              .AddAttribute("RxBufferPerQp",
-                            "Bytes of receive buffer per queue pair (written cyclically; the "
-                            "IOTLB working set is active QPs x its pages)",
-                            UintegerValue(64 * 1024),
-                            MakeUintegerAccessor(&HostInterconnect::m_perQpBytes),
-                            MakeUintegerChecker<uint64_t>(4096, uint64_t(1) << 32))
-              .AddAttribute("PageWalkAccesses",
-                            "Memory accesses per IOTLB miss at the loaded memory latency (1: "
-                            "the leaf entry; the upper levels are in the page-walk caches)",
-                            DoubleValue(1.0), MakeDoubleAccessor(&HostInterconnect::m_walkAccesses),
-                            MakeDoubleChecker<double>(0.0, 8.0))
-              .AddAttribute("MemoryBandwidth",
-                            "Sustainable memory bandwidth in bit/s (600e9: about 80% of four "
-                            "DDR4-2933 channels, 4 x 23.5 GB/s)",
-                            DoubleValue(600e9),
-                            MakeDoubleAccessor(&HostInterconnect::m_memBandwidth),
-                            MakeDoubleChecker<double>(1e9, 1e14))
-              .AddAttribute("MemoryIdleLatency", "Unloaded memory access latency",
-                            TimeValue(NanoSeconds(80)),
-                            MakeTimeAccessor(&HostInterconnect::m_memIdle),
-                            MakeTimeChecker(NanoSeconds(1), MicroSeconds(100)))
-              .AddAttribute("MemoryQueueingScale",
-                            "Service time of the M/D/1 loaded-latency term (latency at 90% load "
-                            "= idle + 4.5 x this)",
-                            TimeValue(NanoSeconds(50)),
-                            MakeTimeAccessor(&HostInterconnect::m_memScale),
-                            MakeTimeChecker(Time(0), MicroSeconds(100)))
-              .AddAttribute("MemoryMaxUtilization",
-                            "Utilisation at which the loaded-latency curve is capped, (0, 1)",
-                            DoubleValue(0.98), MakeDoubleAccessor(&HostInterconnect::m_memMaxUtil),
-                            MakeDoubleChecker<double>(0.01, 0.999))
-              .AddAttribute("MemoryAppDemand",
-                            "Memory bandwidth the co-located application asks for, fraction of "
-                            "MemoryBandwidth in [0, 1] (can change during the run)",
-                            DoubleValue(0.0),
-                            MakeDoubleAccessor(&HostInterconnect::SetMemoryAppDemand,
-                                               &HostInterconnect::GetMemoryAppDemand),
-                            MakeDoubleChecker<double>(0.0, 1.0))
-              .AddAttribute("Pfc",
-                            "Full NIC buffer: pause the upstream link (true) or drop (false)",
-                            BooleanValue(false), MakeBooleanAccessor(&HostInterconnect::m_pfc),
-                            MakeBooleanChecker())
-              .AddAttribute("PfcHeadroom",
-                            "Bytes kept free above the pause threshold (0: 2 x link BDP + 2 "
-                            "frames, as the switch)",
-                            UintegerValue(0),
-                            MakeUintegerAccessor(&HostInterconnect::m_pfcHeadroom),
-                            MakeUintegerChecker<uint64_t>())
-              .AddAttribute("PfcResumeOffset",
-                            "Resume when the occupancy is this many bytes below the pause "
-                            "threshold (0: two maximum frames)",
-                            UintegerValue(0),
-                            MakeUintegerAccessor(&HostInterconnect::m_pfcResumeOffset),
-                            MakeUintegerChecker<uint64_t>())
-              .AddAttribute("PfcPauseQuanta", "Pause time of PAUSE frames, 512-bit quanta",
-                            UintegerValue(65535),
-                            MakeUintegerAccessor(&HostInterconnect::m_pauseQuanta),
-                            MakeUintegerChecker<uint16_t>(1, 65535))
-              .AddAttribute("TransmitPath",
-                            "Gate the NIC's sending on the DMA read rate of the host path",
-                            BooleanValue(true), MakeBooleanAccessor(&HostInterconnect::m_txPath),
-                            MakeBooleanChecker())
-              .AddAttribute("HostCcMarking",
-                            "hostCC response: CE-mark arriving ECN-capable packets while the "
-                            "host congestion signal is above the threshold",
-                            BooleanValue(false),
-                            MakeBooleanAccessor(&HostInterconnect::m_ccMarking),
-                            MakeBooleanChecker())
-              .AddAttribute("HostCcThrottling",
-                            "hostCC response: throttle the memory application in levels while "
-                            "the signal is above the threshold",
-                            BooleanValue(false),
-                            MakeBooleanAccessor(&HostInterconnect::m_ccThrottling),
-                            MakeBooleanChecker())
-              .AddAttribute("HostCcThreshold",
-                            "Host congestion when the EWMA of the write-credit occupancy (the "
-                            "IIO occupancy hostCC reads: requests in flight / WriteCredits, "
-                            "about 0.5 at 100 Gb/s without contention) exceeds this fraction",
-                            DoubleValue(0.7), MakeDoubleAccessor(&HostInterconnect::m_ccThreshold),
-                            MakeDoubleChecker<double>(0.0, 1.0))
-              .AddAttribute("HostCcMarkBytes",
-                            "hostCC marking also needs this many bytes in the NIC buffer (a "
-                            "backlog, not only a busy path)",
-                            UintegerValue(64 * 1024),
-                            MakeUintegerAccessor(&HostInterconnect::m_ccMarkBytes),
-                            MakeUintegerChecker<uint64_t>())
-              .AddAttribute("HostCcTarget",
-                            "Network bandwidth target of the throttle, fraction of the NIC's "
-                            "line rate: throttle more while host-congested and below it, less "
-                            "when it is met or no traffic arrives",
-                            DoubleValue(0.8), MakeDoubleAccessor(&HostInterconnect::m_ccTarget),
-                            MakeDoubleChecker<double>(0.0, 1.0))
-              .AddAttribute("HostCcGain", "EWMA gain of the host congestion signal, (0, 1]",
-                            DoubleValue(0.125), MakeDoubleAccessor(&HostInterconnect::m_ccGain),
-                            MakeDoubleChecker<double>(1e-6, 1.0))
-              .AddAttribute("HostCcInterval",
-                            "Control interval of the throttle (hostCC reacts at sub-RTT "
-                            "granularity, about 10 us)",
-                            TimeValue(MicroSeconds(10)),
-                            MakeTimeAccessor(&HostInterconnect::m_ccInterval),
-                            MakeTimeChecker(NanoSeconds(100), Seconds(1)))
-              .AddAttribute("HostCcLevels",
-                            "Throttle levels: level k lets the application use 1 - k/L of its "
-                            "demand (at most L-1)",
-                            UintegerValue(10), MakeUintegerAccessor(&HostInterconnect::m_ccLevels),
-                            MakeUintegerChecker<uint32_t>(2, 1000))
-              .AddTraceSource("BufferOccupancy", "Bytes in the NIC receive buffer",
-                              MakeTraceSourceAccessor(&HostInterconnect::m_occupancy),
-                              "ns3::TracedValueCallback::Uint64")
-              .AddTraceSource("IotlbHitRate", "IOTLB hits / lookups so far, after each lookup",
-                              MakeTraceSourceAccessor(&HostInterconnect::m_hitRate),
-                              "ns3::TracedValueCallback::Double")
-              .AddTraceSource("ThrottleLevel", "Memory-application throttle level (hostCC)",
-                              MakeTraceSourceAccessor(&HostInterconnect::m_levelTrace),
-                              "ns3::TracedValueCallback::Uint32")
-              .AddTraceSource("Utilization",
-                              "At each DMA write: (PCIe utilisation, memory-bus utilisation)",
-                              MakeTraceSourceAccessor(&HostInterconnect::m_utilTrace),
-                              "ns3::HostInterconnect::UtilizationTracedCallback")
-              .AddTraceSource("DmaWrite",
-                              "A packet is in memory: (payload bytes, arrival-to-memory time, "
-                              "the host queueing delay)",
-                              MakeTraceSourceAccessor(&HostInterconnect::m_dmaTrace),
-                              "ns3::HostInterconnect::DmaTracedCallback")
-              .AddTraceSource("HostDrop", "A packet was dropped: the NIC buffer was full",
-                              MakeTraceSourceAccessor(&HostInterconnect::m_dropTrace),
-                              "ns3::HostInterconnect::DropTracedCallback");
+    static TypeId tid =
+        TypeId("ns3::HostInterconnect")
+            .SetParent<Object>()
+            .SetGroupName("Mlnet")
+            .AddConstructor<HostInterconnect>()
+            .AddAttribute("Enabled",
+                          "Put the host path between the NIC and memory (false: the NIC "
+                          "behaves exactly as without a host model)",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&HostInterconnect::m_enabled),
+                          MakeBooleanChecker())
+            .AddAttribute("RxBufferBytes",
+                          "NIC receive buffer in bytes (ConnectX-class NICs: about 1 MiB)",
+                          UintegerValue(1 << 20),
+                          MakeUintegerAccessor(&HostInterconnect::m_bufferBytes),
+                          MakeUintegerChecker<uint64_t>(4096, uint64_t(1) << 32))
+            .AddAttribute("PcieGeneration",
+                          "PCIe generation, 1..6 (Gen3: 100G NICs)",
+                          UintegerValue(3),
+                          MakeUintegerAccessor(&HostInterconnect::m_pcieGen),
+                          MakeUintegerChecker<uint32_t>(1, 6))
+            .AddAttribute("PcieLanes",
+                          "PCIe lanes: 1, 2, 4, 8, 16 or 32",
+                          UintegerValue(16),
+                          MakeUintegerAccessor(&HostInterconnect::m_pcieLanes),
+                          MakeUintegerChecker<uint32_t>(1, 32))
+            .AddAttribute("MaxPayloadSize",
+                          "PCIe maximum payload size in bytes, a power of two in [128, 4096] "
+                          "(256: the common server setting, Neugebauer et al. SIGCOMM 2018)",
+                          UintegerValue(256),
+                          MakeUintegerAccessor(&HostInterconnect::m_mps),
+                          MakeUintegerChecker<uint32_t>(128, 4096))
+            .AddAttribute("TlpOverhead",
+                          "Bytes added per TLP: header, sequence, LCRC, framing (24 for a "
+                          "64-bit-address write, Neugebauer et al. SIGCOMM 2018)",
+                          UintegerValue(24),
+                          MakeUintegerAccessor(&HostInterconnect::m_tlpOverhead),
+                          MakeUintegerChecker<uint32_t>(0, 64))
+            .AddAttribute("WriteCredits",
+                          "DMA write requests (cache lines) in flight between the root "
+                          "complex and memory (credit-based flow control, hostCC SIGCOMM 2023)",
+                          UintegerValue(128),
+                          MakeUintegerAccessor(&HostInterconnect::m_writeCredits),
+                          MakeUintegerChecker<uint32_t>(1, 65536))
+            .AddAttribute("ReadRequests",
+                          "DMA read requests in flight on the transmit path (PCIe tags)",
+                          UintegerValue(64),
+                          MakeUintegerAccessor(&HostInterconnect::m_readRequests),
+                          MakeUintegerChecker<uint32_t>(1, 65536))
+            .AddAttribute("ReadRequestBytes",
+                          "Bytes per DMA read request (maximum read request size)",
+                          UintegerValue(512),
+                          MakeUintegerAccessor(&HostInterconnect::m_readRequestBytes),
+                          MakeUintegerChecker<uint32_t>(64, 4096))
+            .AddAttribute("IoLatency",
+                          "Fixed part of a DMA request's latency (root complex to memory "
+                          "controller and back), besides the memory access itself",
+                          TimeValue(NanoSeconds(250)),
+                          MakeTimeAccessor(&HostInterconnect::m_ioLatency),
+                          MakeTimeChecker(Time(0), MicroSeconds(100)))
+            .AddAttribute("Iommu",
+                          "Translate DMA addresses through the IOMMU (IOTLB)",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&HostInterconnect::m_iommu),
+                          MakeBooleanChecker())
+            .AddAttribute("IotlbEntries",
+                          "Translations the IOTLB holds (LRU)",
+                          UintegerValue(64),
+                          MakeUintegerAccessor(&HostInterconnect::m_iotlbEntries),
+                          MakeUintegerChecker<uint32_t>(1, 1u << 20))
+            .AddAttribute("PageSize",
+                          "IOMMU page size in bytes, a power of two >= 4096 (4 KiB; 2 MiB huge "
+                          "pages)",
+                          UintegerValue(4096),
+                          MakeUintegerAccessor(&HostInterconnect::m_pageBytes),
+                          MakeUintegerChecker<uint64_t>(4096, uint64_t(1) << 30))
+            .AddAttribute("RxBufferPerQp",
+                          "Bytes of receive buffer per queue pair (written cyclically; the "
+                          "IOTLB working set is active QPs x its pages)",
+                          UintegerValue(64 * 1024),
+                          MakeUintegerAccessor(&HostInterconnect::m_perQpBytes),
+                          MakeUintegerChecker<uint64_t>(4096, uint64_t(1) << 32))
+            .AddAttribute("PageWalkAccesses",
+                          "Memory accesses per IOTLB miss at the loaded memory latency (1: "
+                          "the leaf entry; the upper levels are in the page-walk caches)",
+                          DoubleValue(1.0),
+                          MakeDoubleAccessor(&HostInterconnect::m_walkAccesses),
+                          MakeDoubleChecker<double>(0.0, 8.0))
+            .AddAttribute("MemoryBandwidth",
+                          "Sustainable memory bandwidth in bit/s (600e9: about 80% of four "
+                          "DDR4-2933 channels, 4 x 23.5 GB/s)",
+                          DoubleValue(600e9),
+                          MakeDoubleAccessor(&HostInterconnect::m_memBandwidth),
+                          MakeDoubleChecker<double>(1e9, 1e14))
+            .AddAttribute("MemoryIdleLatency",
+                          "Unloaded memory access latency",
+                          TimeValue(NanoSeconds(80)),
+                          MakeTimeAccessor(&HostInterconnect::m_memIdle),
+                          MakeTimeChecker(NanoSeconds(1), MicroSeconds(100)))
+            .AddAttribute("MemoryQueueingScale",
+                          "Service time of the M/D/1 loaded-latency term (latency at 90% load "
+                          "= idle + 4.5 x this)",
+                          TimeValue(NanoSeconds(50)),
+                          MakeTimeAccessor(&HostInterconnect::m_memScale),
+                          MakeTimeChecker(Time(0), MicroSeconds(100)))
+            .AddAttribute("MemoryMaxUtilization",
+                          "Utilisation at which the loaded-latency curve is capped, (0, 1)",
+                          DoubleValue(0.98),
+                          MakeDoubleAccessor(&HostInterconnect::m_memMaxUtil),
+                          MakeDoubleChecker<double>(0.01, 0.999))
+            .AddAttribute("MemoryAppDemand",
+                          "Memory bandwidth the co-located application asks for, fraction of "
+                          "MemoryBandwidth in [0, 1] (can change during the run)",
+                          DoubleValue(0.0),
+                          MakeDoubleAccessor(&HostInterconnect::SetMemoryAppDemand,
+                                             &HostInterconnect::GetMemoryAppDemand),
+                          MakeDoubleChecker<double>(0.0, 1.0))
+            .AddAttribute("Pfc",
+                          "Full NIC buffer: pause the upstream link (true) or drop (false)",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&HostInterconnect::m_pfc),
+                          MakeBooleanChecker())
+            .AddAttribute("PfcHeadroom",
+                          "Bytes kept free above the pause threshold (0: 2 x link BDP + 2 "
+                          "frames, as the switch)",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&HostInterconnect::m_pfcHeadroom),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("PfcResumeOffset",
+                          "Resume when the occupancy is this many bytes below the pause "
+                          "threshold (0: two maximum frames)",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&HostInterconnect::m_pfcResumeOffset),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("PfcPauseQuanta",
+                          "Pause time of PAUSE frames, 512-bit quanta",
+                          UintegerValue(65535),
+                          MakeUintegerAccessor(&HostInterconnect::m_pauseQuanta),
+                          MakeUintegerChecker<uint16_t>(1, 65535))
+            .AddAttribute("TransmitPath",
+                          "Gate the NIC's sending on the DMA read rate of the host path",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&HostInterconnect::m_txPath),
+                          MakeBooleanChecker())
+            .AddAttribute("HostCcMarking",
+                          "hostCC response: CE-mark arriving ECN-capable packets while the "
+                          "host congestion signal is above the threshold",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&HostInterconnect::m_ccMarking),
+                          MakeBooleanChecker())
+            .AddAttribute("HostCcThrottling",
+                          "hostCC response: throttle the memory application in levels while "
+                          "the signal is above the threshold",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&HostInterconnect::m_ccThrottling),
+                          MakeBooleanChecker())
+            .AddAttribute("HostCcThreshold",
+                          "Host congestion when the EWMA of the write-credit occupancy (the "
+                          "IIO occupancy hostCC reads: requests in flight / WriteCredits, "
+                          "about 0.5 at 100 Gb/s without contention) exceeds this fraction",
+                          DoubleValue(0.7),
+                          MakeDoubleAccessor(&HostInterconnect::m_ccThreshold),
+                          MakeDoubleChecker<double>(0.0, 1.0))
+            .AddAttribute("HostCcMarkBytes",
+                          "hostCC marking also needs this many bytes in the NIC buffer (a "
+                          "backlog, not only a busy path)",
+                          UintegerValue(64 * 1024),
+                          MakeUintegerAccessor(&HostInterconnect::m_ccMarkBytes),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("HostCcTarget",
+                          "Network bandwidth target of the throttle, fraction of the NIC's "
+                          "line rate: throttle more while host-congested and below it, less "
+                          "when it is met or no traffic arrives",
+                          DoubleValue(0.8),
+                          MakeDoubleAccessor(&HostInterconnect::m_ccTarget),
+                          MakeDoubleChecker<double>(0.0, 1.0))
+            .AddAttribute("HostCcGain",
+                          "EWMA gain of the host congestion signal, (0, 1]",
+                          DoubleValue(0.125),
+                          MakeDoubleAccessor(&HostInterconnect::m_ccGain),
+                          MakeDoubleChecker<double>(1e-6, 1.0))
+            .AddAttribute("HostCcInterval",
+                          "Control interval of the throttle (hostCC reacts at sub-RTT "
+                          "granularity, about 10 us)",
+                          TimeValue(MicroSeconds(10)),
+                          MakeTimeAccessor(&HostInterconnect::m_ccInterval),
+                          MakeTimeChecker(NanoSeconds(100), Seconds(1)))
+            .AddAttribute("HostCcLevels",
+                          "Throttle levels: level k lets the application use 1 - k/L of its "
+                          "demand (at most L-1)",
+                          UintegerValue(10),
+                          MakeUintegerAccessor(&HostInterconnect::m_ccLevels),
+                          MakeUintegerChecker<uint32_t>(2, 1000))
+            .AddTraceSource("BufferOccupancy",
+                            "Bytes in the NIC receive buffer",
+                            MakeTraceSourceAccessor(&HostInterconnect::m_occupancy),
+                            "ns3::TracedValueCallback::Uint64")
+            .AddTraceSource("IotlbHitRate",
+                            "IOTLB hits / lookups so far, after each lookup",
+                            MakeTraceSourceAccessor(&HostInterconnect::m_hitRate),
+                            "ns3::TracedValueCallback::Double")
+            .AddTraceSource("ThrottleLevel",
+                            "Memory-application throttle level (hostCC)",
+                            MakeTraceSourceAccessor(&HostInterconnect::m_levelTrace),
+                            "ns3::TracedValueCallback::Uint32")
+            .AddTraceSource("Utilization",
+                            "At each DMA write: (PCIe utilisation, memory-bus utilisation)",
+                            MakeTraceSourceAccessor(&HostInterconnect::m_utilTrace),
+                            "ns3::HostInterconnect::UtilizationTracedCallback")
+            .AddTraceSource("DmaWrite",
+                            "A packet is in memory: (payload bytes, arrival-to-memory time, "
+                            "the host queueing delay)",
+                            MakeTraceSourceAccessor(&HostInterconnect::m_dmaTrace),
+                            "ns3::HostInterconnect::DmaTracedCallback")
+            .AddTraceSource("HostDrop",
+                            "A packet was dropped: the NIC buffer was full",
+                            MakeTraceSourceAccessor(&HostInterconnect::m_dropTrace),
+                            "ns3::HostInterconnect::DropTracedCallback");
     return tid;
 }
 
@@ -266,7 +294,9 @@ HostInterconnect::Attach(Ptr<RdmaNic> nic)
     cfg.readRequestBytes = m_readRequestBytes;
     m_timing = std::make_unique<HostPathTiming>(
         PcieLinkModel(m_pcieGen, m_pcieLanes, m_mps, m_tlpOverhead),
-        MemoryBusModel(m_memBandwidth, m_memIdle.GetSeconds(), m_memScale.GetSeconds(),
+        MemoryBusModel(m_memBandwidth,
+                       m_memIdle.GetSeconds(),
+                       m_memScale.GetSeconds(),
                        m_memMaxUtil),
         cfg);
     m_iotlb = std::make_unique<Iotlb>(m_iotlbEntries, m_pageBytes);
@@ -285,14 +315,14 @@ HostInterconnect::Attach(Ptr<RdmaNic> nic)
     if (m_pfc && headroom + resumeOffset >= m_bufferBytes)
     {
         throw std::invalid_argument(
-            "HostInterconnect: RxBufferBytes " + std::to_string(m_bufferBytes)
-            + " must exceed the PFC headroom plus resume offset ("
-            + std::to_string(headroom + resumeOffset) + " bytes) when Pfc is on");
+            "HostInterconnect: RxBufferBytes " + std::to_string(m_bufferBytes) +
+            " must exceed the PFC headroom plus resume offset (" +
+            std::to_string(headroom + resumeOffset) + " bytes) when Pfc is on");
     }
     m_pauseAt = m_bufferBytes - headroom;
     m_resumeAt = m_pauseAt - resumeOffset;
-    m_pauseDuration = m_dev->GetDataRate().CalculateBytesTxTime(uint64_t(m_pauseQuanta)
-                                                                * PfcHeader::kBitsPerQuantum / 8);
+    m_pauseDuration = m_dev->GetDataRate().CalculateBytesTxTime(uint64_t(m_pauseQuanta) *
+                                                                PfcHeader::kBitsPerQuantum / 8);
     Recompute();
     nic->SetHostPath(MakeCallback(&HostInterconnect::Receive, this),
                      m_txPath ? MakeCallback(&HostInterconnect::TransmitReady, this)
@@ -310,8 +340,8 @@ HostInterconnect::SetMemoryAppDemand(double fraction)
 {
     if (!(fraction >= 0.0 && fraction <= 1.0))
     {
-        throw std::invalid_argument("HostInterconnect: MemoryAppDemand " + std::to_string(fraction)
-                                    + " out of range [0, 1]");
+        throw std::invalid_argument("HostInterconnect: MemoryAppDemand " +
+                                    std::to_string(fraction) + " out of range [0, 1]");
     }
     m_demand = fraction;
     if (m_timing)
@@ -365,16 +395,17 @@ HostInterconnect::GetStreamWriteRate(uint32_t flows) const
     }
     if (flows < 1 || 2 * uint64_t(flows) > m_iotlbEntries)
     {
-        throw std::invalid_argument("HostInterconnect::GetStreamWriteRate: flows "
-                                    + std::to_string(flows) + " out of range [1, "
-                                    + std::to_string(m_iotlbEntries / 2) + "] (IotlbEntries / 2)");
+        throw std::invalid_argument("HostInterconnect::GetStreamWriteRate: flows " +
+                                    std::to_string(flows) + " out of range [1, " +
+                                    std::to_string(m_iotlbEntries / 2) + "] (IotlbEntries / 2)");
     }
     if (!m_iommu)
     {
         return m_op.writeRate;
     }
     return m_timing->MissLimitedRate(
-        Iotlb::CyclicMissesPerByte(m_iotlbEntries, m_pageBytes, flows, m_perQpBytes), m_op);
+        Iotlb::CyclicMissesPerByte(m_iotlbEntries, m_pageBytes, flows, m_perQpBytes),
+        m_op);
 }
 
 void
@@ -405,8 +436,8 @@ HostInterconnect::Receive(FabricFrame f, uint32_t qp, uint32_t payload)
     const bool respond = m_ccMarking || m_ccThrottling;
     if (respond)
     {
-        if (m_ccMarking && m_ewma > m_ccThreshold && m_occupancy >= m_ccMarkBytes
-            && (key.ecn == 1 || key.ecn == 2))
+        if (m_ccMarking && m_ewma > m_ccThreshold && m_occupancy >= m_ccMarkBytes &&
+            (key.ecn == 1 || key.ecn == 2))
         {
             f.SetEcnCe();
             m_stats.ceMarked++;

@@ -6,6 +6,7 @@
 
 #include "host-path-timing.h"
 #include "iotlb.h"
+
 #include "ns3/event-id.h"
 #include "ns3/fabric-frame.h"
 #include "ns3/host-path-stats.h"

@@ -11,44 +11,43 @@
 namespace ns3
 {
 
-HostPathTiming::HostPathTiming(const PcieLinkModel& pcie, const MemoryBusModel& mem,
+HostPathTiming::HostPathTiming(const PcieLinkModel& pcie,
+                               const MemoryBusModel& mem,
                                const Config& cfg)
-    : m_pcie(pcie)
-    , m_mem(mem)
-    , m_cfg(cfg)
+    : m_pcie(pcie),
+      m_mem(mem),
+      m_cfg(cfg)
 {
     if (cfg.writeCredits < 1 || cfg.writeCredits > 65536)
     {
-        throw std::invalid_argument("HostPathTiming: write credits "
-                                    + std::to_string(cfg.writeCredits)
-                                    + " out of range [1, 65536]");
+        throw std::invalid_argument("HostPathTiming: write credits " +
+                                    std::to_string(cfg.writeCredits) + " out of range [1, 65536]");
     }
     if (cfg.requestBytes < 4 || cfg.requestBytes > 4096)
     {
-        throw std::invalid_argument("HostPathTiming: request bytes "
-                                    + std::to_string(cfg.requestBytes) + " out of range [4, 4096]");
+        throw std::invalid_argument("HostPathTiming: request bytes " +
+                                    std::to_string(cfg.requestBytes) + " out of range [4, 4096]");
     }
     if (!(cfg.ioLatency >= 0) || cfg.ioLatency > 1e-3)
     {
-        throw std::invalid_argument("HostPathTiming: I/O latency " + std::to_string(cfg.ioLatency)
-                                    + " s out of range [0, 1e-3]");
+        throw std::invalid_argument("HostPathTiming: I/O latency " + std::to_string(cfg.ioLatency) +
+                                    " s out of range [0, 1e-3]");
     }
     if (!(cfg.walkAccesses >= 0) || cfg.walkAccesses > 8)
     {
-        throw std::invalid_argument("HostPathTiming: page-walk accesses "
-                                    + std::to_string(cfg.walkAccesses) + " out of range [0, 8]");
+        throw std::invalid_argument("HostPathTiming: page-walk accesses " +
+                                    std::to_string(cfg.walkAccesses) + " out of range [0, 8]");
     }
     if (cfg.readRequests < 1 || cfg.readRequests > 65536)
     {
-        throw std::invalid_argument("HostPathTiming: read requests "
-                                    + std::to_string(cfg.readRequests)
-                                    + " out of range [1, 65536]");
+        throw std::invalid_argument("HostPathTiming: read requests " +
+                                    std::to_string(cfg.readRequests) + " out of range [1, 65536]");
     }
     if (cfg.readRequestBytes < 64 || cfg.readRequestBytes > 4096)
     {
-        throw std::invalid_argument("HostPathTiming: read request bytes "
-                                    + std::to_string(cfg.readRequestBytes)
-                                    + " out of range [64, 4096]");
+        throw std::invalid_argument("HostPathTiming: read request bytes " +
+                                    std::to_string(cfg.readRequestBytes) +
+                                    " out of range [64, 4096]");
     }
 }
 
@@ -57,14 +56,13 @@ HostPathTiming::Solve(double appLoad) const
 {
     if (!(appLoad >= 0) || !std::isfinite(appLoad))
     {
-        throw std::invalid_argument("HostPathTiming: application memory load "
-                                    + std::to_string(appLoad)
-                                    + " bit/s must be non-negative and finite");
+        throw std::invalid_argument("HostPathTiming: application memory load " +
+                                    std::to_string(appLoad) +
+                                    " bit/s must be non-negative and finite");
     }
     const double rp = m_pcie.EffectiveRate(m_pcie.GetMaxPayload());
     const double inflightBits = double(m_cfg.writeCredits) * m_cfg.requestBytes * 8.0;
-    auto creditRate = [&](double r)
-    {
+    auto creditRate = [&](double r) {
         return inflightBits / (m_cfg.ioLatency + m_mem.Latency(m_mem.Utilisation(appLoad + r)));
     };
     double r;
@@ -98,8 +96,8 @@ HostPathTiming::Solve(double appLoad) const
     double u = m_mem.Utilisation(appLoad + r);
     op.memUtil = std::min(u, m_mem.GetMaxUtilisation());
     op.memLatency = m_mem.Latency(u);
-    op.appRate
-        = std::max(0.0, std::min(appLoad, m_mem.GetMaxUtilisation() * m_mem.GetBandwidth() - r));
+    op.appRate =
+        std::max(0.0, std::min(appLoad, m_mem.GetMaxUtilisation() * m_mem.GetBandwidth() - r));
     double readInflight = double(m_cfg.readRequests) * m_cfg.readRequestBytes * 8.0;
     op.readRate = std::min(m_pcie.EffectiveRate(m_cfg.readRequestBytes),
                            readInflight / (m_cfg.ioLatency + op.memLatency));
@@ -117,9 +115,9 @@ HostPathTiming::MissLimitedRate(double missesPerByte, const Operating& op) const
 {
     if (!(missesPerByte >= 0) || !std::isfinite(missesPerByte))
     {
-        throw std::invalid_argument("HostPathTiming: IOTLB misses per byte "
-                                    + std::to_string(missesPerByte)
-                                    + " must be non-negative and finite");
+        throw std::invalid_argument("HostPathTiming: IOTLB misses per byte " +
+                                    std::to_string(missesPerByte) +
+                                    " must be non-negative and finite");
     }
     return 8.0 / (8.0 / op.writeRate + missesPerByte * m_cfg.walkAccesses * op.memLatency);
 }

@@ -16,9 +16,9 @@ Iotlb::IsPowerOfTwo(uint64_t v)
 }
 
 Iotlb::Iotlb(uint32_t entries, uint64_t pageBytes)
-    : m_entries(entries)
-    , m_pageBytes(pageBytes)
-    , m_pageShift(0)
+    : m_entries(entries),
+      m_pageBytes(pageBytes),
+      m_pageShift(0)
 {
     if (entries == 0)
     {
@@ -26,9 +26,9 @@ Iotlb::Iotlb(uint32_t entries, uint64_t pageBytes)
     }
     if (!IsPowerOfTwo(pageBytes) || pageBytes < 4096)
     {
-        throw std::invalid_argument("Iotlb: page size " + std::to_string(pageBytes)
-                                    + " bytes must be a power of two of at least 4096 "
-                                      "(4 KiB, or 2 MiB huge pages)");
+        throw std::invalid_argument("Iotlb: page size " + std::to_string(pageBytes) +
+                                    " bytes must be a power of two of at least 4096 "
+                                    "(4 KiB, or 2 MiB huge pages)");
     }
     while ((uint64_t(1) << m_pageShift) < pageBytes)
     {
@@ -44,16 +44,18 @@ Iotlb::CyclicWorkingSet(uint64_t pageBytes, uint64_t buffers, uint64_t bufferByt
 }
 
 double
-Iotlb::CyclicMissesPerByte(uint32_t entries, uint64_t pageBytes, uint64_t buffers,
+Iotlb::CyclicMissesPerByte(uint32_t entries,
+                           uint64_t pageBytes,
+                           uint64_t buffers,
                            uint64_t bufferBytes)
 {
     Iotlb check(entries, pageBytes); // the constructor's range checks
     if (buffers == 0 || bufferBytes == 0)
     {
         throw std::invalid_argument("Iotlb: cyclic pattern needs at least one buffer of at least "
-                                    "one byte (got "
-                                    + std::to_string(buffers) + " x " + std::to_string(bufferBytes)
-                                    + ")");
+                                    "one byte (got " +
+                                    std::to_string(buffers) + " x " + std::to_string(bufferBytes) +
+                                    ")");
     }
     if (CyclicWorkingSet(pageBytes, buffers, bufferBytes) <= entries)
     {
@@ -61,9 +63,9 @@ Iotlb::CyclicMissesPerByte(uint32_t entries, uint64_t pageBytes, uint64_t buffer
     }
     if (2 * buffers > entries)
     {
-        throw std::invalid_argument("Iotlb: cyclic pattern of " + std::to_string(buffers)
-                                    + " buffers: one miss per page needs 2 x buffers <= entries ("
-                                    + std::to_string(entries) + ")");
+        throw std::invalid_argument("Iotlb: cyclic pattern of " + std::to_string(buffers) +
+                                    " buffers: one miss per page needs 2 x buffers <= entries (" +
+                                    std::to_string(entries) + ")");
     }
     return 1.0 / double(pageBytes);
 }

@@ -74,7 +74,9 @@ class Iotlb
      *         the working set does not fit and 2 x buffers > entries (the interleaving may then
      *         also miss inside a page: no closed form)
      */
-    static double CyclicMissesPerByte(uint32_t entries, uint64_t pageBytes, uint64_t buffers,
+    static double CyclicMissesPerByte(uint32_t entries,
+                                      uint64_t pageBytes,
+                                      uint64_t buffers,
                                       uint64_t bufferBytes);
     /// \return pages of that working set: buffers x ceil(bufferBytes / pageBytes)
     static uint64_t CyclicWorkingSet(uint64_t pageBytes, uint64_t buffers, uint64_t bufferBytes);

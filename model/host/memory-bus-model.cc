@@ -11,32 +11,34 @@
 namespace ns3
 {
 
-MemoryBusModel::MemoryBusModel(double bandwidth, double idleLatency, double queueingScale,
+MemoryBusModel::MemoryBusModel(double bandwidth,
+                               double idleLatency,
+                               double queueingScale,
                                double maxUtilisation)
-    : m_bandwidth(bandwidth)
-    , m_idle(idleLatency)
-    , m_scale(queueingScale)
-    , m_maxUtil(maxUtilisation)
+    : m_bandwidth(bandwidth),
+      m_idle(idleLatency),
+      m_scale(queueingScale),
+      m_maxUtil(maxUtilisation)
 {
     if (!(bandwidth > 0) || !std::isfinite(bandwidth))
     {
-        throw std::invalid_argument("MemoryBusModel: bandwidth " + std::to_string(bandwidth)
-                                    + " bit/s must be positive and finite");
+        throw std::invalid_argument("MemoryBusModel: bandwidth " + std::to_string(bandwidth) +
+                                    " bit/s must be positive and finite");
     }
     if (!(idleLatency > 0) || idleLatency > 1e-3)
     {
-        throw std::invalid_argument("MemoryBusModel: idle latency " + std::to_string(idleLatency)
-                                    + " s out of range (0, 1e-3]");
+        throw std::invalid_argument("MemoryBusModel: idle latency " + std::to_string(idleLatency) +
+                                    " s out of range (0, 1e-3]");
     }
     if (!(queueingScale >= 0) || queueingScale > 1e-3)
     {
-        throw std::invalid_argument("MemoryBusModel: queueing scale "
-                                    + std::to_string(queueingScale) + " s out of range [0, 1e-3]");
+        throw std::invalid_argument("MemoryBusModel: queueing scale " +
+                                    std::to_string(queueingScale) + " s out of range [0, 1e-3]");
     }
     if (!(maxUtilisation > 0) || !(maxUtilisation < 1))
     {
-        throw std::invalid_argument("MemoryBusModel: max utilisation "
-                                    + std::to_string(maxUtilisation) + " out of range (0, 1)");
+        throw std::invalid_argument("MemoryBusModel: max utilisation " +
+                                    std::to_string(maxUtilisation) + " out of range (0, 1)");
     }
 }
 

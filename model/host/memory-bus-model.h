@@ -29,8 +29,10 @@ class MemoryBusModel
      * \param maxUtilisation utilisation at which the curve is capped, in (0, 1)
      * \throws std::invalid_argument naming the parameter and the accepted range
      */
-    MemoryBusModel(double bandwidth = 600e9, double idleLatency = 80e-9,
-                   double queueingScale = 50e-9, double maxUtilisation = 0.98);
+    MemoryBusModel(double bandwidth = 600e9,
+                   double idleLatency = 80e-9,
+                   double queueingScale = 50e-9,
+                   double maxUtilisation = 0.98);
 
     /// \param utilisation offered load / bandwidth (>= 0) \return access latency, seconds
     double Latency(double utilisation) const;

@@ -32,7 +32,9 @@ class PcieLinkModel
      * \param tlpOverheadBytes overhead per TLP in [0, 64]
      * \throws std::invalid_argument naming the parameter and the accepted range
      */
-    PcieLinkModel(uint32_t generation = 3, uint32_t lanes = 16, uint32_t maxPayloadBytes = 256,
+    PcieLinkModel(uint32_t generation = 3,
+                  uint32_t lanes = 16,
+                  uint32_t maxPayloadBytes = 256,
                   uint32_t tlpOverheadBytes = 24);
 
     /// \param generation 1..6 \return one lane's rate after encoding, bit/s

@@ -23,93 +23,100 @@ NS_OBJECT_ENSURE_REGISTERED(DcqcnBase);
 TypeId
 DcqcnBase::GetTypeId()
 {
-    static TypeId tid
-        = TypeId("ns3::DcqcnBase")
-              .SetParent<RdmaCongestionOps>()
-              .SetGroupName("Mlnet")
-              .AddAttribute("G", "EWMA gain g of alpha (dimensionless), in (0, 1]",
-                            DoubleValue(DEFAULT_G),
-                            MakeDoubleAccessor(&DcqcnBase::SetG, &DcqcnBase::GetG),
-                            MakeDoubleChecker<double>(std::numeric_limits<double>::min(), 1.0))
-              .AddAttribute(
-                  "InitialAlpha",
-                  "Initial alpha (dimensionless; at Init() for ns3::Dcqcn, at the first CNP "
-                  "for ns3::DcqcnVendor), in [0, 1]",
-                  DoubleValue(1.0),
-                  MakeDoubleAccessor(&DcqcnBase::SetInitialAlpha, &DcqcnBase::GetInitialAlpha),
-                  MakeDoubleChecker<double>(0.0, 1.0))
-              .AddAttribute("AlphaTimer",
-                            "Alpha timer period K (time; HPCC AlphaResumInterval), > 0: each "
-                            "expiry without CNP decays alpha",
-                            TimeValue(MicroSeconds(DEFAULT_TIMER_US)),
-                            MakeTimeAccessor(&DcqcnBase::SetAlphaTimer, &DcqcnBase::GetAlphaTimer),
-                            MakeTimeChecker(TimeStep(1)))
-              .AddAttribute("RateIncreaseTimer",
-                            "Rate-increase timer period T (time; HPCC RPTimer), > 0",
-                            TimeValue(MicroSeconds(DEFAULT_TIMER_US)),
-                            MakeTimeAccessor(&DcqcnBase::SetRateIncreaseTimer,
-                                             &DcqcnBase::GetRateIncreaseTimer),
-                            MakeTimeChecker(TimeStep(1)))
-              .AddAttribute("FastRecoveryStages",
-                            "Number F of fast-recovery stages after a cut (count), >= 1",
-                            UintegerValue(DEFAULT_F),
-                            MakeUintegerAccessor(&DcqcnBase::SetFastRecoveryStages,
-                                                 &DcqcnBase::GetFastRecoveryStages),
-                            MakeUintegerChecker<uint32_t>(1))
-              .AddAttribute("RateAI", "Additive-increase step R_AI (data rate, bit/s), > 0",
-                            DataRateValue(DataRate(DEFAULT_RATE_AI)),
-                            MakeDataRateAccessor(&DcqcnBase::SetRateAi, &DcqcnBase::GetRateAi),
-                            MakeDataRateChecker())
-              .AddAttribute("RateHAI", "Hyper-increase step R_HAI (data rate, bit/s), > 0",
-                            DataRateValue(DataRate(DEFAULT_RATE_HAI)),
-                            MakeDataRateAccessor(&DcqcnBase::SetRateHai, &DcqcnBase::GetRateHai),
-                            MakeDataRateChecker())
-              .AddAttribute("MinRate",
-                            "Minimum sending rate (data rate, bit/s), > 0 and <= line rate",
-                            DataRateValue(DataRate(DEFAULT_MIN_RATE)),
-                            MakeDataRateAccessor(&DcqcnBase::SetMinRate, &DcqcnBase::GetMinRate),
-                            MakeDataRateChecker())
-              .AddAttribute(
-                  "IterGainSlope",
-                  "Slope S of the iteration-aware gain F(r) = S*r + I (dimensionless, "
-                  "r = fraction of the iteration's bytes sent), finite",
-                  DoubleValue(0.0),
-                  MakeDoubleAccessor(&DcqcnBase::SetIterGainSlope, &DcqcnBase::GetIterGainSlope),
-                  MakeDoubleChecker<double>())
-              .AddAttribute("IterGainIntercept",
-                            "Intercept I of the iteration-aware gain F(r) = S*r + I "
-                            "(dimensionless), finite and >= 0",
-                            DoubleValue(1.0),
-                            MakeDoubleAccessor(&DcqcnBase::SetIterGainIntercept,
-                                               &DcqcnBase::GetIterGainIntercept),
-                            MakeDoubleChecker<double>(0.0))
-              .AddTraceSource("Rate", "Current rate Rc changed (old, new, bit/s)",
-                              MakeTraceSourceAccessor(&DcqcnBase::m_rateTrace),
-                              "ns3::TracedValueCallback::Double")
-              .AddTraceSource("TargetRate", "Target rate Rt changed (old, new, bit/s)",
-                              MakeTraceSourceAccessor(&DcqcnBase::m_targetTrace),
-                              "ns3::TracedValueCallback::Double")
-              .AddTraceSource("Alpha", "Alpha changed (old, new)",
-                              MakeTraceSourceAccessor(&DcqcnBase::m_alphaTrace),
-                              "ns3::TracedValueCallback::Double")
-              .AddTraceSource("Cnp", "A CNP arrived (its time)",
-                              MakeTraceSourceAccessor(&DcqcnBase::m_cnpTrace),
-                              "ns3::Time::TracedCallback");
+    static TypeId tid =
+        TypeId("ns3::DcqcnBase")
+            .SetParent<RdmaCongestionOps>()
+            .SetGroupName("Mlnet")
+            .AddAttribute("G",
+                          "EWMA gain g of alpha (dimensionless), in (0, 1]",
+                          DoubleValue(DEFAULT_G),
+                          MakeDoubleAccessor(&DcqcnBase::SetG, &DcqcnBase::GetG),
+                          MakeDoubleChecker<double>(std::numeric_limits<double>::min(), 1.0))
+            .AddAttribute(
+                "InitialAlpha",
+                "Initial alpha (dimensionless; at Init() for ns3::Dcqcn, at the first CNP "
+                "for ns3::DcqcnVendor), in [0, 1]",
+                DoubleValue(1.0),
+                MakeDoubleAccessor(&DcqcnBase::SetInitialAlpha, &DcqcnBase::GetInitialAlpha),
+                MakeDoubleChecker<double>(0.0, 1.0))
+            .AddAttribute("AlphaTimer",
+                          "Alpha timer period K (time; HPCC AlphaResumInterval), > 0: each "
+                          "expiry without CNP decays alpha",
+                          TimeValue(MicroSeconds(DEFAULT_TIMER_US)),
+                          MakeTimeAccessor(&DcqcnBase::SetAlphaTimer, &DcqcnBase::GetAlphaTimer),
+                          MakeTimeChecker(TimeStep(1)))
+            .AddAttribute("RateIncreaseTimer",
+                          "Rate-increase timer period T (time; HPCC RPTimer), > 0",
+                          TimeValue(MicroSeconds(DEFAULT_TIMER_US)),
+                          MakeTimeAccessor(&DcqcnBase::SetRateIncreaseTimer,
+                                           &DcqcnBase::GetRateIncreaseTimer),
+                          MakeTimeChecker(TimeStep(1)))
+            .AddAttribute("FastRecoveryStages",
+                          "Number F of fast-recovery stages after a cut (count), >= 1",
+                          UintegerValue(DEFAULT_F),
+                          MakeUintegerAccessor(&DcqcnBase::SetFastRecoveryStages,
+                                               &DcqcnBase::GetFastRecoveryStages),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("RateAI",
+                          "Additive-increase step R_AI (data rate, bit/s), > 0",
+                          DataRateValue(DataRate(DEFAULT_RATE_AI)),
+                          MakeDataRateAccessor(&DcqcnBase::SetRateAi, &DcqcnBase::GetRateAi),
+                          MakeDataRateChecker())
+            .AddAttribute("RateHAI",
+                          "Hyper-increase step R_HAI (data rate, bit/s), > 0",
+                          DataRateValue(DataRate(DEFAULT_RATE_HAI)),
+                          MakeDataRateAccessor(&DcqcnBase::SetRateHai, &DcqcnBase::GetRateHai),
+                          MakeDataRateChecker())
+            .AddAttribute("MinRate",
+                          "Minimum sending rate (data rate, bit/s), > 0 and <= line rate",
+                          DataRateValue(DataRate(DEFAULT_MIN_RATE)),
+                          MakeDataRateAccessor(&DcqcnBase::SetMinRate, &DcqcnBase::GetMinRate),
+                          MakeDataRateChecker())
+            .AddAttribute(
+                "IterGainSlope",
+                "Slope S of the iteration-aware gain F(r) = S*r + I (dimensionless, "
+                "r = fraction of the iteration's bytes sent), finite",
+                DoubleValue(0.0),
+                MakeDoubleAccessor(&DcqcnBase::SetIterGainSlope, &DcqcnBase::GetIterGainSlope),
+                MakeDoubleChecker<double>())
+            .AddAttribute("IterGainIntercept",
+                          "Intercept I of the iteration-aware gain F(r) = S*r + I "
+                          "(dimensionless), finite and >= 0",
+                          DoubleValue(1.0),
+                          MakeDoubleAccessor(&DcqcnBase::SetIterGainIntercept,
+                                             &DcqcnBase::GetIterGainIntercept),
+                          MakeDoubleChecker<double>(0.0))
+            .AddTraceSource("Rate",
+                            "Current rate Rc changed (old, new, bit/s)",
+                            MakeTraceSourceAccessor(&DcqcnBase::m_rateTrace),
+                            "ns3::TracedValueCallback::Double")
+            .AddTraceSource("TargetRate",
+                            "Target rate Rt changed (old, new, bit/s)",
+                            MakeTraceSourceAccessor(&DcqcnBase::m_targetTrace),
+                            "ns3::TracedValueCallback::Double")
+            .AddTraceSource("Alpha",
+                            "Alpha changed (old, new)",
+                            MakeTraceSourceAccessor(&DcqcnBase::m_alphaTrace),
+                            "ns3::TracedValueCallback::Double")
+            .AddTraceSource("Cnp",
+                            "A CNP arrived (its time)",
+                            MakeTraceSourceAccessor(&DcqcnBase::m_cnpTrace),
+                            "ns3::Time::TracedCallback");
     return tid;
 }
 
 DcqcnBase::DcqcnBase(const std::string& owner)
-    : m_g(DEFAULT_G)
-    , m_initialAlpha(1.0)
-    , m_alphaTimer(MicroSeconds(DEFAULT_TIMER_US))
-    , m_rateIncreaseTimer(MicroSeconds(DEFAULT_TIMER_US))
-    , m_fastRecovery(DEFAULT_F)
-    , m_rateAi(DEFAULT_RATE_AI)
-    , m_rateHai(DEFAULT_RATE_HAI)
-    , m_minRate(DEFAULT_MIN_RATE)
-    , m_iterGainSlope(0.0)
-    , m_iterGainIntercept(1.0)
-    , m_owner(owner)
+    : m_g(DEFAULT_G),
+      m_initialAlpha(1.0),
+      m_alphaTimer(MicroSeconds(DEFAULT_TIMER_US)),
+      m_rateIncreaseTimer(MicroSeconds(DEFAULT_TIMER_US)),
+      m_fastRecovery(DEFAULT_F),
+      m_rateAi(DEFAULT_RATE_AI),
+      m_rateHai(DEFAULT_RATE_HAI),
+      m_minRate(DEFAULT_MIN_RATE),
+      m_iterGainSlope(0.0),
+      m_iterGainIntercept(1.0),
+      m_owner(owner)
 {
     NS_LOG_FUNCTION(this << owner);
 }
@@ -120,8 +127,11 @@ DcqcnBase::~DcqcnBase()
 }
 
 void
-DcqcnBase::CheckParameter(bool ok, const std::string& owner, const std::string& name,
-                          const std::string& range, double value)
+DcqcnBase::CheckParameter(bool ok,
+                          const std::string& owner,
+                          const std::string& name,
+                          const std::string& range,
+                          double value)
 {
     if (!ok)
     {
@@ -296,10 +306,14 @@ DcqcnBase::DoValidate() const
 void
 DcqcnBase::CheckLineRate(const RdmaCcState& state) const
 {
-    Check(std::isfinite(state.lineRate) && state.lineRate > 0.0, "line rate", "> 0 (bit/s)",
+    Check(std::isfinite(state.lineRate) && state.lineRate > 0.0,
+          "line rate",
+          "> 0 (bit/s)",
           state.lineRate);
-    Check(m_minRate <= state.lineRate, "MinRate",
-          "<= the line rate " + std::to_string(state.lineRate) + " (bit/s)", m_minRate);
+    Check(m_minRate <= state.lineRate,
+          "MinRate",
+          "<= the line rate " + std::to_string(state.lineRate) + " (bit/s)",
+          m_minRate);
 }
 
 // ---- state ----

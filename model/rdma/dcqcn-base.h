@@ -4,10 +4,11 @@
 #ifndef MLNET_DCQCN_BASE_H
 #define MLNET_DCQCN_BASE_H
 
+#include "rdma-congestion-ops.h"
+
 #include "ns3/data-rate.h"
 #include "ns3/nstime.h"
 #include "ns3/traced-callback.h"
-#include "rdma-congestion-ops.h"
 
 #include <cstdint>
 #include <string>
@@ -105,8 +106,11 @@ class DcqcnBase : public RdmaCongestionOps
      * \param range accepted range, in words
      * \param value the rejected value, for the message
      */
-    static void CheckParameter(bool ok, const std::string& owner, const std::string& name,
-                               const std::string& range, double value);
+    static void CheckParameter(bool ok,
+                               const std::string& owner,
+                               const std::string& name,
+                               const std::string& range,
+                               double value);
 
   protected:
     /**

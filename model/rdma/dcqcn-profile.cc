@@ -4,6 +4,7 @@
 #include "dcqcn-profile.h"
 
 #include "dcqcn.h"
+
 #include "ns3/double.h"
 #include "ns3/log.h"
 
@@ -19,9 +20,12 @@ NS_LOG_COMPONENT_DEFINE("DcqcnProfile");
 DcqcnProfile::DcqcnProfile(double aggressiveness)
     : m_a(aggressiveness)
 {
-    Dcqcn::CheckParameter(std::isfinite(aggressiveness) && aggressiveness >= MIN_AGGRESSIVENESS
-                              && aggressiveness <= MAX_AGGRESSIVENESS,
-                          "ns3::DcqcnProfile", "aggressiveness", "in [0.1, 10]", aggressiveness);
+    Dcqcn::CheckParameter(std::isfinite(aggressiveness) && aggressiveness >= MIN_AGGRESSIVENESS &&
+                              aggressiveness <= MAX_AGGRESSIVENESS,
+                          "ns3::DcqcnProfile",
+                          "aggressiveness",
+                          "in [0.1, 10]",
+                          aggressiveness);
 }
 
 double
@@ -76,17 +80,16 @@ DcqcnProfile::ScaleFrom(Ptr<const RdmaCongestionOps> base) const
     DataRateValue rateHai;
     TimeValue timer;
     DoubleValue g;
-    if (!base->GetAttributeFailSafe("RateAI", rateAi)
-        || !base->GetAttributeFailSafe("RateHAI", rateHai)
-        || !base->GetAttributeFailSafe("RateIncreaseTimer", timer)
-        || !base->GetAttributeFailSafe("G", g))
+    if (!base->GetAttributeFailSafe("RateAI", rateAi) ||
+        !base->GetAttributeFailSafe("RateHAI", rateHai) ||
+        !base->GetAttributeFailSafe("RateIncreaseTimer", timer) ||
+        !base->GetAttributeFailSafe("G", g))
     {
-        throw std::invalid_argument("DcqcnProfile: " + base->GetInstanceTypeId().GetName()
-                                    + " has no DCQCN attributes (RateAI, RateHAI, "
-                                      "RateIncreaseTimer, G)");
+        throw std::invalid_argument("DcqcnProfile: " + base->GetInstanceTypeId().GetName() +
+                                    " has no DCQCN attributes (RateAI, RateHAI, "
+                                    "RateIncreaseTimer, G)");
     }
-    const auto scaleRate = [this](const DataRate& r)
-    {
+    const auto scaleRate = [this](const DataRate& r) {
         return DataRate(uint64_t(std::llround(m_a * double(r.GetBitRate()))));
     };
     return {

@@ -4,12 +4,13 @@
 #ifndef MLNET_DCQCN_PROFILE_H
 #define MLNET_DCQCN_PROFILE_H
 
+#include "rdma-congestion-ops.h"
+
 #include "ns3/attribute.h"
 #include "ns3/data-rate.h"
 #include "ns3/nstime.h"
 #include "ns3/object-factory.h"
 #include "ns3/ptr.h"
-#include "rdma-congestion-ops.h"
 
 #include <string>
 #include <utility>

@@ -27,45 +27,46 @@ constexpr int64_t kDefaultDecreaseIntervalUs = 4; //!< default RateDecreaseInter
 TypeId
 DcqcnVendor::GetTypeId()
 {
-    static TypeId tid
-        = TypeId("ns3::DcqcnVendor")
-              .SetParent<DcqcnBase>()
-              .SetGroupName("Mlnet")
-              .AddConstructor<DcqcnVendor>()
-              .AddAttribute("RateDecreaseInterval",
-                            "Rate-decrease check period (time): at most one cut per period, > 0",
-                            TimeValue(MicroSeconds(kDefaultDecreaseIntervalUs)),
-                            MakeTimeAccessor(&DcqcnVendor::SetRateDecreaseInterval,
-                                             &DcqcnVendor::GetRateDecreaseInterval),
-                            MakeTimeChecker(TimeStep(1)))
-              .AddAttribute(
-                  "ByteCounter", "Rate-increase byte counter in bytes, 0 = none (timer only)",
-                  UintegerValue(0),
-                  MakeUintegerAccessor(&DcqcnVendor::SetByteCounter, &DcqcnVendor::GetByteCounter),
-                  MakeUintegerChecker<uint64_t>())
-              .AddAttribute("RateOnFirstCnp",
-                            "Fraction of the current rate kept at the first CNP "
-                            "(dimensionless), in (0, 1]",
-                            DoubleValue(1.0),
-                            MakeDoubleAccessor(&DcqcnVendor::SetRateOnFirstCnp,
-                                               &DcqcnVendor::GetRateOnFirstCnp),
-                            MakeDoubleChecker<double>(std::numeric_limits<double>::min(), 1.0))
-              .AddAttribute("ClampTargetRate",
-                            "true: Rt = Rc at every cut; false: only if a rate increase "
-                            "happened since the previous cut",
-                            BooleanValue(false),
-                            MakeBooleanAccessor(&DcqcnVendor::SetClampTargetRate,
-                                                &DcqcnVendor::GetClampTargetRate),
-                            MakeBooleanChecker());
+    static TypeId tid =
+        TypeId("ns3::DcqcnVendor")
+            .SetParent<DcqcnBase>()
+            .SetGroupName("Mlnet")
+            .AddConstructor<DcqcnVendor>()
+            .AddAttribute("RateDecreaseInterval",
+                          "Rate-decrease check period (time): at most one cut per period, > 0",
+                          TimeValue(MicroSeconds(kDefaultDecreaseIntervalUs)),
+                          MakeTimeAccessor(&DcqcnVendor::SetRateDecreaseInterval,
+                                           &DcqcnVendor::GetRateDecreaseInterval),
+                          MakeTimeChecker(TimeStep(1)))
+            .AddAttribute(
+                "ByteCounter",
+                "Rate-increase byte counter in bytes, 0 = none (timer only)",
+                UintegerValue(0),
+                MakeUintegerAccessor(&DcqcnVendor::SetByteCounter, &DcqcnVendor::GetByteCounter),
+                MakeUintegerChecker<uint64_t>())
+            .AddAttribute("RateOnFirstCnp",
+                          "Fraction of the current rate kept at the first CNP "
+                          "(dimensionless), in (0, 1]",
+                          DoubleValue(1.0),
+                          MakeDoubleAccessor(&DcqcnVendor::SetRateOnFirstCnp,
+                                             &DcqcnVendor::GetRateOnFirstCnp),
+                          MakeDoubleChecker<double>(std::numeric_limits<double>::min(), 1.0))
+            .AddAttribute("ClampTargetRate",
+                          "true: Rt = Rc at every cut; false: only if a rate increase "
+                          "happened since the previous cut",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&DcqcnVendor::SetClampTargetRate,
+                                              &DcqcnVendor::GetClampTargetRate),
+                          MakeBooleanChecker());
     return tid;
 }
 
 DcqcnVendor::DcqcnVendor()
-    : DcqcnBase("ns3::DcqcnVendor")
-    , m_rateDecreaseInterval(MicroSeconds(kDefaultDecreaseIntervalUs))
-    , m_byteCounter(0)
-    , m_rateOnFirstCnp(1.0)
-    , m_clampTargetRate(false)
+    : DcqcnBase("ns3::DcqcnVendor"),
+      m_rateDecreaseInterval(MicroSeconds(kDefaultDecreaseIntervalUs)),
+      m_byteCounter(0),
+      m_rateOnFirstCnp(1.0),
+      m_clampTargetRate(false)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -105,8 +106,10 @@ DcqcnVendor::SetByteCounter(uint64_t bytes)
 void
 DcqcnVendor::SetRateOnFirstCnp(double fraction)
 {
-    Check(std::isfinite(fraction) && fraction > 0.0 && fraction <= 1.0, "RateOnFirstCnp",
-          "in (0, 1]", fraction);
+    Check(std::isfinite(fraction) && fraction > 0.0 && fraction <= 1.0,
+          "RateOnFirstCnp",
+          "in (0, 1]",
+          fraction);
     m_rateOnFirstCnp = fraction;
 }
 

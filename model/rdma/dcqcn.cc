@@ -20,29 +20,30 @@ NS_OBJECT_ENSURE_REGISTERED(Dcqcn);
 TypeId
 Dcqcn::GetTypeId()
 {
-    static TypeId tid
-        = TypeId("ns3::Dcqcn")
-              .SetParent<DcqcnBase>()
-              .SetGroupName("Mlnet")
-              .AddConstructor<Dcqcn>()
-              .AddAttribute("ByteCounter", "Rate-increase byte counter B in bytes, >= 1",
-                            UintegerValue(DEFAULT_BYTE_COUNTER),
-                            MakeUintegerAccessor(&Dcqcn::SetByteCounter, &Dcqcn::GetByteCounter),
-                            MakeUintegerChecker<uint64_t>(1))
-              .AddAttribute(
-                  "ClampTargetRate",
-                  "true: Rt = Rc on every CNP (the paper); false: only if a rate "
-                  "increase happened since the previous cut (Mellanox clamp_tgt_rate=0)",
-                  BooleanValue(true),
-                  MakeBooleanAccessor(&Dcqcn::SetClampTargetRate, &Dcqcn::GetClampTargetRate),
-                  MakeBooleanChecker());
+    static TypeId tid =
+        TypeId("ns3::Dcqcn")
+            .SetParent<DcqcnBase>()
+            .SetGroupName("Mlnet")
+            .AddConstructor<Dcqcn>()
+            .AddAttribute("ByteCounter",
+                          "Rate-increase byte counter B in bytes, >= 1",
+                          UintegerValue(DEFAULT_BYTE_COUNTER),
+                          MakeUintegerAccessor(&Dcqcn::SetByteCounter, &Dcqcn::GetByteCounter),
+                          MakeUintegerChecker<uint64_t>(1))
+            .AddAttribute(
+                "ClampTargetRate",
+                "true: Rt = Rc on every CNP (the paper); false: only if a rate "
+                "increase happened since the previous cut (Mellanox clamp_tgt_rate=0)",
+                BooleanValue(true),
+                MakeBooleanAccessor(&Dcqcn::SetClampTargetRate, &Dcqcn::GetClampTargetRate),
+                MakeBooleanChecker());
     return tid;
 }
 
 Dcqcn::Dcqcn()
-    : DcqcnBase("ns3::Dcqcn")
-    , m_byteCounter(DEFAULT_BYTE_COUNTER)
-    , m_clampTargetRate(true)
+    : DcqcnBase("ns3::Dcqcn"),
+      m_byteCounter(DEFAULT_BYTE_COUNTER),
+      m_clampTargetRate(true)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -146,8 +147,8 @@ Dcqcn::Advance(RdmaCcState& state, Time now)
     {
         if (AtLineRate(state))
         {
-            int64_t k
-                = (now - m_nextIncrease).GetTimeStep() / m_rateIncreaseTimer.GetTimeStep() + 1;
+            int64_t k =
+                (now - m_nextIncrease).GetTimeStep() / m_rateIncreaseTimer.GetTimeStep() + 1;
             m_timerStage += uint64_t(k);
             m_nextIncrease += m_rateIncreaseTimer * k;
             m_increasedSinceCut = true;

@@ -71,8 +71,8 @@ RdmaCcCatalog::TypeIdOf(const std::string& variant)
         }
         accepted += (accepted.empty() ? "" : ", ") + v.first;
     }
-    throw std::invalid_argument("congestion control '" + variant
-                                + "': unknown (accepted: " + accepted + ")");
+    throw std::invalid_argument("congestion control '" + variant +
+                                "': unknown (accepted: " + accepted + ")");
 }
 
 std::string

@@ -71,8 +71,8 @@ RdmaCongestionOps::SetAttributeChecked(const std::string& name, const AttributeV
     // a value the checker rejects before reaching the setter makes SetAttributeFailSafe false.
     if (!SetAttributeFailSafe(name, value))
     {
-        throw std::invalid_argument(tid.GetName() + "::" + name + ": invalid value '" + shown
-                                    + "' (" + info.help + ")");
+        throw std::invalid_argument(tid.GetName() + "::" + name + ": invalid value '" + shown +
+                                    "' (" + info.help + ")");
     }
 }
 

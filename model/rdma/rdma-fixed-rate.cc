@@ -17,20 +17,21 @@ NS_OBJECT_ENSURE_REGISTERED(RdmaFixedRate);
 TypeId
 RdmaFixedRate::GetTypeId()
 {
-    static TypeId tid
-        = TypeId("ns3::RdmaFixedRate")
-              .SetParent<RdmaCongestionOps>()
-              .SetGroupName("Mlnet")
-              .AddConstructor<RdmaFixedRate>()
-              .AddAttribute("Rate",
-                            "Constant sending rate (data rate, bit/s); 0 = the line rate, a rate "
-                            "above the line rate is clamped to it",
-                            DataRateValue(DataRate(0)),
-                            MakeDataRateAccessor(&RdmaFixedRate::SetRate, &RdmaFixedRate::GetRate),
-                            MakeDataRateChecker())
-              .AddTraceSource("Cnp", "A CNP arrived and was ignored (its time)",
-                              MakeTraceSourceAccessor(&RdmaFixedRate::m_cnpTrace),
-                              "ns3::Time::TracedCallback");
+    static TypeId tid =
+        TypeId("ns3::RdmaFixedRate")
+            .SetParent<RdmaCongestionOps>()
+            .SetGroupName("Mlnet")
+            .AddConstructor<RdmaFixedRate>()
+            .AddAttribute("Rate",
+                          "Constant sending rate (data rate, bit/s); 0 = the line rate, a rate "
+                          "above the line rate is clamped to it",
+                          DataRateValue(DataRate(0)),
+                          MakeDataRateAccessor(&RdmaFixedRate::SetRate, &RdmaFixedRate::GetRate),
+                          MakeDataRateChecker())
+            .AddTraceSource("Cnp",
+                            "A CNP arrived and was ignored (its time)",
+                            MakeTraceSourceAccessor(&RdmaFixedRate::m_cnpTrace),
+                            "ns3::Time::TracedCallback");
     return tid;
 }
 

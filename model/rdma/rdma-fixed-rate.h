@@ -4,9 +4,10 @@
 #ifndef MLNET_RDMA_FIXED_RATE_H
 #define MLNET_RDMA_FIXED_RATE_H
 
+#include "rdma-congestion-ops.h"
+
 #include "ns3/data-rate.h"
 #include "ns3/traced-callback.h"
-#include "rdma-congestion-ops.h"
 
 namespace ns3
 {

@@ -34,8 +34,8 @@ class RdmaFlowSchedulerBinding : public Object
   public:
     static TypeId GetTypeId()
     {
-        static TypeId tid
-            = TypeId("ns3::RdmaFlowSchedulerBinding").SetParent<Object>().SetGroupName("Mlnet");
+        static TypeId tid =
+            TypeId("ns3::RdmaFlowSchedulerBinding").SetParent<Object>().SetGroupName("Mlnet");
         return tid;
     }
 
@@ -55,43 +55,46 @@ class RdmaFlowSchedulerBinding : public Object
 TypeId
 RdmaFlowScheduler::GetTypeId()
 {
-    static TypeId tid
-        = TypeId("ns3::RdmaFlowScheduler")
-              .SetParent<Object>()
-              .SetGroupName("Mlnet")
-              .AddConstructor<RdmaFlowScheduler>()
-              .AddAttribute(
-                  "Mode",
-                  "Centralised (one controller with ControlDelay) or Decentralised "
-                  "(each sender decides for its own flows, at once)",
-                  EnumValue(CENTRALISED), MakeEnumMemberAccessor(&RdmaFlowScheduler::m_mode),
-                  MakeEnumChecker(CENTRALISED, "Centralised", DECENTRALISED, "Decentralised"))
-              .AddAttribute("ControlDelay",
-                            "Centralised mode: time from an event (message posted or completed) "
-                            "to the decisions taking effect (s, >= 0)",
-                            TimeValue(Time(0)),
-                            MakeTimeAccessor(&RdmaFlowScheduler::m_controlDelay),
-                            MakeTimeChecker(Time(0)))
-              .AddAttribute("TopClass",
-                            "Priority class of level 0; level l uses class TopClass - l (0..7; the "
-                            "default 6 leaves class 7 to ACKs and CNPs)",
-                            UintegerValue(6), MakeUintegerAccessor(&RdmaFlowScheduler::m_topClass),
-                            MakeUintegerChecker<uint8_t>(0, 7))
-              .AddAttribute(
-                  "Policy", "The flow-scheduling policy", PointerValue(),
-                  MakePointerAccessor(&RdmaFlowScheduler::SetPolicy, &RdmaFlowScheduler::GetPolicy),
-                  MakePointerChecker<FlowSchedulingPolicy>())
-              .AddTraceSource("Decision",
-                              "A decision took effect: (flow id, level, class, wire rate cap bit/s "
-                              "(0 = none), time it was computed)",
-                              MakeTraceSourceAccessor(&RdmaFlowScheduler::m_decisionTrace),
-                              "ns3::RdmaFlowScheduler::DecisionTracedCallback")
-              .AddTraceSource(
-                  "FlowDone",
-                  "A flow finished (emitted when its whole group has finished, with its "
-                  "Echelon ideal finish time)",
-                  MakeTraceSourceAccessor(&RdmaFlowScheduler::m_flowTrace),
-                  "ns3::RdmaFlowScheduler::FlowTracedCallback");
+    static TypeId tid =
+        TypeId("ns3::RdmaFlowScheduler")
+            .SetParent<Object>()
+            .SetGroupName("Mlnet")
+            .AddConstructor<RdmaFlowScheduler>()
+            .AddAttribute(
+                "Mode",
+                "Centralised (one controller with ControlDelay) or Decentralised "
+                "(each sender decides for its own flows, at once)",
+                EnumValue(CENTRALISED),
+                MakeEnumMemberAccessor(&RdmaFlowScheduler::m_mode),
+                MakeEnumChecker(CENTRALISED, "Centralised", DECENTRALISED, "Decentralised"))
+            .AddAttribute("ControlDelay",
+                          "Centralised mode: time from an event (message posted or completed) "
+                          "to the decisions taking effect (s, >= 0)",
+                          TimeValue(Time(0)),
+                          MakeTimeAccessor(&RdmaFlowScheduler::m_controlDelay),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("TopClass",
+                          "Priority class of level 0; level l uses class TopClass - l (0..7; the "
+                          "default 6 leaves class 7 to ACKs and CNPs)",
+                          UintegerValue(6),
+                          MakeUintegerAccessor(&RdmaFlowScheduler::m_topClass),
+                          MakeUintegerChecker<uint8_t>(0, 7))
+            .AddAttribute(
+                "Policy",
+                "The flow-scheduling policy",
+                PointerValue(),
+                MakePointerAccessor(&RdmaFlowScheduler::SetPolicy, &RdmaFlowScheduler::GetPolicy),
+                MakePointerChecker<FlowSchedulingPolicy>())
+            .AddTraceSource("Decision",
+                            "A decision took effect: (flow id, level, class, wire rate cap bit/s "
+                            "(0 = none), time it was computed)",
+                            MakeTraceSourceAccessor(&RdmaFlowScheduler::m_decisionTrace),
+                            "ns3::RdmaFlowScheduler::DecisionTracedCallback")
+            .AddTraceSource("FlowDone",
+                            "A flow finished (emitted when its whole group has finished, with its "
+                            "Echelon ideal finish time)",
+                            MakeTraceSourceAccessor(&RdmaFlowScheduler::m_flowTrace),
+                            "ns3::RdmaFlowScheduler::FlowTracedCallback");
     return tid;
 }
 
@@ -130,9 +133,9 @@ RdmaFlowScheduler::MakeGroupId(uint32_t job, uint64_t iteration, uint32_t phase)
 {
     if (job >= (1u << 20) || phase >= (1u << 24))
     {
-        throw std::invalid_argument("MakeGroupId: job = " + std::to_string(job)
-                                    + ", phase = " + std::to_string(phase)
-                                    + " are out of range (job < 2^20, phase < 2^24)");
+        throw std::invalid_argument("MakeGroupId: job = " + std::to_string(job) +
+                                    ", phase = " + std::to_string(phase) +
+                                    " are out of range (job < 2^20, phase < 2^24)");
     }
     return (uint64_t(job) << 44) | ((iteration & 0xFFFFF) << 24) | phase;
 }
@@ -170,16 +173,16 @@ RdmaFlowScheduler::Install(const std::vector<Ptr<MessageTransport>>& nics)
     }
     if (m_mode == DECENTRALISED && !m_policy->SupportsDecentralised())
     {
-        throw std::invalid_argument("RdmaFlowScheduler: policy '" + m_policy->GetName()
-                                    + "' needs the centralised mode (it decides from the "
-                                      "global view of every group)");
+        throw std::invalid_argument("RdmaFlowScheduler: policy '" + m_policy->GetName() +
+                                    "' needs the centralised mode (it decides from the "
+                                    "global view of every group)");
     }
     if (m_policy->GetPriorityLevels() > uint32_t(m_topClass) + 1)
     {
-        throw std::invalid_argument("RdmaFlowScheduler: the policy's PriorityLevels = "
-                                    + std::to_string(m_policy->GetPriorityLevels())
-                                    + " do not fit below TopClass = " + std::to_string(m_topClass)
-                                    + " (must be <= TopClass + 1)");
+        throw std::invalid_argument("RdmaFlowScheduler: the policy's PriorityLevels = " +
+                                    std::to_string(m_policy->GetPriorityLevels()) +
+                                    " do not fit below TopClass = " + std::to_string(m_topClass) +
+                                    " (must be <= TopClass + 1)");
     }
     for (const auto& nic : nics)
     {
@@ -190,15 +193,15 @@ RdmaFlowScheduler::Install(const std::vector<Ptr<MessageTransport>>& nics)
         }
         if (Find(nic))
         {
-            throw std::invalid_argument("RdmaFlowScheduler::Install: the transport of "
-                                        + std::to_string(nic->GetAddress().Get())
-                                        + " is already bound to a scheduler");
+            throw std::invalid_argument("RdmaFlowScheduler::Install: the transport of " +
+                                        std::to_string(nic->GetAddress().Get()) +
+                                        " is already bound to a scheduler");
         }
         if (!m_nics.empty() && nic->GetInstanceTypeId() != m_nics.front()->GetInstanceTypeId())
         {
-            throw std::invalid_argument("RdmaFlowScheduler::Install: transports of two backends ("
-                                        + m_nics.front()->GetInstanceTypeId().GetName() + ", "
-                                        + nic->GetInstanceTypeId().GetName() + ")");
+            throw std::invalid_argument("RdmaFlowScheduler::Install: transports of two backends (" +
+                                        m_nics.front()->GetInstanceTypeId().GetName() + ", " +
+                                        nic->GetInstanceTypeId().GetName() + ")");
         }
         const uint32_t port = m_nics.size();
         const double wire = nic->GetWirePerPayload();
@@ -257,8 +260,8 @@ RdmaFlowScheduler::DeclareGroup(const FlowGroupSpec& g)
     {
         if (!(it->second.spec == g))
         {
-            throw std::invalid_argument("flow group " + std::to_string(g.id)
-                                        + ": declared again with a different spec");
+            throw std::invalid_argument("flow group " + std::to_string(g.id) +
+                                        ": declared again with a different spec");
         }
         return;
     }
@@ -297,8 +300,11 @@ RdmaFlowScheduler::StateOf(uint32_t scope)
 }
 
 uint64_t
-RdmaFlowScheduler::Post(Ptr<MessageTransport> src, Ptr<MessageTransport> dst, FlowDeclaration decl,
-                        MessageCallback onReceived, MessageCallback onCompleted)
+RdmaFlowScheduler::Post(Ptr<MessageTransport> src,
+                        Ptr<MessageTransport> dst,
+                        FlowDeclaration decl,
+                        MessageCallback onReceived,
+                        MessageCallback onCompleted)
 {
     if (Find(src) != this || Find(dst) != this)
     {
@@ -465,11 +471,9 @@ RdmaFlowScheduler::Start(Message& m, uint8_t cls, double capBps)
     m.record.start = Simulator::Now();
     m_onQp[{m.src->GetAddress().Get(), qp->GetQpn()}] = m.decl.id;
     const uint64_t id = m.decl.id;
-    qp->PostSend(m.decl.bytes, MessageConnection::CompletionCallback(
-                                   [this, id](uint64_t, uint64_t)
-                                   {
-                                       OnCompleted(id);
-                                   }));
+    qp->PostSend(
+        m.decl.bytes,
+        MessageConnection::CompletionCallback([this, id](uint64_t, uint64_t) { OnCompleted(id); }));
 }
 
 void

@@ -4,11 +4,12 @@
 #ifndef MLNET_RDMA_FLOW_SCHEDULER_H
 #define MLNET_RDMA_FLOW_SCHEDULER_H
 
+#include "rdma-nic.h"
+
 #include "ns3/echelon-flow-policy.h"
 #include "ns3/flow-scheduling-policy.h"
 #include "ns3/nstime.h"
 #include "ns3/traced-callback.h"
-#include "rdma-nic.h"
 
 #include <deque>
 #include <map>
@@ -86,7 +87,10 @@ class RdmaFlowScheduler : public Object
     typedef Callback<void> MessageCallback;
     /// Trace of an applied decision: (flow id, level, class, rate cap in payload bytes/s
     /// (infinity = none, 0 = paused), time the decision was computed).
-    typedef void (*DecisionTracedCallback)(uint64_t id, uint32_t level, uint8_t cls, double rateCap,
+    typedef void (*DecisionTracedCallback)(uint64_t id,
+                                           uint32_t level,
+                                           uint8_t cls,
+                                           double rateCap,
                                            Time computed);
     /// Trace of a finished flow.
     typedef void (*FlowTracedCallback)(const ScheduledFlowRecord& r);
@@ -134,8 +138,11 @@ class RdmaFlowScheduler : public Object
      * \return the flow id
      * \throws std::invalid_argument on bad input (see FlowSchedulingState::AddFlow)
      */
-    uint64_t Post(Ptr<MessageTransport> src, Ptr<MessageTransport> dst, FlowDeclaration decl,
-                  MessageCallback onReceived, MessageCallback onCompleted);
+    uint64_t Post(Ptr<MessageTransport> src,
+                  Ptr<MessageTransport> dst,
+                  FlowDeclaration decl,
+                  MessageCallback onReceived,
+                  MessageCallback onCompleted);
 
     /// \return messages posted so far
     uint64_t GetPostedFlows() const;

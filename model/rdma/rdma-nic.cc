@@ -3,6 +3,9 @@
  */
 #include "rdma-nic.h"
 
+#include "roce-header.h"
+#include "roce-v2-header.h"
+
 #include "ns3/fabric-net-device.h"
 #include "ns3/fast-events.h"
 #include "ns3/flow-key.h"
@@ -13,8 +16,6 @@
 #include "ns3/string.h"
 #include "ns3/udp-header.h"
 #include "ns3/uinteger.h"
-#include "roce-header.h"
-#include "roce-v2-header.h"
 
 #include <algorithm>
 #include <cmath>
@@ -60,8 +61,8 @@ IsNak(uint8_t syndrome)
 uint64_t
 ToNote(const BthFields& h)
 {
-    return (kNoteMark << 57) | (uint64_t(h.nak) << 56) | (uint64_t(h.opcode) << 48)
-           | (uint64_t(h.destQp & 0xffffff) << 24) | (h.psn24 & 0xffffff);
+    return (kNoteMark << 57) | (uint64_t(h.nak) << 56) | (uint64_t(h.opcode) << 48) |
+           (uint64_t(h.destQp & 0xffffff) << 24) | (h.psn24 & 0xffffff);
 }
 
 /// \param note a frame's note \param h set from it \return false if it is not this NIC's note
@@ -94,41 +95,50 @@ ReadBth(const uint8_t* bth)
 TypeId
 RdmaNic::GetTypeId()
 {
-    static TypeId tid
-        = TypeId("ns3::RdmaNic")
-              .SetParent<MessageTransport>()
-              .SetGroupName("Mlnet")
-              .AddConstructor<RdmaNic>()
-              .AddAttribute("Mtu", "Payload bytes per RDMA packet", UintegerValue(1000),
-                            MakeUintegerAccessor(&RdmaNic::m_mtu),
-                            MakeUintegerChecker<uint32_t>(64, 4096))
-              .AddAttribute("AckInterval",
-                            "Acknowledge every this many in-order packets (and every message end)",
-                            UintegerValue(1), MakeUintegerAccessor(&RdmaNic::m_ackInterval),
-                            MakeUintegerChecker<uint32_t>(1, 1u << 20))
-              .AddAttribute("CnpInterval",
-                            "Notification point: at most one CNP per queue pair per interval",
-                            TimeValue(MicroSeconds(50)), MakeTimeAccessor(&RdmaNic::m_cnpInterval),
-                            MakeTimeChecker(Time(0)))
-              .AddAttribute("ControlClass", "Priority class of ACK, NAK and CNP packets",
-                            UintegerValue(7), MakeUintegerAccessor(&RdmaNic::m_ctrlClass),
-                            MakeUintegerChecker<uint8_t>(0, 7))
-              .AddAttribute("RetransmitTimeout",
-                            "Go back to the oldest unacknowledged packet when nothing was "
-                            "acknowledged for this long",
-                            TimeValue(MilliSeconds(1)), MakeTimeAccessor(&RdmaNic::m_rto),
-                            MakeTimeChecker(MicroSeconds(1)))
-              .AddAttribute("MaxInflightBytes",
-                            "Per-QP window of unacknowledged bytes (0 = unlimited, rate only)",
-                            UintegerValue(0), MakeUintegerAccessor(&RdmaNic::m_maxInflight),
-                            MakeUintegerChecker<uint64_t>())
-              .AddTraceSource("CnpTx", "A CNP was sent: (destination QP number)",
-                              MakeTraceSourceAccessor(&RdmaNic::m_cnpTxTrace),
-                              "ns3::RdmaNic::CnpTracedCallback")
-              .AddTraceSource("MessageRx",
-                              "A message was received completely: (source, source QP, bytes)",
-                              MakeTraceSourceAccessor(&RdmaNic::m_msgRxTrace),
-                              "ns3::RdmaNic::MessageRxTracedCallback");
+    static TypeId tid =
+        TypeId("ns3::RdmaNic")
+            .SetParent<MessageTransport>()
+            .SetGroupName("Mlnet")
+            .AddConstructor<RdmaNic>()
+            .AddAttribute("Mtu",
+                          "Payload bytes per RDMA packet",
+                          UintegerValue(1000),
+                          MakeUintegerAccessor(&RdmaNic::m_mtu),
+                          MakeUintegerChecker<uint32_t>(64, 4096))
+            .AddAttribute("AckInterval",
+                          "Acknowledge every this many in-order packets (and every message end)",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&RdmaNic::m_ackInterval),
+                          MakeUintegerChecker<uint32_t>(1, 1u << 20))
+            .AddAttribute("CnpInterval",
+                          "Notification point: at most one CNP per queue pair per interval",
+                          TimeValue(MicroSeconds(50)),
+                          MakeTimeAccessor(&RdmaNic::m_cnpInterval),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("ControlClass",
+                          "Priority class of ACK, NAK and CNP packets",
+                          UintegerValue(7),
+                          MakeUintegerAccessor(&RdmaNic::m_ctrlClass),
+                          MakeUintegerChecker<uint8_t>(0, 7))
+            .AddAttribute("RetransmitTimeout",
+                          "Go back to the oldest unacknowledged packet when nothing was "
+                          "acknowledged for this long",
+                          TimeValue(MilliSeconds(1)),
+                          MakeTimeAccessor(&RdmaNic::m_rto),
+                          MakeTimeChecker(MicroSeconds(1)))
+            .AddAttribute("MaxInflightBytes",
+                          "Per-QP window of unacknowledged bytes (0 = unlimited, rate only)",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&RdmaNic::m_maxInflight),
+                          MakeUintegerChecker<uint64_t>())
+            .AddTraceSource("CnpTx",
+                            "A CNP was sent: (destination QP number)",
+                            MakeTraceSourceAccessor(&RdmaNic::m_cnpTxTrace),
+                            "ns3::RdmaNic::CnpTracedCallback")
+            .AddTraceSource("MessageRx",
+                            "A message was received completely: (source, source QP, bytes)",
+                            MakeTraceSourceAccessor(&RdmaNic::m_msgRxTrace),
+                            "ns3::RdmaNic::MessageRxTracedCallback");
     return tid;
 }
 
@@ -194,9 +204,9 @@ RdmaNic::NewCongestionOps()
         m_ccPrototype = m_ccFactory.Create<RdmaCongestionOps>();
         if (!m_ccPrototype)
         {
-            throw std::invalid_argument("RdmaNic: congestion control "
-                                        + m_ccFactory.GetTypeId().GetName()
-                                        + " is not a RdmaCongestionOps");
+            throw std::invalid_argument("RdmaNic: congestion control " +
+                                        m_ccFactory.GetTypeId().GetName() +
+                                        " is not a RdmaCongestionOps");
         }
     }
     // A subclass that does not override Fork() inherits its parent's, which copies only the
@@ -272,8 +282,8 @@ RdmaNic::Connect(Ptr<RdmaNic> remote, uint8_t cls, const ObjectFactory* cc)
 {
     if (cls > 7)
     {
-        throw std::invalid_argument("RdmaNic::Connect: priority class " + std::to_string(cls)
-                                    + " out of range [0, 7]");
+        throw std::invalid_argument("RdmaNic::Connect: priority class " + std::to_string(cls) +
+                                    " out of range [0, 7]");
     }
     if (!m_dev || !remote || !remote->m_dev)
     {
@@ -287,7 +297,8 @@ RdmaNic::Connect(Ptr<RdmaNic> remote, uint8_t cls, const ObjectFactory* cc)
     qp->m_nextClass = cls;
     qp->m_mtu = m_mtu;
     qp->m_maxInflight = m_maxInflight;
-    qp->m_srcPort = QueuePairSourcePort(m_dev->GetIpv4AddressValue(), qp->m_qpn,
+    qp->m_srcPort = QueuePairSourcePort(m_dev->GetIpv4AddressValue(),
+                                        qp->m_qpn,
                                         uint32_t(remote->m_responders.size()));
     qp->m_peerQpn = remote->m_responders.size();
     Responder r;
@@ -363,9 +374,9 @@ RdmaNic::GetReceiveStats(uint32_t responderQpn) const
 {
     if (responderQpn >= m_responders.size())
     {
-        throw std::invalid_argument("RdmaNic::GetReceiveStats: responder QP "
-                                    + std::to_string(responderQpn) + " out of range [0, "
-                                    + std::to_string(m_responders.size()) + ")");
+        throw std::invalid_argument("RdmaNic::GetReceiveStats: responder QP " +
+                                    std::to_string(responderQpn) + " out of range [0, " +
+                                    std::to_string(m_responders.size()) + ")");
     }
     return m_responders[responderQpn].stats;
 }
@@ -555,8 +566,8 @@ RdmaNic::BuildData(RdmaQueuePair& qp, const Time& now, FabricFrame& f)
     else
     {
         // Exact pacing: the sub-step remainder is carried from packet to packet.
-        Time interval = qp.m_paceClock.Next(m_dev->WireBits(size),
-                                            uint64_t(std::llround(std::max(pace, 1e3))));
+        Time interval =
+            qp.m_paceClock.Next(m_dev->WireBits(size), uint64_t(std::llround(std::max(pace, 1e3))));
         bool onSchedule = qp.m_nextAvail <= now && now - qp.m_nextAvail < interval * kPacingBurst;
         qp.m_nextAvail = (onSchedule ? qp.m_nextAvail : now) + interval;
     }
@@ -568,7 +579,11 @@ RdmaNic::BuildData(RdmaQueuePair& qp, const Time& now, FabricFrame& f)
 }
 
 void
-RdmaNic::MakeFrame(FabricFrame& f, uint32_t payload, uint32_t dst, uint16_t sport, uint8_t cls,
+RdmaNic::MakeFrame(FabricFrame& f,
+                   uint32_t payload,
+                   uint32_t dst,
+                   uint16_t sport,
+                   uint8_t cls,
                    bool ect)
 {
     // Payload and ICRC are virtual bytes; the whole header stack is written in one pass, from
@@ -597,8 +612,13 @@ RdmaNic::MakeFrame(FabricFrame& f, uint32_t payload, uint32_t dst, uint16_t spor
 }
 
 void
-RdmaNic::SendControl(uint32_t dst, uint16_t sport, uint32_t dstQp, uint8_t opcode, uint64_t psn,
-                     uint8_t syndrome, uint32_t msn)
+RdmaNic::SendControl(uint32_t dst,
+                     uint16_t sport,
+                     uint32_t dstQp,
+                     uint8_t opcode,
+                     uint64_t psn,
+                     uint8_t syndrome,
+                     uint32_t msn)
 {
     RoceHeader& h = m_hdr.bth;
     h.m_opcode = opcode;
@@ -683,7 +703,9 @@ RdmaNic::ExpandPsn(uint32_t psn24, uint64_t reference)
 }
 
 bool
-RdmaNic::PortReceive(uint32_t /* port */, FabricNetDevice* /* dev */, FabricFrame& f,
+RdmaNic::PortReceive(uint32_t /* port */,
+                     FabricNetDevice* /* dev */,
+                     FabricFrame& f,
                      const FlowKey* carried)
 {
     // The transport fields from the frame's note and the key carried from the last switch
@@ -774,8 +796,12 @@ RdmaNic::DeliverData(const FabricFrame& f)
 }
 
 void
-RdmaNic::ReceiveData(uint32_t qpn, uint8_t opcode, uint32_t psn24, uint32_t payload,
-                     uint32_t ipBytes, bool ce)
+RdmaNic::ReceiveData(uint32_t qpn,
+                     uint8_t opcode,
+                     uint32_t psn24,
+                     uint32_t payload,
+                     uint32_t ipBytes,
+                     bool ce)
 {
     Responder* rp = &m_responders[qpn];
     Time now = FastEvents::Now();
@@ -835,7 +861,12 @@ RdmaNic::ReceiveData(uint32_t qpn, uint8_t opcode, uint32_t psn24, uint32_t payl
         if (last || rp->unacked >= m_ackInterval)
         {
             rp->unacked = 0;
-            SendControl(rp->peer, rp->srcPort, rp->peerQpn, RoceHeader::ACK, rp->epsn - 1, 0,
+            SendControl(rp->peer,
+                        rp->srcPort,
+                        rp->peerQpn,
+                        RoceHeader::ACK,
+                        rp->epsn - 1,
+                        0,
                         rp->msn);
         }
     }
@@ -846,8 +877,13 @@ RdmaNic::ReceiveData(uint32_t qpn, uint8_t opcode, uint32_t psn24, uint32_t payl
         {
             rp->nakPending = true;
             m_naksSent++;
-            SendControl(rp->peer, rp->srcPort, rp->peerQpn, RoceHeader::ACK, rp->epsn,
-                        RoceHeader::kNakSequenceError, rp->msn);
+            SendControl(rp->peer,
+                        rp->srcPort,
+                        rp->peerQpn,
+                        RoceHeader::ACK,
+                        rp->epsn,
+                        RoceHeader::kNakSequenceError,
+                        rp->msn);
         }
     }
     else if (rp->epsn > 0)

@@ -5,6 +5,11 @@
 #define MLNET_RDMA_NIC_H
 
 #include "message-transport.h"
+#include "rdma-nic-source.h"
+#include "rdma-queue-pair.h"
+#include "rdma-receive-stats.h"
+#include "roce-v2-header.h"
+
 #include "ns3/callback.h"
 #include "ns3/data-class.h"
 #include "ns3/event-id.h"
@@ -14,10 +19,6 @@
 #include "ns3/packet.h"
 #include "ns3/reusable-timer.h"
 #include "ns3/traced-callback.h"
-#include "rdma-nic-source.h"
-#include "rdma-queue-pair.h"
-#include "rdma-receive-stats.h"
-#include "roce-v2-header.h"
 
 #include <cstdint>
 #include <unordered_map>
@@ -43,10 +44,7 @@ namespace ns3
  * Notification point: at most one CNP per queue pair per CnpInterval while CE-marked packets
  * arrive. ACKs, NAKs and CNPs use the ControlClass priority.
  */
-class RdmaNic
-    : public MessageTransport
-    , public FabricPortHandler
-    , public FabricPullSource
+class RdmaNic : public MessageTransport, public FabricPortHandler, public FabricPullSource
 {
   public:
     /// A message arrived completely at this NIC: (source address, source QP number, bytes).
@@ -98,7 +96,8 @@ class RdmaNic
      * \return the local queue pair
      * \throws std::invalid_argument for a bad class or a remote without address
      */
-    Ptr<RdmaQueuePair> Connect(Ptr<RdmaNic> remote, uint8_t cls = DataClass::DEFAULT,
+    Ptr<RdmaQueuePair> Connect(Ptr<RdmaNic> remote,
+                               uint8_t cls = DataClass::DEFAULT,
                                const ObjectFactory* cc = nullptr);
 
     /**
@@ -197,20 +196,31 @@ class RdmaNic
     /// A NIC without queue pairs and sources pulls nothing (its port sends only ACKs/CNPs).
     bool MayPull() const override;
     /// A packet arrived at the port: RoCEv2 packets are consumed, others left to the node.
-    bool PortReceive(uint32_t port, FabricNetDevice* dev, FabricFrame& f,
+    bool PortReceive(uint32_t port,
+                     FabricNetDevice* dev,
+                     FabricFrame& f,
                      const FlowKey* key) override;
     /**
      * A data packet for the responder QP \p qpn. By index, not by reference: the message-received
      * trace and callback may connect new queue pairs to this NIC, which grows m_responders.
      */
-    void ReceiveData(uint32_t qpn, uint8_t opcode, uint32_t psn24, uint32_t payload,
-                     uint32_t ipBytes, bool ce);
+    void ReceiveData(uint32_t qpn,
+                     uint8_t opcode,
+                     uint32_t psn24,
+                     uint32_t payload,
+                     uint32_t ipBytes,
+                     bool ce);
     void ReceiveAck(RdmaQueuePair& qp, uint64_t psn, bool nak);
     void ReceiveCnp(RdmaQueuePair& qp);
     /// The next data packet of a queue pair, as a compact frame. \param f set to it
     void BuildData(RdmaQueuePair& qp, const Time& now, FabricFrame& f);
-    void SendControl(uint32_t dst, uint16_t sport, uint32_t dstQp, uint8_t opcode, uint64_t psn,
-                     uint8_t syndrome, uint32_t msn);
+    void SendControl(uint32_t dst,
+                     uint16_t sport,
+                     uint32_t dstQp,
+                     uint8_t opcode,
+                     uint64_t psn,
+                     uint8_t syndrome,
+                     uint32_t msn);
     /**
      * A RoCEv2 packet with the transport header in m_hdr.bth (set by the caller), as a compact
      * frame (its headers written inline; an ns3::Packet only if something asks for one).
@@ -219,7 +229,11 @@ class RdmaNic
      * \param sport UDP source port
      * \param cls priority class (DSCP) \param ect ECN-capable (ECT(0))
      */
-    void MakeFrame(FabricFrame& f, uint32_t payload, uint32_t dst, uint16_t sport, uint8_t cls,
+    void MakeFrame(FabricFrame& f,
+                   uint32_t payload,
+                   uint32_t dst,
+                   uint16_t sport,
+                   uint8_t cls,
                    bool ect);
     void ScheduleWake(Time at);
     void Wake();

@@ -3,9 +3,10 @@
  */
 #include "rdma-queue-pair.h"
 
+#include "rdma-nic.h"
+
 #include "ns3/log.h"
 #include "ns3/simulator.h"
-#include "rdma-nic.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -19,27 +20,29 @@ NS_OBJECT_ENSURE_REGISTERED(RdmaQueuePair);
 TypeId
 RdmaQueuePair::GetTypeId()
 {
-    static TypeId tid
-        = TypeId("ns3::RdmaQueuePair")
-              .SetParent<MessageConnection>()
-              .SetGroupName("Mlnet")
-              .AddAttribute(
-                  "MaxRate",
-                  "Cap on the pacing rate, whatever congestion control allows (wire "
-                  "bit/s, headers included; 0 = no cap)",
-                  DataRateValue(DataRate(0)),
-                  MakeDataRateAccessor(&RdmaQueuePair::SetMaxRate, &RdmaQueuePair::GetMaxRate),
-                  MakeDataRateChecker())
-              .AddTraceSource("Rate", "Current sending rate Rc changed (bit/s)",
-                              MakeTraceSourceAccessor(&RdmaQueuePair::m_rateTrace),
-                              "ns3::RdmaQueuePair::RateTracedCallback")
-              .AddTraceSource("TargetRate", "Target rate Rt changed (bit/s)",
-                              MakeTraceSourceAccessor(&RdmaQueuePair::m_targetTrace),
-                              "ns3::RdmaQueuePair::RateTracedCallback")
-              .AddTraceSource("MessageComplete",
-                              "A posted message was fully acknowledged: (id, bytes, posted, done)",
-                              MakeTraceSourceAccessor(&RdmaQueuePair::m_msgTrace),
-                              "ns3::RdmaQueuePair::MessageTracedCallback");
+    static TypeId tid =
+        TypeId("ns3::RdmaQueuePair")
+            .SetParent<MessageConnection>()
+            .SetGroupName("Mlnet")
+            .AddAttribute(
+                "MaxRate",
+                "Cap on the pacing rate, whatever congestion control allows (wire "
+                "bit/s, headers included; 0 = no cap)",
+                DataRateValue(DataRate(0)),
+                MakeDataRateAccessor(&RdmaQueuePair::SetMaxRate, &RdmaQueuePair::GetMaxRate),
+                MakeDataRateChecker())
+            .AddTraceSource("Rate",
+                            "Current sending rate Rc changed (bit/s)",
+                            MakeTraceSourceAccessor(&RdmaQueuePair::m_rateTrace),
+                            "ns3::RdmaQueuePair::RateTracedCallback")
+            .AddTraceSource("TargetRate",
+                            "Target rate Rt changed (bit/s)",
+                            MakeTraceSourceAccessor(&RdmaQueuePair::m_targetTrace),
+                            "ns3::RdmaQueuePair::RateTracedCallback")
+            .AddTraceSource("MessageComplete",
+                            "A posted message was fully acknowledged: (id, bytes, posted, done)",
+                            MakeTraceSourceAccessor(&RdmaQueuePair::m_msgTrace),
+                            "ns3::RdmaQueuePair::MessageTracedCallback");
     return tid;
 }
 
@@ -118,8 +121,8 @@ RdmaQueuePair::SetPriorityClass(uint8_t cls)
 {
     if (cls > 7)
     {
-        throw std::invalid_argument("RdmaQueuePair::SetPriorityClass: class " + std::to_string(cls)
-                                    + " is out of range [0, 7]");
+        throw std::invalid_argument("RdmaQueuePair::SetPriorityClass: class " +
+                                    std::to_string(cls) + " is out of range [0, 7]");
     }
     m_nextClass = cls;
     if (cls == m_class)

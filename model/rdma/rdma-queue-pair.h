@@ -5,6 +5,8 @@
 #define MLNET_RDMA_QUEUE_PAIR_H
 
 #include "message-transport.h"
+#include "rdma-congestion-ops.h"
+
 #include "ns3/callback.h"
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
@@ -14,7 +16,6 @@
 #include "ns3/reusable-timer.h"
 #include "ns3/traced-callback.h"
 #include "ns3/tx-time-accumulator.h"
-#include "rdma-congestion-ops.h"
 
 #include <cstdint>
 #include <vector>

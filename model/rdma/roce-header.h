@@ -36,6 +36,7 @@ class RoceHeader : public Header
         ACK = 0x11,          //!< acknowledge (AETH syndrome 0) or NAK (syndrome 0x60 | code)
         CNP = 0x81,          //!< RoCEv2 congestion notification packet
     };
+
     /// AETH syndrome of a NAK for a PSN sequence error.
     static constexpr uint8_t kNakSequenceError = 0x60;
 
@@ -63,6 +64,7 @@ class RoceHeader : public Header
     {
         return m_opcode <= WRITE_ONLY;
     }
+
     /// \return true if the data packet ends a message
     bool IsLast() const
     {

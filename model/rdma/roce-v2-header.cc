@@ -62,9 +62,9 @@ RoceV2Header::Write(uint8_t* b) const
     // store forwarding: 80 % of this function's samples).
     roce::PutBe64(b,
                   (uint64_t(0x45) << 56) // version 4, IHL 5
-                      | (uint64_t(uint8_t((dscp << 2) | (ecn & 0x3))) << 48)
-                      | (uint64_t(ipLength & 0xffff) << 32) // identification 0
-                      | 0x4000);                            // don't fragment, offset 0
+                      | (uint64_t(uint8_t((dscp << 2) | (ecn & 0x3))) << 48) |
+                      (uint64_t(ipLength & 0xffff) << 32) // identification 0
+                      | 0x4000);                          // don't fragment, offset 0
     roce::PutBe64(b + 8,
                   (uint64_t(64) << 56)       // TTL
                       | (uint64_t(17) << 48) // UDP; checksum 0 (not computed, as ns-3 by default)

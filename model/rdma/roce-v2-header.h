@@ -4,11 +4,12 @@
 #ifndef MLNET_ROCE_V2_HEADER_H
 #define MLNET_ROCE_V2_HEADER_H
 
+#include "roce-header.h"
+
 #include "ns3/flow-key.h"
 #include "ns3/header.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/packet.h"
-#include "roce-header.h"
 
 namespace ns3
 {

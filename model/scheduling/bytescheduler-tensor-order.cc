@@ -17,27 +17,28 @@ NS_OBJECT_ENSURE_REGISTERED(ByteSchedulerTensorOrder);
 TypeId
 ByteSchedulerTensorOrder::GetTypeId()
 {
-    static TypeId tid
-        = TypeId("ns3::ByteSchedulerTensorOrder")
-              .SetParent<TensorOrderPolicy>()
-              .SetGroupName("Mlnet")
-              .AddConstructor<ByteSchedulerTensorOrder>()
-              .AddAttribute("PartitionSize",
-                            "Tensors larger than this are partitioned into chunks of this size, "
-                            "in parameters",
-                            UintegerValue(1000000),
-                            MakeUintegerAccessor(&ByteSchedulerTensorOrder::m_partitionSize),
-                            MakeUintegerChecker<uint64_t>(1))
-              .AddAttribute("Credit", "Parameters allowed in flight (credit-based preemption)",
-                            UintegerValue(4000000),
-                            MakeUintegerAccessor(&ByteSchedulerTensorOrder::m_credit),
-                            MakeUintegerChecker<uint64_t>(1));
+    static TypeId tid =
+        TypeId("ns3::ByteSchedulerTensorOrder")
+            .SetParent<TensorOrderPolicy>()
+            .SetGroupName("Mlnet")
+            .AddConstructor<ByteSchedulerTensorOrder>()
+            .AddAttribute("PartitionSize",
+                          "Tensors larger than this are partitioned into chunks of this size, "
+                          "in parameters",
+                          UintegerValue(1000000),
+                          MakeUintegerAccessor(&ByteSchedulerTensorOrder::m_partitionSize),
+                          MakeUintegerChecker<uint64_t>(1))
+            .AddAttribute("Credit",
+                          "Parameters allowed in flight (credit-based preemption)",
+                          UintegerValue(4000000),
+                          MakeUintegerAccessor(&ByteSchedulerTensorOrder::m_credit),
+                          MakeUintegerChecker<uint64_t>(1));
     return tid;
 }
 
 ByteSchedulerTensorOrder::ByteSchedulerTensorOrder()
-    : m_partitionSize(1000000)
-    , m_credit(4000000)
+    : m_partitionSize(1000000),
+      m_credit(4000000)
 {
 }
 
@@ -90,15 +91,13 @@ ByteSchedulerTensorOrder::DoPlan(const std::vector<GradientTensor>& tensors) con
 {
     std::vector<std::size_t> idx(tensors.size());
     std::iota(idx.begin(), idx.end(), 0);
-    std::stable_sort(idx.begin(), idx.end(),
-                     [&](std::size_t a, std::size_t b)
-                     {
-                         if (tensors[a].layerIndex != tensors[b].layerIndex)
-                         {
-                             return tensors[a].layerIndex < tensors[b].layerIndex;
-                         }
-                         return tensors[a].id < tensors[b].id;
-                     });
+    std::stable_sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) {
+        if (tensors[a].layerIndex != tensors[b].layerIndex)
+        {
+            return tensors[a].layerIndex < tensors[b].layerIndex;
+        }
+        return tensors[a].id < tensors[b].id;
+    });
     std::vector<TransferSlice> plan;
     for (std::size_t i : idx)
     {

@@ -18,17 +18,17 @@ NS_OBJECT_ENSURE_REGISTERED(CadentFlowPolicy);
 TypeId
 CadentFlowPolicy::GetTypeId()
 {
-    static TypeId tid
-        = TypeId("ns3::CadentFlowPolicy")
-              .SetParent<FlowSchedulingPolicy>()
-              .SetGroupName("Mlnet")
-              .AddConstructor<CadentFlowPolicy>()
-              .AddAttribute("Objective",
-                            "Application objective: Priority (minimise completion time subject to "
-                            "the declared priorities) or Deadline (minimise the maximum lateness)",
-                            EnumValue(PRIORITY),
-                            MakeEnumMemberAccessor(&CadentFlowPolicy::m_objective),
-                            MakeEnumChecker(PRIORITY, "Priority", DEADLINE, "Deadline"));
+    static TypeId tid =
+        TypeId("ns3::CadentFlowPolicy")
+            .SetParent<FlowSchedulingPolicy>()
+            .SetGroupName("Mlnet")
+            .AddConstructor<CadentFlowPolicy>()
+            .AddAttribute("Objective",
+                          "Application objective: Priority (minimise completion time subject to "
+                          "the declared priorities) or Deadline (minimise the maximum lateness)",
+                          EnumValue(PRIORITY),
+                          MakeEnumMemberAccessor(&CadentFlowPolicy::m_objective),
+                          MakeEnumChecker(PRIORITY, "Priority", DEADLINE, "Deadline"));
     return tid;
 }
 
@@ -81,10 +81,10 @@ CadentFlowPolicy::DoDecide(const FlowSchedulingState& state, double) const
         for (std::size_t i = 0; i < flows.size(); ++i)
         {
             const FlowGroupSpec& g = state.GetGroup(flows[i].decl.group);
-            const uint32_t value
-                = static_cast<uint32_t>(std::min<double>(keys[i], double(UINT32_MAX)));
-            d[i].level
-                = g.priorities > 0 ? LevelOf(value, g.priorities) : LevelOf(ranks[i], nRanks);
+            const uint32_t value =
+                static_cast<uint32_t>(std::min<double>(keys[i], double(UINT32_MAX)));
+            d[i].level =
+                g.priorities > 0 ? LevelOf(value, g.priorities) : LevelOf(ranks[i], nRanks);
         }
         return d;
     }

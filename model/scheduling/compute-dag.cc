@@ -23,21 +23,23 @@ ComputeDag::AddTensor(const std::string& name, uint64_t bytes)
 {
     if (bytes == 0)
     {
-        throw std::invalid_argument("DAG tensor '" + name
-                                    + "': bytes = 0 is out of range (must be >= 1)");
+        throw std::invalid_argument("DAG tensor '" + name +
+                                    "': bytes = 0 is out of range (must be >= 1)");
     }
     m_tensors.push_back(DagTensor{name, bytes});
     return static_cast<uint32_t>(m_tensors.size() - 1);
 }
 
 uint32_t
-ComputeDag::AddOp(const std::string& name, double seconds, std::vector<uint32_t> deps,
+ComputeDag::AddOp(const std::string& name,
+                  double seconds,
+                  std::vector<uint32_t> deps,
                   std::vector<uint32_t> reads)
 {
     if (!(seconds >= 0) || !std::isfinite(seconds))
     {
-        throw std::invalid_argument("DAG op '" + name + "': seconds = " + std::to_string(seconds)
-                                    + " is out of range (must be finite and >= 0 s)");
+        throw std::invalid_argument("DAG op '" + name + "': seconds = " + std::to_string(seconds) +
+                                    " is out of range (must be finite and >= 0 s)");
     }
     m_ops.push_back(DagOp{name, seconds, std::move(deps), std::move(reads)});
     return static_cast<uint32_t>(m_ops.size() - 1);
@@ -65,23 +67,23 @@ ComputeDag::Validate() const
         {
             if (d >= n)
             {
-                throw std::invalid_argument("DAG op '" + m_ops[i].name + "': dependency "
-                                            + std::to_string(d) + " is not an op (ids are 0.."
-                                            + std::to_string(n - 1) + ")");
+                throw std::invalid_argument("DAG op '" + m_ops[i].name + "': dependency " +
+                                            std::to_string(d) + " is not an op (ids are 0.." +
+                                            std::to_string(n - 1) + ")");
             }
             if (d == i)
             {
-                throw std::invalid_argument("DAG op '" + m_ops[i].name
-                                            + "' depends on itself (a cycle)");
+                throw std::invalid_argument("DAG op '" + m_ops[i].name +
+                                            "' depends on itself (a cycle)");
             }
         }
         for (uint32_t t : m_ops[i].reads)
         {
             if (t >= m_tensors.size())
             {
-                throw std::invalid_argument("DAG op '" + m_ops[i].name + "': tensor "
-                                            + std::to_string(t) + " is unknown ("
-                                            + std::to_string(m_tensors.size()) + " tensors)");
+                throw std::invalid_argument("DAG op '" + m_ops[i].name + "': tensor " +
+                                            std::to_string(t) + " is unknown (" +
+                                            std::to_string(m_tensors.size()) + " tensors)");
             }
         }
     }
@@ -115,8 +117,8 @@ ComputeDag::Validate() const
                             path += " <- " + m_ops[e.first].name;
                         }
                     }
-                    throw std::invalid_argument("DAG has a cycle: " + path + " <- " + m_ops[w].name
-                                                + " (each op waits for the next)");
+                    throw std::invalid_argument("DAG has a cycle: " + path + " <- " +
+                                                m_ops[w].name + " (each op waits for the next)");
                 }
                 if (colour[w] == 0)
                 {
@@ -206,9 +208,9 @@ ComputeDag::IdealSchedule(double bytesPerSecond) const
 {
     if (!(bytesPerSecond > 0) || !std::isfinite(bytesPerSecond))
     {
-        throw std::invalid_argument("IdealSchedule: bytesPerSecond = "
-                                    + std::to_string(bytesPerSecond)
-                                    + " is out of range (must be finite and > 0)");
+        throw std::invalid_argument(
+            "IdealSchedule: bytesPerSecond = " + std::to_string(bytesPerSecond) +
+            " is out of range (must be finite and > 0)");
     }
     return IdealSchedule(std::vector<std::vector<LinkUse>>(m_tensors.size(), {{0, 1.0}}),
                          {bytesPerSecond});
@@ -221,16 +223,16 @@ ComputeDag::IdealSchedule(const std::vector<std::vector<LinkUse>>& links,
     const uint32_t nt = m_tensors.size();
     if (links.size() != nt)
     {
-        throw std::invalid_argument("IdealSchedule: " + std::to_string(links.size())
-                                    + " link lists for " + std::to_string(nt)
-                                    + " tensors (must be one per tensor)");
+        throw std::invalid_argument("IdealSchedule: " + std::to_string(links.size()) +
+                                    " link lists for " + std::to_string(nt) +
+                                    " tensors (must be one per tensor)");
     }
     for (double r : linkBytesPerSecond)
     {
         if (!(r > 0) || !std::isfinite(r))
         {
-            throw std::invalid_argument("IdealSchedule: a link rate = " + std::to_string(r)
-                                        + " B/s is out of range (must be finite and > 0)");
+            throw std::invalid_argument("IdealSchedule: a link rate = " + std::to_string(r) +
+                                        " B/s is out of range (must be finite and > 0)");
         }
     }
     DagSchedule s;
@@ -260,17 +262,17 @@ ComputeDag::IdealSchedule(const std::vector<std::vector<LinkUse>>& links,
         }
         if (links[t].empty())
         {
-            throw std::invalid_argument("IdealSchedule: tensor '" + m_tensors[t].name
-                                        + "' is read but crosses no link");
+            throw std::invalid_argument("IdealSchedule: tensor '" + m_tensors[t].name +
+                                        "' is read but crosses no link");
         }
         double at = 0;
         for (const auto& [link, mult] : links[t])
         {
             if (link >= busy.size() || !(mult > 0))
             {
-                throw std::invalid_argument("IdealSchedule: tensor '" + m_tensors[t].name
-                                            + "': link " + std::to_string(link)
-                                            + " is unknown or its multiplier is not > 0");
+                throw std::invalid_argument("IdealSchedule: tensor '" + m_tensors[t].name +
+                                            "': link " + std::to_string(link) +
+                                            " is unknown or its multiplier is not > 0");
             }
             busy[link] += double(m_tensors[t].bytes) * mult / linkBytesPerSecond[link];
             at = std::max(at, busy[link]);

@@ -79,7 +79,9 @@ class ComputeDag
      * \param reads tensors it reads
      * \return the op id (0, 1, ...)
      */
-    uint32_t AddOp(const std::string& name, double seconds, std::vector<uint32_t> deps = {},
+    uint32_t AddOp(const std::string& name,
+                   double seconds,
+                   std::vector<uint32_t> deps = {},
                    std::vector<uint32_t> reads = {});
     /// \return the ops
     const std::vector<DagOp>& GetOps() const;

@@ -18,16 +18,17 @@ NS_OBJECT_ENSURE_REGISTERED(EchelonFlowPolicy);
 TypeId
 EchelonFlowPolicy::GetTypeId()
 {
-    static TypeId tid
-        = TypeId("ns3::EchelonFlowPolicy")
-              .SetParent<FlowSchedulingPolicy>()
-              .SetGroupName("Mlnet")
-              .AddConstructor<EchelonFlowPolicy>()
-              .AddAttribute("CorrectEstimates",
-                            "Re-estimate a pipeline EchelonFlow's stage time from the observed "
-                            "releases of its flows (self-correction of a wrong declared estimate)",
-                            BooleanValue(true), MakeBooleanAccessor(&EchelonFlowPolicy::m_correct),
-                            MakeBooleanChecker());
+    static TypeId tid =
+        TypeId("ns3::EchelonFlowPolicy")
+            .SetParent<FlowSchedulingPolicy>()
+            .SetGroupName("Mlnet")
+            .AddConstructor<EchelonFlowPolicy>()
+            .AddAttribute("CorrectEstimates",
+                          "Re-estimate a pipeline EchelonFlow's stage time from the observed "
+                          "releases of its flows (self-correction of a wrong declared estimate)",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&EchelonFlowPolicy::m_correct),
+                          MakeBooleanChecker());
     return tid;
 }
 
@@ -53,12 +54,12 @@ EchelonFlowPolicy::Arrangement(const FlowGroupSpec& g, const FlowDeclaration& f,
 {
     switch (g.arrangement)
     {
-        case FlowArrangement::Coflow:
-            return 0.0;
-        case FlowArrangement::Pipeline:
-            return f.index * stageTime;
-        case FlowArrangement::Offsets:
-            return f.offset;
+    case FlowArrangement::Coflow:
+        return 0.0;
+    case FlowArrangement::Pipeline:
+        return f.index * stageTime;
+    case FlowArrangement::Offsets:
+        return f.offset;
     }
     return 0.0;
 }
@@ -89,8 +90,8 @@ EchelonFlowPolicy::ComputeReference(const FlowSchedulingState& state, uint64_t g
             last = &f;
         }
     }
-    if (m_correct && g.arrangement == FlowArrangement::Pipeline
-        && last->decl.index > first->decl.index && last->release > first->release)
+    if (m_correct && g.arrangement == FlowArrangement::Pipeline &&
+        last->decl.index > first->decl.index && last->release > first->release)
     {
         ref.stageTime = (last->release - first->release) / (last->decl.index - first->decl.index);
     }
@@ -101,11 +102,9 @@ EchelonFlowPolicy::ComputeReference(const FlowSchedulingState& state, uint64_t g
     {
         byA.emplace_back(Arrangement(g, f.decl, ref.stageTime), &f);
     }
-    std::stable_sort(byA.begin(), byA.end(),
-                     [](const auto& a, const auto& b)
-                     {
-                         return a.first < b.first;
-                     });
+    std::stable_sort(byA.begin(), byA.end(), [](const auto& a, const auto& b) {
+        return a.first < b.first;
+    });
     std::map<uint32_t, double> up;
     std::map<uint32_t, double> down;
     ref.dref = -std::numeric_limits<double>::infinity();
@@ -130,7 +129,8 @@ EchelonFlowPolicy::ComputeReference(const FlowSchedulingState& state, uint64_t g
 }
 
 double
-EchelonFlowPolicy::IdealFinish(const FlowSchedulingState& state, const FlowSchedulingState::Flow& f,
+EchelonFlowPolicy::IdealFinish(const FlowSchedulingState& state,
+                               const FlowSchedulingState::Flow& f,
                                const Reference& ref)
 {
     const FlowGroupSpec& g = state.GetGroup(f.decl.group);

@@ -68,7 +68,8 @@ class EchelonFlowPolicy : public FlowSchedulingPolicy
      * \param state the state \param f a flow \param ref its group's reference
      * \return its ideal finish time D_i (s)
      */
-    static double IdealFinish(const FlowSchedulingState& state, const FlowSchedulingState::Flow& f,
+    static double IdealFinish(const FlowSchedulingState& state,
+                              const FlowSchedulingState::Flow& f,
                               const Reference& ref);
 
   protected:

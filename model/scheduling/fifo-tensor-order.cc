@@ -30,19 +30,17 @@ std::vector<TransferSlice>
 FifoTensorOrder::DoPlan(const std::vector<GradientTensor>& tensors) const
 {
     std::vector<GradientTensor> order(tensors);
-    std::stable_sort(order.begin(), order.end(),
-                     [](const auto& a, const auto& b)
-                     {
-                         if (a.producedAt != b.producedAt)
-                         {
-                             return a.producedAt < b.producedAt;
-                         }
-                         if (a.layerIndex != b.layerIndex)
-                         {
-                             return a.layerIndex > b.layerIndex;
-                         }
-                         return a.id < b.id;
-                     });
+    std::stable_sort(order.begin(), order.end(), [](const auto& a, const auto& b) {
+        if (a.producedAt != b.producedAt)
+        {
+            return a.producedAt < b.producedAt;
+        }
+        if (a.layerIndex != b.layerIndex)
+        {
+            return a.layerIndex > b.layerIndex;
+        }
+        return a.id < b.id;
+    });
     std::vector<TransferSlice> plan;
     for (const auto& t : order)
     {

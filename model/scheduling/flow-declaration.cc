@@ -11,12 +11,12 @@ FlowArrangementName(FlowArrangement a)
 {
     switch (a)
     {
-        case FlowArrangement::Coflow:
-            return "coflow";
-        case FlowArrangement::Pipeline:
-            return "pipeline";
-        case FlowArrangement::Offsets:
-            return "offsets";
+    case FlowArrangement::Coflow:
+        return "coflow";
+    case FlowArrangement::Pipeline:
+        return "pipeline";
+    case FlowArrangement::Offsets:
+        return "offsets";
     }
     return "unknown";
 }
@@ -24,8 +24,8 @@ FlowArrangementName(FlowArrangement a)
 bool
 FlowGroupSpec::operator==(const FlowGroupSpec& o) const
 {
-    return id == o.id && job == o.job && arrangement == o.arrangement && stageTime == o.stageTime
-           && weight == o.weight && expectedFlows == o.expectedFlows && priorities == o.priorities;
+    return id == o.id && job == o.job && arrangement == o.arrangement && stageTime == o.stageTime &&
+           weight == o.weight && expectedFlows == o.expectedFlows && priorities == o.priorities;
 }
 
 } // namespace ns3

@@ -20,15 +20,16 @@ NS_OBJECT_ENSURE_REGISTERED(FlowSchedulingPolicy);
 TypeId
 FlowSchedulingPolicy::GetTypeId()
 {
-    static TypeId tid
-        = TypeId("ns3::FlowSchedulingPolicy")
-              .SetParent<Object>()
-              .SetGroupName("Mlnet")
-              .AddAttribute("PriorityLevels",
-                            "Number of priority levels the decisions use (the enforcement maps "
-                            "level 0 to its highest data class); 7 leaves class 7 to ACKs and CNPs",
-                            UintegerValue(7), MakeUintegerAccessor(&FlowSchedulingPolicy::m_levels),
-                            MakeUintegerChecker<uint32_t>(1, 8));
+    static TypeId tid =
+        TypeId("ns3::FlowSchedulingPolicy")
+            .SetParent<Object>()
+            .SetGroupName("Mlnet")
+            .AddAttribute("PriorityLevels",
+                          "Number of priority levels the decisions use (the enforcement maps "
+                          "level 0 to its highest data class); 7 leaves class 7 to ACKs and CNPs",
+                          UintegerValue(7),
+                          MakeUintegerAccessor(&FlowSchedulingPolicy::m_levels),
+                          MakeUintegerChecker<uint32_t>(1, 8));
     return tid;
 }
 
@@ -56,8 +57,8 @@ FlowSchedulingPolicy::SetPriorityLevels(uint32_t levels)
 {
     if (levels < 1 || levels > 8)
     {
-        throw std::invalid_argument("PriorityLevels = " + std::to_string(levels)
-                                    + " is out of range (must be in [1, 8])");
+        throw std::invalid_argument("PriorityLevels = " + std::to_string(levels) +
+                                    " is out of range (must be in [1, 8])");
     }
     m_levels = levels;
 }
@@ -67,8 +68,8 @@ FlowSchedulingPolicy::Decide(const FlowSchedulingState& state, double now) const
 {
     if (!(now >= 0) || !std::isfinite(now))
     {
-        throw std::invalid_argument("Decide: now = " + std::to_string(now)
-                                    + " s is out of range (must be >= 0 s)");
+        throw std::invalid_argument("Decide: now = " + std::to_string(now) +
+                                    " s is out of range (must be >= 0 s)");
     }
     return DoDecide(state, now);
 }
@@ -91,8 +92,8 @@ FlowSchedulingPolicy::DenseRanks(const std::vector<double>& keys)
     ranks.reserve(keys.size());
     for (double k : keys)
     {
-        ranks.push_back(static_cast<uint32_t>(std::lower_bound(sorted.begin(), sorted.end(), k)
-                                              - sorted.begin()));
+        ranks.push_back(static_cast<uint32_t>(std::lower_bound(sorted.begin(), sorted.end(), k) -
+                                              sorted.begin()));
     }
     return ranks;
 }
@@ -121,8 +122,7 @@ FlowSchedulingPolicy::SequentialRates(const FlowSchedulingState& state,
     std::vector<double> rate(flows.size(), 0.0);
     std::map<uint32_t, double> up;
     std::map<uint32_t, double> down;
-    auto availUp = [&](uint32_t p) -> double&
-    {
+    auto availUp = [&](uint32_t p) -> double& {
         auto it = up.find(p);
         if (it == up.end())
         {
@@ -130,8 +130,7 @@ FlowSchedulingPolicy::SequentialRates(const FlowSchedulingState& state,
         }
         return it->second;
     };
-    auto availDown = [&](uint32_t p) -> double&
-    {
+    auto availDown = [&](uint32_t p) -> double& {
         auto it = down.find(p);
         if (it == down.end())
         {

@@ -5,6 +5,7 @@
 #define MLNET_FLOW_SCHEDULING_POLICY_H
 
 #include "flow-scheduling-state.h"
+
 #include "ns3/object.h"
 
 #include <string>

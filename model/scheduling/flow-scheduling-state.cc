@@ -49,9 +49,9 @@ FlowSchedulingState::SetPort(uint32_t port, double up, double down)
 {
     if (!(up > 0) || !std::isfinite(up) || !(down > 0) || !std::isfinite(down))
     {
-        throw std::invalid_argument("port " + std::to_string(port) + ": capacities up = " + Num(up)
-                                    + ", down = " + Num(down)
-                                    + " B/s are out of range (must be finite and > 0)");
+        throw std::invalid_argument("port " + std::to_string(port) +
+                                    ": capacities up = " + Num(up) + ", down = " + Num(down) +
+                                    " B/s are out of range (must be finite and > 0)");
     }
     m_ports[port] = Port{up, down};
 }
@@ -95,8 +95,9 @@ FlowSchedulingState::DeclareGroup(const FlowGroupSpec& g)
 {
     if (!(g.stageTime >= 0) || !std::isfinite(g.stageTime))
     {
-        GroupError(g.id, "stageTime = " + Num(g.stageTime)
-                             + " s is out of range (must be finite and >= 0 s)");
+        GroupError(g.id,
+                   "stageTime = " + Num(g.stageTime) +
+                       " s is out of range (must be finite and >= 0 s)");
     }
     if (!(g.weight > 0) || !std::isfinite(g.weight))
     {
@@ -107,9 +108,10 @@ FlowSchedulingState::DeclareGroup(const FlowGroupSpec& g)
     {
         if (!(it->second.spec == g))
         {
-            GroupError(g.id, "declared again with a different spec (arrangement "
-                                 + FlowArrangementName(g.arrangement) + " vs "
-                                 + FlowArrangementName(it->second.spec.arrangement) + ")");
+            GroupError(g.id,
+                       "declared again with a different spec (arrangement " +
+                           FlowArrangementName(g.arrangement) + " vs " +
+                           FlowArrangementName(it->second.spec.arrangement) + ")");
         }
         return;
     }
@@ -164,8 +166,9 @@ FlowSchedulingState::ForgetGroup(uint64_t id)
 {
     if (FindGroup(id).live != 0)
     {
-        GroupError(id, "has " + std::to_string(FindGroup(id).live)
-                           + " live flows (only a group without live flows can be forgotten)");
+        GroupError(id,
+                   "has " + std::to_string(FindGroup(id).live) +
+                       " live flows (only a group without live flows can be forgotten)");
     }
     m_groups.erase(id);
 }
@@ -184,13 +187,15 @@ FlowSchedulingState::AddFlow(const FlowDeclaration& d, double now)
     auto git = m_groups.find(d.group);
     if (git == m_groups.end())
     {
-        FlowError(d.id, "group " + std::to_string(d.group)
-                            + " is unknown (declare it with DeclareGroup first)");
+        FlowError(d.id,
+                  "group " + std::to_string(d.group) +
+                      " is unknown (declare it with DeclareGroup first)");
     }
     if (!HasPort(d.src) || !HasPort(d.dst))
     {
-        FlowError(d.id, "port " + std::to_string(HasPort(d.src) ? d.dst : d.src)
-                            + " is unknown (set its capacities first)");
+        FlowError(d.id,
+                  "port " + std::to_string(HasPort(d.src) ? d.dst : d.src) +
+                      " is unknown (set its capacities first)");
     }
     if (d.src == d.dst)
     {
@@ -206,8 +211,9 @@ FlowSchedulingState::AddFlow(const FlowDeclaration& d, double now)
     }
     if (!(d.deadline >= 0))
     {
-        FlowError(d.id, "deadline = " + Num(d.deadline)
-                            + " s is out of range (must be >= 0 s, or infinity for none)");
+        FlowError(d.id,
+                  "deadline = " + Num(d.deadline) +
+                      " s is out of range (must be >= 0 s, or infinity for none)");
     }
     if (!(d.weight > 0) || !std::isfinite(d.weight))
     {
@@ -234,8 +240,9 @@ FlowSchedulingState::SetRemaining(uint64_t id, uint64_t remaining)
     Flow& f = m_flows[it->second];
     if (remaining > f.decl.bytes)
     {
-        FlowError(id, "remaining = " + std::to_string(remaining)
-                          + " is out of range (must be <= " + std::to_string(f.decl.bytes) + ")");
+        FlowError(id,
+                  "remaining = " + std::to_string(remaining) +
+                      " is out of range (must be <= " + std::to_string(f.decl.bytes) + ")");
     }
     f.remaining = remaining;
 }

@@ -40,9 +40,9 @@ FluidFlowModel::AddFlow(const FlowDeclaration& d, double release)
 {
     if (!(release >= 0) || !std::isfinite(release))
     {
-        throw std::invalid_argument("FluidFlowModel: flow " + std::to_string(d.id)
-                                    + " release = " + std::to_string(release)
-                                    + " s is out of range (must be >= 0 s)");
+        throw std::invalid_argument("FluidFlowModel: flow " + std::to_string(d.id) +
+                                    " release = " + std::to_string(release) +
+                                    " s is out of range (must be >= 0 s)");
     }
     m_flows.emplace_back(d, release);
 }
@@ -112,8 +112,8 @@ FluidFlowModel::Allocate(const FlowSchedulingState& state,
             {
                 const double cap = decisions[i].rateCap;
                 bool capped = std::isfinite(cap) && rate[i] >= cap * (1 - 1e-12);
-                bool full = up[flows[i].decl.src] <= eps * state.Up(flows[i].decl.src)
-                            || down[flows[i].decl.dst] <= eps * state.Down(flows[i].decl.dst);
+                bool full = up[flows[i].decl.src] <= eps * state.Up(flows[i].decl.src) ||
+                            down[flows[i].decl.dst] <= eps * state.Down(flows[i].decl.dst);
                 if (!capped && !full)
                 {
                     still.push_back(i);
@@ -145,11 +145,9 @@ FluidFlowModel::Run()
     {
         pending[i] = i;
     }
-    std::stable_sort(pending.begin(), pending.end(),
-                     [this](std::size_t a, std::size_t b)
-                     {
-                         return m_flows[a].second < m_flows[b].second;
-                     });
+    std::stable_sort(pending.begin(), pending.end(), [this](std::size_t a, std::size_t b) {
+        return m_flows[a].second < m_flows[b].second;
+    });
     std::vector<FluidFlowResult> results(m_flows.size());
     std::unordered_map<uint64_t, std::size_t> pos; // live flow id -> index into m_flows
     std::unordered_map<uint64_t, double> rem;
@@ -198,8 +196,8 @@ FluidFlowModel::Run()
             const uint64_t id = flows[i].decl.id;
             double& left = rem[id];
             left -= rate[i] * dt;
-            if (left <= 1e-9 * double(flows[i].decl.bytes)
-                || (rate[i] > 0 && left / rate[i] < 1e-15))
+            if (left <= 1e-9 * double(flows[i].decl.bytes) ||
+                (rate[i] > 0 && left / rate[i] < 1e-15))
             {
                 done.push_back(id);
             }

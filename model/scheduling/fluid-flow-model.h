@@ -5,6 +5,7 @@
 #define MLNET_FLUID_FLOW_MODEL_H
 
 #include "flow-scheduling-policy.h"
+
 #include "ns3/ptr.h"
 
 #include <vector>

@@ -4,6 +4,7 @@
 #include "p3-tensor-order.h"
 
 #include "fifo-tensor-order.h"
+
 #include "ns3/boolean.h"
 #include "ns3/uinteger.h"
 
@@ -19,26 +20,28 @@ NS_OBJECT_ENSURE_REGISTERED(P3TensorOrder);
 TypeId
 P3TensorOrder::GetTypeId()
 {
-    static TypeId tid
-        = TypeId("ns3::P3TensorOrder")
-              .SetParent<TensorOrderPolicy>()
-              .SetGroupName("Mlnet")
-              .AddConstructor<P3TensorOrder>()
-              .AddAttribute("SliceSize",
-                            "Slice size in parameters (0 = whole tensors: priority alone)",
-                            UintegerValue(50000), MakeUintegerAccessor(&P3TensorOrder::m_sliceSize),
-                            MakeUintegerChecker<uint64_t>())
-              .AddAttribute("Priority",
-                            "Order slices by layer priority (false: backward production order "
-                            "with one priority value: slicing alone)",
-                            BooleanValue(true), MakeBooleanAccessor(&P3TensorOrder::m_priority),
-                            MakeBooleanChecker());
+    static TypeId tid =
+        TypeId("ns3::P3TensorOrder")
+            .SetParent<TensorOrderPolicy>()
+            .SetGroupName("Mlnet")
+            .AddConstructor<P3TensorOrder>()
+            .AddAttribute("SliceSize",
+                          "Slice size in parameters (0 = whole tensors: priority alone)",
+                          UintegerValue(50000),
+                          MakeUintegerAccessor(&P3TensorOrder::m_sliceSize),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("Priority",
+                          "Order slices by layer priority (false: backward production order "
+                          "with one priority value: slicing alone)",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&P3TensorOrder::m_priority),
+                          MakeBooleanChecker());
     return tid;
 }
 
 P3TensorOrder::P3TensorOrder()
-    : m_sliceSize(50000)
-    , m_priority(true)
+    : m_sliceSize(50000),
+      m_priority(true)
 {
 }
 
@@ -86,11 +89,10 @@ P3TensorOrder::DoPlan(const std::vector<GradientTensor>& tensors) const
         Ptr<FifoTensorOrder> fifo = CreateObject<FifoTensorOrder>();
         for (const auto& whole : fifo->Plan(tensors))
         {
-            const auto it = std::find_if(tensors.begin(), tensors.end(),
-                                         [&whole](const GradientTensor& t)
-                                         {
-                                             return t.id == whole.tensorId;
-                                         });
+            const auto it =
+                std::find_if(tensors.begin(), tensors.end(), [&whole](const GradientTensor& t) {
+                    return t.id == whole.tensorId;
+                });
             auto s = Slice(*it, m_sliceSize, 0);
             plan.insert(plan.end(), s.begin(), s.end());
         }
@@ -99,15 +101,13 @@ P3TensorOrder::DoPlan(const std::vector<GradientTensor>& tensors) const
     const auto ranks = LayerRanks(tensors);
     std::vector<std::size_t> idx(tensors.size());
     std::iota(idx.begin(), idx.end(), 0);
-    std::stable_sort(idx.begin(), idx.end(),
-                     [&](std::size_t a, std::size_t b)
-                     {
-                         if (ranks[a] != ranks[b])
-                         {
-                             return ranks[a] < ranks[b];
-                         }
-                         return tensors[a].id < tensors[b].id;
-                     });
+    std::stable_sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) {
+        if (ranks[a] != ranks[b])
+        {
+            return ranks[a] < ranks[b];
+        }
+        return tensors[a].id < tensors[b].id;
+    });
     for (std::size_t i : idx)
     {
         auto s = Slice(tensors[i], m_sliceSize, ranks[i]);

@@ -49,8 +49,8 @@ CreateTensorOrderPolicy(const std::string& name)
         return CreateObject<ByteSchedulerTensorOrder>();
     }
     throw std::invalid_argument(
-        "tensor order policy '" + name
-        + "': must be one of fifo, tic, tac, p3, p3-slicing, p3-priority, bytescheduler");
+        "tensor order policy '" + name +
+        "': must be one of fifo, tic, tac, p3, p3-slicing, p3-priority, bytescheduler");
 }
 
 } // namespace ns3

@@ -19,33 +19,33 @@ NS_OBJECT_ENSURE_REGISTERED(TensorOrderPolicy);
 bool
 TransferSlice::operator==(const TransferSlice& o) const
 {
-    return tensorId == o.tensorId && offset == o.offset && size == o.size && priority == o.priority
-           && priorityClass == o.priorityClass;
+    return tensorId == o.tensorId && offset == o.offset && size == o.size &&
+           priority == o.priority && priorityClass == o.priorityClass;
 }
 
 TypeId
 TensorOrderPolicy::GetTypeId()
 {
-    static TypeId tid
-        = TypeId("ns3::TensorOrderPolicy")
-              .SetParent<Object>()
-              .SetGroupName("Mlnet")
-              .AddAttribute("BytesPerParameter",
-                            "Size of one gradient element in bytes (4 for fp32, 2 for fp16)",
-                            UintegerValue(4),
-                            MakeUintegerAccessor(&TensorOrderPolicy::m_bytesPerParameter),
-                            MakeUintegerChecker<uint32_t>(1, 8))
-              .AddAttribute("PriorityClasses",
-                            "Number of priority classes the priority values are mapped onto",
-                            UintegerValue(8),
-                            MakeUintegerAccessor(&TensorOrderPolicy::m_priorityClasses),
-                            MakeUintegerChecker<uint32_t>(1, 64));
+    static TypeId tid =
+        TypeId("ns3::TensorOrderPolicy")
+            .SetParent<Object>()
+            .SetGroupName("Mlnet")
+            .AddAttribute("BytesPerParameter",
+                          "Size of one gradient element in bytes (4 for fp32, 2 for fp16)",
+                          UintegerValue(4),
+                          MakeUintegerAccessor(&TensorOrderPolicy::m_bytesPerParameter),
+                          MakeUintegerChecker<uint32_t>(1, 8))
+            .AddAttribute("PriorityClasses",
+                          "Number of priority classes the priority values are mapped onto",
+                          UintegerValue(8),
+                          MakeUintegerAccessor(&TensorOrderPolicy::m_priorityClasses),
+                          MakeUintegerChecker<uint32_t>(1, 64));
     return tid;
 }
 
 TensorOrderPolicy::TensorOrderPolicy()
-    : m_bytesPerParameter(4)
-    , m_priorityClasses(8)
+    : m_bytesPerParameter(4),
+      m_priorityClasses(8)
 {
 }
 
@@ -74,8 +74,8 @@ TensorOrderPolicy::SetBytesPerParameter(uint32_t b)
 {
     if (b < 1 || b > 8)
     {
-        throw std::invalid_argument("BytesPerParameter = " + std::to_string(b)
-                                    + " is out of range (must be in [1, 8])");
+        throw std::invalid_argument("BytesPerParameter = " + std::to_string(b) +
+                                    " is out of range (must be in [1, 8])");
     }
     m_bytesPerParameter = b;
 }
@@ -91,8 +91,8 @@ TensorOrderPolicy::SetPriorityClasses(uint32_t c)
 {
     if (c < 1 || c > 64)
     {
-        throw std::invalid_argument("PriorityClasses = " + std::to_string(c)
-                                    + " is out of range (must be in [1, 64])");
+        throw std::invalid_argument("PriorityClasses = " + std::to_string(c) +
+                                    " is out of range (must be in [1, 64])");
     }
     m_priorityClasses = c;
 }
@@ -105,8 +105,8 @@ RequireTime(double v, const GradientTensor& t, const char* field)
 {
     if (!(v >= 0.0) || !std::isfinite(v))
     {
-        throw std::invalid_argument("tensor " + std::to_string(t.id) + ": " + field + " = "
-                                    + std::to_string(v) + " is out of range (must be >= 0 s)");
+        throw std::invalid_argument("tensor " + std::to_string(t.id) + ": " + field + " = " +
+                                    std::to_string(v) + " is out of range (must be >= 0 s)");
     }
 }
 
@@ -120,13 +120,13 @@ TensorOrderPolicy::Plan(const std::vector<GradientTensor>& tensors) const
     {
         if (!ids.insert(t.id).second)
         {
-            throw std::invalid_argument("tensor id " + std::to_string(t.id)
-                                        + " is duplicated (ids must be unique)");
+            throw std::invalid_argument("tensor id " + std::to_string(t.id) +
+                                        " is duplicated (ids must be unique)");
         }
         if (t.parameters == 0)
         {
-            throw std::invalid_argument("tensor " + std::to_string(t.id)
-                                        + ": parameters = 0 is out of range (must be >= 1)");
+            throw std::invalid_argument("tensor " + std::to_string(t.id) +
+                                        ": parameters = 0 is out of range (must be >= 1)");
         }
         RequireTime(t.producedAt, t, "producedAt");
         RequireTime(t.consumedAt, t, "consumedAt");
@@ -141,8 +141,8 @@ TensorOrderPolicy::Plan(const std::vector<GradientTensor>& tensors) const
     const uint64_t values = static_cast<uint64_t>(maxPriority) + 1;
     for (auto& s : plan)
     {
-        s.priorityClass
-            = static_cast<uint8_t>(static_cast<uint64_t>(s.priority) * m_priorityClasses / values);
+        s.priorityClass =
+            static_cast<uint8_t>(static_cast<uint64_t>(s.priority) * m_priorityClasses / values);
     }
     return plan;
 }
@@ -188,8 +188,8 @@ TensorOrderPolicy::Serve(const std::vector<TransferSlice>& plan, double bytesPer
 {
     if (!(bytesPerSecond > 0.0) || !std::isfinite(bytesPerSecond))
     {
-        throw std::invalid_argument("bytesPerSecond = " + std::to_string(bytesPerSecond)
-                                    + " is out of range (must be > 0)");
+        throw std::invalid_argument("bytesPerSecond = " + std::to_string(bytesPerSecond) +
+                                    " is out of range (must be > 0)");
     }
     std::vector<SliceTiming> out;
     std::vector<char> sent(plan.size(), 0);
@@ -250,16 +250,15 @@ TensorOrderPolicy::MakeTensors(const std::vector<uint64_t>& layerParameters,
     if (forwardTimes.size() != n || backwardTimes.size() != n)
     {
         throw std::invalid_argument("forwardTimes and backwardTimes must have one entry per "
-                                    "layer ("
-                                    + std::to_string(n) + ")");
+                                    "layer (" +
+                                    std::to_string(n) + ")");
     }
     for (std::size_t i = 0; i < n; ++i)
     {
         if (!(forwardTimes[i] >= 0.0) || !(backwardTimes[i] >= 0.0))
         {
-            throw std::invalid_argument(
-                "layer " + std::to_string(i)
-                + ": forward/backward time is out of range (must be >= 0 s)");
+            throw std::invalid_argument("layer " + std::to_string(i) +
+                                        ": forward/backward time is out of range (must be >= 0 s)");
         }
     }
     std::vector<GradientTensor> tensors;

@@ -155,7 +155,8 @@ class TensorOrderPolicy : public Object
      * \param priority priority value of every slice
      * \return the slices, by increasing offset
      */
-    static std::vector<TransferSlice> Slice(const GradientTensor& t, uint64_t sliceSize,
+    static std::vector<TransferSlice> Slice(const GradientTensor& t,
+                                            uint64_t sliceSize,
                                             uint32_t priority);
 
     /**

@@ -21,34 +21,36 @@ NS_OBJECT_ENSURE_REGISTERED(TicTacTensorOrder);
 TypeId
 TicTacTensorOrder::GetTypeId()
 {
-    static TypeId tid
-        = TypeId("ns3::TicTacTensorOrder")
-              .SetParent<TensorOrderPolicy>()
-              .SetGroupName("Mlnet")
-              .AddConstructor<TicTacTensorOrder>()
-              .AddAttribute(
-                  "Mode", "TIC (DAG order only) or TAC (timing-aware)",
-                  EnumValue(TicTacTensorOrder::TIC),
-                  MakeEnumMemberAccessor(&TicTacTensorOrder::m_mode),
-                  MakeEnumChecker(TicTacTensorOrder::TIC, "TIC", TicTacTensorOrder::TAC, "TAC"))
-              .AddAttribute(
-                  "Bandwidth", "Transfer rate TAC assumes to estimate transfer times, in bytes/s",
-                  DoubleValue(12.5e9), MakeDoubleAccessor(&TicTacTensorOrder::m_bandwidth),
-                  MakeDoubleChecker<double>(1.0))
-              .AddAttribute("OutstandingTransfers",
-                            "Transfers a sender keeps in flight per channel (sender to receiver), "
-                            "started in plan order among the ready ones (1..1024; TicTac's "
-                            "enforcement activates one transfer at a time in its order)",
-                            UintegerValue(1),
-                            MakeUintegerAccessor(&TicTacTensorOrder::m_outstanding),
-                            MakeUintegerChecker<uint32_t>(1, 1024));
+    static TypeId tid =
+        TypeId("ns3::TicTacTensorOrder")
+            .SetParent<TensorOrderPolicy>()
+            .SetGroupName("Mlnet")
+            .AddConstructor<TicTacTensorOrder>()
+            .AddAttribute(
+                "Mode",
+                "TIC (DAG order only) or TAC (timing-aware)",
+                EnumValue(TicTacTensorOrder::TIC),
+                MakeEnumMemberAccessor(&TicTacTensorOrder::m_mode),
+                MakeEnumChecker(TicTacTensorOrder::TIC, "TIC", TicTacTensorOrder::TAC, "TAC"))
+            .AddAttribute("Bandwidth",
+                          "Transfer rate TAC assumes to estimate transfer times, in bytes/s",
+                          DoubleValue(12.5e9),
+                          MakeDoubleAccessor(&TicTacTensorOrder::m_bandwidth),
+                          MakeDoubleChecker<double>(1.0))
+            .AddAttribute("OutstandingTransfers",
+                          "Transfers a sender keeps in flight per channel (sender to receiver), "
+                          "started in plan order among the ready ones (1..1024; TicTac's "
+                          "enforcement activates one transfer at a time in its order)",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&TicTacTensorOrder::m_outstanding),
+                          MakeUintegerChecker<uint32_t>(1, 1024));
     return tid;
 }
 
 TicTacTensorOrder::TicTacTensorOrder()
-    : m_mode(TIC)
-    , m_bandwidth(12.5e9)
-    , m_outstanding(1)
+    : m_mode(TIC),
+      m_bandwidth(12.5e9),
+      m_outstanding(1)
 {
 }
 
@@ -91,8 +93,8 @@ TicTacTensorOrder::SetBandwidth(double bytesPerSecond)
 {
     if (!(bytesPerSecond >= 1.0) || !std::isfinite(bytesPerSecond))
     {
-        throw std::invalid_argument("Bandwidth = " + std::to_string(bytesPerSecond)
-                                    + " is out of range (must be >= 1 byte/s)");
+        throw std::invalid_argument("Bandwidth = " + std::to_string(bytesPerSecond) +
+                                    " is out of range (must be >= 1 byte/s)");
     }
     m_bandwidth = bytesPerSecond;
 }
@@ -106,15 +108,13 @@ TicTacTensorOrder::DoPlan(const std::vector<GradientTensor>& tensors) const
         const auto ranks = LayerRanks(tensors);
         std::vector<std::size_t> idx(tensors.size());
         std::iota(idx.begin(), idx.end(), 0);
-        std::stable_sort(idx.begin(), idx.end(),
-                         [&](std::size_t a, std::size_t b)
-                         {
-                             if (ranks[a] != ranks[b])
-                             {
-                                 return ranks[a] < ranks[b];
-                             }
-                             return tensors[a].id < tensors[b].id;
-                         });
+        std::stable_sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) {
+            if (ranks[a] != ranks[b])
+            {
+                return ranks[a] < ranks[b];
+            }
+            return tensors[a].id < tensors[b].id;
+        });
         for (std::size_t i : idx)
         {
             auto s = Slice(tensors[i], 0, ranks[i]);
@@ -131,8 +131,7 @@ TicTacTensorOrder::DoPlan(const std::vector<GradientTensor>& tensors) const
         comm[i] = static_cast<double>(tensors[i].parameters) * bytesPerParam / m_bandwidth;
     }
     std::vector<char> done(tensors.size(), 0);
-    auto johnsonBefore = [&](std::size_t a, std::size_t b)
-    {
+    auto johnsonBefore = [&](std::size_t a, std::size_t b) {
         const double lhs = std::min(comm[a], tensors[b].consumerComputeTime);
         const double rhs = std::min(comm[b], tensors[a].consumerComputeTime);
         if (lhs != rhs)
@@ -163,8 +162,8 @@ TicTacTensorOrder::DoPlan(const std::vector<GradientTensor>& tensors) const
                     mplus += comm[q];
                 }
             }
-            if (best == tensors.size() || mplus < bestMplus
-                || (mplus == bestMplus && johnsonBefore(r, best)))
+            if (best == tensors.size() || mplus < bestMplus ||
+                (mplus == bestMplus && johnsonBefore(r, best)))
             {
                 best = r;
                 bestMplus = mplus;

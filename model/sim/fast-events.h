@@ -7,6 +7,7 @@
 
 #include "mlnet-event.h"
 #include "mlnet-simulator-impl.h"
+
 #include "ns3/nstime.h"
 #include "ns3/simulator.h"
 
@@ -97,10 +98,9 @@ class FastEvents
      */
     static bool IsCurrent(const Reservation& r)
     {
-        return r.engine
-               && (MlnetSimulatorImpl::Running() == r.engine
-                   || PeekPointer(Simulator::GetImplementation())
-                          == static_cast<SimulatorImpl*>(r.engine));
+        return r.engine && (MlnetSimulatorImpl::Running() == r.engine ||
+                            PeekPointer(Simulator::GetImplementation()) ==
+                                static_cast<SimulatorImpl*>(r.engine));
     }
 
     /**

@@ -9,10 +9,10 @@
 #include <string>
 
 #if defined(__linux__) && defined(__GLIBC__)
-#    include <malloc.h>
-#    include <sys/mman.h>
-#    include <unistd.h>
-#    define MLNET_HUGE_PAGE_HEAP 1
+#include <malloc.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#define MLNET_HUGE_PAGE_HEAP 1
 #endif
 
 namespace ns3

@@ -47,8 +47,8 @@ class MlnetEvent : public EventImpl
     /// \param e an event \return e's pointer, marked as an MlnetEvent
     static EventImpl* Tag(MlnetEvent* e)
     {
-        return reinterpret_cast<EventImpl*>(reinterpret_cast<uintptr_t>(static_cast<EventImpl*>(e))
-                                            | uintptr_t(1));
+        return reinterpret_cast<EventImpl*>(
+            reinterpret_cast<uintptr_t>(static_cast<EventImpl*>(e)) | uintptr_t(1));
     }
 
     /// \param p an event pointer from a scheduler \return true if it is a marked MlnetEvent
@@ -80,12 +80,12 @@ class MlnetEvent : public EventImpl
  * use. The object detaches it in its destructor; a detached event does nothing.
  * \tparam T the object's class
  */
-template<class T>
+template <class T>
 class alignas(32) MlnetMemberEvent : public MlnetEvent
 {
   public:
     /// \tparam fn the member function to call \param obj the object \return the event
-    template<void (T::*fn)()>
+    template <void (T::*fn)()>
     static Ptr<MlnetMemberEvent> Make(T* obj)
     {
         return Create<MlnetMemberEvent>(obj, &Call<fn>);
@@ -93,8 +93,8 @@ class alignas(32) MlnetMemberEvent : public MlnetEvent
 
     /// \param obj the object \param fire the trampoline that calls the object
     MlnetMemberEvent(T* obj, FireFunction fire)
-        : MlnetEvent(fire)
-        , m_obj(obj)
+        : MlnetEvent(fire),
+          m_obj(obj)
     {
     }
 
@@ -106,7 +106,7 @@ class alignas(32) MlnetMemberEvent : public MlnetEvent
 
   private:
     /// \param self the event: call fn on its object, if it still has one
-    template<void (T::*fn)()>
+    template <void (T::*fn)()>
     static void Call(MlnetEvent* self)
     {
         T* obj = static_cast<MlnetMemberEvent*>(self)->m_obj;

@@ -3,12 +3,13 @@
  */
 #include "mlnet-simulator-impl.h"
 
+#include "timing-wheel-scheduler.h"
+
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
 #include "ns3/log.h"
 #include "ns3/make-event.h"
 #include "ns3/simulator.h"
-#include "timing-wheel-scheduler.h"
 
 #include <algorithm>
 #include <limits>
@@ -48,10 +49,10 @@ MlnetSimulatorImpl::GetTypeId()
 MlnetSimulatorImpl* MlnetSimulatorImpl::s_running = nullptr;
 
 MlnetSimulatorImpl::MlnetSimulatorImpl()
-    : m_currentUid(EventId::UID::INVALID)
-    , m_currentContext(Simulator::NO_CONTEXT)
-    , m_nextUid(EventId::UID::VALID)
-    , m_mainThreadId(std::this_thread::get_id())
+    : m_currentUid(EventId::UID::INVALID),
+      m_currentContext(Simulator::NO_CONTEXT),
+      m_nextUid(EventId::UID::VALID),
+      m_mainThreadId(std::this_thread::get_id())
 {
     NS_LOG_FUNCTION(this);
 }
@@ -133,10 +134,10 @@ MlnetSimulatorImpl::SetScheduler(ObjectFactory schedulerFactory)
         {
             SetScheduler(ObjectFactory(TimingWheelScheduler::GetTypeId().GetName()));
         }
-        throw std::invalid_argument("MlnetSimulatorImpl::SetScheduler: SchedulerType '"
-                                    + schedulerFactory.GetTypeId().GetName()
-                                    + "' is not an ns-3 event scheduler (a subclass of "
-                                      "ns3::Scheduler, e.g. ns3::MapScheduler)");
+        throw std::invalid_argument("MlnetSimulatorImpl::SetScheduler: SchedulerType '" +
+                                    schedulerFactory.GetTypeId().GetName() +
+                                    "' is not an ns-3 event scheduler (a subclass of "
+                                    "ns3::Scheduler, e.g. ns3::MapScheduler)");
     }
     if (m_events)
     {
@@ -277,9 +278,10 @@ MlnetSimulatorImpl::OffMainThread(const char* call)
 void
 MlnetSimulatorImpl::CheckDelay(int64_t delay, const char* call)
 {
-    NS_ABORT_MSG_IF(delay < 0, "MlnetSimulatorImpl::"
-                                   << call << ": delay must be >= 0 (an event cannot be "
-                                   << "scheduled in the past); got " << delay << " time steps");
+    NS_ABORT_MSG_IF(delay < 0,
+                    "MlnetSimulatorImpl::" << call << ": delay must be >= 0 (an event cannot be "
+                                           << "scheduled in the past); got " << delay
+                                           << " time steps");
 }
 
 void
@@ -444,12 +446,12 @@ MlnetSimulatorImpl::IsExpired(const EventId& id) const
     if (id.GetUid() == EventId::UID::DESTROY)
     {
         // Pending until Destroy() runs it (or Remove() takes it out).
-        return std::find(m_destroyEvents.begin(), m_destroyEvents.end(), id)
-               == m_destroyEvents.end();
+        return std::find(m_destroyEvents.begin(), m_destroyEvents.end(), id) ==
+               m_destroyEvents.end();
     }
     // Expired once it ran earlier, or it is the current event.
-    return HasPassed(id.GetTs(), id.GetUid())
-           || (id.GetTs() == m_currentTs && id.GetUid() == m_currentUid);
+    return HasPassed(id.GetTs(), id.GetUid()) ||
+           (id.GetTs() == m_currentTs && id.GetUid() == m_currentUid);
 }
 
 Time

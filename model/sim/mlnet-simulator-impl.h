@@ -6,6 +6,7 @@
 
 #include "huge-page-heap.h"
 #include "mlnet-event.h"
+
 #include "ns3/event-id.h"
 #include "ns3/event-impl.h"
 #include "ns3/nstime.h"

@@ -4,6 +4,7 @@
 #include "reusable-timer.h"
 
 #include "mlnet-simulator-impl.h"
+
 #include "ns3/simulator.h"
 
 namespace ns3
@@ -110,8 +111,8 @@ void
 ReusableTimer::OnEvent()
 {
     // Only the live expiry runs the owner's function: a replaced one has another (ts, uid).
-    if (m_live && m_sim == MlnetSimulatorImpl::Running() && m_sim->CurrentUid() == m_uid
-        && m_sim->NowStep() == m_ts)
+    if (m_live && m_sim == MlnetSimulatorImpl::Running() && m_sim->CurrentUid() == m_uid &&
+        m_sim->NowStep() == m_ts)
     {
         m_live = false;
         m_call(m_obj);

@@ -49,7 +49,7 @@ class ReusableTimer
      * Call obj->Fn() at each expiry.
      * \tparam T the owner's class \tparam Fn its member function \param obj the owner
      */
-    template<class T, void (T::*Fn)()>
+    template <class T, void (T::*Fn)()>
     void Bind(T* obj)
     {
         m_obj = obj;
@@ -75,7 +75,7 @@ class ReusableTimer
     class TimerEvent;
 
     /// Call obj->Fn().
-    template<class T, void (T::*Fn)()>
+    template <class T, void (T::*Fn)()>
     static void Thunk(void* obj)
     {
         (static_cast<T*>(obj)->*Fn)();

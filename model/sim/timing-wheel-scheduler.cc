@@ -21,37 +21,39 @@ NS_OBJECT_ENSURE_REGISTERED(TimingWheelScheduler);
 TypeId
 TimingWheelScheduler::GetTypeId()
 {
-    static TypeId tid
-        = TypeId("ns3::TimingWheelScheduler")
-              .SetParent<Scheduler>()
-              .SetGroupName("Mlnet")
-              .AddConstructor<TimingWheelScheduler>()
-              .AddAttribute("BucketWidth",
-                            "Time covered by one bucket of the wheel (rounded down to a power of "
-                            "two of time steps; > 0). Same results for any width; speed is best "
-                            "with a few events per bucket",
-                            TimeValue(NanoSeconds(32)),
-                            MakeTimeAccessor(&TimingWheelScheduler::SetBucketWidth,
-                                             &TimingWheelScheduler::GetBucketWidth),
-                            MakeTimeChecker(TimeStep(1)))
-              .AddAttribute("Buckets",
-                            "Buckets in the wheel (a power of two in [64, 65536]): the wheel "
-                            "spans Buckets x BucketWidth; later events wait in a heap",
-                            UintegerValue(1024),
-                            MakeUintegerAccessor(&TimingWheelScheduler::SetBuckets,
-                                                 &TimingWheelScheduler::GetBuckets),
-                            MakeUintegerChecker<uint32_t>(64, 65536))
-              .AddAttribute("AdaptWidth",
-                            "Adapt the bucket width as the simulation runs (BucketWidth is then "
-                            "the starting width): halve it while slots average more than 8 "
-                            "events, double it while more than 1/8 of events go past the wheel. "
-                            "Same results either way; speed only",
-                            BooleanValue(true), MakeBooleanAccessor(&TimingWheelScheduler::m_adapt),
-                            MakeBooleanChecker())
-              .AddAttribute(
-                  "AdaptInterval", "Events between two decisions of AdaptWidth (in [16, 2^30])",
-                  UintegerValue(16384), MakeUintegerAccessor(&TimingWheelScheduler::m_adaptEvery),
-                  MakeUintegerChecker<uint32_t>(16, uint32_t(1) << 30));
+    static TypeId tid =
+        TypeId("ns3::TimingWheelScheduler")
+            .SetParent<Scheduler>()
+            .SetGroupName("Mlnet")
+            .AddConstructor<TimingWheelScheduler>()
+            .AddAttribute("BucketWidth",
+                          "Time covered by one bucket of the wheel (rounded down to a power of "
+                          "two of time steps; > 0). Same results for any width; speed is best "
+                          "with a few events per bucket",
+                          TimeValue(NanoSeconds(32)),
+                          MakeTimeAccessor(&TimingWheelScheduler::SetBucketWidth,
+                                           &TimingWheelScheduler::GetBucketWidth),
+                          MakeTimeChecker(TimeStep(1)))
+            .AddAttribute("Buckets",
+                          "Buckets in the wheel (a power of two in [64, 65536]): the wheel "
+                          "spans Buckets x BucketWidth; later events wait in a heap",
+                          UintegerValue(1024),
+                          MakeUintegerAccessor(&TimingWheelScheduler::SetBuckets,
+                                               &TimingWheelScheduler::GetBuckets),
+                          MakeUintegerChecker<uint32_t>(64, 65536))
+            .AddAttribute("AdaptWidth",
+                          "Adapt the bucket width as the simulation runs (BucketWidth is then "
+                          "the starting width): halve it while slots average more than 8 "
+                          "events, double it while more than 1/8 of events go past the wheel. "
+                          "Same results either way; speed only",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&TimingWheelScheduler::m_adapt),
+                          MakeBooleanChecker())
+            .AddAttribute("AdaptInterval",
+                          "Events between two decisions of AdaptWidth (in [16, 2^30])",
+                          UintegerValue(16384),
+                          MakeUintegerAccessor(&TimingWheelScheduler::m_adaptEvery),
+                          MakeUintegerChecker<uint32_t>(16, uint32_t(1) << 30));
     return tid;
 }
 
@@ -115,10 +117,10 @@ TimingWheelScheduler::CheckReconfigurable(const char* attribute) const
 {
     if (m_configured && m_size != 0)
     {
-        throw std::invalid_argument(std::string("TimingWheelScheduler: ") + attribute
-                                    + " can be set only while no event is pending (at "
-                                      "construction, or on an empty wheel); "
-                                    + std::to_string(m_size) + " events are pending");
+        throw std::invalid_argument(std::string("TimingWheelScheduler: ") + attribute +
+                                    " can be set only while no event is pending (at "
+                                    "construction, or on an empty wheel); " +
+                                    std::to_string(m_size) + " events are pending");
     }
 }
 
@@ -148,8 +150,8 @@ TimingWheelScheduler::Configure()
     if ((m_nBuckets & (m_nBuckets - 1)) != 0)
     {
         throw std::invalid_argument("TimingWheelScheduler: Buckets must be a power of two in "
-                                    "[64, 65536], got "
-                                    + std::to_string(m_nBuckets));
+                                    "[64, 65536], got " +
+                                    std::to_string(m_nBuckets));
     }
     uint64_t steps = std::max<int64_t>(m_width.GetTimeStep(), 1);
     m_shift = 63u - unsigned(__builtin_clzll(steps));
@@ -209,8 +211,9 @@ TimingWheelScheduler::Place(const Event& ev)
 void
 TimingWheelScheduler::Insert(const Event& ev)
 {
-    NS_ASSERT_MSG(ev.key.m_ts >= m_lastTs, "TimingWheelScheduler: event at "
-                                               << ev.key.m_ts << " before the last removed one");
+    NS_ASSERT_MSG(ev.key.m_ts >= m_lastTs,
+                  "TimingWheelScheduler: event at " << ev.key.m_ts
+                                                    << " before the last removed one");
     Place(ev);
     m_inserts++;
     m_size++;
@@ -396,10 +399,7 @@ void
 TimingWheelScheduler::Remove(const Event& ev)
 {
     NS_LOG_FUNCTION(this << ev.impl << ev.key.m_ts << ev.key.m_uid);
-    auto same = [&ev](const Event& e)
-    {
-        return e.key.m_uid == ev.key.m_uid;
-    };
+    auto same = [&ev](const Event& e) { return e.key.m_uid == ev.key.m_uid; };
     uint64_t slot = ev.key.m_ts >> m_shift;
     if (slot == m_slot)
     {

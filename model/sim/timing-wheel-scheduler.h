@@ -4,10 +4,11 @@
 #ifndef MLNET_TIMING_WHEEL_SCHEDULER_H
 #define MLNET_TIMING_WHEEL_SCHEDULER_H
 
+#include "quad-heap-scheduler.h"
+
 #include "ns3/nstime.h"
 #include "ns3/ptr.h"
 #include "ns3/scheduler.h"
-#include "quad-heap-scheduler.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -29,8 +29,8 @@ FlowStatsRecord::GoodputBps() const
     {
         return 0.0;
     }
-    return static_cast<double>(deliveredBytes) * 8.0 * 1e9
-           / static_cast<double>(lastRxNs - startNs);
+    return static_cast<double>(deliveredBytes) * 8.0 * 1e9 /
+           static_cast<double>(lastRxNs - startNs);
 }
 
 } // namespace ns3

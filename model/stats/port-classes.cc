@@ -75,11 +75,11 @@ PortClasses::SplitWarning(const std::vector<uint32_t>& inUse,
             return ""; // the scenario chose classes: a split is what it asked for
         }
     }
-    return "data traffic left the switches in " + std::to_string(inUse.size())
-           + " priority classes (" + List(inUse)
-           + ") although no traffic entry sets \"class\": under strict-priority egress the "
-             "higher class pre-empts the lower at every hop (see port-classes.csv; set "
-             "\"dataClass\" or per-entry \"class\" to choose)";
+    return "data traffic left the switches in " + std::to_string(inUse.size()) +
+           " priority classes (" + List(inUse) +
+           ") although no traffic entry sets \"class\": under strict-priority egress the "
+           "higher class pre-empts the lower at every hop (see port-classes.csv; set "
+           "\"dataClass\" or per-entry \"class\" to choose)";
 }
 
 } // namespace ns3

@@ -28,8 +28,8 @@ RunSummary::EventsPerWallSecond() const
 int64_t
 RunSummary::BytesInFlight() const
 {
-    return static_cast<int64_t>(bytesSent) - static_cast<int64_t>(bytesReceived)
-           - static_cast<int64_t>(bytesDropped);
+    return static_cast<int64_t>(bytesSent) - static_cast<int64_t>(bytesReceived) -
+           static_cast<int64_t>(bytesDropped);
 }
 
 void

@@ -98,7 +98,7 @@ namespace
 {
 
 /// One CSV column: its header name and how a record's field is written (exactly one field).
-template<class R>
+template <class R>
 struct Column
 {
     const char* name;                                   //!< header name
@@ -107,7 +107,7 @@ struct Column
 };
 
 /// A record measured by the flow backend (its per-packet columns are written empty).
-template<class R>
+template <class R>
 bool
 FlowLevel(const R& r)
 {
@@ -123,7 +123,7 @@ FlowLevel(const R& r)
  * fields as the header, in its order. Numbers as the stream prints them, reals with 12
  * significant digits.
  */
-template<class R>
+template <class R>
 void
 WriteCsv(std::ostream& os, const std::vector<Column<R>>& columns, const std::vector<R>& records)
 {
@@ -152,25 +152,17 @@ WriteCsv(std::ostream& os, const std::vector<Column<R>>& columns, const std::vec
 }
 
 /// A column whose field is `expr` of the record `r`.
-#define MLNET_COLUMN(R, name, expr)            \
-    Column<R>                                  \
-    {                                          \
-        name, [](std::ostream& os, const R& r) \
-        {                                      \
-            os << (expr);                      \
-        }                                      \
+#define MLNET_COLUMN(R, name, expr)                                                                \
+    Column<R>                                                                                      \
+    {                                                                                              \
+        name, [](std::ostream& os, const R& r) { os << (expr); }                                   \
     }
 
 /// A column of a per-packet counter: empty in a flow-level record.
-#define MLNET_PACKET_COLUMN(R, name, expr)   \
-    Column<R>                                \
-    {                                        \
-        name,                                \
-            [](std::ostream& os, const R& r) \
-        {                                    \
-            os << (expr);                    \
-        },                                   \
-            true                             \
+#define MLNET_PACKET_COLUMN(R, name, expr)                                                         \
+    Column<R>                                                                                      \
+    {                                                                                              \
+        name, [](std::ostream& os, const R& r) { os << (expr); }, true                             \
     }
 
 } // namespace
@@ -288,7 +280,8 @@ StatsWriter::WriteHostsCsv(std::ostream& os, const std::vector<HostStatsRecord>&
 #undef MLNET_PACKET_COLUMN
 
 void
-StatsWriter::WriteSummaryJson(std::ostream& os, const RunSummary& s,
+StatsWriter::WriteSummaryJson(std::ostream& os,
+                              const RunSummary& s,
                               const std::string& scenarioJson)
 {
     nlohmann::ordered_json j;
@@ -307,8 +300,7 @@ StatsWriter::WriteSummaryJson(std::ostream& os, const RunSummary& s,
     // Counters of packets (and the sums of flows.csv's per-packet columns) are null in a
     // flow-level run: there are no packets to count (doc/flow-backend.rst).
     const bool flowLevel = s.backend == "flow";
-    auto perPacket = [&j, flowLevel](const char* key, auto value)
-    {
+    auto perPacket = [&j, flowLevel](const char* key, auto value) {
         j[key] = flowLevel ? nlohmann::ordered_json() : nlohmann::ordered_json(value);
     };
     perPacket("packetsForwarded", s.packetsForwarded);

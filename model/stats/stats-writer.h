@@ -61,7 +61,8 @@ class StatsWriter
      * \param os output stream \param s the summary
      * \param scenarioJson the scenario as JSON text, stored under "scenario" (empty: omitted)
      */
-    static void WriteSummaryJson(std::ostream& os, const RunSummary& s,
+    static void WriteSummaryJson(std::ostream& os,
+                                 const RunSummary& s,
                                  const std::string& scenarioJson = "");
     /**
      * The summary as an aligned two-column table for a terminal.

@@ -24,9 +24,8 @@ class FastModulus
 
     /// \param d the divisor, >= 1 \throws std::invalid_argument if d is 0
     explicit FastModulus(uint32_t d)
-        : m_mul(d == 0 ? 0 : ~uint64_t(0) / d + 1)
-        , // 2^64 / d rounded up (0 when d is 1)
-        m_d(d)
+        : m_mul(d == 0 ? 0 : ~uint64_t(0) / d + 1), // 2^64 / d rounded up (0 when d is 1)
+          m_d(d)
     {
         if (d == 0)
         {

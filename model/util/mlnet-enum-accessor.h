@@ -14,14 +14,14 @@ namespace mlnet_detail
 // ns-3 <= 3.40 deduces everything from the member (MakeEnumAccessor(&C::m));
 // ns-3 >= 3.41 needs the enum type first (MakeEnumAccessor<E>(&C::m)). Overload resolution
 // picks whichever the installed ns-3 declares (the other is removed by SFINAE).
-template<typename E, typename M>
+template <typename E, typename M>
 auto
 EnumAccessor(M member, int) -> decltype(MakeEnumAccessor<E>(member))
 {
     return MakeEnumAccessor<E>(member);
 }
 
-template<typename E, typename M>
+template <typename E, typename M>
 auto
 EnumAccessor(M member, long) -> decltype(MakeEnumAccessor(member))
 {
@@ -37,7 +37,7 @@ EnumAccessor(M member, long) -> decltype(MakeEnumAccessor(member))
  * \param member pointer to the enum data member
  * \return the attribute accessor
  */
-template<typename C, typename E>
+template <typename C, typename E>
 Ptr<const AttributeAccessor>
 MakeEnumMemberAccessor(E C::*member)
 {

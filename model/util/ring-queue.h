@@ -23,7 +23,7 @@ namespace ns3
  * it, which only stores (assigning to a live slot would first load it: a cache miss, on a queue
  * touched next only when its frame is due). doc/performance.rst, step 18.
  */
-template<class T>
+template <class T>
 class RingQueue
 {
   public:
@@ -65,7 +65,7 @@ class RingQueue
      * \param args the constructor's arguments
      * \return the new element
      */
-    template<class... Args>
+    template <class... Args>
     T& EmplaceBack(Args&&... args)
     {
         if (m_count > m_mask || !m_buf)

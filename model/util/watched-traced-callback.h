@@ -20,7 +20,7 @@ namespace ns3
  * MakeTraceSourceAccessor() instantiates on the member's type, so Config paths,
  * TraceConnect() and pcap helpers connect through the methods below.
  */
-template<typename... Ts>
+template <typename... Ts>
 class WatchedTracedCallback : public TracedCallback<Ts...>
 {
   public:

@@ -42,13 +42,13 @@ FlowSizeCdf::FlowSizeCdf(std::vector<std::pair<double, double>> points)
         const auto& p = m_points[i];
         if (!(p.first >= 0) || !(p.second >= 0 && p.second <= 1))
         {
-            throw std::invalid_argument("FlowSizeCdf: point " + std::to_string(i)
-                                        + ": size must be >= 0 and probability in [0, 1]");
+            throw std::invalid_argument("FlowSizeCdf: point " + std::to_string(i) +
+                                        ": size must be >= 0 and probability in [0, 1]");
         }
         if (i > 0 && (p.first < m_points[i - 1].first || p.second < m_points[i - 1].second))
         {
-            throw std::invalid_argument("FlowSizeCdf: point " + std::to_string(i)
-                                        + ": sizes and probabilities must be non-decreasing");
+            throw std::invalid_argument("FlowSizeCdf: point " + std::to_string(i) +
+                                        ": sizes and probabilities must be non-decreasing");
         }
     }
     if (std::abs(m_points.back().second - 1.0) > 1e-9)
@@ -81,8 +81,8 @@ FlowSizeCdf::FromStream(std::istream& in)
         std::string rest;
         if (!(ls >> p) || (ls >> rest))
         {
-            throw std::invalid_argument("FlowSizeCdf::FromStream: line " + std::to_string(n)
-                                        + ": expected 'size_bytes cumulative_probability'");
+            throw std::invalid_argument("FlowSizeCdf::FromStream: line " + std::to_string(n) +
+                                        ": expected 'size_bytes cumulative_probability'");
         }
         pts.emplace_back(s, p);
     }
@@ -118,8 +118,8 @@ FlowSizeCdf::Get(const std::string& name)
     {
         return DataMining();
     }
-    throw std::invalid_argument("FlowSizeCdf::Get: name '" + name
-                                + "' must be one of websearch, datamining");
+    throw std::invalid_argument("FlowSizeCdf::Get: name '" + name +
+                                "' must be one of websearch, datamining");
 }
 
 uint64_t
@@ -145,8 +145,8 @@ FlowSizeCdf::GetMean() const
     double m = 0;
     for (std::size_t i = 1; i < m_points.size(); ++i)
     {
-        m += (m_points[i].second - m_points[i - 1].second)
-             * (m_points[i].first + m_points[i - 1].first) / 2.0;
+        m += (m_points[i].second - m_points[i - 1].second) *
+             (m_points[i].first + m_points[i - 1].first) / 2.0;
     }
     return std::max(1.0, m);
 }
@@ -160,27 +160,35 @@ FlowSizeCdf::GetPoints() const
 TypeId
 BackgroundTraffic::GetTypeId()
 {
-    static TypeId tid
-        = TypeId("ns3::BackgroundTraffic")
-              .SetParent<Object>()
-              .SetGroupName("Mlnet")
-              .AddConstructor<BackgroundTraffic>()
-              .AddAttribute("Load",
-                            "Offered payload load per source host, fraction of LinkRate (0, 1]",
-                            DoubleValue(0.3), MakeDoubleAccessor(&BackgroundTraffic::m_load),
-                            MakeDoubleChecker<double>(1e-9, 1.0))
-              .AddAttribute("LinkRate", "Rate the load refers to (the host link rate)",
-                            DataRateValue(DataRate("100Gbps")),
-                            MakeDataRateAccessor(&BackgroundTraffic::m_rate), MakeDataRateChecker())
-              .AddAttribute("PriorityClass", DataClass::Help("the flows"),
-                            UintegerValue(DataClass::DEFAULT),
-                            MakeUintegerAccessor(&BackgroundTraffic::m_class), DataClass::Checker())
-              .AddAttribute("StopTime", "Generation time after Start() (0 = forever)",
-                            TimeValue(Seconds(0)), MakeTimeAccessor(&BackgroundTraffic::m_stop),
-                            MakeTimeChecker(Seconds(0)))
-              .AddTraceSource("FlowDone", "A flow completed",
-                              MakeTraceSourceAccessor(&BackgroundTraffic::m_flowTrace),
-                              "ns3::TrainingJob::MessageTracedCallback");
+    static TypeId tid =
+        TypeId("ns3::BackgroundTraffic")
+            .SetParent<Object>()
+            .SetGroupName("Mlnet")
+            .AddConstructor<BackgroundTraffic>()
+            .AddAttribute("Load",
+                          "Offered payload load per source host, fraction of LinkRate (0, 1]",
+                          DoubleValue(0.3),
+                          MakeDoubleAccessor(&BackgroundTraffic::m_load),
+                          MakeDoubleChecker<double>(1e-9, 1.0))
+            .AddAttribute("LinkRate",
+                          "Rate the load refers to (the host link rate)",
+                          DataRateValue(DataRate("100Gbps")),
+                          MakeDataRateAccessor(&BackgroundTraffic::m_rate),
+                          MakeDataRateChecker())
+            .AddAttribute("PriorityClass",
+                          DataClass::Help("the flows"),
+                          UintegerValue(DataClass::DEFAULT),
+                          MakeUintegerAccessor(&BackgroundTraffic::m_class),
+                          DataClass::Checker())
+            .AddAttribute("StopTime",
+                          "Generation time after Start() (0 = forever)",
+                          TimeValue(Seconds(0)),
+                          MakeTimeAccessor(&BackgroundTraffic::m_stop),
+                          MakeTimeChecker(Seconds(0)))
+            .AddTraceSource("FlowDone",
+                            "A flow completed",
+                            MakeTraceSourceAccessor(&BackgroundTraffic::m_flowTrace),
+                            "ns3::TrainingJob::MessageTracedCallback");
     return tid;
 }
 
@@ -254,8 +262,8 @@ BackgroundTraffic::Start()
     m_events.assign(m_src.size(), EventId());
     for (uint32_t i = 0; i < m_src.size(); ++i)
     {
-        m_events[i]
-            = Simulator::Schedule(Seconds(m_gap->GetValue()), &BackgroundTraffic::Arrival, this, i);
+        m_events[i] =
+            Simulator::Schedule(Seconds(m_gap->GetValue()), &BackgroundTraffic::Arrival, this, i);
     }
     if (!m_stop.IsZero())
     {
@@ -301,23 +309,23 @@ BackgroundTraffic::Arrival(uint32_t i)
     Time posted = Simulator::Now();
     m_offered += bytes;
     ++m_flows;
-    it->second->PostSend(bytes, MessageConnection::CompletionCallback(
-                                    [this, i, d, posted](uint64_t, uint64_t b)
-                                    {
-                                        MessageRecord r;
-                                        r.job = "background";
-                                        r.srcHost = i;
-                                        r.dstHost = d;
-                                        r.bytes = b;
-                                        r.priorityClass = m_class;
-                                        r.posted = posted;
-                                        r.completed = Simulator::Now();
-                                        m_completed += b;
-                                        m_records.push_back(r);
-                                        m_flowTrace(r);
-                                    }));
-    m_events[i]
-        = Simulator::Schedule(Seconds(m_gap->GetValue()), &BackgroundTraffic::Arrival, this, i);
+    it->second->PostSend(
+        bytes,
+        MessageConnection::CompletionCallback([this, i, d, posted](uint64_t, uint64_t b) {
+            MessageRecord r;
+            r.job = "background";
+            r.srcHost = i;
+            r.dstHost = d;
+            r.bytes = b;
+            r.priorityClass = m_class;
+            r.posted = posted;
+            r.completed = Simulator::Now();
+            m_completed += b;
+            m_records.push_back(r);
+            m_flowTrace(r);
+        }));
+    m_events[i] =
+        Simulator::Schedule(Seconds(m_gap->GetValue()), &BackgroundTraffic::Arrival, this, i);
 }
 
 uint64_t

@@ -79,14 +79,16 @@ class BackgroundTraffic : public Object
      */
     void SetHosts(const std::vector<Ptr<MessageTransport>>& sources,
                   const std::vector<Ptr<MessageTransport>>& destinations);
+
     /// As SetHosts() above, for RDMA NICs (or any transports). \param sources the sources
     /// \param destinations the destinations
-    template<class T>
+    template <class T>
     void SetHosts(const std::vector<Ptr<T>>& sources, const std::vector<Ptr<T>>& destinations)
     {
         SetHosts(std::vector<Ptr<MessageTransport>>(sources.begin(), sources.end()),
                  std::vector<Ptr<MessageTransport>>(destinations.begin(), destinations.end()));
     }
+
     /// \param cdf the flow-size distribution (default web search)
     void SetFlowSizeCdf(const FlowSizeCdf& cdf);
     /// Start generating now until StopTime (0 = forever).

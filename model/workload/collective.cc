@@ -4,11 +4,12 @@
 
 #include "collective.h"
 
+#include "rdma-message-dispatcher.h"
+
 #include "ns3/fabric-net-device.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
-#include "rdma-message-dispatcher.h"
 
 #include <algorithm>
 #include <set>
@@ -28,24 +29,28 @@ NS_OBJECT_ENSURE_REGISTERED(AllToAll);
 TypeId
 Collective::GetTypeId()
 {
-    static TypeId tid
-        = TypeId("ns3::Collective")
-              .SetParent<Object>()
-              .SetGroupName("Mlnet")
-              .AddAttribute("PriorityClass", DataClass::Help("the collective's queue pairs"),
-                            UintegerValue(DataClass::DEFAULT),
-                            MakeUintegerAccessor(&Collective::m_class), DataClass::Checker())
-              .AddAttribute("SubChunks",
-                            "Pipeline pieces per chunk (1 = no pipelining); ignored by AllToAll",
-                            UintegerValue(1), MakeUintegerAccessor(&Collective::m_subChunks),
-                            MakeUintegerChecker<uint32_t>(1, 1024))
-              .AddTraceSource("Completed", "An invocation finished: (bytes, duration)",
-                              MakeTraceSourceAccessor(&Collective::m_completedTrace),
-                              "ns3::Collective::CompletedTracedCallback")
-              .AddTraceSource("ParticipantDone",
-                              "A participant finished: (rank, bytes sent, bytes received)",
-                              MakeTraceSourceAccessor(&Collective::m_participantTrace),
-                              "ns3::Collective::ParticipantTracedCallback");
+    static TypeId tid =
+        TypeId("ns3::Collective")
+            .SetParent<Object>()
+            .SetGroupName("Mlnet")
+            .AddAttribute("PriorityClass",
+                          DataClass::Help("the collective's queue pairs"),
+                          UintegerValue(DataClass::DEFAULT),
+                          MakeUintegerAccessor(&Collective::m_class),
+                          DataClass::Checker())
+            .AddAttribute("SubChunks",
+                          "Pipeline pieces per chunk (1 = no pipelining); ignored by AllToAll",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&Collective::m_subChunks),
+                          MakeUintegerChecker<uint32_t>(1, 1024))
+            .AddTraceSource("Completed",
+                            "An invocation finished: (bytes, duration)",
+                            MakeTraceSourceAccessor(&Collective::m_completedTrace),
+                            "ns3::Collective::CompletedTracedCallback")
+            .AddTraceSource("ParticipantDone",
+                            "A participant finished: (rank, bytes sent, bytes received)",
+                            MakeTraceSourceAccessor(&Collective::m_participantTrace),
+                            "ns3::Collective::ParticipantTracedCallback");
     return tid;
 }
 
@@ -67,8 +72,8 @@ Collective::SetGroup(const std::vector<Ptr<MessageTransport>>& nics)
 {
     if (nics.empty() || nics.size() > 4096)
     {
-        throw std::invalid_argument("Collective::SetGroup: group size "
-                                    + std::to_string(nics.size()) + " must be in [1, 4096]");
+        throw std::invalid_argument("Collective::SetGroup: group size " +
+                                    std::to_string(nics.size()) + " must be in [1, 4096]");
     }
     if (!m_qps.empty() || m_running)
     {
@@ -119,8 +124,8 @@ Collective::Start(uint64_t bytes, ParticipantCallback perRank, DoneCallback done
     }
     if (bytes < GetMinBytes())
     {
-        throw std::invalid_argument(GetName() + "::Start: bytes " + std::to_string(bytes)
-                                    + " must be >= " + std::to_string(GetMinBytes()));
+        throw std::invalid_argument(GetName() + "::Start: bytes " + std::to_string(bytes) +
+                                    " must be >= " + std::to_string(GetMinBytes()));
     }
     m_pending.push_back({bytes, perRank, done});
     if (!m_running)
@@ -154,7 +159,9 @@ Collective::GetNQueuePairs() const
 }
 
 uint32_t
-Collective::AddMessage(uint32_t src, uint32_t dst, uint64_t bytes,
+Collective::AddMessage(uint32_t src,
+                       uint32_t dst,
+                       uint64_t bytes,
                        const std::vector<uint32_t>& deps)
 {
     NS_ASSERT(src != dst && src < m_nics.size() && dst < m_nics.size() && bytes > 0);
@@ -248,11 +255,7 @@ Collective::StartRingUnit()
         // in the order the messages would open them: the same connections either way
         ring.conns.push_back(GetQp(i, (i + 1) % n));
     }
-    ring.rankDone = Callback<void, uint32_t>(
-        [this](uint32_t rank)
-        {
-            Progress(rank);
-        });
+    ring.rankDone = Callback<void, uint32_t>([this](uint32_t rank) { Progress(rank); });
     if (!m_nics[0]->StartRing(ring))
     {
         return false;
@@ -279,12 +282,11 @@ Collective::GetQp(uint32_t src, uint32_t dst)
     }
     Ptr<MessageConnection> qp = m_nics[src]->Open(m_nics[dst], m_class);
     Ptr<RdmaMessageDispatcher> d = RdmaMessageDispatcher::Get(m_nics[dst]);
-    d->Register(m_nics[src]->GetAddress(), qp->GetQpn(),
-                RdmaMessageDispatcher::ReceiveCallback(
-                    [this, src, dst](Ipv4Address, uint32_t, uint64_t b)
-                    {
-                        OnReceived(src, dst, b);
-                    }));
+    d->Register(
+        m_nics[src]->GetAddress(),
+        qp->GetQpn(),
+        RdmaMessageDispatcher::ReceiveCallback(
+            [this, src, dst](Ipv4Address, uint32_t, uint64_t b) { OnReceived(src, dst, b); }));
     m_qps[key] = qp;
     return qp;
 }
@@ -342,11 +344,9 @@ Collective::Post(uint32_t m)
     const Msg& msg = m_msgs[m];
     Ptr<MessageConnection> qp = GetQp(msg.src, msg.dst);
     m_inFlight[std::make_pair(msg.src, msg.dst)].push_back(m);
-    qp->PostSend(msg.bytes, MessageConnection::CompletionCallback(
-                                [this, m](uint64_t, uint64_t)
-                                {
-                                    OnAcked(m);
-                                }));
+    qp->PostSend(msg.bytes, MessageConnection::CompletionCallback([this, m](uint64_t, uint64_t) {
+                     OnAcked(m);
+                 }));
 }
 
 void
@@ -552,14 +552,15 @@ RingAllGather::BuildPlan(uint64_t bytes)
 TypeId
 PipelineBroadcast::GetTypeId()
 {
-    static TypeId tid
-        = TypeId("ns3::PipelineBroadcast")
-              .SetParent<Collective>()
-              .SetGroupName("Mlnet")
-              .AddConstructor<PipelineBroadcast>()
-              .AddAttribute("Root", "Rank that holds the data (must be < group size)",
-                            UintegerValue(0), MakeUintegerAccessor(&PipelineBroadcast::m_root),
-                            MakeUintegerChecker<uint32_t>());
+    static TypeId tid = TypeId("ns3::PipelineBroadcast")
+                            .SetParent<Collective>()
+                            .SetGroupName("Mlnet")
+                            .AddConstructor<PipelineBroadcast>()
+                            .AddAttribute("Root",
+                                          "Rank that holds the data (must be < group size)",
+                                          UintegerValue(0),
+                                          MakeUintegerAccessor(&PipelineBroadcast::m_root),
+                                          MakeUintegerChecker<uint32_t>());
     return tid;
 }
 
@@ -575,8 +576,8 @@ PipelineBroadcast::BuildPlan(uint64_t bytes)
     uint32_t n = GetGroupSize();
     if (m_root >= n)
     {
-        throw std::invalid_argument("PipelineBroadcast: Root " + std::to_string(m_root)
-                                    + " must be in [0, " + std::to_string(n - 1) + "]");
+        throw std::invalid_argument("PipelineBroadcast: Root " + std::to_string(m_root) +
+                                    " must be in [0, " + std::to_string(n - 1) + "]");
     }
     uint32_t p = EffectiveSubChunks(bytes);
     std::vector<uint32_t> prev;

@@ -64,12 +64,14 @@ class Collective : public Object
      * \throws std::invalid_argument on a bad group
      */
     void SetGroup(const std::vector<Ptr<MessageTransport>>& nics);
+
     /// As SetGroup() above, for RDMA NICs (or any transports). \param nics the NICs
-    template<class T>
+    template <class T>
     void SetGroup(const std::vector<Ptr<T>>& nics)
     {
         SetGroup(std::vector<Ptr<MessageTransport>>(nics.begin(), nics.end()));
     }
+
     /// \return the number of participants
     uint32_t GetGroupSize() const;
 
@@ -80,7 +82,8 @@ class Collective : public Object
      * \param done called once when every participant is done (may be null)
      * \throws std::invalid_argument on a bad size or no group
      */
-    void Start(uint64_t bytes, ParticipantCallback perRank = ParticipantCallback(),
+    void Start(uint64_t bytes,
+               ParticipantCallback perRank = ParticipantCallback(),
                DoneCallback done = DoneCallback());
     /// \return true while an invocation runs or waits
     bool IsBusy() const;
@@ -112,7 +115,9 @@ class Collective : public Object
      * \param deps messages that must have been received at `src` first
      * \return the message index
      */
-    uint32_t AddMessage(uint32_t src, uint32_t dst, uint64_t bytes,
+    uint32_t AddMessage(uint32_t src,
+                        uint32_t dst,
+                        uint64_t bytes,
                         const std::vector<uint32_t>& deps = {});
     /**
      * Add the messages of ring steps [firstStep, lastStep) (global step numbering: 0..n-2
@@ -142,6 +147,7 @@ class Collective : public Object
         uint32_t pendingDeps;
         std::vector<uint32_t> dependents;
     };
+
     struct Invocation
     {
         uint64_t bytes;

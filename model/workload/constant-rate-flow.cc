@@ -23,44 +23,61 @@ NS_OBJECT_ENSURE_REGISTERED(ConstantRateFlow);
 TypeId
 ConstantRateFlow::GetTypeId()
 {
-    static TypeId tid
-        = TypeId("ns3::ConstantRateFlow")
-              .SetParent<Application>()
-              .SetGroupName("Mlnet")
-              .AddConstructor<ConstantRateFlow>()
-              .AddAttribute("Remote", "Destination host address", Ipv4AddressValue(),
-                            MakeIpv4AddressAccessor(&ConstantRateFlow::m_remote),
-                            MakeIpv4AddressChecker())
-              .AddAttribute("SourcePort", "UDP source port (part of the 5-tuple ECMP hashes)",
-                            UintegerValue(10000),
-                            MakeUintegerAccessor(&ConstantRateFlow::m_srcPort),
-                            MakeUintegerChecker<uint16_t>())
-              .AddAttribute("DestinationPort", "UDP destination port", UintegerValue(9),
-                            MakeUintegerAccessor(&ConstantRateFlow::m_dstPort),
-                            MakeUintegerChecker<uint16_t>())
-              .AddAttribute("DataRate", "Sending rate (bit/s, IPv4 bytes)",
-                            DataRateValue(DataRate("10Gbps")),
-                            MakeDataRateAccessor(&ConstantRateFlow::m_rate), MakeDataRateChecker())
-              .AddAttribute("PayloadSize", "UDP payload bytes per packet", UintegerValue(1000),
-                            MakeUintegerAccessor(&ConstantRateFlow::m_payload),
-                            MakeUintegerChecker<uint32_t>(12, 9000))
-              .AddAttribute("MaxBytes", "Stop after this many IPv4 bytes (0 = until StopTime)",
-                            UintegerValue(0), MakeUintegerAccessor(&ConstantRateFlow::m_maxBytes),
-                            MakeUintegerChecker<uint64_t>())
-              .AddAttribute("PriorityClass", DataClass::Help("the flow (sent as DSCP)"),
-                            UintegerValue(DataClass::DEFAULT),
-                            MakeUintegerAccessor(&ConstantRateFlow::m_class), DataClass::Checker())
-              .AddAttribute("Ect", "Mark packets ECN-capable (ECT(0))", BooleanValue(true),
-                            MakeBooleanAccessor(&ConstantRateFlow::m_ect), MakeBooleanChecker())
-              .AddAttribute("BacklogLimit",
-                            "Hold back while this many bytes wait in the port's class queue "
-                            "(0 = two packets)",
-                            UintegerValue(0),
-                            MakeUintegerAccessor(&ConstantRateFlow::m_backlogLimit),
-                            MakeUintegerChecker<uint32_t>())
-              .AddTraceSource("Tx", "A packet was sent",
-                              MakeTraceSourceAccessor(&ConstantRateFlow::m_txTrace),
-                              "ns3::Packet::TracedCallback");
+    static TypeId tid =
+        TypeId("ns3::ConstantRateFlow")
+            .SetParent<Application>()
+            .SetGroupName("Mlnet")
+            .AddConstructor<ConstantRateFlow>()
+            .AddAttribute("Remote",
+                          "Destination host address",
+                          Ipv4AddressValue(),
+                          MakeIpv4AddressAccessor(&ConstantRateFlow::m_remote),
+                          MakeIpv4AddressChecker())
+            .AddAttribute("SourcePort",
+                          "UDP source port (part of the 5-tuple ECMP hashes)",
+                          UintegerValue(10000),
+                          MakeUintegerAccessor(&ConstantRateFlow::m_srcPort),
+                          MakeUintegerChecker<uint16_t>())
+            .AddAttribute("DestinationPort",
+                          "UDP destination port",
+                          UintegerValue(9),
+                          MakeUintegerAccessor(&ConstantRateFlow::m_dstPort),
+                          MakeUintegerChecker<uint16_t>())
+            .AddAttribute("DataRate",
+                          "Sending rate (bit/s, IPv4 bytes)",
+                          DataRateValue(DataRate("10Gbps")),
+                          MakeDataRateAccessor(&ConstantRateFlow::m_rate),
+                          MakeDataRateChecker())
+            .AddAttribute("PayloadSize",
+                          "UDP payload bytes per packet",
+                          UintegerValue(1000),
+                          MakeUintegerAccessor(&ConstantRateFlow::m_payload),
+                          MakeUintegerChecker<uint32_t>(12, 9000))
+            .AddAttribute("MaxBytes",
+                          "Stop after this many IPv4 bytes (0 = until StopTime)",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&ConstantRateFlow::m_maxBytes),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("PriorityClass",
+                          DataClass::Help("the flow (sent as DSCP)"),
+                          UintegerValue(DataClass::DEFAULT),
+                          MakeUintegerAccessor(&ConstantRateFlow::m_class),
+                          DataClass::Checker())
+            .AddAttribute("Ect",
+                          "Mark packets ECN-capable (ECT(0))",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&ConstantRateFlow::m_ect),
+                          MakeBooleanChecker())
+            .AddAttribute("BacklogLimit",
+                          "Hold back while this many bytes wait in the port's class queue "
+                          "(0 = two packets)",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&ConstantRateFlow::m_backlogLimit),
+                          MakeUintegerChecker<uint32_t>())
+            .AddTraceSource("Tx",
+                            "A packet was sent",
+                            MakeTraceSourceAccessor(&ConstantRateFlow::m_txTrace),
+                            "ns3::Packet::TracedCallback");
     return tid;
 }
 
@@ -107,8 +124,8 @@ ConstantRateFlow::StartApplication()
     }
     if (!m_dev)
     {
-        throw std::invalid_argument("ConstantRateFlow: node " + std::to_string(GetNode()->GetId())
-                                    + " has no FabricNetDevice");
+        throw std::invalid_argument("ConstantRateFlow: node " + std::to_string(GetNode()->GetId()) +
+                                    " has no FabricNetDevice");
     }
     if (m_rate.GetBitRate() == 0)
     {
@@ -164,7 +181,8 @@ ConstantRateFlow::SendNext()
     m_bytesSent += ipBytes;
     // Exact rate: the sub-step remainder of each interval is carried into the next.
     m_event = Simulator::Schedule(m_clock.Next(8 * uint64_t(ipBytes), m_rate.GetBitRate()),
-                                  &ConstantRateFlow::SendNext, this);
+                                  &ConstantRateFlow::SendNext,
+                                  this);
 }
 
 } // namespace ns3

@@ -4,6 +4,8 @@
 
 #include "data-parallel-job.h"
 
+#include "rdma-message-dispatcher.h"
+
 #include "ns3/boolean.h"
 #include "ns3/enum.h"
 #include "ns3/fabric-net-device.h"
@@ -14,7 +16,6 @@
 #include "ns3/rdma-flow-scheduler.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
-#include "rdma-message-dispatcher.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -38,98 +39,113 @@ GradientAggregator::~GradientAggregator() = default;
 TypeId
 DataParallelJob::GetTypeId()
 {
-    static TypeId tid
-        = TypeId("ns3::DataParallelJob")
-              .SetParent<TrainingJob>()
-              .SetGroupName("Mlnet")
-              .AddConstructor<DataParallelJob>()
-              .AddAttribute("Mode", "Gradient synchronisation", EnumValue(RING_ALLREDUCE),
-                            MakeEnumMemberAccessor(&DataParallelJob::m_mode),
-                            MakeEnumChecker(RING_ALLREDUCE, "RingAllReduce", PARAMETER_SERVER,
-                                            "ParameterServer", AGGREGATOR, "Aggregator"))
-              .AddAttribute("BatchSize", "Per-worker batch size (>= 1)", UintegerValue(32),
-                            MakeUintegerAccessor(&DataParallelJob::m_batch),
-                            MakeUintegerChecker<uint32_t>(1))
-              .AddAttribute("BytesPerParameter", "Gradient bytes per parameter (1..8)",
-                            UintegerValue(4),
-                            MakeUintegerAccessor(&DataParallelJob::m_bytesPerParam),
-                            MakeUintegerChecker<uint32_t>(1, 8))
-              .AddAttribute("MaxInflightBytes",
-                            "Window of slices in flight when the policy has no credit (0 = "
-                            "unlimited; PS and aggregator modes)",
-                            UintegerValue(0), MakeUintegerAccessor(&DataParallelJob::m_maxInflight),
-                            MakeUintegerChecker<uint64_t>())
-              .AddAttribute("SubChunks", "Pipeline pieces per ring all-reduce chunk (1..1024)",
-                            UintegerValue(1), MakeUintegerAccessor(&DataParallelJob::m_subChunks),
-                            MakeUintegerChecker<uint32_t>(1, 1024))
-              .AddAttribute("FusionBytes",
-                            "Ring mode: fuse the gradient slices ready when the ring is free, in "
-                            "plan order, into one all-reduce of up to this many bytes (tensor "
-                            "fusion as in Horovod, whose default is 64 MiB; 0 = one all-reduce "
-                            "per slice)",
-                            UintegerValue(0), MakeUintegerAccessor(&DataParallelJob::m_fusionBytes),
-                            MakeUintegerChecker<uint64_t>())
-              .AddAttribute("GpusPerServer",
-                            "GPUs behind each worker NIC (1..64); > 1: ring mode only, "
-                            "hierarchical all-reduce (intra-server reduce-scatter, inter-server "
-                            "ring, intra-server all-gather)",
-                            UintegerValue(1),
-                            MakeUintegerAccessor(&DataParallelJob::m_gpusPerServer),
-                            MakeUintegerChecker<uint32_t>(1, 64))
-              .AddAttribute("IntraServerRate",
-                            "Per-GPU intra-server rate of the reduce-scatter / all-gather ring. "
-                            "Default 150 GB/s: V100 SXM2 NVLink 2.0, 6 links x 25 GB/s per "
-                            "direction (NVIDIA V100 datasheet: 300 GB/s bidirectional); "
-                            "PCIe 3.0 x16 is about 12 GB/s (96 Gb/s) of its 15.75 GB/s",
-                            DataRateValue(DataRate("1200Gbps")),
-                            MakeDataRateAccessor(&DataParallelJob::m_intraRate),
-                            MakeDataRateChecker())
-              .AddAttribute("IntraServerLatency",
-                            "Per-step latency of the intra-server ring (an assumption of the "
-                            "order of NCCL's per-step latency over NVLink)",
-                            TimeValue(MicroSeconds(5)),
-                            MakeTimeAccessor(&DataParallelJob::m_intraLatency),
-                            MakeTimeChecker(Time(0), Seconds(1)))
-              .AddAttribute("MessageOverhead",
-                            "PS mode: framework CPU time per message at each end (the sender's "
-                            "serialise-and-post, the receiver's receive-and-deserialise), one "
-                            "message at a time per host thread, 0..1 s. 0 = ideal host (the "
-                            "default, as in earlier versions); doc/workload.rst gives the "
-                            "PS-lite/KVStore value the tensor-priority example uses",
-                            TimeValue(Time(0)), MakeTimeAccessor(&DataParallelJob::m_msgOverhead),
-                            MakeTimeChecker(Time(0), Seconds(1)))
-              .AddAttribute("ServerSumRate",
-                            "PS mode: rate at which a server sums a received push into the "
-                            "slice's buffer (bytes / rate of its thread per push; 0 = "
-                            "instantaneous, the default)",
-                            DataRateValue(DataRate(0)),
-                            MakeDataRateAccessor(&DataParallelJob::m_sumRate),
-                            MakeDataRateChecker())
-              .AddAttribute("ServerUpdateRate",
-                            "PS mode: rate at which a server applies the optimiser update of a "
-                            "slice once every push is in (0 = instantaneous, the default)",
-                            DataRateValue(DataRate(0)),
-                            MakeDataRateAccessor(&DataParallelJob::m_updateRate),
-                            MakeDataRateChecker())
-              .AddAttribute("ServerPriority",
-                            "PS mode: servers handle queued pushes, updates and pull responses "
-                            "in the plan's priority order (P3's server) instead of arrival order",
-                            BooleanValue(false),
-                            MakeBooleanAccessor(&DataParallelJob::m_serverPriority),
-                            MakeBooleanChecker())
-              .AddAttribute("OutstandingPerChannel",
-                            "PS mode: messages a sender keeps in flight per channel (sender to "
-                            "receiver), the rest queued in plan order (0 = the policy's value, "
-                            "TicTac's 1; other policies: no limit)",
-                            UintegerValue(0),
-                            MakeUintegerAccessor(&DataParallelJob::m_channelDepth),
-                            MakeUintegerChecker<uint32_t>())
-              .AddAttribute("CoLocatedServers",
-                            "PS mode: a server shard on every worker host (servers = workers; "
-                            "do not call SetServers); the shard on a worker's own host is "
-                            "reached without the network",
-                            BooleanValue(false), MakeBooleanAccessor(&DataParallelJob::m_coLocated),
-                            MakeBooleanChecker());
+    static TypeId tid =
+        TypeId("ns3::DataParallelJob")
+            .SetParent<TrainingJob>()
+            .SetGroupName("Mlnet")
+            .AddConstructor<DataParallelJob>()
+            .AddAttribute("Mode",
+                          "Gradient synchronisation",
+                          EnumValue(RING_ALLREDUCE),
+                          MakeEnumMemberAccessor(&DataParallelJob::m_mode),
+                          MakeEnumChecker(RING_ALLREDUCE,
+                                          "RingAllReduce",
+                                          PARAMETER_SERVER,
+                                          "ParameterServer",
+                                          AGGREGATOR,
+                                          "Aggregator"))
+            .AddAttribute("BatchSize",
+                          "Per-worker batch size (>= 1)",
+                          UintegerValue(32),
+                          MakeUintegerAccessor(&DataParallelJob::m_batch),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("BytesPerParameter",
+                          "Gradient bytes per parameter (1..8)",
+                          UintegerValue(4),
+                          MakeUintegerAccessor(&DataParallelJob::m_bytesPerParam),
+                          MakeUintegerChecker<uint32_t>(1, 8))
+            .AddAttribute("MaxInflightBytes",
+                          "Window of slices in flight when the policy has no credit (0 = "
+                          "unlimited; PS and aggregator modes)",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&DataParallelJob::m_maxInflight),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("SubChunks",
+                          "Pipeline pieces per ring all-reduce chunk (1..1024)",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&DataParallelJob::m_subChunks),
+                          MakeUintegerChecker<uint32_t>(1, 1024))
+            .AddAttribute("FusionBytes",
+                          "Ring mode: fuse the gradient slices ready when the ring is free, in "
+                          "plan order, into one all-reduce of up to this many bytes (tensor "
+                          "fusion as in Horovod, whose default is 64 MiB; 0 = one all-reduce "
+                          "per slice)",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&DataParallelJob::m_fusionBytes),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("GpusPerServer",
+                          "GPUs behind each worker NIC (1..64); > 1: ring mode only, "
+                          "hierarchical all-reduce (intra-server reduce-scatter, inter-server "
+                          "ring, intra-server all-gather)",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&DataParallelJob::m_gpusPerServer),
+                          MakeUintegerChecker<uint32_t>(1, 64))
+            .AddAttribute("IntraServerRate",
+                          "Per-GPU intra-server rate of the reduce-scatter / all-gather ring. "
+                          "Default 150 GB/s: V100 SXM2 NVLink 2.0, 6 links x 25 GB/s per "
+                          "direction (NVIDIA V100 datasheet: 300 GB/s bidirectional); "
+                          "PCIe 3.0 x16 is about 12 GB/s (96 Gb/s) of its 15.75 GB/s",
+                          DataRateValue(DataRate("1200Gbps")),
+                          MakeDataRateAccessor(&DataParallelJob::m_intraRate),
+                          MakeDataRateChecker())
+            .AddAttribute("IntraServerLatency",
+                          "Per-step latency of the intra-server ring (an assumption of the "
+                          "order of NCCL's per-step latency over NVLink)",
+                          TimeValue(MicroSeconds(5)),
+                          MakeTimeAccessor(&DataParallelJob::m_intraLatency),
+                          MakeTimeChecker(Time(0), Seconds(1)))
+            .AddAttribute("MessageOverhead",
+                          "PS mode: framework CPU time per message at each end (the sender's "
+                          "serialise-and-post, the receiver's receive-and-deserialise), one "
+                          "message at a time per host thread, 0..1 s. 0 = ideal host (the "
+                          "default, as in earlier versions); doc/workload.rst gives the "
+                          "PS-lite/KVStore value the tensor-priority example uses",
+                          TimeValue(Time(0)),
+                          MakeTimeAccessor(&DataParallelJob::m_msgOverhead),
+                          MakeTimeChecker(Time(0), Seconds(1)))
+            .AddAttribute("ServerSumRate",
+                          "PS mode: rate at which a server sums a received push into the "
+                          "slice's buffer (bytes / rate of its thread per push; 0 = "
+                          "instantaneous, the default)",
+                          DataRateValue(DataRate(0)),
+                          MakeDataRateAccessor(&DataParallelJob::m_sumRate),
+                          MakeDataRateChecker())
+            .AddAttribute("ServerUpdateRate",
+                          "PS mode: rate at which a server applies the optimiser update of a "
+                          "slice once every push is in (0 = instantaneous, the default)",
+                          DataRateValue(DataRate(0)),
+                          MakeDataRateAccessor(&DataParallelJob::m_updateRate),
+                          MakeDataRateChecker())
+            .AddAttribute("ServerPriority",
+                          "PS mode: servers handle queued pushes, updates and pull responses "
+                          "in the plan's priority order (P3's server) instead of arrival order",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&DataParallelJob::m_serverPriority),
+                          MakeBooleanChecker())
+            .AddAttribute("OutstandingPerChannel",
+                          "PS mode: messages a sender keeps in flight per channel (sender to "
+                          "receiver), the rest queued in plan order (0 = the policy's value, "
+                          "TicTac's 1; other policies: no limit)",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&DataParallelJob::m_channelDepth),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("CoLocatedServers",
+                          "PS mode: a server shard on every worker host (servers = workers; "
+                          "do not call SetServers); the shard on a worker's own host is "
+                          "reached without the network",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&DataParallelJob::m_coLocated),
+                          MakeBooleanChecker());
     return tid;
 }
 
@@ -279,10 +295,7 @@ DataParallelJob::InterServerPhase(uint64_t bytes, Callback<void> done)
     if (!intra.IsZero())
     {
         gather = Callback<void>(
-            [intra, done]()
-            {
-                Simulator::Schedule(intra, &DataParallelJob::RunCallback, done);
-            });
+            [intra, done]() { Simulator::Schedule(intra, &DataParallelJob::RunCallback, done); });
     }
     if (m_workers.size() < 2)
     {
@@ -292,11 +305,7 @@ DataParallelJob::InterServerPhase(uint64_t bytes, Callback<void> done)
     }
     m_allReduce->Start(std::max<uint64_t>(bytes, m_workers.size()),
                        Collective::ParticipantCallback(),
-                       Collective::DoneCallback(
-                           [gather]()
-                           {
-                               gather();
-                           }));
+                       Collective::DoneCallback([gather]() { gather(); }));
 }
 
 void
@@ -317,10 +326,10 @@ DataParallelJob::DoCheckConfiguration() const
     }
     if (m_mode != RING_ALLREDUCE && m_gpusPerServer > 1)
     {
-        throw std::invalid_argument("DataParallelJob: GpusPerServer = "
-                                    + std::to_string(m_gpusPerServer)
-                                    + " is out of range for this Mode (must be 1 unless Mode is "
-                                      "RingAllReduce)");
+        throw std::invalid_argument(
+            "DataParallelJob: GpusPerServer = " + std::to_string(m_gpusPerServer) +
+            " is out of range for this Mode (must be 1 unless Mode is "
+            "RingAllReduce)");
     }
     GetIntraServerPhaseTime(1); // validates IntraServerRate
     if (m_mode == PARAMETER_SERVER && m_coLocated && !m_servers.empty() && m_servers != m_workers)
@@ -406,9 +415,8 @@ DataParallelJob::Prepare()
             nics.push_back(DynamicCast<RdmaNic>(t));
             if (!nics.back())
             {
-                throw std::invalid_argument(m_name
-                                            + ": in-network aggregation needs the workers' "
-                                              "RDMA NICs (the packet backend)");
+                throw std::invalid_argument(m_name + ": in-network aggregation needs the workers' "
+                                                     "RDMA NICs (the packet backend)");
             }
         }
         m_aggregator->Setup(nics);
@@ -533,9 +541,8 @@ DataParallelJob::Pump()
             continue;
         }
         uint64_t bytes = m_plan[k].size * m_bytesPerParam;
-        bool fits
-            = m_inflightSlices == 0
-              || (m_mode != RING_ALLREDUCE && (window == 0 || m_inflightBytes + bytes <= window));
+        bool fits = m_inflightSlices == 0 || (m_mode != RING_ALLREDUCE &&
+                                              (window == 0 || m_inflightBytes + bytes <= window));
         if (!fits)
         {
             return; // strict priority: nothing later overtakes the first eligible slice
@@ -555,8 +562,12 @@ DataParallelJob::SliceClass(uint8_t planClass) const
 }
 
 Ptr<MessageConnection>
-DataParallelJob::Qp(Ptr<MessageTransport> a, Ptr<MessageTransport> b, uint8_t cls, bool push,
-                    uint32_t w, uint32_t s)
+DataParallelJob::Qp(Ptr<MessageTransport> a,
+                    Ptr<MessageTransport> b,
+                    uint8_t cls,
+                    bool push,
+                    uint32_t w,
+                    uint32_t s)
 {
     auto key = std::make_tuple(w, s, cls, push);
     auto it = m_qps.find(key);
@@ -567,10 +578,10 @@ DataParallelJob::Qp(Ptr<MessageTransport> a, Ptr<MessageTransport> b, uint8_t cl
     Ptr<MessageConnection> qp = a->Open(b, cls);
     MessageConnection* raw = PeekPointer(qp);
     RdmaMessageDispatcher::Get(b)->Register(
-        a->GetAddress(), qp->GetQpn(),
+        a->GetAddress(),
+        qp->GetQpn(),
         RdmaMessageDispatcher::ReceiveCallback(
-            [this, raw, push, w, s, cls](Ipv4Address, uint32_t, uint64_t)
-            {
+            [this, raw, push, w, s, cls](Ipv4Address, uint32_t, uint64_t) {
                 uint32_t k = m_qpFifo[raw].front();
                 m_qpFifo[raw].pop_front();
                 Arrived(push, w, s, k);
@@ -592,26 +603,20 @@ DataParallelJob::Launch(uint32_t k)
                         << " B class " << unsigned(cls));
     if (m_mode == RING_ALLREDUCE)
     {
-        StartAllReduce(bytes, Callback<void>(
-                                  [this, k]()
-                                  {
-                                      SliceDone(k);
-                                  }));
+        StartAllReduce(bytes, Callback<void>([this, k]() { SliceDone(k); }));
     }
     else if (m_mode == AGGREGATOR)
     {
-        m_aggregator->Aggregate(m_sliceSeq++, bytes, cls,
-                                Callback<void>(
-                                    [this, k]()
-                                    {
-                                        SliceDone(k);
-                                    }));
+        m_aggregator->Aggregate(m_sliceSeq++, bytes, cls, Callback<void>([this, k]() {
+                                    SliceDone(k);
+                                }));
     }
     else
     {
         // shard: slices round-robin over the servers, by position in the tensor
-        uint32_t s = (m_plan[k].tensorId + m_plan[k].offset / std::max<uint64_t>(1, m_plan[k].size))
-                     % m_servers.size();
+        uint32_t s =
+            (m_plan[k].tensorId + m_plan[k].offset / std::max<uint64_t>(1, m_plan[k].size)) %
+            m_servers.size();
         m_sliceWait[k] = m_workers.size();
         for (uint32_t w = 0; w < m_workers.size(); ++w)
         {
@@ -649,14 +654,12 @@ DataParallelJob::LaunchFused()
         return;
     }
     NS_LOG_DEBUG(m_name << " launch " << batch.size() << " fused slices, " << total << " B");
-    StartAllReduce(total, Callback<void>(
-                              [this, batch]()
-                              {
-                                  for (uint32_t k : batch)
-                                  {
-                                      SliceDone(k);
-                                  }
-                              }));
+    StartAllReduce(total, Callback<void>([this, batch]() {
+                       for (uint32_t k : batch)
+                       {
+                           SliceDone(k);
+                       }
+                   }));
 }
 
 uint32_t
@@ -711,14 +714,13 @@ DataParallelJob::TaskCost(const HostTask& t) const
     const uint64_t bytes = m_plan[t.k].size * m_bytesPerParam;
     switch (t.kind)
     {
-        case RECV_PUSH:
-            return m_msgOverhead
-                   + (m_sumRate.GetBitRate() > 0 ? m_sumRate.CalculateBytesTxTime(bytes) : Time(0));
-        case UPDATE:
-            return m_updateRate.GetBitRate() > 0 ? m_updateRate.CalculateBytesTxTime(bytes)
-                                                 : Time(0);
-        default:
-            return m_msgOverhead;
+    case RECV_PUSH:
+        return m_msgOverhead +
+               (m_sumRate.GetBitRate() > 0 ? m_sumRate.CalculateBytesTxTime(bytes) : Time(0));
+    case UPDATE:
+        return m_updateRate.GetBitRate() > 0 ? m_updateRate.CalculateBytesTxTime(bytes) : Time(0);
+    default:
+        return m_msgOverhead;
     }
 }
 
@@ -771,42 +773,41 @@ DataParallelJob::Finish(const HostTask& t)
     const uint32_t server = m_workers.size() + t.s;
     switch (t.kind)
     {
-        case SEND_PUSH:
-        case SEND_PULL:
+    case SEND_PUSH:
+    case SEND_PULL: {
+        const bool push = t.kind == SEND_PUSH;
+        if (IsLocal(t.w, t.s))
         {
-            const bool push = t.kind == SEND_PUSH;
-            if (IsLocal(t.w, t.s))
-            {
-                Arrived(push, t.w, t.s, t.k); // the shard on the worker's own host
-            }
-            else
-            {
-                PostMessage(push, t.w, t.s, t.k);
-            }
-            break;
+            Arrived(push, t.w, t.s, t.k); // the shard on the worker's own host
         }
-        case RECV_PUSH:
-            m_pushBytes += m_plan[t.k].size * m_bytesPerParam;
-            if (--m_sliceWait[t.k] == 0)
-            {
-                Enqueue(server, UPDATE, t.k, 0, t.s);
-            }
-            break;
-        case UPDATE:
-            // every gradient is summed and applied: one pull response per worker
-            m_sliceWait[t.k] = m_workers.size();
-            for (uint32_t v = 0; v < m_workers.size(); ++v)
-            {
-                Enqueue(server, SEND_PULL, t.k, v, t.s);
-            }
-            break;
-        case RECV_PULL:
-            m_pullBytes += m_plan[t.k].size * m_bytesPerParam;
-            if (--m_sliceWait[t.k] == 0)
-            {
-                SliceDone(t.k);
-            }
-            break;
+        else
+        {
+            PostMessage(push, t.w, t.s, t.k);
+        }
+        break;
+    }
+    case RECV_PUSH:
+        m_pushBytes += m_plan[t.k].size * m_bytesPerParam;
+        if (--m_sliceWait[t.k] == 0)
+        {
+            Enqueue(server, UPDATE, t.k, 0, t.s);
+        }
+        break;
+    case UPDATE:
+        // every gradient is summed and applied: one pull response per worker
+        m_sliceWait[t.k] = m_workers.size();
+        for (uint32_t v = 0; v < m_workers.size(); ++v)
+        {
+            Enqueue(server, SEND_PULL, t.k, v, t.s);
+        }
+        break;
+    case RECV_PULL:
+        m_pullBytes += m_plan[t.k].size * m_bytesPerParam;
+        if (--m_sliceWait[t.k] == 0)
+        {
+            SliceDone(t.k);
+        }
+        break;
     }
 }
 
@@ -838,12 +839,13 @@ DataParallelJob::PostMessage(bool push, uint32_t w, uint32_t s, uint32_t k)
     const Time posted = Simulator::Now();
     const uint32_t src = push ? w : m_workers.size() + s;
     const uint32_t dst = push ? m_workers.size() + s : w;
-    qp->PostSend(bytes, MessageConnection::CompletionCallback(
-                            [this, src, dst, cls, posted](uint64_t, uint64_t b)
-                            {
-                                RecordMessage(src, dst, b, cls, posted);
-                            }));
+    qp->PostSend(
+        bytes,
+        MessageConnection::CompletionCallback([this, src, dst, cls, posted](uint64_t, uint64_t b) {
+            RecordMessage(src, dst, b, cls, posted);
+        }));
 }
+
 bool
 DataParallelJob::PostScheduled(uint32_t k, bool push, uint32_t w, uint32_t s)
 {
@@ -876,17 +878,14 @@ DataParallelJob::PostScheduled(uint32_t k, bool push, uint32_t w, uint32_t s)
     const uint32_t srcRank = push ? w : m_workers.size() + s;
     const uint32_t dstRank = push ? m_workers.size() + s : w;
     const uint64_t bytes = d.bytes;
-    fs->Post(src, dst, d,
-             RdmaFlowScheduler::MessageCallback(
-                 [this, push, w, s, k]()
-                 {
-                     Arrived(push, w, s, k);
-                 }),
-             RdmaFlowScheduler::MessageCallback(
-                 [this, srcRank, dstRank, bytes, cls, posted]()
-                 {
-                     RecordMessage(srcRank, dstRank, bytes, cls, posted);
-                 }));
+    fs->Post(
+        src,
+        dst,
+        d,
+        RdmaFlowScheduler::MessageCallback([this, push, w, s, k]() { Arrived(push, w, s, k); }),
+        RdmaFlowScheduler::MessageCallback([this, srcRank, dstRank, bytes, cls, posted]() {
+            RecordMessage(srcRank, dstRank, bytes, cls, posted);
+        }));
     return true;
 }
 

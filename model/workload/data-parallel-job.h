@@ -9,11 +9,12 @@
 #include "dnn-model.h"
 #include "gpu-profile.h"
 #include "gradient-aggregator.h"
+#include "training-job.h"
+
 #include "ns3/data-rate.h"
 #include "ns3/message-transport.h"
 #include "ns3/rdma-nic.h"
 #include "ns3/tensor-order-policy.h"
-#include "training-job.h"
 
 #include <deque>
 #include <map>
@@ -91,20 +92,24 @@ class DataParallelJob : public TrainingJob
     /// \param workers the workers' transports: RDMA NICs, or FluidTransports at flow level
     /// (>= 1; >= 2 for ring all-reduce)
     void SetWorkers(const std::vector<Ptr<MessageTransport>>& workers);
+
     /// \param workers the workers' NICs (or any transports), as above
-    template<class T>
+    template <class T>
     void SetWorkers(const std::vector<Ptr<T>>& workers)
     {
         SetWorkers(std::vector<Ptr<MessageTransport>>(workers.begin(), workers.end()));
     }
+
     /// \param servers parameter servers' transports (PARAMETER_SERVER mode, >= 1)
     void SetServers(const std::vector<Ptr<MessageTransport>>& servers);
+
     /// \param servers parameter servers' NICs (or any transports), as above
-    template<class T>
+    template <class T>
     void SetServers(const std::vector<Ptr<T>>& servers)
     {
         SetServers(std::vector<Ptr<MessageTransport>>(servers.begin(), servers.end()));
     }
+
     /// \param policy transfer order (default FIFO)
     void SetTensorOrderPolicy(Ptr<TensorOrderPolicy> policy);
     /// \param agg in-network aggregation hook (AGGREGATOR mode)
@@ -162,8 +167,13 @@ class DataParallelJob : public TrainingJob
     void Launch(uint32_t slice);
     void SliceDone(uint32_t slice);
     void MaybeEnd();
-    Ptr<MessageConnection> Qp(Ptr<MessageTransport> a, Ptr<MessageTransport> b, uint8_t cls,
-                              bool push, uint32_t w, uint32_t s);
+    Ptr<MessageConnection> Qp(Ptr<MessageTransport> a,
+                              Ptr<MessageTransport> b,
+                              uint8_t cls,
+                              bool push,
+                              uint32_t w,
+                              uint32_t s);
+
     /// A unit of work of a host's framework thread (PS mode).
     struct HostTask
     {

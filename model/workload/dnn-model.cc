@@ -54,8 +54,8 @@ DnnModel::GetLayer(std::size_t i) const
 {
     if (i >= m_layers.size())
     {
-        throw std::out_of_range("layer index " + std::to_string(i) + " is out of range [0, "
-                                + std::to_string(m_layers.size()) + ")");
+        throw std::out_of_range("layer index " + std::to_string(i) + " is out of range [0, " +
+                                std::to_string(m_layers.size()) + ")");
     }
     return m_layers[i];
 }
@@ -131,12 +131,9 @@ DnnModel::GetParameterizedLayers() const
 bool
 DnnModel::HasMeasuredTimes() const
 {
-    return !m_layers.empty()
-           && std::all_of(m_layers.begin(), m_layers.end(),
-                          [](const auto& l)
-                          {
-                              return l.HasMeasuredTimes();
-                          });
+    return !m_layers.empty() && std::all_of(m_layers.begin(), m_layers.end(), [](const auto& l) {
+        return l.HasMeasuredTimes();
+    });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -181,19 +178,16 @@ SplitCsv(const std::string& line)
 [[noreturn]] void
 CsvError(std::size_t line, const std::string& column, const std::string& what)
 {
-    throw std::invalid_argument("per-layer CSV line " + std::to_string(line) + ", column '" + column
-                                + "': " + what);
+    throw std::invalid_argument("per-layer CSV line " + std::to_string(line) + ", column '" +
+                                column + "': " + what);
 }
 
 uint64_t
 ParseCount(const std::string& cell, std::size_t line, const std::string& column)
 {
-    if (cell.empty()
-        || !std::all_of(cell.begin(), cell.end(),
-                        [](char c)
-                        {
-                            return std::isdigit(static_cast<unsigned char>(c));
-                        }))
+    if (cell.empty() || !std::all_of(cell.begin(), cell.end(), [](char c) {
+            return std::isdigit(static_cast<unsigned char>(c));
+        }))
     {
         CsvError(line, column, "'" + cell + "' is not a non-negative integer");
     }
@@ -249,20 +243,19 @@ DnnModel::FromCsv(std::istream& in, const std::string& name)
         if (!seenData && !cells.empty())
         {
             std::string first = cells[0];
-            std::transform(first.begin(), first.end(), first.begin(),
-                           [](unsigned char c)
-                           {
-                               return std::tolower(c);
-                           });
+            std::transform(first.begin(), first.end(), first.begin(), [](unsigned char c) {
+                return std::tolower(c);
+            });
             if (first == "name")
             {
                 seenData = true; // header: only allowed before the first data row
                 if (cells.size() != 4)
                 {
-                    CsvError(lineNo, cells.size() < 4 ? columns[cells.size()] : "backward_us",
-                             "header has " + std::to_string(cells.size())
-                                 + " columns, expected 4 (name, parameters, forward_us, "
-                                   "backward_us)");
+                    CsvError(lineNo,
+                             cells.size() < 4 ? columns[cells.size()] : "backward_us",
+                             "header has " + std::to_string(cells.size()) +
+                                 " columns, expected 4 (name, parameters, forward_us, "
+                                 "backward_us)");
                 }
                 continue;
             }
@@ -270,9 +263,10 @@ DnnModel::FromCsv(std::istream& in, const std::string& name)
         seenData = true;
         if (cells.size() != 4)
         {
-            CsvError(lineNo, cells.size() < 4 ? columns[cells.size()] : "backward_us",
-                     "found " + std::to_string(cells.size())
-                         + " columns, expected 4 (name, parameters, forward_us, backward_us)");
+            CsvError(lineNo,
+                     cells.size() < 4 ? columns[cells.size()] : "backward_us",
+                     "found " + std::to_string(cells.size()) +
+                         " columns, expected 4 (name, parameters, forward_us, backward_us)");
         }
         if (cells[0].empty())
         {

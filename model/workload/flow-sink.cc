@@ -22,7 +22,8 @@ FlowSink::GetTypeId()
                             .SetParent<Application>()
                             .SetGroupName("Mlnet")
                             .AddConstructor<FlowSink>()
-                            .AddTraceSource("Rx", "A packet was received",
+                            .AddTraceSource("Rx",
+                                            "A packet was received",
                                             MakeTraceSourceAccessor(&FlowSink::m_rxTrace),
                                             "ns3::Packet::TracedCallback");
     return tid;
@@ -34,7 +35,8 @@ void
 FlowSink::StartApplication()
 {
     GetNode()->RegisterProtocolHandler(MakeCallback(&FlowSink::Receive, this),
-                                       FabricNetDevice::kEtherTypeIpv4, nullptr);
+                                       FabricNetDevice::kEtherTypeIpv4,
+                                       nullptr);
 }
 
 void
@@ -44,8 +46,12 @@ FlowSink::StopApplication()
 }
 
 void
-FlowSink::Receive(Ptr<NetDevice> dev, Ptr<const Packet> p, uint16_t protocol, const Address& from,
-                  const Address& to, NetDevice::PacketType packetType)
+FlowSink::Receive(Ptr<NetDevice> dev,
+                  Ptr<const Packet> p,
+                  uint16_t protocol,
+                  const Address& from,
+                  const Address& to,
+                  NetDevice::PacketType packetType)
 {
     FlowKey key;
     if (!key.Parse(*p) || key.protocol != 17)

@@ -39,6 +39,7 @@ class FlowSink : public Application
         Time first;            //!< first arrival
         Time last;             //!< last arrival
     };
+
     /// Flow identifier: (source address, source port, destination port).
     typedef std::tuple<uint32_t, uint16_t, uint16_t> FlowId;
 
@@ -52,8 +53,12 @@ class FlowSink : public Application
   private:
     void StartApplication() override;
     void StopApplication() override;
-    void Receive(Ptr<NetDevice> dev, Ptr<const Packet> p, uint16_t protocol, const Address& from,
-                 const Address& to, NetDevice::PacketType packetType);
+    void Receive(Ptr<NetDevice> dev,
+                 Ptr<const Packet> p,
+                 uint16_t protocol,
+                 const Address& from,
+                 const Address& to,
+                 NetDevice::PacketType packetType);
 
     std::map<FlowId, FlowRecord> m_flows;
     uint64_t m_total{0};

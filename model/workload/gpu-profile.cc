@@ -21,21 +21,25 @@ RequirePositive(double v, const std::string& param)
 {
     if (!(v > 0.0) || !std::isfinite(v))
     {
-        throw std::invalid_argument("GpuProfile " + param + " = " + std::to_string(v)
-                                    + " is out of range (must be > 0)");
+        throw std::invalid_argument("GpuProfile " + param + " = " + std::to_string(v) +
+                                    " is out of range (must be > 0)");
     }
 }
 
 } // namespace
 
-GpuProfile::GpuProfile(std::string name, double peakFlops, double efficiency,
-                       double memoryBandwidth, uint32_t bytesPerElement, double backwardFactor)
-    : m_name(std::move(name))
-    , m_peakFlops(peakFlops)
-    , m_efficiency(efficiency)
-    , m_memoryBandwidth(memoryBandwidth)
-    , m_bytesPerElement(bytesPerElement)
-    , m_backwardFactor(backwardFactor)
+GpuProfile::GpuProfile(std::string name,
+                       double peakFlops,
+                       double efficiency,
+                       double memoryBandwidth,
+                       uint32_t bytesPerElement,
+                       double backwardFactor)
+    : m_name(std::move(name)),
+      m_peakFlops(peakFlops),
+      m_efficiency(efficiency),
+      m_memoryBandwidth(memoryBandwidth),
+      m_bytesPerElement(bytesPerElement),
+      m_backwardFactor(backwardFactor)
 {
     RequirePositive(peakFlops, "peakFlops");
     RequirePositive(memoryBandwidth, "memoryBandwidth");
@@ -69,9 +73,9 @@ GpuProfile::H100()
 namespace
 {
 
-const char* const kNvidiaRn50Source
-    = "NVIDIA DeepLearningExamples, PyTorch/Classification/ConvNets/resnet50v1.5/README.md, "
-      "Training performance (pytorch-21.03 NGC container, 1 GPU)";
+const char* const kNvidiaRn50Source =
+    "NVIDIA DeepLearningExamples, PyTorch/Classification/ConvNets/resnet50v1.5/README.md, "
+    "Training performance (pytorch-21.03 NGC container, 1 GPU)";
 
 /// One calibrated profile: raw hardware and the published measurement it reproduces.
 struct CalibratedEntry
@@ -97,11 +101,7 @@ const CalibratedEntry kCalibrated[] = {
 std::string
 Lower(std::string n)
 {
-    std::transform(n.begin(), n.end(), n.begin(),
-                   [](unsigned char c)
-                   {
-                       return std::tolower(c);
-                   });
+    std::transform(n.begin(), n.end(), n.begin(), [](unsigned char c) { return std::tolower(c); });
     return n;
 }
 
@@ -133,17 +133,19 @@ GpuProfile::GetCalibrated(const std::string& name)
         if (n == e.name)
         {
             GpuProfile g(e.name, e.peakFlops, 0.4, e.memoryBandwidth, e.bytesPerElement);
-            g.Calibrate(ModelZoo::ResNet50(), e.batch, e.batch / e.imagesPerSecond,
-                        std::string(kNvidiaRn50Source) + ", " + e.hardware + ", batch "
-                            + std::to_string(e.batch) + ": "
-                            + std::to_string(static_cast<int>(e.imagesPerSecond)) + " images/s");
+            g.Calibrate(ModelZoo::ResNet50(),
+                        e.batch,
+                        e.batch / e.imagesPerSecond,
+                        std::string(kNvidiaRn50Source) + ", " + e.hardware + ", batch " +
+                            std::to_string(e.batch) + ": " +
+                            std::to_string(static_cast<int>(e.imagesPerSecond)) + " images/s");
             g.m_calibration.samplesPerSecond = e.imagesPerSecond;
             return g;
         }
     }
-    throw std::invalid_argument("calibrated GPU profile name '" + name
-                                + "' is unknown (accepted: v100-amp, v100-fp32, a100-amp, "
-                                  "a100-tf32)");
+    throw std::invalid_argument("calibrated GPU profile name '" + name +
+                                "' is unknown (accepted: v100-amp, v100-fp32, a100-amp, "
+                                "a100-tf32)");
 }
 
 const GpuProfile::Calibration&
@@ -153,7 +155,9 @@ GpuProfile::GetCalibration() const
 }
 
 void
-GpuProfile::Calibrate(const DnnModel& model, uint32_t batchSize, double stepSeconds,
+GpuProfile::Calibrate(const DnnModel& model,
+                      uint32_t batchSize,
+                      double stepSeconds,
                       const std::string& source)
 {
     RequirePositive(stepSeconds, "stepSeconds");
@@ -163,8 +167,7 @@ GpuProfile::Calibrate(const DnnModel& model, uint32_t batchSize, double stepSeco
                                     "be >= 1)");
     }
     const double saved = m_efficiency;
-    auto step = [&](double e)
-    {
+    auto step = [&](double e) {
         m_efficiency = e;
         return GetForwardTime(model, batchSize) + GetBackwardTime(model, batchSize);
     };
@@ -174,19 +177,19 @@ GpuProfile::Calibrate(const DnnModel& model, uint32_t batchSize, double stepSeco
         const double floor = step(1.0);
         m_efficiency = saved;
         throw std::invalid_argument(
-            "GpuProfile::Calibrate stepSeconds = " + std::to_string(stepSeconds)
-            + " is out of range (must be >= " + std::to_string(floor) + " s, the step of "
-            + model.GetName() + " at efficiency 1 on " + m_name + ")");
+            "GpuProfile::Calibrate stepSeconds = " + std::to_string(stepSeconds) +
+            " is out of range (must be >= " + std::to_string(floor) + " s, the step of " +
+            model.GetName() + " at efficiency 1 on " + m_name + ")");
     }
     double lo = 1e-6;
     double hi = 1.0;
     if (step(lo) < stepSeconds)
     {
         m_efficiency = saved;
-        throw std::invalid_argument("GpuProfile::Calibrate stepSeconds = "
-                                    + std::to_string(stepSeconds)
-                                    + " is out of range (longer than the step at efficiency "
-                                      "1e-6)");
+        throw std::invalid_argument(
+            "GpuProfile::Calibrate stepSeconds = " + std::to_string(stepSeconds) +
+            " is out of range (longer than the step at efficiency "
+            "1e-6)");
     }
     for (int i = 0; i < 100 && hi - lo > 1e-12; ++i)
     {
@@ -215,11 +218,7 @@ GpuProfile::Get(const std::string& name)
         }
     }
     std::string n = name;
-    std::transform(n.begin(), n.end(), n.begin(),
-                   [](unsigned char c)
-                   {
-                       return std::toupper(c);
-                   });
+    std::transform(n.begin(), n.end(), n.begin(), [](unsigned char c) { return std::toupper(c); });
     if (n == "V100")
     {
         return V100();
@@ -232,10 +231,10 @@ GpuProfile::Get(const std::string& name)
     {
         return H100();
     }
-    throw std::invalid_argument("GPU profile name '" + name
-                                + "' is unknown (accepted: V100, A100, H100 (raw roofline, "
-                                  "efficiency 0.4), v100-amp, v100-fp32, a100-amp, a100-tf32 "
-                                  "(calibrated to published throughput))");
+    throw std::invalid_argument("GPU profile name '" + name +
+                                "' is unknown (accepted: V100, A100, H100 (raw roofline, "
+                                "efficiency 0.4), v100-amp, v100-fp32, a100-amp, a100-tf32 "
+                                "(calibrated to published throughput))");
 }
 
 const std::string&
@@ -279,8 +278,8 @@ GpuProfile::SetEfficiency(double e)
 {
     if (!(e > 0.0 && e <= 1.0))
     {
-        throw std::invalid_argument("GpuProfile efficiency = " + std::to_string(e)
-                                    + " is out of range (must be in (0, 1])");
+        throw std::invalid_argument("GpuProfile efficiency = " + std::to_string(e) +
+                                    " is out of range (must be in (0, 1])");
     }
     m_efficiency = e;
 }
@@ -297,8 +296,8 @@ GpuProfile::SetKernelOverhead(double seconds)
 {
     if (!(seconds >= 0.0) || !std::isfinite(seconds))
     {
-        throw std::invalid_argument("GpuProfile kernelOverhead = " + std::to_string(seconds)
-                                    + " is out of range (must be >= 0 seconds)");
+        throw std::invalid_argument("GpuProfile kernelOverhead = " + std::to_string(seconds) +
+                                    " is out of range (must be >= 0 seconds)");
     }
     m_kernelOverhead = seconds;
 }
@@ -318,9 +317,9 @@ GpuProfile::GetLayerTiming(const LayerSpec& layer, uint32_t batchSize) const
         return t;
     }
     const double compute = layer.forwardFlops * batchSize / (m_peakFlops * m_efficiency);
-    const double bytes = (static_cast<double>(layer.parameters)
-                          + static_cast<double>(layer.outputElements) * batchSize)
-                         * m_bytesPerElement;
+    const double bytes = (static_cast<double>(layer.parameters) +
+                          static_cast<double>(layer.outputElements) * batchSize) *
+                         m_bytesPerElement;
     const double memory = bytes / m_memoryBandwidth;
     const double fwd = std::max(compute, memory);
     t.forwardSeconds = fwd + m_kernelOverhead;

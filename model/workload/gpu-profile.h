@@ -79,8 +79,11 @@ class GpuProfile
      * \param backwardFactor backward time / forward time (> 0)
      * \throws std::invalid_argument naming the parameter and its accepted range
      */
-    GpuProfile(std::string name, double peakFlops, double efficiency = 0.4,
-               double memoryBandwidth = 900e9, uint32_t bytesPerElement = 2,
+    GpuProfile(std::string name,
+               double peakFlops,
+               double efficiency = 0.4,
+               double memoryBandwidth = 900e9,
+               uint32_t bytesPerElement = 2,
                double backwardFactor = 2.0);
 
     /// \return NVIDIA V100 SXM2 preset
@@ -113,7 +116,9 @@ class GpuProfile
      * \param source where the measurement comes from (kept in GetCalibration())
      * \throws std::invalid_argument if no efficiency in (0, 1] reproduces the step
      */
-    void Calibrate(const DnnModel& model, uint32_t batchSize, double stepSeconds,
+    void Calibrate(const DnnModel& model,
+                   uint32_t batchSize,
+                   double stepSeconds,
                    const std::string& source = "");
 
     /// \return the profile name

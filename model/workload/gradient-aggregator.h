@@ -41,9 +41,10 @@ class GradientAggregator : public Object
      * \param priorityClass the slice's priority class from the plan
      * \param done to call once every worker holds the aggregated slice
      */
-    virtual void Aggregate(uint64_t sliceId, uint64_t bytes, uint8_t priorityClass,
-                           Callback<void> done)
-        = 0;
+    virtual void Aggregate(uint64_t sliceId,
+                           uint64_t bytes,
+                           uint8_t priorityClass,
+                           Callback<void> done) = 0;
 };
 
 } // namespace ns3

@@ -9,7 +9,8 @@ namespace ns3
 {
 
 ComputeDag
-IterationDag::Build(const DnnModel& model, const std::vector<LayerTiming>& timing,
+IterationDag::Build(const DnnModel& model,
+                    const std::vector<LayerTiming>& timing,
                     uint32_t bytesPerParameter)
 {
     const std::size_t n = model.GetNLayers();
@@ -19,9 +20,9 @@ IterationDag::Build(const DnnModel& model, const std::vector<LayerTiming>& timin
     }
     if (timing.size() != n)
     {
-        throw std::invalid_argument("IterationDag: " + std::to_string(timing.size())
-                                    + " layer timings for " + std::to_string(n)
-                                    + " layers (must be one per layer)");
+        throw std::invalid_argument("IterationDag: " + std::to_string(timing.size()) +
+                                    " layer timings for " + std::to_string(n) +
+                                    " layers (must be one per layer)");
     }
     if (bytesPerParameter == 0)
     {
@@ -38,8 +39,7 @@ IterationDag::Build(const DnnModel& model, const std::vector<LayerTiming>& timin
             tensor[i] = g.AddTensor(l.name, l.parameters * bytesPerParameter);
         }
     }
-    auto reads = [&tensor](std::size_t i)
-    {
+    auto reads = [&tensor](std::size_t i) {
         return tensor[i] < 0 ? std::vector<uint32_t>{}
                              : std::vector<uint32_t>{static_cast<uint32_t>(tensor[i])};
     };
@@ -55,14 +55,18 @@ IterationDag::Build(const DnnModel& model, const std::vector<LayerTiming>& timin
     }
     for (std::size_t i = n; i-- > 0;)
     {
-        prev = g.AddOp("bwd." + model.GetLayer(i).name, timing[i].backwardSeconds,
-                       {static_cast<uint32_t>(prev)}, reads(i));
+        prev = g.AddOp("bwd." + model.GetLayer(i).name,
+                       timing[i].backwardSeconds,
+                       {static_cast<uint32_t>(prev)},
+                       reads(i));
     }
     return g;
 }
 
 ComputeDag
-IterationDag::Build(const DnnModel& model, const GpuProfile& gpu, uint32_t batch,
+IterationDag::Build(const DnnModel& model,
+                    const GpuProfile& gpu,
+                    uint32_t batch,
                     uint32_t bytesPerParameter)
 {
     return Build(model, gpu.GetLayerTimings(model, batch), bytesPerParameter);

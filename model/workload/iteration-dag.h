@@ -6,6 +6,7 @@
 
 #include "dnn-model.h"
 #include "gpu-profile.h"
+
 #include "ns3/compute-dag.h"
 
 #include <vector>
@@ -34,14 +35,17 @@ class IterationDag
      * \return the DAG
      * \throws std::invalid_argument on mismatched sizes
      */
-    static ComputeDag Build(const DnnModel& model, const std::vector<LayerTiming>& timing,
+    static ComputeDag Build(const DnnModel& model,
+                            const std::vector<LayerTiming>& timing,
                             uint32_t bytesPerParameter = 4);
     /**
      * \param model the model \param gpu its compute model \param batch batch size (>= 1)
      * \param bytesPerParameter bytes per parameter
      * \return the DAG with the GPU's layer times
      */
-    static ComputeDag Build(const DnnModel& model, const GpuProfile& gpu, uint32_t batch,
+    static ComputeDag Build(const DnnModel& model,
+                            const GpuProfile& gpu,
+                            uint32_t batch,
                             uint32_t bytesPerParameter = 4);
 };
 

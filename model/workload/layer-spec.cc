@@ -16,9 +16,9 @@ RequireAtLeast(uint64_t value, uint64_t min, const std::string& param, const std
 {
     if (value < min)
     {
-        throw std::invalid_argument("layer '" + layer + "': " + param + " = "
-                                    + std::to_string(value)
-                                    + " is out of range (must be >= " + std::to_string(min) + ")");
+        throw std::invalid_argument("layer '" + layer + "': " + param + " = " +
+                                    std::to_string(value) +
+                                    " is out of range (must be >= " + std::to_string(min) + ")");
     }
 }
 
@@ -29,24 +29,24 @@ LayerKindName(LayerKind kind)
 {
     switch (kind)
     {
-        case LayerKind::Conv:
-            return "conv";
-        case LayerKind::Linear:
-            return "fc";
-        case LayerKind::BatchNorm:
-            return "bn";
-        case LayerKind::LayerNorm:
-            return "ln";
-        case LayerKind::Embedding:
-            return "embedding";
-        case LayerKind::Attention:
-            return "attention";
-        case LayerKind::Pool:
-            return "pool";
-        case LayerKind::Activation:
-            return "activation";
-        case LayerKind::Custom:
-            return "custom";
+    case LayerKind::Conv:
+        return "conv";
+    case LayerKind::Linear:
+        return "fc";
+    case LayerKind::BatchNorm:
+        return "bn";
+    case LayerKind::LayerNorm:
+        return "ln";
+    case LayerKind::Embedding:
+        return "embedding";
+    case LayerKind::Attention:
+        return "attention";
+    case LayerKind::Pool:
+        return "pool";
+    case LayerKind::Activation:
+        return "activation";
+    case LayerKind::Custom:
+        return "custom";
     }
     return "custom";
 }
@@ -67,9 +67,9 @@ ConvOutputSize(uint32_t in, uint32_t k, uint32_t stride, uint32_t pad, bool ceil
     const uint64_t padded = static_cast<uint64_t>(in) + 2ULL * pad;
     if (k == 0 || k > padded)
     {
-        throw std::invalid_argument("kernel size = " + std::to_string(k)
-                                    + " is out of range (must be in [1, input + 2 x pad = "
-                                    + std::to_string(padded) + "])");
+        throw std::invalid_argument(
+            "kernel size = " + std::to_string(k) +
+            " is out of range (must be in [1, input + 2 x pad = " + std::to_string(padded) + "])");
     }
     uint64_t span = padded - k;
     uint64_t out = (ceilMode ? (span + stride - 1) / stride : span / stride) + 1;
@@ -82,16 +82,32 @@ ConvOutputSize(uint32_t in, uint32_t k, uint32_t stride, uint32_t pad, bool ceil
 }
 
 LayerSpec
-LayerSpec::Conv2d(const std::string& name, uint32_t in, uint32_t out, uint32_t k, uint32_t stride,
-                  uint32_t pad, bool bias, uint32_t inH, uint32_t inW)
+LayerSpec::Conv2d(const std::string& name,
+                  uint32_t in,
+                  uint32_t out,
+                  uint32_t k,
+                  uint32_t stride,
+                  uint32_t pad,
+                  bool bias,
+                  uint32_t inH,
+                  uint32_t inW)
 {
     return Conv2dRect(name, in, out, k, k, stride, stride, pad, pad, bias, inH, inW);
 }
 
 LayerSpec
-LayerSpec::Conv2dRect(const std::string& name, uint32_t in, uint32_t out, uint32_t kH, uint32_t kW,
-                      uint32_t strideH, uint32_t strideW, uint32_t padH, uint32_t padW, bool bias,
-                      uint32_t inH, uint32_t inW)
+LayerSpec::Conv2dRect(const std::string& name,
+                      uint32_t in,
+                      uint32_t out,
+                      uint32_t kH,
+                      uint32_t kW,
+                      uint32_t strideH,
+                      uint32_t strideW,
+                      uint32_t padH,
+                      uint32_t padW,
+                      bool bias,
+                      uint32_t inH,
+                      uint32_t inW)
 {
     RequireAtLeast(in, 1, "in", name);
     RequireAtLeast(out, 1, "out", name);
@@ -116,8 +132,14 @@ LayerSpec::Conv2dRect(const std::string& name, uint32_t in, uint32_t out, uint32
 }
 
 LayerSpec
-LayerSpec::DepthwiseConv2d(const std::string& name, uint32_t channels, uint32_t k, uint32_t stride,
-                           uint32_t pad, bool bias, uint32_t inH, uint32_t inW)
+LayerSpec::DepthwiseConv2d(const std::string& name,
+                           uint32_t channels,
+                           uint32_t k,
+                           uint32_t stride,
+                           uint32_t pad,
+                           bool bias,
+                           uint32_t inH,
+                           uint32_t inW)
 {
     RequireAtLeast(channels, 1, "channels", name);
     RequireAtLeast(k, 1, "kernel size", name);
@@ -203,8 +225,14 @@ LayerSpec::Embedding(const std::string& name, uint32_t rows, uint32_t dim, uint3
 }
 
 LayerSpec
-LayerSpec::Pool2d(const std::string& name, uint32_t channels, uint32_t k, uint32_t stride,
-                  uint32_t pad, uint32_t inH, uint32_t inW, bool ceilMode)
+LayerSpec::Pool2d(const std::string& name,
+                  uint32_t channels,
+                  uint32_t k,
+                  uint32_t stride,
+                  uint32_t pad,
+                  uint32_t inH,
+                  uint32_t inW,
+                  bool ceilMode)
 {
     RequireAtLeast(channels, 1, "channels", name);
     RequireAtLeast(k, 1, "kernel size", name);
@@ -223,8 +251,12 @@ LayerSpec::Pool2d(const std::string& name, uint32_t channels, uint32_t k, uint32
 }
 
 LayerSpec
-LayerSpec::AdaptiveAvgPool2d(const std::string& name, uint32_t channels, uint32_t inH, uint32_t inW,
-                             uint32_t outH, uint32_t outW)
+LayerSpec::AdaptiveAvgPool2d(const std::string& name,
+                             uint32_t channels,
+                             uint32_t inH,
+                             uint32_t inW,
+                             uint32_t outH,
+                             uint32_t outW)
 {
     RequireAtLeast(channels, 1, "channels", name);
     RequireAtLeast(outH, 1, "outH", name);
@@ -250,9 +282,9 @@ LayerSpec::Attention(const std::string& name, uint32_t seqLen, uint32_t hidden, 
     RequireAtLeast(heads, 1, "heads", name);
     if (hidden % heads != 0)
     {
-        throw std::invalid_argument("layer '" + name + "': heads = " + std::to_string(heads)
-                                    + " is out of range (must divide hidden = "
-                                    + std::to_string(hidden) + ")");
+        throw std::invalid_argument(
+            "layer '" + name + "': heads = " + std::to_string(heads) +
+            " is out of range (must divide hidden = " + std::to_string(hidden) + ")");
     }
     LayerSpec l;
     l.name = name;
@@ -265,13 +297,15 @@ LayerSpec::Attention(const std::string& name, uint32_t seqLen, uint32_t hidden, 
 }
 
 LayerSpec
-LayerSpec::Custom(const std::string& name, uint64_t parameters, double forwardFlops,
+LayerSpec::Custom(const std::string& name,
+                  uint64_t parameters,
+                  double forwardFlops,
                   uint64_t outputElements)
 {
     if (!(forwardFlops >= 0.0))
     {
-        throw std::invalid_argument("layer '" + name
-                                    + "': forwardFlops is out of range (must be >= 0)");
+        throw std::invalid_argument("layer '" + name +
+                                    "': forwardFlops is out of range (must be >= 0)");
     }
     LayerSpec l;
     l.name = name;

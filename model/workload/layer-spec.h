@@ -73,8 +73,15 @@ struct LayerSpec
      * \param inW input width (>= 1)
      * \return the layer; params = out x in x k x k (+ out)
      */
-    static LayerSpec Conv2d(const std::string& name, uint32_t in, uint32_t out, uint32_t k,
-                            uint32_t stride, uint32_t pad, bool bias, uint32_t inH, uint32_t inW);
+    static LayerSpec Conv2d(const std::string& name,
+                            uint32_t in,
+                            uint32_t out,
+                            uint32_t k,
+                            uint32_t stride,
+                            uint32_t pad,
+                            bool bias,
+                            uint32_t inH,
+                            uint32_t inW);
 
     /**
      * \brief Rectangular 2-D convolution (e.g. Inception's 1x7 / 7x1 factorised kernels).
@@ -92,9 +99,18 @@ struct LayerSpec
      * \param inW input width
      * \return the layer
      */
-    static LayerSpec Conv2dRect(const std::string& name, uint32_t in, uint32_t out, uint32_t kH,
-                                uint32_t kW, uint32_t strideH, uint32_t strideW, uint32_t padH,
-                                uint32_t padW, bool bias, uint32_t inH, uint32_t inW);
+    static LayerSpec Conv2dRect(const std::string& name,
+                                uint32_t in,
+                                uint32_t out,
+                                uint32_t kH,
+                                uint32_t kW,
+                                uint32_t strideH,
+                                uint32_t strideW,
+                                uint32_t padH,
+                                uint32_t padW,
+                                bool bias,
+                                uint32_t inH,
+                                uint32_t inW);
 
     /**
      * \brief Depthwise 2-D convolution (groups = channels, one k x k filter per channel), as in
@@ -109,8 +125,13 @@ struct LayerSpec
      * \param inW input width (>= 1)
      * \return the layer; params = channels x k x k (+ channels)
      */
-    static LayerSpec DepthwiseConv2d(const std::string& name, uint32_t channels, uint32_t k,
-                                     uint32_t stride, uint32_t pad, bool bias, uint32_t inH,
+    static LayerSpec DepthwiseConv2d(const std::string& name,
+                                     uint32_t channels,
+                                     uint32_t k,
+                                     uint32_t stride,
+                                     uint32_t pad,
+                                     bool bias,
+                                     uint32_t inH,
                                      uint32_t inW);
 
     /**
@@ -122,14 +143,19 @@ struct LayerSpec
      * \param tokens vectors per sample (1 for CNN classifiers, sequence length for transformers)
      * \return the layer; params = in x out (+ out)
      */
-    static LayerSpec Linear(const std::string& name, uint32_t in, uint32_t out, bool bias = true,
+    static LayerSpec Linear(const std::string& name,
+                            uint32_t in,
+                            uint32_t out,
+                            bool bias = true,
                             uint32_t tokens = 1);
 
     /**
      * \brief Affine 2-D batch normalisation: 2 x channels parameters (the running mean and
      * variance are buffers, not parameters). 2 FLOPs per element (scale and shift).
      */
-    static LayerSpec BatchNorm2d(const std::string& name, uint32_t channels, uint32_t h,
+    static LayerSpec BatchNorm2d(const std::string& name,
+                                 uint32_t channels,
+                                 uint32_t h,
                                  uint32_t w);
 
     /// \brief Affine layer normalisation over `hidden` features, for `tokens` vectors per sample
@@ -137,7 +163,9 @@ struct LayerSpec
     static LayerSpec LayerNorm(const std::string& name, uint32_t hidden, uint32_t tokens = 1);
 
     /// \brief Embedding table of `rows` x `dim` parameters, looked up `tokens` times per sample.
-    static LayerSpec Embedding(const std::string& name, uint32_t rows, uint32_t dim,
+    static LayerSpec Embedding(const std::string& name,
+                               uint32_t rows,
+                               uint32_t dim,
                                uint32_t tokens = 1);
 
     /**
@@ -152,12 +180,22 @@ struct LayerSpec
      * \param ceilMode PyTorch ceil_mode (round the output size up)
      * \return the layer
      */
-    static LayerSpec Pool2d(const std::string& name, uint32_t channels, uint32_t k, uint32_t stride,
-                            uint32_t pad, uint32_t inH, uint32_t inW, bool ceilMode = false);
+    static LayerSpec Pool2d(const std::string& name,
+                            uint32_t channels,
+                            uint32_t k,
+                            uint32_t stride,
+                            uint32_t pad,
+                            uint32_t inH,
+                            uint32_t inW,
+                            bool ceilMode = false);
 
     /// \brief Adaptive average pooling from inH x inW to outH x outW (no parameters).
-    static LayerSpec AdaptiveAvgPool2d(const std::string& name, uint32_t channels, uint32_t inH,
-                                       uint32_t inW, uint32_t outH, uint32_t outW);
+    static LayerSpec AdaptiveAvgPool2d(const std::string& name,
+                                       uint32_t channels,
+                                       uint32_t inH,
+                                       uint32_t inW,
+                                       uint32_t outH,
+                                       uint32_t outW);
 
     /**
      * \brief Multi-head attention core: scores QK^T, softmax, and the weighted sum with V
@@ -169,11 +207,15 @@ struct LayerSpec
      * \param heads attention heads (>= 1)
      * \return the layer
      */
-    static LayerSpec Attention(const std::string& name, uint32_t seqLen, uint32_t hidden,
+    static LayerSpec Attention(const std::string& name,
+                               uint32_t seqLen,
+                               uint32_t hidden,
                                uint32_t heads);
 
     /// \brief A user-described layer with the given totals.
-    static LayerSpec Custom(const std::string& name, uint64_t parameters, double forwardFlops = 0,
+    static LayerSpec Custom(const std::string& name,
+                            uint64_t parameters,
+                            double forwardFlops = 0,
                             uint64_t outputElements = 0);
 };
 
@@ -187,7 +229,10 @@ struct LayerSpec
  * \param ceilMode round up (pooling's ceil_mode); the last window must start inside the input
  * \return output size; throws std::invalid_argument if the window does not fit
  */
-uint32_t ConvOutputSize(uint32_t in, uint32_t k, uint32_t stride, uint32_t pad,
+uint32_t ConvOutputSize(uint32_t in,
+                        uint32_t k,
+                        uint32_t stride,
+                        uint32_t pad,
                         bool ceilMode = false);
 
 } // namespace ns3

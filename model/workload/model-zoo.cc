@@ -25,10 +25,10 @@ class CnnBuilder
 {
   public:
     CnnBuilder(DnnModel& m, uint32_t c, uint32_t h, uint32_t w)
-        : m_model(m)
-        , m_c(c)
-        , m_h(h)
-        , m_w(w)
+        : m_model(m),
+          m_c(c),
+          m_h(h),
+          m_w(w)
     {
     }
 
@@ -51,8 +51,14 @@ class CnnBuilder
         Add(LayerSpec::Conv2d(n, m_c, out, k, s, p, bias, m_h, m_w));
     }
 
-    void ConvRect(const std::string& n, uint32_t out, uint32_t kh, uint32_t kw, uint32_t s,
-                  uint32_t ph, uint32_t pw, bool bias)
+    void ConvRect(const std::string& n,
+                  uint32_t out,
+                  uint32_t kh,
+                  uint32_t kw,
+                  uint32_t s,
+                  uint32_t ph,
+                  uint32_t pw,
+                  bool bias)
     {
         Add(LayerSpec::Conv2dRect(n, m_c, out, kh, kw, s, s, ph, pw, bias, m_h, m_w));
     }
@@ -64,8 +70,13 @@ class CnnBuilder
         Bn(n + ".bn");
     }
 
-    void ConvBnRect(const std::string& n, uint32_t out, uint32_t kh, uint32_t kw, uint32_t s,
-                    uint32_t ph, uint32_t pw)
+    void ConvBnRect(const std::string& n,
+                    uint32_t out,
+                    uint32_t kh,
+                    uint32_t kw,
+                    uint32_t s,
+                    uint32_t ph,
+                    uint32_t pw)
     {
         ConvRect(n, out, kh, kw, s, ph, pw, false);
         Bn(n + ".bn");
@@ -157,7 +168,11 @@ Vgg(const std::string& name, const std::vector<int>& cfg)
         else
         {
             b.Conv("conv" + std::to_string(block) + "_" + std::to_string(conv++),
-                   static_cast<uint32_t>(v), 3, 1, 1, true);
+                   static_cast<uint32_t>(v),
+                   3,
+                   1,
+                   1,
+                   true);
         }
     }
     b.AdaptivePool("avgpool", 7, 7);
@@ -180,8 +195,8 @@ ResNet(const std::string& name, const std::vector<uint32_t>& blocks)
         const uint32_t width = widths[stage];
         for (uint32_t i = 0; i < blocks[stage]; ++i)
         {
-            const std::string p
-                = "layer" + std::to_string(stage + 1) + "." + std::to_string(i) + ".";
+            const std::string p =
+                "layer" + std::to_string(stage + 1) + "." + std::to_string(i) + ".";
             const uint32_t stride = (i == 0 && stage > 0) ? 2 : 1;
             const uint32_t inC = b.C();
             const uint32_t inH = b.H();
@@ -221,8 +236,8 @@ ResNetV2(const std::string& name, const std::vector<uint32_t>& blocks)
         const uint32_t depth = width * 4;
         for (uint32_t i = 0; i < blocks[stage]; ++i)
         {
-            const std::string p
-                = "block" + std::to_string(stage + 1) + ".unit_" + std::to_string(i + 1) + ".";
+            const std::string p =
+                "block" + std::to_string(stage + 1) + ".unit_" + std::to_string(i + 1) + ".";
             const uint32_t stride = (i + 1 == blocks[stage] && stage + 1 < blocks.size()) ? 2 : 1;
             const uint32_t inC = b.C();
             const uint32_t inH = b.H();
@@ -252,8 +267,13 @@ MobileNetV2Model()
     CnnBuilder b(m, 3, 224, 224);
     b.ConvBn("features.0", 32, 3, 2, 1);
     // expansion t, output channels c, repeats n, first stride s
-    const uint32_t settings[7][4] = {{1, 16, 1, 1}, {6, 24, 2, 2},  {6, 32, 3, 2}, {6, 64, 4, 2},
-                                     {6, 96, 3, 1}, {6, 160, 3, 2}, {6, 320, 1, 1}};
+    const uint32_t settings[7][4] = {{1, 16, 1, 1},
+                                     {6, 24, 2, 2},
+                                     {6, 32, 3, 2},
+                                     {6, 64, 4, 2},
+                                     {6, 96, 3, 1},
+                                     {6, 160, 3, 2},
+                                     {6, 320, 1, 1}};
     uint32_t index = 1;
     for (const auto& st : settings)
     {
@@ -277,8 +297,14 @@ MobileNetV2Model()
 
 /// torchvision GoogLeNet Inception block (the "5x5" branch uses a 3x3 kernel).
 void
-GoogLeNetInception(CnnBuilder& b, const std::string& n, uint32_t c1, uint32_t c3r, uint32_t c3,
-                   uint32_t c5r, uint32_t c5, uint32_t pp)
+GoogLeNetInception(CnnBuilder& b,
+                   const std::string& n,
+                   uint32_t c1,
+                   uint32_t c3r,
+                   uint32_t c3,
+                   uint32_t c5r,
+                   uint32_t c5,
+                   uint32_t pp)
 {
     const uint32_t in = b.C();
     const uint32_t h = b.H();
@@ -406,8 +432,8 @@ RequireTransformer(uint64_t v, uint64_t min, const std::string& what)
 {
     if (v < min)
     {
-        throw std::invalid_argument("transformer " + what + " = " + std::to_string(v)
-                                    + " is out of range (must be >= " + std::to_string(min) + ")");
+        throw std::invalid_argument("transformer " + what + " = " + std::to_string(v) +
+                                    " is out of range (must be >= " + std::to_string(min) + ")");
     }
 }
 
@@ -576,9 +602,9 @@ ModelZoo::Transformer(const TransformerConfig& cfg)
     RequireTransformer(cfg.mlpRatio, 1, "mlpRatio");
     if (cfg.hidden % cfg.heads != 0)
     {
-        throw std::invalid_argument("transformer heads = " + std::to_string(cfg.heads)
-                                    + " is out of range (must divide hidden = "
-                                    + std::to_string(cfg.hidden) + ")");
+        throw std::invalid_argument(
+            "transformer heads = " + std::to_string(cfg.heads) +
+            " is out of range (must divide hidden = " + std::to_string(cfg.hidden) + ")");
     }
     const uint32_t h = cfg.hidden;
     const uint32_t s = cfg.seqLen;
@@ -615,28 +641,43 @@ ModelZoo::Gpt2Small()
 }
 
 uint64_t
-ModelZoo::TransformerParameterCount(uint32_t layers, uint32_t hidden, uint32_t heads,
-                                    uint32_t vocab, uint32_t seqLen)
+ModelZoo::TransformerParameterCount(uint32_t layers,
+                                    uint32_t hidden,
+                                    uint32_t heads,
+                                    uint32_t vocab,
+                                    uint32_t seqLen)
 {
     const uint64_t h = hidden;
-    return static_cast<uint64_t>(vocab) * h + static_cast<uint64_t>(seqLen) * h
-           + layers * (12 * h * h + 13 * h) + 2 * h;
+    return static_cast<uint64_t>(vocab) * h + static_cast<uint64_t>(seqLen) * h +
+           layers * (12 * h * h + 13 * h) + 2 * h;
 }
 
 std::vector<std::string>
 ModelZoo::Names()
 {
-    return {"vgg16",         "vgg19",        "alexnet",      "resnet50",     "resnet152",
-            "inception_v3",  "googlenet",    "gpt2",         "gpt2-medium",  "gpt2-large",
-            "gpt2-xl",       "cifarnet",     "mobilenet_v2", "inception_v1", "resnet_v1_200",
-            "resnet_v2_101", "resnet_v2_152"};
+    return {"vgg16",
+            "vgg19",
+            "alexnet",
+            "resnet50",
+            "resnet152",
+            "inception_v3",
+            "googlenet",
+            "gpt2",
+            "gpt2-medium",
+            "gpt2-large",
+            "gpt2-xl",
+            "cifarnet",
+            "mobilenet_v2",
+            "inception_v1",
+            "resnet_v1_200",
+            "resnet_v2_101",
+            "resnet_v2_152"};
 }
 
 DnnModel
 ModelZoo::Get(const std::string& name)
 {
-    auto gpt = [&name](uint32_t layers, uint32_t hidden, uint32_t heads)
-    {
+    auto gpt = [&name](uint32_t layers, uint32_t hidden, uint32_t heads) {
         TransformerConfig c;
         c.layers = layers;
         c.hidden = hidden;
@@ -718,8 +759,8 @@ ModelZoo::Get(const std::string& name)
     {
         all += (all.empty() ? "" : ", ") + n;
     }
-    throw std::invalid_argument("model name '" + name + "' is not in the zoo (accepted: " + all
-                                + ")");
+    throw std::invalid_argument("model name '" + name + "' is not in the zoo (accepted: " + all +
+                                ")");
 }
 
 } // namespace ns3

@@ -99,8 +99,11 @@ class ModelZoo
     static DnnModel Gpt2Small();
     /// \param layers blocks \param hidden width \param heads heads \param vocab vocabulary
     /// \param seqLen sequence length \return the number of parameters of that GPT shape
-    static uint64_t TransformerParameterCount(uint32_t layers, uint32_t hidden, uint32_t heads,
-                                              uint32_t vocab, uint32_t seqLen);
+    static uint64_t TransformerParameterCount(uint32_t layers,
+                                              uint32_t hidden,
+                                              uint32_t heads,
+                                              uint32_t vocab,
+                                              uint32_t seqLen);
     /// \param name one of Names() \return the model; std::invalid_argument for unknown names
     static DnnModel Get(const std::string& name);
     /// \return the names accepted by Get()

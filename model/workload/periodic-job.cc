@@ -24,23 +24,28 @@ NS_OBJECT_ENSURE_REGISTERED(PeriodicJob);
 TypeId
 PeriodicJob::GetTypeId()
 {
-    static TypeId tid
-        = TypeId("ns3::PeriodicJob")
-              .SetParent<TrainingJob>()
-              .SetGroupName("Mlnet")
-              .AddConstructor<PeriodicJob>()
-              .AddAttribute("ComputeTime", "Compute phase of each iteration (>= 0)",
-                            TimeValue(MilliSeconds(1)), MakeTimeAccessor(&PeriodicJob::m_compute),
-                            MakeTimeChecker(Seconds(0)))
-              .AddAttribute("ComputeJitter",
-                            "Relative deviation X of each iteration's compute phase, which lasts "
-                            "ComputeTime x max(0, 1 + X); none (the default) = no jitter. "
-                            "PeriodicJob::NormalJitter(cv) gives X ~ Normal(0, cv^2), |X| <= 1",
-                            PointerValue(), MakePointerAccessor(&PeriodicJob::m_jitter),
-                            MakePointerChecker<RandomVariableStream>())
-              .AddAttribute("MessageBytes", "Bytes sent to the peer in each iteration (>= 1)",
-                            UintegerValue(1000000), MakeUintegerAccessor(&PeriodicJob::m_bytes),
-                            MakeUintegerChecker<uint64_t>(1));
+    static TypeId tid =
+        TypeId("ns3::PeriodicJob")
+            .SetParent<TrainingJob>()
+            .SetGroupName("Mlnet")
+            .AddConstructor<PeriodicJob>()
+            .AddAttribute("ComputeTime",
+                          "Compute phase of each iteration (>= 0)",
+                          TimeValue(MilliSeconds(1)),
+                          MakeTimeAccessor(&PeriodicJob::m_compute),
+                          MakeTimeChecker(Seconds(0)))
+            .AddAttribute("ComputeJitter",
+                          "Relative deviation X of each iteration's compute phase, which lasts "
+                          "ComputeTime x max(0, 1 + X); none (the default) = no jitter. "
+                          "PeriodicJob::NormalJitter(cv) gives X ~ Normal(0, cv^2), |X| <= 1",
+                          PointerValue(),
+                          MakePointerAccessor(&PeriodicJob::m_jitter),
+                          MakePointerChecker<RandomVariableStream>())
+            .AddAttribute("MessageBytes",
+                          "Bytes sent to the peer in each iteration (>= 1)",
+                          UintegerValue(1000000),
+                          MakeUintegerAccessor(&PeriodicJob::m_bytes),
+                          MakeUintegerChecker<uint64_t>(1));
     return tid;
 }
 
@@ -61,8 +66,8 @@ PeriodicJob::NormalJitter(double cv)
     if (!std::isfinite(cv) || cv < 0.0 || cv > 1.0)
     {
         throw std::invalid_argument("PeriodicJob::NormalJitter: cv (coefficient of variation of "
-                                    "the compute time) = "
-                                    + std::to_string(cv) + " is out of range [0, 1]");
+                                    "the compute time) = " +
+                                    std::to_string(cv) + " is out of range [0, 1]");
     }
     if (cv == 0.0)
     {

@@ -5,9 +5,10 @@
 #ifndef MLNET_PERIODIC_JOB_H
 #define MLNET_PERIODIC_JOB_H
 
+#include "training-job.h"
+
 #include "ns3/random-variable-stream.h"
 #include "ns3/rdma-queue-pair.h"
-#include "training-job.h"
 
 namespace ns3
 {

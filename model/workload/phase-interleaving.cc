@@ -18,8 +18,8 @@ PhaseInterleaving::PhaseInterleaving(std::vector<std::vector<Interval>> jobs)
 {
     if (m_jobs.size() < 2)
     {
-        throw std::invalid_argument("PhaseInterleaving: needs at least 2 jobs, got "
-                                    + std::to_string(m_jobs.size()));
+        throw std::invalid_argument("PhaseInterleaving: needs at least 2 jobs, got " +
+                                    std::to_string(m_jobs.size()));
     }
     for (std::size_t j = 0; j < m_jobs.size(); ++j)
     {
@@ -28,9 +28,9 @@ PhaseInterleaving::PhaseInterleaving(std::vector<std::vector<Interval>> jobs)
             const Interval& iv = m_jobs[j][k];
             if (!(iv.end >= iv.start) || (k > 0 && iv.start < m_jobs[j][k - 1].start))
             {
-                throw std::invalid_argument("PhaseInterleaving: job " + std::to_string(j)
-                                            + " phase " + std::to_string(k)
-                                            + " ends before it starts or is out of order");
+                throw std::invalid_argument("PhaseInterleaving: job " + std::to_string(j) +
+                                            " phase " + std::to_string(k) +
+                                            " ends before it starts or is out of order");
             }
         }
     }
@@ -81,11 +81,9 @@ PhaseInterleaving::OthersUnion(std::size_t j) const
             all.insert(all.end(), m_jobs[l].begin(), m_jobs[l].end());
         }
     }
-    std::sort(all.begin(), all.end(),
-              [](const Interval& a, const Interval& b)
-              {
-                  return a.start < b.start;
-              });
+    std::sort(all.begin(), all.end(), [](const Interval& a, const Interval& b) {
+        return a.start < b.start;
+    });
     std::vector<Interval> merged;
     for (const Interval& iv : all)
     {
@@ -155,17 +153,15 @@ PhaseInterleaving::Phase(std::size_t j, std::size_t k) const
 {
     if (j == 0 || j >= m_jobs.size() || k + 1 >= m_jobs[0].size())
     {
-        throw std::out_of_range("PhaseInterleaving::Phase: job " + std::to_string(j) + " cycle "
-                                + std::to_string(k) + " out of range");
+        throw std::out_of_range("PhaseInterleaving::Phase: job " + std::to_string(j) + " cycle " +
+                                std::to_string(k) + " out of range");
     }
     double s0 = m_jobs[0][k].start;
     double s1 = m_jobs[0][k + 1].start;
     const auto& jobs = m_jobs[j];
-    auto it = std::lower_bound(jobs.begin(), jobs.end(), s0,
-                               [](const Interval& iv, double t)
-                               {
-                                   return iv.start < t;
-                               });
+    auto it = std::lower_bound(jobs.begin(), jobs.end(), s0, [](const Interval& iv, double t) {
+        return iv.start < t;
+    });
     if (it == jobs.end() || it->start >= s1 || s1 <= s0)
     {
         return std::numeric_limits<double>::quiet_NaN();
@@ -174,13 +170,14 @@ PhaseInterleaving::Phase(std::size_t j, std::size_t k) const
 }
 
 int64_t
-PhaseInterleaving::IterationsToInterleave(const std::vector<double>& overlap, double threshold,
+PhaseInterleaving::IterationsToInterleave(const std::vector<double>& overlap,
+                                          double threshold,
                                           uint32_t window)
 {
     if (!(threshold >= 0.0 && threshold <= 1.0))
     {
-        throw std::invalid_argument("IterationsToInterleave: threshold " + std::to_string(threshold)
-                                    + " is out of range [0, 1]");
+        throw std::invalid_argument("IterationsToInterleave: threshold " +
+                                    std::to_string(threshold) + " is out of range [0, 1]");
     }
     if (window < 1)
     {

@@ -77,7 +77,8 @@ class PhaseInterleaving
      * \return the first k with mean(overlap[k .. k+m-1]) <= x, or -1
      * \throws std::invalid_argument if x or m is out of range
      */
-    static int64_t IterationsToInterleave(const std::vector<double>& overlap, double threshold,
+    static int64_t IterationsToInterleave(const std::vector<double>& overlap,
+                                          double threshold,
                                           uint32_t window);
 
   private:

@@ -4,6 +4,8 @@
 
 #include "pipeline-parallel-job.h"
 
+#include "rdma-message-dispatcher.h"
+
 #include "ns3/enum.h"
 #include "ns3/fabric-net-device.h"
 #include "ns3/log.h"
@@ -11,7 +13,6 @@
 #include "ns3/rdma-flow-scheduler.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
-#include "rdma-message-dispatcher.h"
 
 #include <algorithm>
 #include <set>
@@ -33,37 +34,44 @@ constexpr uint32_t kMaxMicroBatches = 65536;
 TypeId
 PipelineParallelJob::GetTypeId()
 {
-    static TypeId tid
-        = TypeId("ns3::PipelineParallelJob")
-              .SetParent<TrainingJob>()
-              .SetGroupName("Mlnet")
-              .AddConstructor<PipelineParallelJob>()
-              .AddAttribute("Schedule", "Pipeline schedule: GPipe or 1F1B", EnumValue(GPIPE),
-                            MakeEnumMemberAccessor(&PipelineParallelJob::m_scheduleType),
-                            MakeEnumChecker(GPIPE, "GPipe", ONE_F_ONE_B, "1F1B"))
-              .AddAttribute("MicroBatches", "Micro-batches per iteration (1..65536)",
-                            UintegerValue(4),
-                            MakeUintegerAccessor(&PipelineParallelJob::m_microBatches),
-                            MakeUintegerChecker<uint32_t>())
-              .AddAttribute("ForwardTime", "Forward time of one micro-batch on one stage (>= 0)",
-                            TimeValue(MicroSeconds(100)),
-                            MakeTimeAccessor(&PipelineParallelJob::m_forward), MakeTimeChecker())
-              .AddAttribute("BackwardTime", "Backward time of one micro-batch on one stage (>= 0)",
-                            TimeValue(MicroSeconds(200)),
-                            MakeTimeAccessor(&PipelineParallelJob::m_backward), MakeTimeChecker())
-              .AddAttribute("ActivationBytes",
-                            "Bytes of the activations of one micro-batch sent to the next stage "
-                            "(the gradients sent back have the same size; >= 1)",
-                            UintegerValue(1000000),
-                            MakeUintegerAccessor(&PipelineParallelJob::m_activationBytes),
-                            MakeUintegerChecker<uint64_t>())
-              .AddAttribute("DeclaredStageTime",
-                            "Stage time the job declares for its EchelonFlows to a flow "
-                            "scheduler (0 = the receiving stage's ForwardTime or BackwardTime); "
-                            "a deliberately wrong value exercises the scheduler's self-correction",
-                            TimeValue(Time(0)),
-                            MakeTimeAccessor(&PipelineParallelJob::m_declaredStage),
-                            MakeTimeChecker(Time(0)));
+    static TypeId tid =
+        TypeId("ns3::PipelineParallelJob")
+            .SetParent<TrainingJob>()
+            .SetGroupName("Mlnet")
+            .AddConstructor<PipelineParallelJob>()
+            .AddAttribute("Schedule",
+                          "Pipeline schedule: GPipe or 1F1B",
+                          EnumValue(GPIPE),
+                          MakeEnumMemberAccessor(&PipelineParallelJob::m_scheduleType),
+                          MakeEnumChecker(GPIPE, "GPipe", ONE_F_ONE_B, "1F1B"))
+            .AddAttribute("MicroBatches",
+                          "Micro-batches per iteration (1..65536)",
+                          UintegerValue(4),
+                          MakeUintegerAccessor(&PipelineParallelJob::m_microBatches),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("ForwardTime",
+                          "Forward time of one micro-batch on one stage (>= 0)",
+                          TimeValue(MicroSeconds(100)),
+                          MakeTimeAccessor(&PipelineParallelJob::m_forward),
+                          MakeTimeChecker())
+            .AddAttribute("BackwardTime",
+                          "Backward time of one micro-batch on one stage (>= 0)",
+                          TimeValue(MicroSeconds(200)),
+                          MakeTimeAccessor(&PipelineParallelJob::m_backward),
+                          MakeTimeChecker())
+            .AddAttribute("ActivationBytes",
+                          "Bytes of the activations of one micro-batch sent to the next stage "
+                          "(the gradients sent back have the same size; >= 1)",
+                          UintegerValue(1000000),
+                          MakeUintegerAccessor(&PipelineParallelJob::m_activationBytes),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("DeclaredStageTime",
+                          "Stage time the job declares for its EchelonFlows to a flow "
+                          "scheduler (0 = the receiving stage's ForwardTime or BackwardTime); "
+                          "a deliberately wrong value exercises the scheduler's self-correction",
+                          TimeValue(Time(0)),
+                          MakeTimeAccessor(&PipelineParallelJob::m_declaredStage),
+                          MakeTimeChecker(Time(0)));
     return tid;
 }
 
@@ -88,23 +96,24 @@ PipelineParallelJob::SetStages(const std::vector<Ptr<MessageTransport>>& stages)
     }
     if (stages.empty() || stages.size() > kMaxStages)
     {
-        throw std::invalid_argument("PipelineParallelJob::SetStages: stages must be in [1, "
-                                    + std::to_string(kMaxStages) + "], got "
-                                    + std::to_string(stages.size()));
+        throw std::invalid_argument("PipelineParallelJob::SetStages: stages must be in [1, " +
+                                    std::to_string(kMaxStages) + "], got " +
+                                    std::to_string(stages.size()));
     }
     std::set<MessageTransport*> seen;
     for (std::size_t s = 0; s < stages.size(); ++s)
     {
         if (!stages[s])
         {
-            throw std::invalid_argument("PipelineParallelJob::SetStages: stage " + std::to_string(s)
-                                        + " is null");
+            throw std::invalid_argument("PipelineParallelJob::SetStages: stage " +
+                                        std::to_string(s) + " is null");
         }
         if (!seen.insert(PeekPointer(stages[s])).second)
         {
-            throw std::invalid_argument("PipelineParallelJob::SetStages: stage " + std::to_string(s)
-                                        + " repeats a NIC (stages must be "
-                                          "distinct hosts)");
+            throw std::invalid_argument("PipelineParallelJob::SetStages: stage " +
+                                        std::to_string(s) +
+                                        " repeats a NIC (stages must be "
+                                        "distinct hosts)");
         }
     }
     m_stages = stages;
@@ -125,19 +134,19 @@ PipelineParallelJob::Validate() const
     }
     if (m_microBatches < 1 || m_microBatches > kMaxMicroBatches)
     {
-        throw std::invalid_argument("PipelineParallelJob: MicroBatches must be in [1, "
-                                    + std::to_string(kMaxMicroBatches) + "], got "
-                                    + std::to_string(m_microBatches));
+        throw std::invalid_argument("PipelineParallelJob: MicroBatches must be in [1, " +
+                                    std::to_string(kMaxMicroBatches) + "], got " +
+                                    std::to_string(m_microBatches));
     }
     if (m_forward.IsStrictlyNegative())
     {
-        throw std::invalid_argument("PipelineParallelJob: ForwardTime must be >= 0, got "
-                                    + std::to_string(m_forward.GetSeconds()) + " s");
+        throw std::invalid_argument("PipelineParallelJob: ForwardTime must be >= 0, got " +
+                                    std::to_string(m_forward.GetSeconds()) + " s");
     }
     if (m_backward.IsStrictlyNegative())
     {
-        throw std::invalid_argument("PipelineParallelJob: BackwardTime must be >= 0, got "
-                                    + std::to_string(m_backward.GetSeconds()) + " s");
+        throw std::invalid_argument("PipelineParallelJob: BackwardTime must be >= 0, got " +
+                                    std::to_string(m_backward.GetSeconds()) + " s");
     }
     if (m_activationBytes < 1)
     {
@@ -184,8 +193,7 @@ PipelineParallelJob::Prepare()
         for (const auto& t : ideal[s])
         {
             (t.op.type == PipelineOp::FORWARD ? m_ideal[s][t.op.microBatch].first
-                                              : m_ideal[s][t.op.microBatch].second)
-                = t.start;
+                                              : m_ideal[s][t.op.microBatch].second) = t.start;
         }
     }
     const uint32_t S = m_stages.size();
@@ -201,19 +209,17 @@ PipelineParallelJob::Prepare()
         Ptr<MessageTransport> up = m_stages[l];
         Ptr<MessageTransport> down = m_stages[l + 1];
         m_fwdQp[l] = up->Open(down, m_class);
-        RdmaMessageDispatcher::Get(down)->Register(up->GetAddress(), m_fwdQp[l]->GetQpn(),
-                                                   RdmaMessageDispatcher::ReceiveCallback(
-                                                       [this, l](Ipv4Address, uint32_t, uint64_t)
-                                                       {
-                                                           OnReceived(l, true);
-                                                       }));
+        RdmaMessageDispatcher::Get(down)->Register(
+            up->GetAddress(),
+            m_fwdQp[l]->GetQpn(),
+            RdmaMessageDispatcher::ReceiveCallback(
+                [this, l](Ipv4Address, uint32_t, uint64_t) { OnReceived(l, true); }));
         m_bwdQp[l] = down->Open(up, m_class);
-        RdmaMessageDispatcher::Get(up)->Register(down->GetAddress(), m_bwdQp[l]->GetQpn(),
-                                                 RdmaMessageDispatcher::ReceiveCallback(
-                                                     [this, l](Ipv4Address, uint32_t, uint64_t)
-                                                     {
-                                                         OnReceived(l, false);
-                                                     }));
+        RdmaMessageDispatcher::Get(up)->Register(
+            down->GetAddress(),
+            m_bwdQp[l]->GetQpn(),
+            RdmaMessageDispatcher::ReceiveCallback(
+                [this, l](Ipv4Address, uint32_t, uint64_t) { OnReceived(l, false); }));
     }
     m_prepared = true;
 }
@@ -320,11 +326,9 @@ PipelineParallelJob::Post(uint32_t link, bool forward, uint32_t microBatch)
     Ptr<MessageConnection> qp = forward ? m_fwdQp[link] : m_bwdQp[link];
     (forward ? m_fwdRx : m_bwdRx)[link].push_back(p);
     (forward ? m_fwdAck : m_bwdAck)[link].push_back(p);
-    qp->PostSend(m_activationBytes, MessageConnection::CompletionCallback(
-                                        [this, link, forward](uint64_t, uint64_t)
-                                        {
-                                            OnAcked(link, forward);
-                                        }));
+    qp->PostSend(m_activationBytes,
+                 MessageConnection::CompletionCallback(
+                     [this, link, forward](uint64_t, uint64_t) { OnAcked(link, forward); }));
 }
 
 void
@@ -364,8 +368,8 @@ PipelineParallelJob::PostScheduled(uint32_t link, bool forward, uint32_t microBa
         return false;
     }
     FlowGroupSpec g;
-    g.id = RdmaFlowScheduler::MakeGroupId(m_jobId, GetIterationsDone(),
-                                          2 * link + (forward ? 0 : 1));
+    g.id =
+        RdmaFlowScheduler::MakeGroupId(m_jobId, GetIterationsDone(), 2 * link + (forward ? 0 : 1));
     g.job = m_jobId;
     g.arrangement = FlowArrangement::Pipeline;
     g.stageTime = m_declaredStage.IsStrictlyPositive()
@@ -386,17 +390,14 @@ PipelineParallelJob::PostScheduled(uint32_t link, bool forward, uint32_t microBa
     const uint32_t srcStage = forward ? link : link + 1;
     const uint32_t dstStage = forward ? link + 1 : link;
     const Time posted = Simulator::Now();
-    fs->Post(src, dst, d,
+    fs->Post(src,
+             dst,
+             d,
              RdmaFlowScheduler::MessageCallback(
-                 [this, link, forward, microBatch]()
-                 {
-                     Deliver(link, forward, microBatch);
-                 }),
-             RdmaFlowScheduler::MessageCallback(
-                 [this, srcStage, dstStage, posted]()
-                 {
-                     RecordMessage(srcStage, dstStage, m_activationBytes, m_class, posted);
-                 }));
+                 [this, link, forward, microBatch]() { Deliver(link, forward, microBatch); }),
+             RdmaFlowScheduler::MessageCallback([this, srcStage, dstStage, posted]() {
+                 RecordMessage(srcStage, dstStage, m_activationBytes, m_class, posted);
+             }));
     return true;
 }
 

@@ -5,10 +5,11 @@
 #ifndef MLNET_PIPELINE_PARALLEL_JOB_H
 #define MLNET_PIPELINE_PARALLEL_JOB_H
 
-#include "ns3/rdma-nic.h"
-#include "ns3/rdma-queue-pair.h"
 #include "pipeline-schedule.h"
 #include "training-job.h"
+
+#include "ns3/rdma-nic.h"
+#include "ns3/rdma-queue-pair.h"
 
 #include <deque>
 #include <vector>
@@ -71,12 +72,14 @@ class PipelineParallelJob : public TrainingJob
      * \throws std::invalid_argument on a bad list or once the first iteration has started
      */
     void SetStages(const std::vector<Ptr<MessageTransport>>& stages);
+
     /// As SetStages() above, for RDMA NICs (or any transports). \param stages the NICs
-    template<class T>
+    template <class T>
     void SetStages(const std::vector<Ptr<T>>& stages)
     {
         SetStages(std::vector<Ptr<MessageTransport>>(stages.begin(), stages.end()));
     }
+
     /// \return number of stages S
     uint32_t GetNStages() const;
 

@@ -61,8 +61,8 @@ CheckSizes(uint32_t stages, uint32_t microBatches)
 
 PipelineSchedule::PipelineSchedule(std::vector<std::vector<PipelineOp>> stageOps,
                                    uint32_t microBatches)
-    : m_ops(std::move(stageOps))
-    , m_microBatches(microBatches)
+    : m_ops(std::move(stageOps)),
+      m_microBatches(microBatches)
 {
     CheckSizes(static_cast<uint32_t>(m_ops.size()), microBatches);
 }
@@ -131,9 +131,9 @@ PipelineSchedule::GetOps(uint32_t stage) const
 {
     if (stage >= m_ops.size())
     {
-        throw std::invalid_argument("stage = " + std::to_string(stage)
-                                    + " is out of range (must be in [0, "
-                                    + std::to_string(m_ops.size()) + "))");
+        throw std::invalid_argument("stage = " + std::to_string(stage) +
+                                    " is out of range (must be in [0, " +
+                                    std::to_string(m_ops.size()) + "))");
     }
     return m_ops[stage];
 }
@@ -169,8 +169,8 @@ PipelineSchedule::Check() const
         for (std::size_t i = 0; i < m_ops[s].size(); ++i)
         {
             const auto& op = m_ops[s][i];
-            const std::string where = "stage " + std::to_string(s) + ", op " + std::to_string(i)
-                                      + " (" + op.ToString() + ")";
+            const std::string where = "stage " + std::to_string(s) + ", op " + std::to_string(i) +
+                                      " (" + op.ToString() + ")";
             if (op.microBatch >= M)
             {
                 return where + ": micro-batch out of range [0, " + std::to_string(M) + ")";
@@ -190,8 +190,8 @@ PipelineSchedule::Check() const
         {
             if (fPos[m] < 0 || bPos[m] < 0)
             {
-                return "stage " + std::to_string(s) + ": missing " + (fPos[m] < 0 ? "F" : "B")
-                       + std::to_string(m);
+                return "stage " + std::to_string(s) + ": missing " + (fPos[m] < 0 ? "F" : "B") +
+                       std::to_string(m);
             }
         }
     }
@@ -225,8 +225,8 @@ PipelineSchedule::Check() const
     {
         if (next[s] < m_ops[s].size())
         {
-            return "deadlock: stage " + std::to_string(s) + " blocks at op "
-                   + std::to_string(next[s]) + " (" + m_ops[s][next[s]].ToString() + ")";
+            return "deadlock: stage " + std::to_string(s) + " blocks at op " +
+                   std::to_string(next[s]) + " (" + m_ops[s][next[s]].ToString() + ")";
         }
     }
     return "";
@@ -235,12 +235,11 @@ PipelineSchedule::Check() const
 std::vector<std::vector<PipelineOpTiming>>
 PipelineSchedule::Execute(double forwardTime, double backwardTime, double commTime) const
 {
-    auto nonNegative = [](double v, const char* name)
-    {
+    auto nonNegative = [](double v, const char* name) {
         if (!(v >= 0.0) || !std::isfinite(v))
         {
-            throw std::invalid_argument(std::string(name) + " = " + std::to_string(v)
-                                        + " is out of range (must be >= 0 seconds)");
+            throw std::invalid_argument(std::string(name) + " = " + std::to_string(v) +
+                                        " is out of range (must be >= 0 seconds)");
         }
     };
     nonNegative(forwardTime, "forwardTime");

@@ -113,7 +113,8 @@ class PipelineSchedule
      * \param commTime delay between dependent ops on adjacent stages (>= 0 s)
      * \return per-stage op timings, in list order; std::invalid_argument if Check() fails
      */
-    std::vector<std::vector<PipelineOpTiming>> Execute(double forwardTime, double backwardTime,
+    std::vector<std::vector<PipelineOpTiming>> Execute(double forwardTime,
+                                                       double backwardTime,
                                                        double commTime = 0.0) const;
 
     /// \return makespan of Execute(forwardTime, backwardTime, commTime)

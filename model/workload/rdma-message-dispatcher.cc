@@ -50,14 +50,15 @@ RdmaMessageDispatcher::Register(Ipv4Address src, uint32_t srcQpn, ReceiveCallbac
     auto key = std::make_pair(src.Get(), srcQpn);
     if (m_handlers.count(key))
     {
-        throw std::invalid_argument("RdmaMessageDispatcher::Register: source QPN "
-                                    + std::to_string(srcQpn) + " already registered");
+        throw std::invalid_argument("RdmaMessageDispatcher::Register: source QPN " +
+                                    std::to_string(srcQpn) + " already registered");
     }
     m_handlers[key] = cb;
 }
 
 void
-RdmaMessageDispatcher::Register(Ptr<MessageConnection> qp, Ipv4Address srcAddress,
+RdmaMessageDispatcher::Register(Ptr<MessageConnection> qp,
+                                Ipv4Address srcAddress,
                                 ReceiveCallback cb)
 {
     Register(srcAddress, qp->GetQpn(), cb);

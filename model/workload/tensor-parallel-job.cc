@@ -27,29 +27,37 @@ constexpr uint32_t kMaxLayers = 1000000;
 TypeId
 TensorParallelJob::GetTypeId()
 {
-    static TypeId tid
-        = TypeId("ns3::TensorParallelJob")
-              .SetParent<TrainingJob>()
-              .SetGroupName("Mlnet")
-              .AddConstructor<TensorParallelJob>()
-              .AddAttribute("Layers", "Layers of the model (1..1000000)", UintegerValue(4),
-                            MakeUintegerAccessor(&TensorParallelJob::m_layers),
-                            MakeUintegerChecker<uint32_t>())
-              .AddAttribute("ForwardTime", "Forward time of one layer on one rank (>= 0)",
-                            TimeValue(MicroSeconds(100)),
-                            MakeTimeAccessor(&TensorParallelJob::m_forward), MakeTimeChecker())
-              .AddAttribute("BackwardTime", "Backward time of one layer on one rank (>= 0)",
-                            TimeValue(MicroSeconds(200)),
-                            MakeTimeAccessor(&TensorParallelJob::m_backward), MakeTimeChecker())
-              .AddAttribute("AllReduceBytes",
-                            "Bytes all-reduced among the group after each layer's forward and "
-                            "backward (>= group size)",
-                            UintegerValue(1000000),
-                            MakeUintegerAccessor(&TensorParallelJob::m_bytes),
-                            MakeUintegerChecker<uint64_t>())
-              .AddAttribute("SubChunks", "Pipeline pieces per ring all-reduce chunk (1..1024)",
-                            UintegerValue(1), MakeUintegerAccessor(&TensorParallelJob::m_subChunks),
-                            MakeUintegerChecker<uint32_t>());
+    static TypeId tid =
+        TypeId("ns3::TensorParallelJob")
+            .SetParent<TrainingJob>()
+            .SetGroupName("Mlnet")
+            .AddConstructor<TensorParallelJob>()
+            .AddAttribute("Layers",
+                          "Layers of the model (1..1000000)",
+                          UintegerValue(4),
+                          MakeUintegerAccessor(&TensorParallelJob::m_layers),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("ForwardTime",
+                          "Forward time of one layer on one rank (>= 0)",
+                          TimeValue(MicroSeconds(100)),
+                          MakeTimeAccessor(&TensorParallelJob::m_forward),
+                          MakeTimeChecker())
+            .AddAttribute("BackwardTime",
+                          "Backward time of one layer on one rank (>= 0)",
+                          TimeValue(MicroSeconds(200)),
+                          MakeTimeAccessor(&TensorParallelJob::m_backward),
+                          MakeTimeChecker())
+            .AddAttribute("AllReduceBytes",
+                          "Bytes all-reduced among the group after each layer's forward and "
+                          "backward (>= group size)",
+                          UintegerValue(1000000),
+                          MakeUintegerAccessor(&TensorParallelJob::m_bytes),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("SubChunks",
+                          "Pipeline pieces per ring all-reduce chunk (1..1024)",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&TensorParallelJob::m_subChunks),
+                          MakeUintegerChecker<uint32_t>());
     return tid;
 }
 
@@ -77,22 +85,22 @@ TensorParallelJob::SetGroup(const std::vector<Ptr<MessageTransport>>& group)
     }
     if (group.size() < 2 || group.size() > kMaxGroup)
     {
-        throw std::invalid_argument("TensorParallelJob::SetGroup: group size must be in [2, "
-                                    + std::to_string(kMaxGroup) + "], got "
-                                    + std::to_string(group.size()));
+        throw std::invalid_argument("TensorParallelJob::SetGroup: group size must be in [2, " +
+                                    std::to_string(kMaxGroup) + "], got " +
+                                    std::to_string(group.size()));
     }
     std::set<MessageTransport*> seen;
     for (std::size_t i = 0; i < group.size(); ++i)
     {
         if (!group[i])
         {
-            throw std::invalid_argument("TensorParallelJob::SetGroup: rank " + std::to_string(i)
-                                        + " is null");
+            throw std::invalid_argument("TensorParallelJob::SetGroup: rank " + std::to_string(i) +
+                                        " is null");
         }
         if (!seen.insert(PeekPointer(group[i])).second)
         {
-            throw std::invalid_argument("TensorParallelJob::SetGroup: rank " + std::to_string(i)
-                                        + " repeats a NIC (ranks must be distinct hosts)");
+            throw std::invalid_argument("TensorParallelJob::SetGroup: rank " + std::to_string(i) +
+                                        " repeats a NIC (ranks must be distinct hosts)");
         }
     }
     m_group = group;
@@ -113,30 +121,30 @@ TensorParallelJob::Validate() const
     }
     if (m_layers < 1 || m_layers > kMaxLayers)
     {
-        throw std::invalid_argument("TensorParallelJob: Layers must be in [1, "
-                                    + std::to_string(kMaxLayers) + "], got "
-                                    + std::to_string(m_layers));
+        throw std::invalid_argument("TensorParallelJob: Layers must be in [1, " +
+                                    std::to_string(kMaxLayers) + "], got " +
+                                    std::to_string(m_layers));
     }
     if (m_forward.IsStrictlyNegative())
     {
-        throw std::invalid_argument("TensorParallelJob: ForwardTime must be >= 0, got "
-                                    + std::to_string(m_forward.GetSeconds()) + " s");
+        throw std::invalid_argument("TensorParallelJob: ForwardTime must be >= 0, got " +
+                                    std::to_string(m_forward.GetSeconds()) + " s");
     }
     if (m_backward.IsStrictlyNegative())
     {
-        throw std::invalid_argument("TensorParallelJob: BackwardTime must be >= 0, got "
-                                    + std::to_string(m_backward.GetSeconds()) + " s");
+        throw std::invalid_argument("TensorParallelJob: BackwardTime must be >= 0, got " +
+                                    std::to_string(m_backward.GetSeconds()) + " s");
     }
     if (m_bytes < m_group.size())
     {
-        throw std::invalid_argument("TensorParallelJob: AllReduceBytes must be >= the group size "
-                                    + std::to_string(m_group.size()) + ", got "
-                                    + std::to_string(m_bytes));
+        throw std::invalid_argument("TensorParallelJob: AllReduceBytes must be >= the group size " +
+                                    std::to_string(m_group.size()) + ", got " +
+                                    std::to_string(m_bytes));
     }
     if (m_subChunks < 1 || m_subChunks > 1024)
     {
-        throw std::invalid_argument("TensorParallelJob: SubChunks must be in [1, 1024], got "
-                                    + std::to_string(m_subChunks));
+        throw std::invalid_argument("TensorParallelJob: SubChunks must be in [1, 1024], got " +
+                                    std::to_string(m_subChunks));
     }
 }
 
@@ -162,9 +170,9 @@ TensorParallelJob::Prepare()
     m_allReduce->SetGroup(m_group);
     if (m_bytes < m_allReduce->GetMinBytes())
     {
-        throw std::invalid_argument("TensorParallelJob: AllReduceBytes must be >= "
-                                    + std::to_string(m_allReduce->GetMinBytes()) + ", got "
-                                    + std::to_string(m_bytes));
+        throw std::invalid_argument("TensorParallelJob: AllReduceBytes must be >= " +
+                                    std::to_string(m_allReduce->GetMinBytes()) + ", got " +
+                                    std::to_string(m_bytes));
     }
 }
 
@@ -196,7 +204,8 @@ TensorParallelJob::ComputeDone()
 {
     NS_LOG_LOGIC(GetJobName() << " step " << m_step << " computed, all-reduce starts");
     m_arPosted = Simulator::Now();
-    m_allReduce->Start(m_bytes, MakeCallback(&TensorParallelJob::OnRankDone, this),
+    m_allReduce->Start(m_bytes,
+                       MakeCallback(&TensorParallelJob::OnRankDone, this),
                        MakeCallback(&TensorParallelJob::AllReduceDone, this));
 }
 

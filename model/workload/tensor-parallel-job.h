@@ -6,8 +6,9 @@
 #define MLNET_TENSOR_PARALLEL_JOB_H
 
 #include "collective.h"
-#include "ns3/rdma-nic.h"
 #include "training-job.h"
+
+#include "ns3/rdma-nic.h"
 
 #include <vector>
 
@@ -47,12 +48,14 @@ class TensorParallelJob : public TrainingJob
      * \throws std::invalid_argument on a bad group or once the first iteration has started
      */
     void SetGroup(const std::vector<Ptr<MessageTransport>>& group);
+
     /// As SetGroup() above, for RDMA NICs (or any transports). \param group the NICs
-    template<class T>
+    template <class T>
     void SetGroup(const std::vector<Ptr<T>>& group)
     {
         SetGroup(std::vector<Ptr<MessageTransport>>(group.begin(), group.end()));
     }
+
     /// \return the group size n
     uint32_t GetGroupSize() const;
 

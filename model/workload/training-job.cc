@@ -21,41 +21,56 @@ NS_OBJECT_ENSURE_REGISTERED(TrainingJob);
 TypeId
 TrainingJob::GetTypeId()
 {
-    static TypeId tid
-        = TypeId("ns3::TrainingJob")
-              .SetParent<Object>()
-              .SetGroupName("Mlnet")
-              .AddAttribute("JobName", "Name of the job in the records", StringValue("job"),
-                            MakeStringAccessor(&TrainingJob::m_name), MakeStringChecker())
-              .AddAttribute("JobId", "Numeric id of the job in the records", UintegerValue(0),
-                            MakeUintegerAccessor(&TrainingJob::m_jobId),
-                            MakeUintegerChecker<uint32_t>())
-              .AddAttribute("Iterations", "Iterations to run (0 = until the simulation stops)",
-                            UintegerValue(1), MakeUintegerAccessor(&TrainingJob::m_iterations),
-                            MakeUintegerChecker<uint32_t>())
-              .AddAttribute("StartTime", "Delay from Start() to the first iteration (>= 0)",
-                            TimeValue(Seconds(0)), MakeTimeAccessor(&TrainingJob::m_startTime),
-                            MakeTimeChecker(Seconds(0)))
-              .AddAttribute("MinIterationPeriod",
-                            "Minimum time between the starts of consecutive iterations (time, "
-                            ">= 0; 0 = no cap): a faster job idles until the next period",
-                            TimeValue(Seconds(0)), MakeTimeAccessor(&TrainingJob::m_minPeriod),
-                            MakeTimeChecker(Seconds(0)))
-              .AddAttribute("RecordMessages", "Keep a record of every message (FCT)",
-                            BooleanValue(true), MakeBooleanAccessor(&TrainingJob::m_recordMessages),
-                            MakeBooleanChecker())
-              .AddAttribute("PriorityClass",
-                            DataClass::Help("everything the job sends: its collectives, "
-                                            "parameter-server pushes and pulls, aggregation "
-                                            "packets, pipeline and tensor-parallel messages"),
-                            UintegerValue(DataClass::DEFAULT),
-                            MakeUintegerAccessor(&TrainingJob::m_class), DataClass::Checker())
-              .AddTraceSource("IterationEnd", "An iteration finished",
-                              MakeTraceSourceAccessor(&TrainingJob::m_iterationTrace),
-                              "ns3::TrainingJob::IterationTracedCallback")
-              .AddTraceSource("MessageDone", "A message of the job was acknowledged",
-                              MakeTraceSourceAccessor(&TrainingJob::m_messageTrace),
-                              "ns3::TrainingJob::MessageTracedCallback");
+    static TypeId tid =
+        TypeId("ns3::TrainingJob")
+            .SetParent<Object>()
+            .SetGroupName("Mlnet")
+            .AddAttribute("JobName",
+                          "Name of the job in the records",
+                          StringValue("job"),
+                          MakeStringAccessor(&TrainingJob::m_name),
+                          MakeStringChecker())
+            .AddAttribute("JobId",
+                          "Numeric id of the job in the records",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&TrainingJob::m_jobId),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("Iterations",
+                          "Iterations to run (0 = until the simulation stops)",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&TrainingJob::m_iterations),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("StartTime",
+                          "Delay from Start() to the first iteration (>= 0)",
+                          TimeValue(Seconds(0)),
+                          MakeTimeAccessor(&TrainingJob::m_startTime),
+                          MakeTimeChecker(Seconds(0)))
+            .AddAttribute("MinIterationPeriod",
+                          "Minimum time between the starts of consecutive iterations (time, "
+                          ">= 0; 0 = no cap): a faster job idles until the next period",
+                          TimeValue(Seconds(0)),
+                          MakeTimeAccessor(&TrainingJob::m_minPeriod),
+                          MakeTimeChecker(Seconds(0)))
+            .AddAttribute("RecordMessages",
+                          "Keep a record of every message (FCT)",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&TrainingJob::m_recordMessages),
+                          MakeBooleanChecker())
+            .AddAttribute("PriorityClass",
+                          DataClass::Help("everything the job sends: its collectives, "
+                                          "parameter-server pushes and pulls, aggregation "
+                                          "packets, pipeline and tensor-parallel messages"),
+                          UintegerValue(DataClass::DEFAULT),
+                          MakeUintegerAccessor(&TrainingJob::m_class),
+                          DataClass::Checker())
+            .AddTraceSource("IterationEnd",
+                            "An iteration finished",
+                            MakeTraceSourceAccessor(&TrainingJob::m_iterationTrace),
+                            "ns3::TrainingJob::IterationTracedCallback")
+            .AddTraceSource("MessageDone",
+                            "A message of the job was acknowledged",
+                            MakeTraceSourceAccessor(&TrainingJob::m_messageTrace),
+                            "ns3::TrainingJob::MessageTracedCallback");
     return tid;
 }
 
@@ -102,7 +117,8 @@ TrainingJob::BeginIteration()
                            << (m_busyStart + m_minPeriod - m_iterStart).GetMicroSeconds()
                            << " us for MinIterationPeriod");
         m_waitEvent = Simulator::Schedule(m_busyStart + m_minPeriod - m_iterStart,
-                                          &TrainingJob::BeginWork, this);
+                                          &TrainingJob::BeginWork,
+                                          this);
         return;
     }
     BeginWork();

@@ -31,14 +31,15 @@ struct Departure
  * `passBytes` pass-through datagram arrives on the link side, bound for the switch side.
  */
 std::vector<Departure>
-Run(AggregationDevice::PassThroughPath path, uint16_t fanIn, uint32_t passBytes,
+Run(AggregationDevice::PassThroughPath path,
+    uint16_t fanIn,
+    uint32_t passBytes,
     AggregationDeviceStats& stats)
 {
     Ptr<Node> a = CreateObject<Node>();
     Ptr<Node> d = CreateObject<Node>();
     Ptr<Node> b = CreateObject<Node>();
-    auto port = [](Ptr<Node> n)
-    {
+    auto port = [](Ptr<Node> n) {
         Ptr<FabricNetDevice> p = CreateObject<FabricNetDevice>();
         p->SetAttribute("DataRate", DataRateValue(DataRate("10Gbps")));
         n->AddDevice(p);
@@ -80,11 +81,9 @@ Run(AggregationDevice::PassThroughPath path, uint16_t fanIn, uint32_t passBytes,
 
     std::vector<Departure> out;
     ds->TraceConnectWithoutContext("PhyTxBegin",
-                                   Callback<void, Ptr<const Packet>>(
-                                       [&out](Ptr<const Packet> p)
-                                       {
-                                           out.push_back({Simulator::Now(), p->GetSize()});
-                                       }));
+                                   Callback<void, Ptr<const Packet>>([&out](Ptr<const Packet> p) {
+                                       out.push_back({Simulator::Now(), p->GetSize()});
+                                   }));
     AggregationStackHeader h;
     h.dst = e->GetAddress();
     h.ecn = 2;
@@ -97,7 +96,10 @@ Run(AggregationDevice::PassThroughPath path, uint16_t fanIn, uint32_t passBytes,
         h.src = c.children[i];
         h.agg.sender = i;
         Ptr<Packet> p = AggregationStackHeader::Build(h, nullptr);
-        Simulator::Schedule(Time(0), &FabricNetDevice::Receive, ds, p,
+        Simulator::Schedule(Time(0),
+                            &FabricNetDevice::Receive,
+                            ds,
+                            p,
                             FabricNetDevice::kEtherTypeIpv4);
     }
     // Not for the device (another destination): passes through, link side to switch side.
@@ -105,7 +107,9 @@ Run(AggregationDevice::PassThroughPath path, uint16_t fanIn, uint32_t passBytes,
     other.src = Ipv4Address("10.1.0.1");
     other.dst = Ipv4Address("10.0.0.99");
     other.agg.elements = (passBytes - AggregationStackHeader::kSize) / 4;
-    Simulator::Schedule(NanoSeconds(1), &FabricNetDevice::Receive, dl,
+    Simulator::Schedule(NanoSeconds(1),
+                        &FabricNetDevice::Receive,
+                        dl,
                         AggregationStackHeader::Build(other, nullptr),
                         FabricNetDevice::kEtherTypeIpv4);
     Simulator::Run();

@@ -5,6 +5,7 @@
 // data-parallel jobs.
 
 #include "common/test-utilities.h"
+
 #include "ns3/core-module.h"
 #include "ns3/mlnet-module.h"
 
@@ -22,37 +23,37 @@ Text(const std::string& section, const std::string& job)
 {
     return R"({"topology": {"type": "leaf-spine", "leaves": 2, "spines": 2, "hostsPerLeaf": 2,
                             "hostLinkRate": "10Gbps", "fabricLinkRate": "10Gbps"},
-               "aggregation": )"
-           + section + R"(,
+               "aggregation": )" +
+           section + R"(,
                "traffic": [{"type": "data-parallel-job", "hosts": [0, 1, 2, 3], "mode": "ina",
-                            "model": "cifarnet", "iterations": 2)"
-           + job + "}], \"duration\": \"1ms\", \"drain\": \"200ms\"}";
+                            "model": "cifarnet", "iterations": 2)" +
+           job + "}], \"duration\": \"1ms\", \"drain\": \"200ms\"}";
 }
 } // namespace
 
 TEST_CASE("aggregation: scenario keys are checked with one-line errors", "[aggregation]")
 {
     REQUIRE(ScenarioParseError(Text(R"({"placement": "devices"})", "")) == "");
-    REQUIRE(ScenarioParseError(Text(R"({"lanes": 0})", "")).find("aggregation.lanes = 0")
-            != std::string::npos);
-    REQUIRE(ScenarioParseError(Text(R"({"clockMHz": 0.5})", "")).find("aggregation.clockMHz")
-            != std::string::npos);
-    REQUIRE(ScenarioParseError(Text(R"({"tiers": ["agg"]})", "")).find("aggregation.tiers")
-            != std::string::npos);
-    REQUIRE(ScenarioParseError(Text(R"({"placement": "racks"})", "")).find("aggregation.placement")
-            != std::string::npos);
-    REQUIRE(ScenarioParseError(Text("{}", R"(, "trees": 0)")).find("traffic[0].trees = 0")
-            != std::string::npos);
+    REQUIRE(ScenarioParseError(Text(R"({"lanes": 0})", "")).find("aggregation.lanes = 0") !=
+            std::string::npos);
+    REQUIRE(ScenarioParseError(Text(R"({"clockMHz": 0.5})", "")).find("aggregation.clockMHz") !=
+            std::string::npos);
+    REQUIRE(ScenarioParseError(Text(R"({"tiers": ["agg"]})", "")).find("aggregation.tiers") !=
+            std::string::npos);
+    REQUIRE(
+        ScenarioParseError(Text(R"({"placement": "racks"})", "")).find("aggregation.placement") !=
+        std::string::npos);
+    REQUIRE(ScenarioParseError(Text("{}", R"(, "trees": 0)")).find("traffic[0].trees = 0") !=
+            std::string::npos);
     REQUIRE(ScenarioParseError(Text("{}", R"(, "aggregationCc": "cubic")"))
-                .find("traffic[0].aggregationCc")
-            != std::string::npos);
+                .find("traffic[0].aggregationCc") != std::string::npos);
     REQUIRE(ScenarioParseError(Text("{}", R"(, "bogus": 1)")).find("bogus") != std::string::npos);
     // "ina" needs the section.
     std::string noSection = R"({"topology": {"type": "leaf-spine"}, "duration": "1ms",
         "traffic": [{"type": "data-parallel-job", "hosts": [0, 1], "mode": "ina",
                      "iterations": 1}]})";
-    REQUIRE(ScenarioParseError(noSection).find("needs an \"aggregation\" section")
-            != std::string::npos);
+    REQUIRE(ScenarioParseError(noSection).find("needs an \"aggregation\" section") !=
+            std::string::npos);
 }
 
 TEST_CASE("aggregation: a scenario trains a job through bump-in-the-wire devices", "[aggregation]")

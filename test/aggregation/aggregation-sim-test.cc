@@ -5,6 +5,7 @@
 // pass-through, striping, congestion control.
 
 #include "common/aggregation-scenario.h"
+
 #include "ns3/network-module.h"
 
 #include <algorithm>
@@ -126,8 +127,7 @@ TEST_CASE("aggregation: other packets cross a device byte for byte", "[aggregati
     RdmaHelper rdma;
     std::vector<Ptr<RdmaNic>> nics = rdma.Install(s.topo.hosts);
     std::map<Ptr<AggregationDevice>, std::vector<std::vector<uint8_t>>> in, out;
-    auto bytes = [](Ptr<const Packet> p)
-    {
+    auto bytes = [](Ptr<const Packet> p) {
         std::vector<uint8_t> b(p->GetSize());
         p->CopyData(b.data(), b.size());
         return b;
@@ -137,25 +137,20 @@ TEST_CASE("aggregation: other packets cross a device byte for byte", "[aggregati
         for (int side = 0; side < 2; ++side)
         {
             Ptr<FabricNetDevice> port = side ? d->GetLinkPort() : d->GetSwitchPort();
-            port->TraceConnectWithoutContext("MacRx", Callback<void, Ptr<const Packet>>(
-                                                          [&in, d, bytes](Ptr<const Packet> p)
-                                                          {
-                                                              in[d].push_back(bytes(p));
-                                                          }));
-            port->TraceConnectWithoutContext("PhyTxBegin", Callback<void, Ptr<const Packet>>(
-                                                               [&out, d, bytes](Ptr<const Packet> p)
-                                                               {
-                                                                   out[d].push_back(bytes(p));
-                                                               }));
+            port->TraceConnectWithoutContext(
+                "MacRx",
+                Callback<void, Ptr<const Packet>>(
+                    [&in, d, bytes](Ptr<const Packet> p) { in[d].push_back(bytes(p)); }));
+            port->TraceConnectWithoutContext(
+                "PhyTxBegin",
+                Callback<void, Ptr<const Packet>>(
+                    [&out, d, bytes](Ptr<const Packet> p) { out[d].push_back(bytes(p)); }));
         }
     }
     Ptr<RdmaQueuePair> qp = nics[0]->Connect(nics[1]);
     bool done = false;
-    qp->PostSend(2000000, RdmaQueuePair::CompletionCallback(
-                              [&done](uint64_t, uint64_t)
-                              {
-                                  done = true;
-                              }));
+    qp->PostSend(2000000,
+                 RdmaQueuePair::CompletionCallback([&done](uint64_t, uint64_t) { done = true; }));
     Simulator::Stop(MilliSeconds(2));
     Simulator::Run();
     REQUIRE(done);
@@ -185,12 +180,7 @@ TEST_CASE("aggregation: striping over trees spreads bytes evenly over their spin
         }
         REQUIRE(roots.size() == trees);
         bool done = false;
-        j->Aggregate(0, 2 * 1024 * 1024, 3,
-                     Callback<void>(
-                         [&done]()
-                         {
-                             done = true;
-                         }));
+        j->Aggregate(0, 2 * 1024 * 1024, 3, Callback<void>([&done]() { done = true; }));
         Simulator::Stop(MilliSeconds(10));
         Simulator::Run();
         REQUIRE(done);
@@ -271,12 +261,11 @@ TEST_CASE("aggregation: in-switch INT32 aggregation is within its quantisation b
             g[i] = float(std::sin(0.001 * i * (w + 1)) * 0.37); // not exactly representable
             sum[i] += g[i];
         }
-        j->GetWorkers()[w]->PostValues(g, 3,
-                                       AggregationWorker::DoneCallback(
-                                           [&r, w](uint64_t, const std::vector<float>& x)
-                                           {
-                                               r[w] = x;
-                                           }));
+        j->GetWorkers()[w]->PostValues(
+            g,
+            3,
+            AggregationWorker::DoneCallback(
+                [&r, w](uint64_t, const std::vector<float>& x) { r[w] = x; }));
     }
     Simulator::Stop(MilliSeconds(5));
     Simulator::Run();
@@ -370,12 +359,10 @@ TEST_CASE("aggregation: with congestion control an aggregation job and an RDMA f
         uint64_t rdma0 = 0;
         uint64_t agg0 = 0;
         Ptr<AggregationWorker> w0 = j->GetWorkers()[0];
-        Simulator::Schedule(from,
-                            [&]()
-                            {
-                                rdma0 = nics[3]->GetBytesReceived();
-                                agg0 = w0->GetStats().results;
-                            });
+        Simulator::Schedule(from, [&]() {
+            rdma0 = nics[3]->GetBytesReceived();
+            agg0 = w0->GetStats().results;
+        });
         Simulator::Stop(to);
         Simulator::Run();
         double secs = (to - from).GetSeconds();
@@ -433,22 +420,17 @@ TEST_CASE("aggregation: two aggregation jobs with the DCTCP-style window share a
         Ptr<InNetworkAggregator> b = s.agg.InstallJob(s.Hosts({1, 3}), 2, 1);
         a->Aggregate(0, 2000000000ull, 3, Callback<void>());
         Simulator::Schedule(MilliSeconds(5),
-                            [b]()
-                            {
-                                b->Aggregate(0, 2000000000ull, 3, Callback<void>());
-                            });
+                            [b]() { b->Aggregate(0, 2000000000ull, 3, Callback<void>()); });
         const Time from = MilliSeconds(45);
         const Time to = MilliSeconds(85);
         uint64_t a0 = 0;
         uint64_t b0 = 0;
         Ptr<AggregationWorker> wa = a->GetWorkers()[0];
         Ptr<AggregationWorker> wb = b->GetWorkers()[0];
-        Simulator::Schedule(from,
-                            [&]()
-                            {
-                                a0 = wa->GetStats().results;
-                                b0 = wb->GetStats().results;
-                            });
+        Simulator::Schedule(from, [&]() {
+            a0 = wa->GetStats().results;
+            b0 = wb->GetStats().results;
+        });
         Simulator::Stop(to);
         Simulator::Run();
         const double secs = (to - from).GetSeconds();
@@ -476,8 +458,8 @@ TEST_CASE("aggregation: two aggregation jobs with the DCTCP-style window share a
 TEST_CASE("aggregation: pcap traces show the aggregation header of contributions and results",
           "[aggregation]")
 {
-    std::string file = (std::filesystem::temp_directory_path()
-                        / ("mlnet-agg-pcap-" + std::to_string(::getpid()) + ".pcap"))
+    std::string file = (std::filesystem::temp_directory_path() /
+                        ("mlnet-agg-pcap-" + std::to_string(::getpid()) + ".pcap"))
                            .string();
     std::vector<std::vector<float>> r;
     {
@@ -542,12 +524,10 @@ TEST_CASE("aggregation: a host's NIC serves its aggregation worker and its queue
     uint64_t rdma0 = 0;
     uint64_t agg0 = 0;
     Ptr<AggregationWorker> w0 = j->GetWorkers()[0];
-    Simulator::Schedule(MilliSeconds(1),
-                        [&]()
-                        {
-                            rdma0 = nics[3]->GetBytesReceived();
-                            agg0 = w0->GetStats().chunksSent;
-                        });
+    Simulator::Schedule(MilliSeconds(1), [&]() {
+        rdma0 = nics[3]->GetBytesReceived();
+        agg0 = w0->GetStats().chunksSent;
+    });
     Simulator::Stop(MilliSeconds(5));
     Simulator::Run();
     double rdmaRate = (nics[3]->GetBytesReceived() - rdma0) * 8 / 4e-3;

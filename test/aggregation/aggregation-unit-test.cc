@@ -124,18 +124,20 @@ TEST_CASE("aggregation: FP16 and INT32 element arithmetic", "[aggregation]")
     }
     REQUIRE(std::isinf(AggregationValues::HalfToFloat(AggregationValues::FloatToHalf(1e6f))));
     // Round to nearest even: 1 + 2^-11 is halfway between 1 and 1 + 2^-10.
-    REQUIRE(AggregationValues::HalfToFloat(AggregationValues::FloatToHalf(1.0f + 0.00048828125f))
-            == 1.0f);
+    REQUIRE(AggregationValues::HalfToFloat(AggregationValues::FloatToHalf(1.0f + 0.00048828125f)) ==
+            1.0f);
     std::vector<uint32_t> a = AggregationValues::FromFloats({1.5f, 2.0f}, AggElementType::FP16);
     std::vector<uint32_t> b = AggregationValues::FromFloats({0.25f, -3.0f}, AggElementType::FP16);
     REQUIRE(AggregationValues::Add(a, b, AggElementType::FP16) == 0);
-    REQUIRE(AggregationValues::ToFloats(a, AggElementType::FP16)
-            == std::vector<float>{1.75f, -1.0f});
+    REQUIRE(AggregationValues::ToFloats(a, AggElementType::FP16) ==
+            std::vector<float>{1.75f, -1.0f});
     // INT32: quantisation error at most half a step per value.
     const int e = 10;
     std::vector<float> x{0.1234f, -7.77f, 3.0f};
-    std::vector<float> y = AggregationValues::ToFloats(
-        AggregationValues::FromFloats(x, AggElementType::INT32, e), AggElementType::INT32, e);
+    std::vector<float> y =
+        AggregationValues::ToFloats(AggregationValues::FromFloats(x, AggElementType::INT32, e),
+                                    AggElementType::INT32,
+                                    e);
     for (std::size_t i = 0; i < x.size(); ++i)
     {
         REQUIRE(std::fabs(y[i] - x[i]) <= 0.5 / 1024 + 1e-7);
@@ -194,8 +196,7 @@ TEST_CASE("aggregation: adder-tree throughput is lanes x clock x element size", 
 TEST_CASE("aggregation: bad hardware parameters are rejected with a clear error", "[aggregation]")
 {
     REQUIRE_NOTHROW(AdderTreeTimingModel::Validate(300e6, 16, 12));
-    auto msg = [](double c, uint32_t l, uint32_t d)
-    {
+    auto msg = [](double c, uint32_t l, uint32_t d) {
         try
         {
             AdderTreeTimingModel::Validate(c, l, d);
@@ -237,18 +238,15 @@ TEST_CASE("aggregation: a slot sums every child once and answers duplicates", "[
 {
     using A = AggregationContext::Action;
     AggregationContext root(Spec(3, 4, true));
-    auto v = [](float a)
-    {
-        return Words({a, 2 * a});
-    };
+    auto v = [](float a) { return Words({a, 2 * a}); };
     std::vector<uint32_t> v0 = v(1.0f), v1 = v(0.5f), v2 = v(-4.0f);
     REQUIRE(root.OnContribution(0, 0, false, 2, 1, &v0).action == A::NONE);
     REQUIRE(root.OnContribution(0, 0, false, 2, 1, &v0).action == A::NONE); // dup, collecting
     REQUIRE(root.OnContribution(2, 0, false, 2, 1, &v2).action == A::NONE);
     AggregationContext::Outcome o = root.OnContribution(1, 0, false, 2, 1, &v1);
     REQUIRE(o.action == A::MULTICAST_DOWN);
-    REQUIRE(AggregationValues::ToFloats(o.slot->acc, AggElementType::FP32)
-            == std::vector<float>{-2.5f, -5.0f});
+    REQUIRE(AggregationValues::ToFloats(o.slot->acc, AggElementType::FP32) ==
+            std::vector<float>{-2.5f, -5.0f});
     REQUIRE(o.slot->fanInSum == 3);
     REQUIRE(root.GetDuplicates() == 1);
     // A duplicate after completion gets the result back (the child lost it).
@@ -269,8 +267,8 @@ TEST_CASE("aggregation: a slot sums every child once and answers duplicates", "[
     REQUIRE(mid.OnContribution(0, 5, false, 2, 1, &v0).action == A::NONE);
     o = mid.OnContribution(1, 5, false, 2, 1, &v1);
     REQUIRE(o.action == A::SEND_UP);
-    REQUIRE(AggregationValues::ToFloats(o.slot->acc, AggElementType::FP32)
-            == std::vector<float>{1.5f, 3.0f});
+    REQUIRE(AggregationValues::ToFloats(o.slot->acc, AggElementType::FP32) ==
+            std::vector<float>{1.5f, 3.0f});
     REQUIRE(mid.OnContribution(1, 5, false, 2, 1, &v1).action == A::RESEND_UP);
     std::vector<uint32_t> sum = Words({9.0f, 18.0f});
     o = mid.OnResult(5, false, &sum);
@@ -364,16 +362,14 @@ TEST_CASE("aggregation: an engine's result packets carry ECN_OR exactly when an 
             e->SetAddress(Ipv4Address("172.16.0.9"));
             AggTreeConfig c;
             c.spec = Spec(3, 4, true);
-            c.children
-                = {Ipv4Address("10.0.0.1"), Ipv4Address("10.0.0.2"), Ipv4Address("10.0.0.3")};
+            c.children = {Ipv4Address("10.0.0.1"),
+                          Ipv4Address("10.0.0.2"),
+                          Ipv4Address("10.0.0.3")};
             c.childrenOnLinkSide = {false, false, true};
             e->AddTree(c);
             std::vector<Ptr<Packet>> out;
-            e->SetEmitCallback(AggregationEngine::EmitCallback(
-                [&out](Ptr<Packet> p, bool)
-                {
-                    out.push_back(p);
-                }));
+            e->SetEmitCallback(
+                AggregationEngine::EmitCallback([&out](Ptr<Packet> p, bool) { out.push_back(p); }));
             for (uint16_t child = 0; child < 3; ++child)
             {
                 AggregationStackHeader h;
@@ -412,8 +408,8 @@ TEST_CASE("aggregation: an engine's result packets carry ECN_OR exactly when an 
                 REQUIRE(h.agg.GetEcnOr() == (marked >= 0));
                 REQUIRE(h.ecn == 2); // a fresh packet: the mark travels in the flag
                 REQUIRE(AggregationValues::ToFloats(AggregationStackHeader::ReadValues(*p, h),
-                                                    AggElementType::FP32)
-                        == std::vector<float>{3.0f, 3.0f});
+                                                    AggElementType::FP32) ==
+                        std::vector<float>{3.0f, 3.0f});
             }
             e->Dispose();
         }
@@ -432,8 +428,8 @@ TEST_CASE("aggregation: engines and devices made without the helper own their pa
     REQUIRE(a->GetTimingModel() != b->GetTimingModel());
     Time start;
     REQUIRE(a->GetTimingModel()->Schedule(Time(0), 256, start) > Time(0));
-    REQUIRE(b->GetTimingModel()->Schedule(Time(0), 256, start)
-            == CreateObject<AdderTreeTimingModel>()->Schedule(Time(0), 256, start));
+    REQUIRE(b->GetTimingModel()->Schedule(Time(0), 256, start) ==
+            CreateObject<AdderTreeTimingModel>()->Schedule(Time(0), 256, start));
     Ptr<AggregationDevice> d1 = CreateObject<AggregationDevice>();
     Ptr<AggregationDevice> d2 = CreateObject<AggregationDevice>();
     REQUIRE(d1->GetEngine());

@@ -8,8 +8,12 @@ using namespace ns3;
 namespace mlnettest
 {
 
-AggLeafSpine::AggLeafSpine(uint32_t leaves, uint32_t spines, uint32_t hostsPerLeaf, bool pfc,
-                           uint64_t buffer, const std::string& rate)
+AggLeafSpine::AggLeafSpine(uint32_t leaves,
+                           uint32_t spines,
+                           uint32_t hostsPerLeaf,
+                           bool pfc,
+                           uint64_t buffer,
+                           const std::string& rate)
 {
     FabricTopologyHelper th;
     th.SetHostLinkRate(DataRate(rate));
@@ -85,7 +89,9 @@ DyadicGradient(uint32_t worker, uint32_t n, uint32_t salt)
 }
 
 std::vector<float>
-PostValues(Ptr<InNetworkAggregator> job, uint32_t n, uint32_t salt,
+PostValues(Ptr<InNetworkAggregator> job,
+           uint32_t n,
+           uint32_t salt,
            std::vector<std::vector<float>>& results)
 {
     const auto& ws = job->GetWorkers();
@@ -98,12 +104,11 @@ PostValues(Ptr<InNetworkAggregator> job, uint32_t n, uint32_t salt,
         {
             sum[i] += g[i];
         }
-        ws[w]->PostValues(g, 3,
-                          AggregationWorker::DoneCallback(
-                              [&results, w](uint64_t, const std::vector<float>& r)
-                              {
-                                  results[w] = r;
-                              }));
+        ws[w]->PostValues(
+            g,
+            3,
+            AggregationWorker::DoneCallback(
+                [&results, w](uint64_t, const std::vector<float>& r) { results[w] = r; }));
     }
     return sum;
 }

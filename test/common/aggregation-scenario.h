@@ -25,8 +25,12 @@ struct AggLeafSpine
      * \param leaves leaves \param spines spines \param hostsPerLeaf hosts per leaf
      * \param pfc PFC on \param buffer switch buffer (bytes) \param rate every link's rate
      */
-    AggLeafSpine(uint32_t leaves, uint32_t spines, uint32_t hostsPerLeaf, bool pfc = true,
-                 uint64_t buffer = 32u * 1024 * 1024, const std::string& rate = "100Gbps");
+    AggLeafSpine(uint32_t leaves,
+                 uint32_t spines,
+                 uint32_t hostsPerLeaf,
+                 bool pfc = true,
+                 uint64_t buffer = 32u * 1024 * 1024,
+                 const std::string& rate = "100Gbps");
     /// Install the aggregation points (after configuring `agg`): "bump" = devices on every
     /// leaf uplink and every spine port, "switch" = in-switch aggregators on every switch.
     void Install(const std::string& kind = "bump");
@@ -47,7 +51,9 @@ std::vector<float> DyadicGradient(uint32_t worker, uint32_t n, uint32_t salt = 0
  * \param results [out] one vector per worker, filled when the worker's post completes
  * \return the expected element-wise sum
  */
-std::vector<float> PostValues(ns3::Ptr<ns3::InNetworkAggregator> job, uint32_t n, uint32_t salt,
+std::vector<float> PostValues(ns3::Ptr<ns3::InNetworkAggregator> job,
+                              uint32_t n,
+                              uint32_t salt,
                               std::vector<std::vector<float>>& results);
 
 } // namespace mlnettest

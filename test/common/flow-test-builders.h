@@ -70,7 +70,7 @@ MaxTardiness(const std::vector<ns3::FluidFlowResult>& r, const std::vector<doubl
 }
 
 /// \return the message of the std::invalid_argument thrown by f ("" if none)
-template<typename F>
+template <typename F>
 std::string
 ErrorOf(F f)
 {

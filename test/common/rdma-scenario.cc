@@ -8,7 +8,10 @@ using namespace ns3;
 namespace mlnettest
 {
 
-RdmaDumbbell::RdmaDumbbell(uint32_t nLeft, uint32_t nRight, bool pfc, uint64_t buffer,
+RdmaDumbbell::RdmaDumbbell(uint32_t nLeft,
+                           uint32_t nRight,
+                           bool pfc,
+                           uint64_t buffer,
                            const std::string& cc)
 {
     FabricTopologyHelper th;

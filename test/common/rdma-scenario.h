@@ -28,11 +28,15 @@ struct RdmaDumbbell
      * \param buffer switch buffer (bytes)
      * \param cc congestion-control TypeId name
      */
-    RdmaDumbbell(uint32_t nLeft, uint32_t nRight, bool pfc = true,
-                 uint64_t buffer = 32u * 1024 * 1024, const std::string& cc = "ns3::Dcqcn");
+    RdmaDumbbell(uint32_t nLeft,
+                 uint32_t nRight,
+                 bool pfc = true,
+                 uint64_t buffer = 32u * 1024 * 1024,
+                 const std::string& cc = "ns3::Dcqcn");
 
     /// \return a new QP from host a to host b
-    ns3::Ptr<ns3::RdmaQueuePair> Connect(uint32_t a, uint32_t b,
+    ns3::Ptr<ns3::RdmaQueuePair> Connect(uint32_t a,
+                                         uint32_t b,
                                          const ns3::ObjectFactory* cc = nullptr);
     /// \return bytes dropped by all switches
     uint64_t DroppedBytes() const;

@@ -143,8 +143,7 @@ TEST_CASE("fabric: a port's pause mask follows PFC pauses and their expiry, agai
 {
     Ptr<FabricNetDevice> dev = CreateObject<FabricNetDevice>(); // not attached: nothing sent
     const Time quantum = dev->GetDataRate().CalculateBytesTxTime(PfcHeader::kBitsPerQuantum / 8);
-    auto pause = [dev](uint8_t cls, uint16_t quanta)
-    {
+    auto pause = [dev](uint8_t cls, uint16_t quanta) {
         PfcHeader h;
         h.SetPause(cls, quanta);
         Ptr<Packet> p = Create<Packet>(PfcHeader::kFrameBytes - h.GetSerializedSize());
@@ -152,48 +151,34 @@ TEST_CASE("fabric: a port's pause mask follows PFC pauses and their expiry, agai
         dev->Receive(p, PfcHeader::kEtherType);
     };
     std::vector<std::pair<double, unsigned>> seen; // (time in quanta, mask)
-    auto look = [&seen, dev, quantum]()
-    {
+    auto look = [&seen, dev, quantum]() {
         seen.emplace_back(Simulator::Now().GetPicoSeconds() / double(quantum.GetPicoSeconds()),
                           dev->GetPausedMask());
     };
     Simulator::Schedule(Time(0), look);
-    Simulator::Schedule(quantum,
-                        [&pause]()
-                        {
-                            pause(3, 10);
-                        }); // class 3 until 11 quanta
-    Simulator::Schedule(quantum * 2,
-                        [&pause]()
-                        {
-                            pause(5, 4);
-                        }); // class 5 until 6 quanta
+    Simulator::Schedule(quantum, [&pause]() { pause(3, 10); });    // class 3 until 11 quanta
+    Simulator::Schedule(quantum * 2, [&pause]() { pause(5, 4); }); // class 5 until 6 quanta
     for (int t : {3, 7, 12, 20})
     {
         Simulator::Schedule(quantum * t, look);
     }
-    Simulator::Schedule(quantum * 21,
-                        [&pause]()
-                        {
-                            pause(1, 2);
-                        }); // after every expiry
+    Simulator::Schedule(quantum * 21, [&pause]() { pause(1, 2); }); // after every expiry
     Simulator::Schedule(quantum * 22, look);
     Simulator::Schedule(quantum * 23, look);
-    Simulator::Schedule(quantum * 24,
-                        [&pause]()
-                        {
-                            pause(1, 10);
-                        });
+    Simulator::Schedule(quantum * 24, [&pause]() { pause(1, 10); });
     Simulator::Schedule(quantum * 24 + PicoSeconds(1), look);
-    Simulator::Schedule(quantum * 25,
-                        [&pause]()
-                        {
-                            pause(1, 0);
-                        }); // resumed before it expires
+    Simulator::Schedule(quantum * 25, [&pause]() { pause(1, 0); }); // resumed before it expires
     Simulator::Schedule(quantum * 25 + PicoSeconds(1), look);
     Simulator::Run();
-    const std::vector<std::pair<double, unsigned>> expected{
-        {0, 0}, {3, 0x28}, {7, 0x08}, {12, 0}, {20, 0}, {22, 0x02}, {23, 0}, {24, 0x02}, {25, 0}};
+    const std::vector<std::pair<double, unsigned>> expected{{0, 0},
+                                                            {3, 0x28},
+                                                            {7, 0x08},
+                                                            {12, 0},
+                                                            {20, 0},
+                                                            {22, 0x02},
+                                                            {23, 0},
+                                                            {24, 0x02},
+                                                            {25, 0}};
     REQUIRE(seen.size() == expected.size());
     for (std::size_t i = 0; i < seen.size(); ++i)
     {

@@ -71,10 +71,7 @@ TEST_CASE("fabric: a frame arrives after its transmission time plus the channel'
     REQUIRE(l.b->GetPeer() == l.a);
     Simulator::Schedule(MicroSeconds(10), &Link::Send, &l);
     Simulator::Schedule(MicroSeconds(20),
-                        [&l]()
-                        {
-                            l.ch->SetAttribute("Delay", TimeValue(MicroSeconds(3)));
-                        });
+                        [&l]() { l.ch->SetAttribute("Delay", TimeValue(MicroSeconds(3))); });
     Simulator::Schedule(MicroSeconds(30), &Link::Send, &l);
     Simulator::Run();
     REQUIRE(l.rx.at.size() == 2);

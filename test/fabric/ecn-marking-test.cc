@@ -11,6 +11,7 @@
 
 #include "common/rdma-scenario.h"
 #include "common/test-utilities.h"
+
 #include "ns3/core-module.h"
 #include "ns3/mlnet-module.h"
 
@@ -67,28 +68,24 @@ RunBurst(bool ect, uint32_t packets, uint32_t run, bool atDequeue)
     Ptr<FabricNetDevice> egress = sw->GetPort(sw->GetRoute(t.HostAddress(1)).at(0));
     std::vector<Sample> samples;
     uint64_t queue = 0; // data class queue after the last change
-    egress->TraceConnectWithoutContext("QueueBytes", Callback<void, uint8_t, uint64_t>(
-                                                         [&queue](uint8_t, uint64_t bytes)
-                                                         {
-                                                             queue = bytes;
-                                                         }));
+    egress->TraceConnectWithoutContext(
+        "QueueBytes",
+        Callback<void, uint8_t, uint64_t>([&queue](uint8_t, uint64_t bytes) { queue = bytes; }));
     if (atDequeue)
     {
-        egress->TraceConnectWithoutContext("PhyTxBegin",
-                                           Callback<void, Ptr<const Packet>>(
-                                               [&samples, &queue](Ptr<const Packet> p)
-                                               {
-                                                   samples.push_back({queue, IsCe(p)});
-                                               }));
+        egress->TraceConnectWithoutContext(
+            "PhyTxBegin",
+            Callback<void, Ptr<const Packet>>([&samples, &queue](Ptr<const Packet> p) {
+                samples.push_back({queue, IsCe(p)});
+            }));
     }
     else
     {
         egress->TraceConnectWithoutContext(
-            "MacTx", Callback<void, Ptr<const Packet>>(
-                         [&samples](Ptr<const Packet> p)
-                         {
-                             samples.push_back({uint64_t(samples.size()) * kPacket, IsCe(p)});
-                         }));
+            "MacTx",
+            Callback<void, Ptr<const Packet>>([&samples](Ptr<const Packet> p) {
+                samples.push_back({uint64_t(samples.size()) * kPacket, IsCe(p)});
+            }));
     }
     Ptr<ConstantRateFlow> f = CreateObject<ConstantRateFlow>();
     f->SetAttribute("Remote", Ipv4AddressValue(t.HostAddress(1)));
@@ -100,12 +97,9 @@ RunBurst(bool ect, uint32_t packets, uint32_t run, bool atDequeue)
     Simulator::Run();
     uint64_t marks = sw->GetPortStats(sw->GetRoute(t.HostAddress(1)).at(0)).ecnMarks;
     Simulator::Destroy();
-    REQUIRE(uint64_t(std::count_if(samples.begin(), samples.end(),
-                                   [](const Sample& s)
-                                   {
-                                       return s.marked;
-                                   }))
-            == marks);
+    REQUIRE(uint64_t(std::count_if(samples.begin(), samples.end(), [](const Sample& s) {
+                return s.marked;
+            })) == marks);
     return samples;
 }
 
@@ -170,13 +164,9 @@ TEST_CASE("fabric: ecn marking fraction follows the Kmin/Kmax/Pmax curve (dequeu
     // The queue builds while the burst arrives (the first packet leaves it empty), then
     // drains: the packets leaving at the peak leave more than Kmax behind, the last one none.
     REQUIRE(m.front().queue == 0);
-    REQUIRE(std::max_element(m.begin(), m.end(),
-                             [](const Sample& a, const Sample& b)
-                             {
-                                 return a.queue < b.queue;
-                             })
-                ->queue
-            > kKmax);
+    REQUIRE(std::max_element(m.begin(), m.end(), [](const Sample& a, const Sample& b) {
+                return a.queue < b.queue;
+            })->queue > kKmax);
     REQUIRE(m.back().queue == 0);
     CheckCurve(m);
 }
@@ -187,12 +177,7 @@ TEST_CASE("fabric: packets that are not ECN-capable are never marked", "[fabric]
     {
         std::vector<Sample> m = RunBurst(false, 4500, 1, atDequeue);
         REQUIRE(m.size() == 4500);
-        REQUIRE(std::count_if(m.begin(), m.end(),
-                              [](const Sample& s)
-                              {
-                                  return s.marked;
-                              })
-                == 0);
+        REQUIRE(std::count_if(m.begin(), m.end(), [](const Sample& s) { return s.marked; }) == 0);
     }
 }
 
@@ -274,21 +259,20 @@ IncastScenario(const std::string& fabric)
     std::string traffic;
     for (int i = 0; i < 8; ++i)
     {
-        traffic += std::string(i ? ", " : "") + R"({"type": "rdma", "src": )" + std::to_string(i)
-                   + R"(, "dst": 8, "bytes": "2MB"})";
+        traffic += std::string(i ? ", " : "") + R"({"type": "rdma", "src": )" + std::to_string(i) +
+                   R"(, "dst": 8, "bytes": "2MB"})";
     }
-    return R"({"topology": {"type": "dumbbell", "left": 8, "right": 1}, "fabric": )" + fabric
-           + R"(, "traffic": [)" + traffic + R"(], "duration": "100us"})";
+    return R"({"topology": {"type": "dumbbell", "left": 8, "right": 1}, "fabric": )" + fabric +
+           R"(, "traffic": [)" + traffic + R"(], "duration": "100us"})";
 }
 } // namespace
 
 TEST_CASE("fabric: scenario key fabric.ecnMarking selects the marking point", "[fabric]")
 {
-    CHECK(mlnettest::ScenarioParseError(IncastScenario(R"({"ecnMarking": "egress"})"))
-          == "scenario: fabric.ecnMarking = \"egress\": must be one of dequeue, enqueue");
+    CHECK(mlnettest::ScenarioParseError(IncastScenario(R"({"ecnMarking": "egress"})")) ==
+          "scenario: fabric.ecnMarking = \"egress\": must be one of dequeue, enqueue");
     CHECK(mlnettest::ScenarioParseError(IncastScenario(R"({"ecnMarking": true})"))
-              .find("scenario: fabric.ecnMarking = true: ")
-          == 0);
+              .find("scenario: fabric.ecnMarking = true: ") == 0);
     ScenarioResult enq = mlnettest::RunScenarioText(IncastScenario(R"({"ecnMarking": "enqueue"})"));
     ScenarioResult deq = mlnettest::RunScenarioText(IncastScenario(R"({"ecnMarking": "dequeue"})"));
     ScenarioResult def = mlnettest::RunScenarioText(IncastScenario("{}"));

@@ -7,6 +7,7 @@
 // traces materialise every frame or no frame is ever materialised.
 
 #include "common/rdma-scenario.h"
+
 #include "ns3/fabric-frame.h"
 #include "ns3/roce-v2-header.h"
 

@@ -5,6 +5,7 @@
 // UDP 4791 and 802.1Qbb PFC frames (EtherType 0x8808, opcode 0x0101), so Wireshark decodes them.
 
 #include "common/rdma-scenario.h"
+
 #include "ns3/network-module.h"
 
 #include <catch2/catch.hpp>
@@ -25,9 +26,9 @@ TEST_CASE("fabric: pcap traces are Ethernet captures of RoCEv2 and PFC frames", 
     {
         nics[i]->Connect(nics[8])->PostSend(2000000);
     }
-    std::string prefix
-        = (std::filesystem::temp_directory_path() / ("mlnet-pcap-" + std::to_string(::getpid())))
-              .string();
+    std::string prefix =
+        (std::filesystem::temp_directory_path() / ("mlnet-pcap-" + std::to_string(::getpid())))
+            .string();
     std::string file = prefix + ".pcap";
     th.Fabric().EnablePcap(file, t.HostDevice(0), false, true);
     Simulator::Stop(MilliSeconds(2));

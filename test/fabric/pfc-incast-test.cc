@@ -4,6 +4,7 @@
 // Small simulations of an 8-to-1 incast: lossless with PFC, lossy without.
 
 #include "common/test-utilities.h"
+
 #include "ns3/core-module.h"
 #include "ns3/mlnet-module.h"
 

@@ -7,6 +7,7 @@
 // while connected (Config path, with and without context).
 
 #include "common/rdma-scenario.h"
+
 #include "ns3/config.h"
 #include "ns3/fabric-net-device.h"
 #include "ns3/node-list.h"

@@ -5,6 +5,7 @@
 // (per-packet columns empty), and a bulk collective's iteration time agrees with packet level.
 
 #include "common/test-utilities.h"
+
 #include "ns3/core-module.h"
 #include "ns3/mlnet-module.h"
 
@@ -21,8 +22,8 @@ std::string
 ScenarioText(const std::string& backend, const std::string& traffic)
 {
     return R"({"topology": {"type": "fat-tree", "k": 4}, "duration": "1us", "drain": "1s",
-               "backend": ")"
-           + backend + R"(", "traffic": )" + traffic + "}";
+               "backend": ")" +
+           backend + R"(", "traffic": )" + traffic + "}";
 }
 
 double
@@ -35,12 +36,12 @@ MeanIteration(const ScenarioResult& r)
     }
     return r.iterations.empty() ? 0 : sum / r.iterations.size();
 }
+
 /// \return the rows of a CSV text (no quoted commas), each by its header's column names
 std::vector<std::map<std::string, std::string>>
 CsvRows(const std::string& text)
 {
-    auto split = [](const std::string& line)
-    {
+    auto split = [](const std::string& line) {
         std::vector<std::string> fields(1);
         for (char c : line)
         {
@@ -80,8 +81,8 @@ TEST_CASE("flow: a ring data-parallel job runs at flow level and agrees with pac
 {
     // 8 workers across the pods of a k=4 fat-tree, GoogLeNet gradients (26.5 MB): a bulk
     // collective, where the fluid model is meant to be close.
-    const std::string traffic
-        = R"([{"type": "data-parallel-job", "hosts": [0, 2, 5, 7, 8, 10, 13, 15],
+    const std::string traffic =
+        R"([{"type": "data-parallel-job", "hosts": [0, 2, 5, 7, 8, 10, 13, 15],
         "model": "googlenet", "gpu": "a100", "batch": 8, "iterations": 3}])";
     ScenarioResult flow = mlnettest::RunScenarioText(ScenarioText("flow", traffic));
     ScenarioResult packet = mlnettest::RunScenarioText(ScenarioText("packet", traffic));
@@ -130,8 +131,14 @@ TEST_CASE("flow: flow-level outputs keep the schemas, per-packet columns empty",
     for (size_t i = 0; i < rows.size(); ++i)
     {
         const auto& row = rows[i];
-        for (const char* empty : {"txBytes", "txPackets", "rxBytes", "rxPackets", "ceMarked",
-                                  "reordered", "firstRxNs", "retransmitted"})
+        for (const char* empty : {"txBytes",
+                                  "txPackets",
+                                  "rxBytes",
+                                  "rxPackets",
+                                  "ceMarked",
+                                  "reordered",
+                                  "firstRxNs",
+                                  "retransmitted"})
         {
             INFO("flows.csv column " << empty);
             CHECK(row.at(empty).empty());
@@ -163,8 +170,13 @@ TEST_CASE("flow: flow-level outputs keep the schemas, per-packet columns empty",
     StatsWriter::WritePortsCsv(ports, r.ports);
     for (const auto& row : CsvRows(ports.str()))
     {
-        for (const char* empty : {"txPackets", "drops", "dropBytes", "ecnMarks", "pfcPauses",
-                                  "pfcResumes", "maxQueueBytes"})
+        for (const char* empty : {"txPackets",
+                                  "drops",
+                                  "dropBytes",
+                                  "ecnMarks",
+                                  "pfcPauses",
+                                  "pfcResumes",
+                                  "maxQueueBytes"})
         {
             INFO("ports.csv column " << empty);
             CHECK(row.at(empty).empty());
@@ -176,11 +188,23 @@ TEST_CASE("flow: flow-level outputs keep the schemas, per-packet columns empty",
     StatsWriter::WriteSummaryJson(summary, r.summary, "{}");
     const nlohmann::json j = nlohmann::json::parse(summary.str());
     CHECK(j.at("backend") == "flow");
-    for (const char* null :
-         {"packetsForwarded", "packetHops", "packetHopsPerWallSecond", "bytesSent", "bytesReceived",
-          "bytesDropped", "bytesInFlight", "packetsSent", "packetsReceived", "packetsDropped",
-          "retransmitted", "pfcPauses", "pfcResumes", "ecnMarks", "ceReceived", "reordered",
-          "maxQueueBytes"})
+    for (const char* null : {"packetsForwarded",
+                             "packetHops",
+                             "packetHopsPerWallSecond",
+                             "bytesSent",
+                             "bytesReceived",
+                             "bytesDropped",
+                             "bytesInFlight",
+                             "packetsSent",
+                             "packetsReceived",
+                             "packetsDropped",
+                             "retransmitted",
+                             "pfcPauses",
+                             "pfcResumes",
+                             "ecnMarks",
+                             "ceReceived",
+                             "reordered",
+                             "maxQueueBytes"})
     {
         INFO("summary.json key " << null);
         CHECK(j.at(null).is_null());
@@ -203,11 +227,11 @@ TEST_CASE("flow: a packet-level summary.json records its backend too", "[flow]")
 
 TEST_CASE("flow: the backend key is validated in the scenario parser", "[flow]")
 {
-    CHECK(mlnettest::ScenarioParseError(ScenarioText("fluid", "[]")).rfind("scenario: backend", 0)
-          == 0);
+    CHECK(
+        mlnettest::ScenarioParseError(ScenarioText("fluid", "[]")).rfind("scenario: backend", 0) ==
+        0);
     CHECK(mlnettest::ScenarioParseError(
               ScenarioText("flow", R"([{"type": "permutation", "rate": "1Gbps"}])"))
-              .find("is not available with \"backend\": \"flow\"")
-          != std::string::npos);
+              .find("is not available with \"backend\": \"flow\"") != std::string::npos);
     CHECK(mlnettest::ScenarioParseError(ScenarioText("flow", "[]")) == "");
 }

@@ -6,6 +6,7 @@
 // times on one sender's uplink, and a scheduled job against the packet backend.
 
 #include "common/test-utilities.h"
+
 #include "ns3/core-module.h"
 #include "ns3/mlnet-module.h"
 
@@ -47,25 +48,22 @@ OneToThree(const std::string& policy, bool reversed, Time delay = Time(0))
     g.priorities = 3;
     s->DeclareGroup(g);
     std::vector<Time> received(3);
-    Simulator::Schedule(kT0,
-                        [&]()
-                        {
-                            for (uint32_t i = 0; i < 3; ++i)
-                            {
-                                FlowDeclaration f;
-                                f.group = 1;
-                                f.index = i;
-                                f.priority = reversed ? 2 - i : i;
-                                f.bytes = 1000000u << i;
-                                s->Post(tr[0], tr[i + 1], f,
-                                        RdmaFlowScheduler::MessageCallback(
-                                            [&received, i]()
-                                            {
-                                                received[i] = Simulator::Now();
-                                            }),
-                                        RdmaFlowScheduler::MessageCallback());
-                            }
-                        });
+    Simulator::Schedule(kT0, [&]() {
+        for (uint32_t i = 0; i < 3; ++i)
+        {
+            FlowDeclaration f;
+            f.group = 1;
+            f.index = i;
+            f.priority = reversed ? 2 - i : i;
+            f.bytes = 1000000u << i;
+            s->Post(tr[0],
+                    tr[i + 1],
+                    f,
+                    RdmaFlowScheduler::MessageCallback(
+                        [&received, i]() { received[i] = Simulator::Now(); }),
+                    RdmaFlowScheduler::MessageCallback());
+        }
+    });
     Simulator::Stop(MilliSeconds(5));
     Simulator::Run();
     Simulator::Destroy();
@@ -88,8 +86,8 @@ CheckFinish(const std::vector<Time>& received, const std::vector<double>& expect
         INFO("message " << i << ": " << (received[i] - kT0 - shift).GetNanoSeconds()
                         << " ns, expected " << expected[i] * 1e9 << " ns");
         // events fall on the ns step at or after the exact time; a cap is set in whole bit/s
-        CHECK((received[i] - kT0 - shift).GetSeconds()
-              == Approx(expected[i]).epsilon(0).margin(2e-9));
+        CHECK((received[i] - kT0 - shift).GetSeconds() ==
+              Approx(expected[i]).epsilon(0).margin(2e-9));
     }
 }
 
@@ -106,7 +104,8 @@ TEST_CASE("flow: MADD's rate caps at flow level finish a coflow's flows together
     // rates proportional to the bytes, so that all finish when the 7 MB have left
     CheckFinish(OneToThree("madd", false), {After(7), After(7), After(7)}, Time(0));
     // the control delay shifts every start, hence every finish, by exactly the delay
-    CheckFinish(OneToThree("madd", false, MicroSeconds(20)), {After(7), After(7), After(7)},
+    CheckFinish(OneToThree("madd", false, MicroSeconds(20)),
+                {After(7), After(7), After(7)},
                 MicroSeconds(20));
 }
 
@@ -147,10 +146,10 @@ std::string
 ScheduledPs(const std::string& backend, const std::string& policy)
 {
     return R"({"topology": {"type": "leaf-spine", "leaves": 1, "spines": 1, "hostsPerLeaf": 8},
-               "backend": ")"
-           + backend + R"(", "duration": "1us", "drain": "10s",
-               "scheduler": {"policy": ")"
-           + policy + R"("},
+               "backend": ")" +
+           backend + R"(", "duration": "1us", "drain": "10s",
+               "scheduler": {"policy": ")" +
+           policy + R"("},
                "traffic": [{"type": "data-parallel-job", "hosts": [0, 1, 2, 3], "mode": "ps",
                             "servers": [4, 5], "model": "googlenet", "gpu": "a100", "batch": 8,
                             "iterations": 3}]})";
@@ -200,6 +199,5 @@ TEST_CASE("flow: the scheduler section is accepted with the flow backend", "[flo
     CHECK(mlnettest::ScenarioParseError(
               R"({"topology": {"type": "fat-tree", "k": 4}, "duration": "1us", "backend": "flow",
                   "host": {}, "traffic": []})")
-              .find("is not available with \"backend\": \"flow\"")
-          != std::string::npos);
+              .find("is not available with \"backend\": \"flow\"") != std::string::npos);
 }

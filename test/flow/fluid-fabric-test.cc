@@ -80,25 +80,21 @@ ComparePaths(const FabricTopology& t, uint32_t nFlows, uint32_t run)
         app->SetStopTime(window * (i + 1) - MicroSeconds(1));
         t.hosts.Get(src)->AddApplication(app);
         // At the end of the window: the devices that sent since its start.
-        Simulator::Schedule(window * i,
-                            [&before, &devs]()
-                            {
-                                for (std::size_t d = 0; d < devs.size(); ++d)
-                                {
-                                    before[d] = devs[d]->GetTxPackets();
-                                }
-                            });
-        Simulator::Schedule(window * (i + 1) - NanoSeconds(1),
-                            [&before, &devs, &seen, i]()
-                            {
-                                for (std::size_t d = 0; d < devs.size(); ++d)
-                                {
-                                    if (devs[d]->GetTxPackets() != before[d])
-                                    {
-                                        seen[i].insert(PeekPointer(devs[d]));
-                                    }
-                                }
-                            });
+        Simulator::Schedule(window * i, [&before, &devs]() {
+            for (std::size_t d = 0; d < devs.size(); ++d)
+            {
+                before[d] = devs[d]->GetTxPackets();
+            }
+        });
+        Simulator::Schedule(window * (i + 1) - NanoSeconds(1), [&before, &devs, &seen, i]() {
+            for (std::size_t d = 0; d < devs.size(); ++d)
+            {
+                if (devs[d]->GetTxPackets() != before[d])
+                {
+                    seen[i].insert(PeekPointer(devs[d]));
+                }
+            }
+        });
     }
     Simulator::Stop(window * nFlows);
     Simulator::Run();

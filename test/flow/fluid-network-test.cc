@@ -18,7 +18,10 @@ namespace
 using Spec = FluidNetwork::FlowSpec;
 
 Spec
-MakeFlow(std::vector<uint32_t> path, uint64_t bytes, uint8_t cls = 3, double weight = 1,
+MakeFlow(std::vector<uint32_t> path,
+         uint64_t bytes,
+         uint8_t cls = 3,
+         double weight = 1,
          double cap = 0)
 {
     Spec s;
@@ -35,23 +38,19 @@ std::vector<double>
 RatesAt(Ptr<FluidNetwork> net, const std::vector<Spec>& specs, Time at)
 {
     std::vector<uint64_t> ids;
-    Simulator::ScheduleNow(
-        [&]()
+    Simulator::ScheduleNow([&]() {
+        for (const Spec& s : specs)
         {
-            for (const Spec& s : specs)
-            {
-                ids.push_back(net->StartFlow(s));
-            }
-        });
+            ids.push_back(net->StartFlow(s));
+        }
+    });
     std::vector<double> rates;
-    Simulator::Schedule(at,
-                        [&]()
-                        {
-                            for (uint64_t id : ids)
-                            {
-                                rates.push_back(net->GetRate(id));
-                            }
-                        });
+    Simulator::Schedule(at, [&]() {
+        for (uint64_t id : ids)
+        {
+            rates.push_back(net->GetRate(id));
+        }
+    });
     Simulator::Stop(at);
     Simulator::Run();
     Simulator::Destroy();
@@ -101,7 +100,8 @@ TEST_CASE("flow: parking lot rates are max-min fair", "[flow]")
     Ptr<FluidNetwork> net2 = CreateObject<FluidNetwork>();
     net2->AddLink(10e9, Time(0));
     net2->AddLink(4e9, Time(0));
-    r = RatesAt(net2, {MakeFlow({0, 1}, kBig), MakeFlow({0}, kBig), MakeFlow({1}, kBig)},
+    r = RatesAt(net2,
+                {MakeFlow({0, 1}, kBig), MakeFlow({0}, kBig), MakeFlow({1}, kBig)},
                 MicroSeconds(1));
     CHECK(r[0] == Approx(2e9));
     CHECK(r[1] == Approx(8e9));
@@ -114,9 +114,10 @@ TEST_CASE("flow: strict priority between classes, max-min within", "[flow]")
     Ptr<FluidNetwork> net = CreateObject<FluidNetwork>();
     net->AddLink(10e9, Time(0));
     net->AddLink(10e9, Time(0));
-    std::vector<double> r = RatesAt(
-        net, {MakeFlow({0}, kBig, 5, 1, 4e9), MakeFlow({0}, kBig, 3), MakeFlow({0, 1}, kBig, 3)},
-        MicroSeconds(1));
+    std::vector<double> r =
+        RatesAt(net,
+                {MakeFlow({0}, kBig, 5, 1, 4e9), MakeFlow({0}, kBig, 3), MakeFlow({0, 1}, kBig, 3)},
+                MicroSeconds(1));
     CHECK(r[0] == Approx(4e9));
     CHECK(r[1] == Approx(3e9));
     CHECK(r[2] == Approx(3e9));
@@ -126,7 +127,8 @@ TEST_CASE("flow: strict priority between classes, max-min within", "[flow]")
     Ptr<FluidNetwork> net2 = CreateObject<FluidNetwork>();
     net2->AddLink(10e9, Time(0));
     net2->AddLink(10e9, Time(0));
-    r = RatesAt(net2, {MakeFlow({0}, kBig, 7), MakeFlow({0, 1}, kBig, 0), MakeFlow({1}, kBig, 0)},
+    r = RatesAt(net2,
+                {MakeFlow({0}, kBig, 7), MakeFlow({0, 1}, kBig, 0), MakeFlow({1}, kBig, 0)},
                 MicroSeconds(1));
     CHECK(r[0] == Approx(10e9));
     CHECK(r[1] == 0.0);
@@ -138,9 +140,10 @@ TEST_CASE("flow: rate caps and weights", "[flow]")
     // Caps: A capped at 1 on a 10 link with B and C: 1, 4.5, 4.5.
     Ptr<FluidNetwork> net = CreateObject<FluidNetwork>();
     net->AddLink(10e9, Time(0));
-    std::vector<double> r
-        = RatesAt(net, {MakeFlow({0}, kBig, 3, 1, 1e9), MakeFlow({0}, kBig), MakeFlow({0}, kBig)},
-                  MicroSeconds(1));
+    std::vector<double> r =
+        RatesAt(net,
+                {MakeFlow({0}, kBig, 3, 1, 1e9), MakeFlow({0}, kBig), MakeFlow({0}, kBig)},
+                MicroSeconds(1));
     CHECK(r[0] == Approx(1e9));
     CHECK(r[1] == Approx(4.5e9));
     CHECK(r[2] == Approx(4.5e9));
@@ -207,26 +210,18 @@ TEST_CASE("flow: completion times are exact", "[flow]")
     net->AddLink(1e9, MicroSeconds(2));
     std::map<uint64_t, Time> delivered;
     std::map<uint64_t, Time> completed;
-    auto onDelivered = [&](uint64_t id)
-    {
-        delivered[id] = Simulator::Now();
-    };
-    auto onCompleted = [&](uint64_t id)
-    {
-        completed[id] = Simulator::Now();
-    };
-    Simulator::ScheduleNow(
-        [&]()
+    auto onDelivered = [&](uint64_t id) { delivered[id] = Simulator::Now(); };
+    auto onCompleted = [&](uint64_t id) { completed[id] = Simulator::Now(); };
+    Simulator::ScheduleNow([&]() {
+        for (uint64_t bytes : {1000000ull, 500000ull})
         {
-            for (uint64_t bytes : {1000000ull, 500000ull})
-            {
-                Spec s = MakeFlow({0}, bytes);
-                s.extraLatency = MicroSeconds(3);
-                s.delivered = Callback<void, uint64_t>(onDelivered);
-                s.completed = Callback<void, uint64_t>(onCompleted);
-                net->StartFlow(s);
-            }
-        });
+            Spec s = MakeFlow({0}, bytes);
+            s.extraLatency = MicroSeconds(3);
+            s.delivered = Callback<void, uint64_t>(onDelivered);
+            s.completed = Callback<void, uint64_t>(onCompleted);
+            net->StartFlow(s);
+        }
+    });
     Simulator::Run();
     CHECK(delivered.at(1) == MicroSeconds(1002));
     CHECK(completed.at(1) == MicroSeconds(1005));
@@ -244,17 +239,11 @@ TEST_CASE("flow: completion times are exact", "[flow]")
     net2->AddLink(1e9, MicroSeconds(1));
     CHECK(net2->PathLatency({0, 1, 2}) == MicroSeconds(5));
     Time end;
-    Simulator::ScheduleNow(
-        [&]()
-        {
-            Spec s = MakeFlow({0, 1, 2}, 100000);
-            s.delivered = Callback<void, uint64_t>(
-                [&](uint64_t)
-                {
-                    end = Simulator::Now();
-                });
-            net2->StartFlow(s);
-        });
+    Simulator::ScheduleNow([&]() {
+        Spec s = MakeFlow({0, 1, 2}, 100000);
+        s.delivered = Callback<void, uint64_t>([&](uint64_t) { end = Simulator::Now(); });
+        net2->StartFlow(s);
+    });
     Simulator::Run();
     CHECK(end == MicroSeconds(205));
     Simulator::Destroy();
@@ -290,11 +279,7 @@ TEST_CASE("flow: bytes are conserved on every link", "[flow]")
         s.cls = uint8_t(u->GetInteger(0, 7));
         s.weight = u->GetValue(0.5, 4);
         s.rateCap = u->GetValue() < 0.3 ? u->GetValue(1e8, 5e9) : 0;
-        s.delivered = Callback<void, uint64_t>(
-            [&](uint64_t)
-            {
-                ++delivered;
-            });
+        s.delivered = Callback<void, uint64_t>([&](uint64_t) { ++delivered; });
         if (g->GetValue() < 0.4)
         {
             for (std::size_t k = 0; k < s.path.size(); ++k)
@@ -310,16 +295,13 @@ TEST_CASE("flow: bytes are conserved on every link", "[flow]")
             byClass[s.path[k]][s.cls] += double(s.bytes) * c;
         }
         sent += s.bytes;
-        Simulator::Schedule(NanoSeconds(u->GetInteger(0, 3000000)),
-                            [&net, s, &overload, nLinks]()
-                            {
-                                net->StartFlow(s);
-                                for (uint32_t l = 0; l < nLinks; ++l)
-                                {
-                                    overload = std::max(overload, net->GetLinkLoad(l)
-                                                                      / net->GetLinkCapacity(l));
-                                }
-                            });
+        Simulator::Schedule(NanoSeconds(u->GetInteger(0, 3000000)), [&net, s, &overload, nLinks]() {
+            net->StartFlow(s);
+            for (uint32_t l = 0; l < nLinks; ++l)
+            {
+                overload = std::max(overload, net->GetLinkLoad(l) / net->GetLinkCapacity(l));
+            }
+        });
     }
     Simulator::Run();
     net->Advance();
@@ -347,44 +329,36 @@ TEST_CASE("flow: a recomputation covers only the affected component", "[flow]")
     net->AddLink(10e9, Time(0));
     net->AddLink(10e9, Time(0));
     net->AddLink(10e9, Time(0));
-    Simulator::ScheduleNow(
-        [&]()
+    Simulator::ScheduleNow([&]() {
+        for (int i = 0; i < 50; ++i)
         {
-            for (int i = 0; i < 50; ++i)
-            {
-                net->StartFlow(
-                    MakeFlow(i % 2 ? std::vector<uint32_t>{0, 1} : std::vector<uint32_t>{0}, kBig));
-            }
-        });
+            net->StartFlow(
+                MakeFlow(i % 2 ? std::vector<uint32_t>{0, 1} : std::vector<uint32_t>{0}, kBig));
+        }
+    });
     uint64_t before = 0;
-    Simulator::Schedule(MicroSeconds(1),
-                        [&]()
-                        {
-                            before = net->GetFlowsRecomputed();
-                            CHECK(before == 50);
-                            net->StartFlow(MakeFlow({2}, 10000)); // drains in 1 us
-                        });
-    Simulator::Schedule(MicroSeconds(5),
-                        [&]()
-                        {
-                            // its start (1 flow) and its end (0 flows left in its component)
-                            CHECK(net->GetFlowsRecomputed() - before == 1);
-                            CHECK(net->GetRecomputations() == 3);
-                            net->StartFlow(MakeFlow({1}, kBig));
-                        });
-    Simulator::Schedule(MicroSeconds(6),
-                        [&]()
-                        {
-                            // Only the new flow: link 1 is not the bottleneck of the 25 long
-                            // flows (link 0 is), so their rates cannot change (before the
-                            // incremental recomputation: its whole component, 1 + 51).
-                            CHECK(net->GetFlowsRecomputed() - before == 1 + 1);
-                            // link 1: 25 long flows + the new one; link 0: 25 short + 25 long.
-                            // Max-min: link 0 gives 10/50 = 0.2 each; the new flow takes
-                            // what the long ones leave of link 1: 10 - 25 x 0.2 = 5.
-                            CHECK(net->GetLinkLoad(0) == Approx(10e9));
-                            CHECK(net->GetLinkLoad(1) == Approx(10e9));
-                        });
+    Simulator::Schedule(MicroSeconds(1), [&]() {
+        before = net->GetFlowsRecomputed();
+        CHECK(before == 50);
+        net->StartFlow(MakeFlow({2}, 10000)); // drains in 1 us
+    });
+    Simulator::Schedule(MicroSeconds(5), [&]() {
+        // its start (1 flow) and its end (0 flows left in its component)
+        CHECK(net->GetFlowsRecomputed() - before == 1);
+        CHECK(net->GetRecomputations() == 3);
+        net->StartFlow(MakeFlow({1}, kBig));
+    });
+    Simulator::Schedule(MicroSeconds(6), [&]() {
+        // Only the new flow: link 1 is not the bottleneck of the 25 long
+        // flows (link 0 is), so their rates cannot change (before the
+        // incremental recomputation: its whole component, 1 + 51).
+        CHECK(net->GetFlowsRecomputed() - before == 1 + 1);
+        // link 1: 25 long flows + the new one; link 0: 25 short + 25 long.
+        // Max-min: link 0 gives 10/50 = 0.2 each; the new flow takes
+        // what the long ones leave of link 1: 10 - 25 x 0.2 = 5.
+        CHECK(net->GetLinkLoad(0) == Approx(10e9));
+        CHECK(net->GetLinkLoad(1) == Approx(10e9));
+    });
     Simulator::Stop(MicroSeconds(7));
     Simulator::Run();
     Simulator::Destroy();
@@ -428,28 +402,21 @@ RandomRun(bool incremental, uint64_t* recomputed, bool groups = false)
         s.weight = u->GetValue() < 0.7 ? 1.0 : u->GetValue(0.5, 4);
         s.rateCap = u->GetValue() < 0.2 ? u->GetValue(1e8, 5e9) : 0;
         s.delivered = Callback<void, uint64_t>(
-            [&delivered, i](uint64_t)
-            {
-                delivered[i] = Simulator::Now().GetNanoSeconds();
-            });
+            [&delivered, i](uint64_t) { delivered[i] = Simulator::Now().GetNanoSeconds(); });
         const double capAt = u->GetValue() < 0.1 ? u->GetValue(1e8, 2e9) : -1;
-        Simulator::Schedule(NanoSeconds(u->GetInteger(0, 2000000)),
-                            [net, s, capAt]()
-                            {
-                                const uint64_t id = net->StartFlow(s);
-                                if (capAt > 0)
-                                {
-                                    // a cap set later (as a scheduling policy does)
-                                    Simulator::Schedule(MicroSeconds(50),
-                                                        [net, id, capAt]()
-                                                        {
-                                                            if (net->IsTransmitting(id))
-                                                            {
-                                                                net->SetRateCap(id, capAt);
-                                                            }
-                                                        });
-                                }
-                            });
+        Simulator::Schedule(NanoSeconds(u->GetInteger(0, 2000000)), [net, s, capAt]() {
+            const uint64_t id = net->StartFlow(s);
+            if (capAt > 0)
+            {
+                // a cap set later (as a scheduling policy does)
+                Simulator::Schedule(MicroSeconds(50), [net, id, capAt]() {
+                    if (net->IsTransmitting(id))
+                    {
+                        net->SetRateCap(id, capAt);
+                    }
+                });
+            }
+        });
     }
     Simulator::Run();
     *recomputed = net->GetFlowsRecomputed();

@@ -9,6 +9,7 @@
 // scenario key; and the flow level's port-classes rows and classes.inUse.
 
 #include "common/test-utilities.h"
+
 #include "ns3/core-module.h"
 #include "ns3/mlnet-module.h"
 
@@ -23,7 +24,10 @@ namespace
 using Spec = FluidNetwork::FlowSpec;
 
 Spec
-Flow(std::vector<uint32_t> path, std::vector<double> coef = {}, uint8_t cls = 3, double weight = 1,
+Flow(std::vector<uint32_t> path,
+     std::vector<double> coef = {},
+     uint8_t cls = 3,
+     double weight = 1,
      double cap = 0)
 {
     Spec s;
@@ -51,14 +55,12 @@ Rates(const std::vector<double>& capacities, const std::vector<Spec>& specs)
         ids.push_back(net->StartFlow(s));
     }
     std::vector<double> rates;
-    Simulator::Schedule(MicroSeconds(1),
-                        [&]()
-                        {
-                            for (uint64_t id : ids)
-                            {
-                                rates.push_back(net->GetRate(id));
-                            }
-                        });
+    Simulator::Schedule(MicroSeconds(1), [&]() {
+        for (uint64_t id : ids)
+        {
+            rates.push_back(net->GetRate(id));
+        }
+    });
     Simulator::Stop(MicroSeconds(1));
     Simulator::Run();
     Simulator::Destroy();
@@ -91,8 +93,11 @@ StartRing(const FabricTopology& t, const std::vector<uint32_t>& hosts, uint64_t 
 
 /// Run one ring all-reduce; \return its duration (s). Destroys the simulation.
 double
-RingDuration(bool fatTree, const std::string& granularity, const std::vector<uint32_t>& hosts,
-             uint64_t S, uint32_t p = 1)
+RingDuration(bool fatTree,
+             const std::string& granularity,
+             const std::vector<uint32_t>& hosts,
+             uint64_t S,
+             uint32_t p = 1)
 {
     FabricTopology t = Build(fatTree, granularity);
     Ptr<RingAllReduce> ar = StartRing(t, hosts, S, p);
@@ -115,8 +120,8 @@ TEST_CASE("flow: a fluid group takes its multiplicity of every link and freezes 
     // T = 10/3), B 2T (5), C T (6). A saturates first: G and f1 freeze at 10/3 (G takes 20/3
     // of A). f2 rises alone to C's 6, and B is left with 10 - 10/3 - 6 = 2/3 unused: a ring's
     // fast links idle while its slowest transfer sets the pace.
-    std::vector<double> r
-        = Rates({10e9, 10e9, 6e9}, {Flow({0, 1}, {2, 1}), Flow({0}), Flow({1, 2})});
+    std::vector<double> r =
+        Rates({10e9, 10e9, 6e9}, {Flow({0, 1}, {2, 1}), Flow({0}), Flow({1, 2})});
     CHECK(r[0] == Approx(10e9 / 3));
     CHECK(r[1] == Approx(10e9 / 3));
     CHECK(r[2] == Approx(6e9));
@@ -162,8 +167,8 @@ TEST_CASE("flow: a ring on an idle fabric is 2(n-1)/n S/B plus the latency terms
     const uint32_t n = 4;
     const uint64_t S = 4000000;
     const double goodput = 100e9 / 8 * 1000.0 / 1166.0;
-    const double expected
-        = 2.0 * (n - 1) / n * S / goodput + 2.0 * (n - 1) * (2e-6 + 87e-9) + (2e-6 + 13e-9);
+    const double expected =
+        2.0 * (n - 1) / n * S / goodput + 2.0 * (n - 1) * (2e-6 + 87e-9) + (2e-6 + 13e-9);
     const double message = RingDuration(false, "Message", {0, 1, 2, 3}, S);
     const double group = RingDuration(false, "Group", {0, 1, 2, 3}, S);
     const double phased = RingDuration(false, "Phased", {0, 1, 2, 3}, S);
@@ -213,8 +218,7 @@ TEST_CASE("flow: grouped and per-message rings agree where rings and flows share
     // paths share aggregation and core links under ECMP), and two 20 MB flows into members'
     // host links (hosts 2 and 9, from hosts 1 and 14), all started at once. The ring
     // durations and the flows' completions agree within 2 % between the granularities.
-    auto run = [](const std::string& granularity)
-    {
+    auto run = [](const std::string& granularity) {
         FabricTopology t = Build(true, granularity);
         Ptr<RingAllReduce> a = StartRing(t, {0, 4, 9, 13}, 16000000);
         Ptr<RingAllReduce> b = StartRing(t, {2, 6, 11, 12}, 16000000);
@@ -224,17 +228,18 @@ TEST_CASE("flow: grouped and per-message rings agree where rings and flows share
         {
             tr[2 * k]
                 ->Open(tr[2 * k + 1], 3)
-                ->PostSend(20000000, MessageConnection::CompletionCallback(
-                                         [&done](uint64_t, uint64_t)
-                                         {
-                                             done.push_back(Simulator::Now().GetSeconds());
-                                         }));
+                ->PostSend(20000000,
+                           MessageConnection::CompletionCallback([&done](uint64_t, uint64_t) {
+                               done.push_back(Simulator::Now().GetSeconds());
+                           }));
         }
         Simulator::Run();
         REQUIRE(done.size() == 2);
         std::sort(done.begin(), done.end());
         std::vector<double> out = {a->GetLastDuration().GetSeconds(),
-                                   b->GetLastDuration().GetSeconds(), done[0], done[1]};
+                                   b->GetLastDuration().GetSeconds(),
+                                   done[0],
+                                   done[1]};
         Simulator::Destroy();
         return out;
     };
@@ -258,8 +263,7 @@ TEST_CASE("flow: a grouped ring moves and delivers the per-message ring's bytes"
     // link carries the same bytes, and every connection delivers 2(n-1)/n S.
     const uint64_t S = 8000000;
     const uint32_t n = uint32_t(kAcrossPods.size());
-    auto run = [&](const std::string& granularity)
-    {
+    auto run = [&](const std::string& granularity) {
         FabricTopology t = Build(true, granularity);
         Ptr<RingAllReduce> ar = StartRing(t, kAcrossPods, S);
         Simulator::Run();
@@ -304,11 +308,10 @@ TEST_CASE("flow: a grouped ring moves and delivers the per-message ring's bytes"
 
 TEST_CASE("flow: the scenario key ringGranularity selects the ring's unit", "[flow]")
 {
-    auto text = [](const std::string& granularity)
-    {
+    auto text = [](const std::string& granularity) {
         return R"({"topology": {"type": "fat-tree", "k": 4}, "duration": "1us", "drain": "1s",
-                   "backend": "flow", "ringGranularity": ")"
-               + granularity + R"(", "traffic": [{"type": "data-parallel-job",
+                   "backend": "flow", "ringGranularity": ")" +
+               granularity + R"(", "traffic": [{"type": "data-parallel-job",
                    "hosts": [0, 2, 5, 7, 8, 10, 13, 15], "model": "googlenet", "gpu": "a100",
                    "batch": 8, "iterations": 3}]})";
     };

@@ -49,12 +49,9 @@ RunRing(const std::vector<Ptr<MessageTransport>>& group, uint64_t S)
     Ptr<RingAllReduce> ar = CreateObject<RingAllReduce>();
     ar->SetGroup(group);
     uint32_t done = 0;
-    ar->Start(S, Collective::ParticipantCallback(),
-              Collective::DoneCallback(
-                  [&done]()
-                  {
-                      ++done;
-                  }));
+    ar->Start(S, Collective::ParticipantCallback(), Collective::DoneCallback([&done]() {
+                  ++done;
+              }));
     Simulator::Stop(Seconds(1));
     Simulator::Run();
     REQUIRE(done == 1);

@@ -5,6 +5,7 @@
 // reads it (AggregationStackHeader::Peek, Deserialize, then the element values it announces).
 
 #include "fuzz-header.h"
+
 #include "ns3/aggregation-header.h"
 #include "ns3/aggregation-stack-header.h"
 

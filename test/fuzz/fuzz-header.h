@@ -45,7 +45,7 @@ Bytes(const Header& h)
  * \param data bytes \param size byte count \param h the header read (if the return is not 0)
  * \return the bytes the header consumed (0: too short, nothing read)
  */
-template<typename H>
+template <typename H>
 uint32_t
 CheckHeader(const uint8_t* data, size_t size, H& h)
 {

@@ -5,6 +5,7 @@
 // queried as the switch does (its class-enable bit and pause time).
 
 #include "fuzz-header.h"
+
 #include "ns3/pfc-header.h"
 
 extern "C" int

@@ -5,6 +5,7 @@
 // 16 bytes of a CNP) read from any byte string.
 
 #include "fuzz-header.h"
+
 #include "ns3/roce-header.h"
 
 extern "C" int
@@ -12,11 +13,9 @@ LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {
     ns3::RoceHeader h;
     uint32_t n = ns3::fuzz::CheckHeader(data, size, h);
-    if (n != 0
-        && n
-               != (h.m_opcode == ns3::RoceHeader::ACK   ? 16u
-                   : h.m_opcode == ns3::RoceHeader::CNP ? 28u
-                                                        : 12u))
+    if (n != 0 && n != (h.m_opcode == ns3::RoceHeader::ACK   ? 16u
+                        : h.m_opcode == ns3::RoceHeader::CNP ? 28u
+                                                             : 12u))
     {
         ns3::fuzz::Fail("BTH size does not follow the opcode");
     }

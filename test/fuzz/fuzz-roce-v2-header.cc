@@ -5,6 +5,7 @@
 // string; the payload derived from the UDP length must never wrap around.
 
 #include "fuzz-header.h"
+
 #include "ns3/roce-v2-header.h"
 
 extern "C" int

@@ -7,6 +7,7 @@
 // (Listed with the aggregation tests: the "ina" mode needs that part.)
 
 #include "common/test-utilities.h"
+
 #include "ns3/core-module.h"
 #include "ns3/mlnet-module.h"
 #include "ns3/port-classes.h"
@@ -32,22 +33,22 @@ Mixed(const std::string& top, const std::vector<std::string>& cls = {"", "", "",
 {
     return R"({"topology": {"type": "leaf-spine", "leaves": 4, "spines": 2, "hostsPerLeaf": 4,
                             "hostLinkRate": "10Gbps", "fabricLinkRate": "10Gbps"},
-               )"
-           + top + R"("aggregation": {"placement": "devices"},
+               )" +
+           top + R"("aggregation": {"placement": "devices"},
                "traffic": [
         {"type": "data-parallel-job", "hosts": [0, 4], "mode": "ring", "model": "cifarnet",
-         "iterations": 1)"
-           + cls[0] + R"(},
+         "iterations": 1)" +
+           cls[0] + R"(},
         {"type": "data-parallel-job", "hosts": [1, 5], "mode": "ina", "model": "cifarnet",
-         "iterations": 1)"
-           + cls[1] + R"(},
+         "iterations": 1)" +
+           cls[1] + R"(},
         {"type": "data-parallel-job", "hosts": [2, 6], "mode": "ps", "servers": [10],
-         "model": "cifarnet", "iterations": 1)"
-           + cls[2] + R"(},
-        {"type": "rdma", "src": 3, "dst": 7, "bytes": "200KB")"
-           + cls[3] + R"(},
-        {"type": "constant", "src": 8, "dst": 12, "rate": "2Gbps", "bytes": "100KB")"
-           + cls[4] + R"(}],
+         "model": "cifarnet", "iterations": 1)" +
+           cls[2] + R"(},
+        {"type": "rdma", "src": 3, "dst": 7, "bytes": "200KB")" +
+           cls[3] + R"(},
+        {"type": "constant", "src": 8, "dst": 12, "rate": "2Gbps", "bytes": "100KB")" +
+           cls[4] + R"(}],
                "duration": "1ms", "drain": "200ms"})";
 }
 
@@ -170,9 +171,12 @@ TEST_CASE("helper: dataClass and per-entry classes are honoured", "[helper][clas
 
     // a split on purpose: each entry in its own class ("priority", the older name, for the
     // constant flow)
-    const ScenarioResult split = mlnettest::RunScenarioText(
-        Mixed("", {R"(, "class": 1)", R"(, "class": 2)", R"(, "class": 4)", R"(, "class": 5)",
-                   R"(, "priority": 0)"}));
+    const ScenarioResult split = mlnettest::RunScenarioText(Mixed("",
+                                                                  {R"(, "class": 1)",
+                                                                   R"(, "class": 2)",
+                                                                   R"(, "class": 4)",
+                                                                   R"(, "class": 5)",
+                                                                   R"(, "priority": 0)"}));
     RequireAllRan(split);
     RequireClassesAddUp(split);
     REQUIRE(split.summary.dataClasses == std::vector<uint32_t>{0, 1, 2, 4, 5});
@@ -204,26 +208,28 @@ TEST_CASE("helper: class 7 is refused for data with a message naming the key and
           "[helper][classes]")
 {
     const std::string range = ": must be an integer in [0, 6] (class 7 is reserved for ACK/CNP)";
-    CHECK(mlnettest::ScenarioParseError(Mixed(R"("dataClass": 7, )"))
-          == "scenario: dataClass = 7" + range);
-    CHECK(mlnettest::ScenarioParseError(Mixed("", {R"(, "class": 7)", "", "", "", ""}))
-          == "scenario: traffic[0].class = 7" + range);
-    CHECK(mlnettest::ScenarioParseError(Mixed("", {"", "", "", R"(, "class": 7)", ""}))
-          == "scenario: traffic[3].class = 7" + range);
-    CHECK(mlnettest::ScenarioParseError(Mixed("", {"", "", "", "", R"(, "priority": 7)"}))
-          == "scenario: traffic[4].priority = 7" + range);
-    CHECK(
-        mlnettest::ScenarioParseError(Mixed("", {"", "", "", "", R"(, "class": 1, "priority": 1)"}))
-        == "scenario: traffic[4].priority = 1: is another name for \"class\": give one of "
-           "them, not both");
-    CHECK(mlnettest::ScenarioParseError(Mixed(R"("dataClass": "3", )"))
-          == "scenario: dataClass = \"3\"" + range);
+    CHECK(mlnettest::ScenarioParseError(Mixed(R"("dataClass": 7, )")) ==
+          "scenario: dataClass = 7" + range);
+    CHECK(mlnettest::ScenarioParseError(Mixed("", {R"(, "class": 7)", "", "", "", ""})) ==
+          "scenario: traffic[0].class = 7" + range);
+    CHECK(mlnettest::ScenarioParseError(Mixed("", {"", "", "", R"(, "class": 7)", ""})) ==
+          "scenario: traffic[3].class = 7" + range);
+    CHECK(mlnettest::ScenarioParseError(Mixed("", {"", "", "", "", R"(, "priority": 7)"})) ==
+          "scenario: traffic[4].priority = 7" + range);
+    CHECK(mlnettest::ScenarioParseError(
+              Mixed("", {"", "", "", "", R"(, "class": 1, "priority": 1)"})) ==
+          "scenario: traffic[4].priority = 1: is another name for \"class\": give one of "
+          "them, not both");
+    CHECK(mlnettest::ScenarioParseError(Mixed(R"("dataClass": "3", )")) ==
+          "scenario: dataClass = \"3\"" + range);
     // the C++ attributes: every data source's PriorityClass takes 0..6 only
-    for (Ptr<Object> o : std::vector<Ptr<Object>>{
-             CreateObject<DataParallelJob>(), CreateObject<PipelineParallelJob>(),
-             CreateObject<TensorParallelJob>(), CreateObject<PeriodicJob>(),
-             CreateObject<RingAllReduce>(), CreateObject<BackgroundTraffic>(),
-             CreateObject<ConstantRateFlow>()})
+    for (Ptr<Object> o : std::vector<Ptr<Object>>{CreateObject<DataParallelJob>(),
+                                                  CreateObject<PipelineParallelJob>(),
+                                                  CreateObject<TensorParallelJob>(),
+                                                  CreateObject<PeriodicJob>(),
+                                                  CreateObject<RingAllReduce>(),
+                                                  CreateObject<BackgroundTraffic>(),
+                                                  CreateObject<ConstantRateFlow>()})
     {
         UintegerValue v;
         o->GetAttribute("PriorityClass", v);
@@ -244,11 +250,10 @@ TEST_CASE("helper: port-classes.csv and the warning on a split nobody asked for"
     records[2] = {"spine1", 0, 6, 2, 2000, 1, 1000};
     std::ostringstream os;
     PortClasses::WriteCsv(os, records);
-    CHECK(os.str()
-          == "node,port,class,txPackets,txBytes,pfcPauses,maxQueueBytes\n"
-             "leaf0,4,3,10,10000,0,2048\n"
-             "leaf0,4,7,5,320,0,0\n"
-             "spine1,0,6,2,2000,1,1000\n");
+    CHECK(os.str() == "node,port,class,txPackets,txBytes,pfcPauses,maxQueueBytes\n"
+                      "leaf0,4,3,10,10000,0,2048\n"
+                      "leaf0,4,7,5,320,0,0\n"
+                      "spine1,0,6,2,2000,1,1000\n");
     // class 7 (ACK/CNP) is not data
     const std::vector<uint32_t> inUse = PortClasses::DataClassesInUse(records);
     CHECK(inUse == std::vector<uint32_t>{3, 6});

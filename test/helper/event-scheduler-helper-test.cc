@@ -6,6 +6,7 @@
 
 #include "common/rdma-scenario.h"
 #include "common/test-utilities.h"
+
 #include "ns3/default-simulator-impl.h"
 
 #include <catch2/catch.hpp>
@@ -36,9 +37,8 @@ bool
 EnvSetsEngine()
 {
     const char* env = std::getenv("NS_GLOBAL_VALUE");
-    return env
-           && (std::string(env).find("SchedulerType=") != std::string::npos
-               || std::string(env).find("SimulatorImplementationType=") != std::string::npos);
+    return env && (std::string(env).find("SchedulerType=") != std::string::npos ||
+                   std::string(env).find("SimulatorImplementationType=") != std::string::npos);
 }
 
 /// Restores ns-3's SchedulerType and SimulatorImplementationType when a test ends (the tests
@@ -78,8 +78,8 @@ struct IncastOutcome
 
     bool operator==(const IncastOutcome& o) const
     {
-        return events == o.events && completionPs == o.completionPs && cnps == o.cnps
-               && ecnMarks == o.ecnMarks && pauses == o.pauses && received == o.received;
+        return events == o.events && completionPs == o.completionPs && cnps == o.cnps &&
+               ecnMarks == o.ecnMarks && pauses == o.pauses && received == o.received;
     }
 };
 
@@ -94,12 +94,10 @@ RunIncast(Time stop = MilliSeconds(2))
     for (uint32_t i = 0; i < n; ++i)
     {
         qps.push_back(d.Connect(i, n));
-        qps.back()->PostSend(400000 + 10000 * i, RdmaQueuePair::CompletionCallback(
-                                                     [&r, i](uint64_t, uint64_t)
-                                                     {
-                                                         r.completionPs[i]
-                                                             = Simulator::Now().GetPicoSeconds();
-                                                     }));
+        qps.back()->PostSend(400000 + 10000 * i,
+                             RdmaQueuePair::CompletionCallback([&r, i](uint64_t, uint64_t) {
+                                 r.completionPs[i] = Simulator::Now().GetPicoSeconds();
+                             }));
     }
     const uint64_t ev0 = Simulator::GetEventCount();
     Simulator::Stop(stop);
@@ -141,9 +139,8 @@ TEST_CASE("helper: scheduler names resolve and bad names are rejected", "[helper
         INFO("'" << bad << "'");
         CHECK_THROWS_WITH(
             EventSchedulerHelper::Resolve(bad),
-            Catch::Contains("not an ns-3 event scheduler")
-                && Catch::Contains(
-                    "Map, Heap, List, Calendar, PriorityQueue, QuadHeap, TimingWheel"));
+            Catch::Contains("not an ns-3 event scheduler") &&
+                Catch::Contains("Map, Heap, List, Calendar, PriorityQueue, QuadHeap, TimingWheel"));
     }
     EventSchedulerHelper::Use("Calendar");
     CHECK(EventSchedulerHelper::Current() == "ns3::CalendarScheduler");
@@ -228,14 +225,14 @@ TEST_CASE("helper: simulator implementation names resolve, bad ones are rejected
     SchedulerGuard guard;
     CHECK(EventSchedulerHelper::ResolveSimulator("mlnet") == "ns3::MlnetSimulatorImpl");
     CHECK(EventSchedulerHelper::ResolveSimulator("ns3") == "ns3::DefaultSimulatorImpl");
-    CHECK(EventSchedulerHelper::ResolveSimulator("ns3::RealtimeSimulatorImpl")
-          == "ns3::RealtimeSimulatorImpl");
+    CHECK(EventSchedulerHelper::ResolveSimulator("ns3::RealtimeSimulatorImpl") ==
+          "ns3::RealtimeSimulatorImpl");
     for (const std::string bad : {"", "Mlnet", "ns3::Node", "ns3::SimulatorImpl", "ns3::Scheduler"})
     {
         INFO("'" << bad << "'");
         CHECK_THROWS_WITH(EventSchedulerHelper::ResolveSimulator(bad),
-                          Catch::Contains("not an ns-3 simulator implementation")
-                              && Catch::Contains("accepted: mlnet, ns3"));
+                          Catch::Contains("not an ns-3 simulator implementation") &&
+                              Catch::Contains("accepted: mlnet, ns3"));
     }
     if (EnvSetsEngine())
     {
@@ -300,8 +297,8 @@ TEST_CASE("helper: an explicit choice of ns-3's own engine is kept by UseDefault
         CHECK(EventSchedulerHelper::CurrentSimulator() == "ns3::DefaultSimulatorImpl");
     }
     Simulator::Destroy();
-    CHECK(Simulator::GetImplementation()->GetInstanceTypeId().GetName()
-          == "ns3::DefaultSimulatorImpl");
+    CHECK(Simulator::GetImplementation()->GetInstanceTypeId().GetName() ==
+          "ns3::DefaultSimulatorImpl");
     Simulator::Destroy();
 
     // ResetInitialValue() undoes the choice: UseDefaults() binds mlnet's engine, and that
@@ -359,9 +356,9 @@ TEST_CASE("helper: ns-3's distributed (MPI) implementations are refused, with th
         INFO(name);
         // What --simulator=NAME and mlnet.set_simulator(NAME) call.
         CHECK_THROWS_WITH(EventSchedulerHelper::ResolveSimulator(name),
-                          Catch::Contains("'" + name + "' is ns-3's distributed (MPI)")
-                              && Catch::Contains("every MPI rank would simulate the whole fabric")
-                              && !Catch::Contains("not an ns-3 simulator implementation"));
+                          Catch::Contains("'" + name + "' is ns-3's distributed (MPI)") &&
+                              Catch::Contains("every MPI rank would simulate the whole fabric") &&
+                              !Catch::Contains("not an ns-3 simulator implementation"));
         CHECK_THROWS_AS(EventSchedulerHelper::UseSimulator(name), std::invalid_argument);
     }
     // Selected behind the helper's back (NS_GLOBAL_VALUE, --SimulatorImplementationType, a

@@ -8,6 +8,7 @@
 #include "common/rdma-scenario.h"
 #include "common/simulator-impl-guard.h"
 #include "common/test-utilities.h"
+
 #include "ns3/core-module.h"
 #include "ns3/mlnet-module.h"
 
@@ -50,8 +51,8 @@ HeapMarkedForHugePages()
     while (std::getline(smaps, line))
     {
         // A mapping's header line starts with its address range ("5581...-5582... rw-p ...").
-        if (!line.empty() && std::isxdigit(static_cast<unsigned char>(line[0]))
-            && line.find('-') != std::string::npos && line.find(':') > line.find(' '))
+        if (!line.empty() && std::isxdigit(static_cast<unsigned char>(line[0])) &&
+            line.find('-') != std::string::npos && line.find(':') > line.find(' '))
         {
             inHeap = line.find("[heap]") != std::string::npos;
         }
@@ -78,10 +79,7 @@ TEST_CASE("sim: HugePageHeap marks the heap up to the current break, and what it
     }
     REQUIRE(ok);
     const long page = sysconf(_SC_PAGESIZE);
-    auto top = [page]()
-    {
-        return reinterpret_cast<uintptr_t>(sbrk(0)) & ~uintptr_t(page - 1);
-    };
+    auto top = [page]() { return reinterpret_cast<uintptr_t>(sbrk(0)) & ~uintptr_t(page - 1); };
     const uintptr_t top0 = top();
     const std::size_t marked0 = heap.AdvisedBytes();
     CHECK(marked0 > 0);
@@ -155,11 +153,9 @@ TEST_CASE("sim: with the library's defaults MlnetSimulatorImpl leaves the proces
         uint64_t done = 0;
         for (uint32_t i = 0; i < 2; ++i)
         {
-            d.Connect(i, 2)->PostSend(200000, RdmaQueuePair::CompletionCallback(
-                                                  [&done](uint64_t, uint64_t)
-                                                  {
-                                                      ++done;
-                                                  }));
+            d.Connect(i, 2)->PostSend(
+                200000,
+                RdmaQueuePair::CompletionCallback([&done](uint64_t, uint64_t) { ++done; }));
         }
         CHECK(WireArena::Exists()); // the devices use it
         Simulator::Stop(MilliSeconds(1));
@@ -178,10 +174,7 @@ TEST_CASE("sim: with the library's defaults MlnetSimulatorImpl leaves the proces
     // A program that opts in gets them (where the kernel offers them), and still the arena goes.
     EventSchedulerHelper::UseHugePages();
     guard.Use("ns3::MlnetSimulatorImpl", "ns3::TimingWheelScheduler");
-    Simulator::Schedule(NanoSeconds(1),
-                        []()
-                        {
-                        });
+    Simulator::Schedule(NanoSeconds(1), []() {});
     Simulator::Run();
     EventSchedulerHelper::UseHugePages(false);
     if (HugePageHeap::Available() && HasBrkHeap())

@@ -70,7 +70,7 @@ RunChains(const std::string& scheduler)
 
 /// Random inserts (many equal time stamps), removals of the next event and of arbitrary events,
 /// checked against a std::map; size() gives the scheduler's own count of pending events.
-template<class S>
+template <class S>
 void
 CheckRandomOrder(Ptr<S> s)
 {
@@ -140,10 +140,14 @@ TEST_CASE("helper: the timing wheel scheduler returns events by (time, uid) unde
     // The default wheel; one time step per bucket with the smallest wheel (most events in the
     // overflow heap, many slot advances); a bucket wider than most delays (long sorted runs).
     CheckRandomOrder(CreateObject<TimingWheelScheduler>());
-    CheckRandomOrder(CreateObjectWithAttributes<TimingWheelScheduler>(
-        "BucketWidth", TimeValue(TimeStep(1)), "Buckets", UintegerValue(64)));
-    CheckRandomOrder(CreateObjectWithAttributes<TimingWheelScheduler>(
-        "BucketWidth", TimeValue(TimeStep(100)), "Buckets", UintegerValue(256)));
+    CheckRandomOrder(CreateObjectWithAttributes<TimingWheelScheduler>("BucketWidth",
+                                                                      TimeValue(TimeStep(1)),
+                                                                      "Buckets",
+                                                                      UintegerValue(64)));
+    CheckRandomOrder(CreateObjectWithAttributes<TimingWheelScheduler>("BucketWidth",
+                                                                      TimeValue(TimeStep(100)),
+                                                                      "Buckets",
+                                                                      UintegerValue(256)));
 }
 
 TEST_CASE("helper: the timing wheel keeps the (time, uid) order while it adapts its width",
@@ -153,9 +157,12 @@ TEST_CASE("helper: the timing wheel keeps the (time, uid) order while it adapts 
     // wheel widen and narrow over and over, re-bucketing pending events each time.
     for (int64_t w : {1, 32, 100000})
     {
-        CheckRandomOrder(CreateObjectWithAttributes<TimingWheelScheduler>(
-            "BucketWidth", TimeValue(TimeStep(w)), "Buckets", UintegerValue(64), "AdaptInterval",
-            UintegerValue(16)));
+        CheckRandomOrder(CreateObjectWithAttributes<TimingWheelScheduler>("BucketWidth",
+                                                                          TimeValue(TimeStep(w)),
+                                                                          "Buckets",
+                                                                          UintegerValue(64),
+                                                                          "AdaptInterval",
+                                                                          UintegerValue(16)));
     }
 }
 
@@ -198,18 +205,24 @@ TEST_CASE("helper: the timing wheel narrows crowded slots and widens a wheel too
           "[helper]")
 {
     // ~16 events per time step: from 32 steps per bucket down to one.
-    auto crowded = CreateObjectWithAttributes<TimingWheelScheduler>(
-        "BucketWidth", TimeValue(TimeStep(32)), "Buckets", UintegerValue(1024));
+    auto crowded = CreateObjectWithAttributes<TimingWheelScheduler>("BucketWidth",
+                                                                    TimeValue(TimeStep(32)),
+                                                                    "Buckets",
+                                                                    UintegerValue(1024));
     CHECK(RunSteady(crowded, 1024, 0, 64) == TimeStep(1));
     // Every event 2^20 steps ahead: the wheel must span that, 2^11 steps per bucket or more.
-    auto sparse = CreateObjectWithAttributes<TimingWheelScheduler>(
-        "BucketWidth", TimeValue(TimeStep(32)), "Buckets", UintegerValue(1024));
+    auto sparse = CreateObjectWithAttributes<TimingWheelScheduler>("BucketWidth",
+                                                                   TimeValue(TimeStep(32)),
+                                                                   "Buckets",
+                                                                   UintegerValue(1024));
     Time w = RunSteady(sparse, 8, uint64_t(1) << 20, 1000);
     CHECK(w >= TimeStep(2048));
     CHECK(w <= TimeStep(4096)); // and no wider than it takes
     // AdaptWidth off: the width stays.
-    auto fixed = CreateObjectWithAttributes<TimingWheelScheduler>(
-        "BucketWidth", TimeValue(TimeStep(32)), "AdaptWidth", BooleanValue(false));
+    auto fixed = CreateObjectWithAttributes<TimingWheelScheduler>("BucketWidth",
+                                                                  TimeValue(TimeStep(32)),
+                                                                  "AdaptWidth",
+                                                                  BooleanValue(false));
     CHECK(RunSteady(fixed, 1024, 0, 64) == TimeStep(32));
 }
 
@@ -226,8 +239,8 @@ TEST_CASE("helper: the timing wheel honours BucketWidth and Buckets set after co
           "[helper]")
 {
     // Set after construction (SetAttribute, as Config::Set would): the wheel is sized again.
-    auto wheel
-        = CreateObjectWithAttributes<TimingWheelScheduler>("AdaptWidth", BooleanValue(false));
+    auto wheel =
+        CreateObjectWithAttributes<TimingWheelScheduler>("AdaptWidth", BooleanValue(false));
     REQUIRE(wheel->GetCurrentWidth() == NanoSeconds(32)); // the default
     wheel->SetAttribute("BucketWidth", TimeValue(TimeStep(1)));
     wheel->SetAttribute("Buckets", UintegerValue(64));
@@ -248,8 +261,8 @@ TEST_CASE("helper: the timing wheel honours BucketWidth and Buckets set after co
     busy->Insert(MakeEv(1000, 1));
     busy->Insert(MakeEv(5000, 2));
     CHECK_THROWS_WITH(busy->SetAttribute("BucketWidth", TimeValue(TimeStep(8))),
-                      Catch::Contains("BucketWidth can be set only while no event is pending")
-                          && Catch::Contains("2 events are pending"));
+                      Catch::Contains("BucketWidth can be set only while no event is pending") &&
+                          Catch::Contains("2 events are pending"));
     CHECK_THROWS_WITH(busy->SetAttribute("Buckets", UintegerValue(64)),
                       Catch::Contains("Buckets can be set only while no event is pending"));
     CHECK(busy->GetCurrentWidth() == NanoSeconds(32));

@@ -7,6 +7,7 @@
 // the PreEventHook opt-in; fatal errors on bad input.
 
 #include "common/simulator-impl-guard.h"
+
 #include "ns3/core-module.h"
 #include "ns3/default-simulator-impl.h"
 #include "ns3/map-scheduler.h"
@@ -37,8 +38,8 @@ std::vector<std::string> g_trace;
 void
 Log(std::string tag)
 {
-    g_trace.push_back(tag + "@" + std::to_string(Simulator::Now().GetNanoSeconds())
-                      + " ctx=" + std::to_string(Simulator::GetContext()));
+    g_trace.push_back(tag + "@" + std::to_string(Simulator::Now().GetNanoSeconds()) +
+                      " ctx=" + std::to_string(Simulator::GetContext()));
 }
 
 void
@@ -71,24 +72,21 @@ RunMix(const std::string& impl)
     Simulator::Cancel(z);
     EventId g;
     EventId late;
-    EventId f = Simulator::Schedule(
-        NanoSeconds(10),
-        [&]()
-        {
-            Log("f");
-            Simulator::ScheduleNow(&Log, "n1");
-            Simulator::ScheduleWithContext(3, Seconds(0), &Log, "n2");
-            Simulator::Schedule(Seconds(0), &Log, "n3");
-            Simulator::Schedule(NanoSeconds(5), &Log, "n4");
-            Note("f.aExpired", Simulator::IsExpired(a));
-            Note("f.gExpired", Simulator::IsExpired(g));
-            Note("f.lateLeft", Simulator::GetDelayLeft(late).GetNanoSeconds());
-            Note("f.aLeft", Simulator::GetDelayLeft(a).GetNanoSeconds());
-            Simulator::Cancel(g);
-            Simulator::Remove(a); // expired: nothing happens
-            Simulator::Cancel(a);
-            Note("f.count", Simulator::GetEventCount());
-        });
+    EventId f = Simulator::Schedule(NanoSeconds(10), [&]() {
+        Log("f");
+        Simulator::ScheduleNow(&Log, "n1");
+        Simulator::ScheduleWithContext(3, Seconds(0), &Log, "n2");
+        Simulator::Schedule(Seconds(0), &Log, "n3");
+        Simulator::Schedule(NanoSeconds(5), &Log, "n4");
+        Note("f.aExpired", Simulator::IsExpired(a));
+        Note("f.gExpired", Simulator::IsExpired(g));
+        Note("f.lateLeft", Simulator::GetDelayLeft(late).GetNanoSeconds());
+        Note("f.aLeft", Simulator::GetDelayLeft(a).GetNanoSeconds());
+        Simulator::Cancel(g);
+        Simulator::Remove(a); // expired: nothing happens
+        Simulator::Cancel(a);
+        Note("f.count", Simulator::GetEventCount());
+    });
     g = Simulator::Schedule(NanoSeconds(10), &Log, "g");
     late = Simulator::Schedule(NanoSeconds(40), &Log, "late");
     Simulator::Stop(NanoSeconds(30));
@@ -161,17 +159,20 @@ struct RandomScript
             const uint32_t next = budget;
             switch (rng->GetInteger(0, 2))
             {
-                case 0:
-                    pool.push_back(Simulator::Schedule(delay, &RandomScript::Step, this, next));
-                    trace.push_back(pool.back().GetUid());
-                    break;
-                case 1:
-                    Simulator::ScheduleWithContext(rng->GetInteger(0, 5), delay,
-                                                   &RandomScript::Step, this, next);
-                    break;
-                default:
-                    pool.push_back(Simulator::ScheduleNow(&RandomScript::Step, this, next));
-                    trace.push_back(pool.back().GetUid());
+            case 0:
+                pool.push_back(Simulator::Schedule(delay, &RandomScript::Step, this, next));
+                trace.push_back(pool.back().GetUid());
+                break;
+            case 1:
+                Simulator::ScheduleWithContext(rng->GetInteger(0, 5),
+                                               delay,
+                                               &RandomScript::Step,
+                                               this,
+                                               next);
+                break;
+            default:
+                pool.push_back(Simulator::ScheduleNow(&RandomScript::Step, this, next));
+                trace.push_back(pool.back().GetUid());
             }
         }
         if (!pool.empty())
@@ -181,14 +182,14 @@ struct RandomScript
             trace.push_back(Simulator::GetDelayLeft(id).GetTimeStep());
             switch (rng->GetInteger(0, 9))
             {
-                case 0:
-                    Simulator::Cancel(id);
-                    break;
-                case 1:
-                    Simulator::Remove(id);
-                    break;
-                default:
-                    break;
+            case 0:
+                Simulator::Cancel(id);
+                break;
+            case 1:
+                Simulator::Remove(id);
+                break;
+            default:
+                break;
             }
         }
         if (pool.size() > 64)
@@ -207,8 +208,9 @@ RunRandom(const std::string& impl, const std::string& scheduler, bool switchSche
     s.rng->SetStream(14);
     if (switchSchedulers)
     {
-        s.switchTo
-            = {"ns3::CalendarScheduler", "ns3::PriorityQueueScheduler", "ns3::ListScheduler"};
+        s.switchTo = {"ns3::CalendarScheduler",
+                      "ns3::PriorityQueueScheduler",
+                      "ns3::ListScheduler"};
     }
     for (uint32_t i = 0; i < 8; ++i)
     {
@@ -311,7 +313,7 @@ enum class Hook
     DISABLE  //!< EnablePreEventHook(false)
 };
 
-template<typename Base>
+template <typename Base>
 class HookedImpl : public Base
 {
   public:
@@ -369,13 +371,18 @@ TEST_CASE("sim: the same calls give the same order, times, contexts, uids and an
         }
     }
     const std::string none = std::to_string(Simulator::NO_CONTEXT);
-    CHECK(events
-          == std::vector<std::string>{
-              "a@10 ctx=" + none, "b@10 ctx=7", "f@10 ctx=" + none, "n1@10 ctx=" + none,
-              "n2@10 ctx=3", "n3@10 ctx=" + none, "n4@15 ctx=" + none, "atStopTime@30 ctx=5",
-              "late@40 ctx=" + none, "after@60 ctx=" + none, "x@60 ctx=" + none});
-    auto has = [&got](const std::string& s)
-    {
+    CHECK(events == std::vector<std::string>{"a@10 ctx=" + none,
+                                             "b@10 ctx=7",
+                                             "f@10 ctx=" + none,
+                                             "n1@10 ctx=" + none,
+                                             "n2@10 ctx=3",
+                                             "n3@10 ctx=" + none,
+                                             "n4@15 ctx=" + none,
+                                             "atStopTime@30 ctx=5",
+                                             "late@40 ctx=" + none,
+                                             "after@60 ctx=" + none,
+                                             "x@60 ctx=" + none});
+    auto has = [&got](const std::string& s) {
         return std::find(got.begin(), got.end(), s) != got.end();
     };
     CHECK(has("f.aExpired=1"));
@@ -401,8 +408,11 @@ TEST_CASE("sim: a random mix of nested, cancelled and removed events runs as und
 {
     const std::vector<uint64_t> ref = RunRandom(kDefault, "ns3::MapScheduler", false);
     REQUIRE(ref.size() > 30000);
-    for (const char* scheduler : {"ns3::MapScheduler", "ns3::HeapScheduler", "ns3::ListScheduler",
-                                  "ns3::CalendarScheduler", "ns3::PriorityQueueScheduler"})
+    for (const char* scheduler : {"ns3::MapScheduler",
+                                  "ns3::HeapScheduler",
+                                  "ns3::ListScheduler",
+                                  "ns3::CalendarScheduler",
+                                  "ns3::PriorityQueueScheduler"})
     {
         INFO("scheduler " << scheduler);
         const std::vector<uint64_t> got = RunRandom(kMlnet, scheduler, false);
@@ -463,8 +473,7 @@ CheckForeignThreads(const std::string& impl)
     std::vector<uint32_t> contexts;
     std::vector<int64_t> runAt; // ns
     int64_t startedAt = -1;
-    auto foreign = [&](uint32_t i)
-    {
+    auto foreign = [&](uint32_t i) {
         order.push_back(i);
         contexts.push_back(Simulator::GetContext());
         runAt.push_back(Simulator::Now().GetNanoSeconds());
@@ -475,35 +484,21 @@ CheckForeignThreads(const std::string& impl)
     // waits and is inserted when Run() starts, at time 0, before the first tick at 1 ns.
     REQUIRE(Simulator::GetImplementation()->GetInstanceTypeId().GetName() == impl);
     std::thread early(
-        [&]()
-        {
-            Simulator::ScheduleWithContext(99, Seconds(0),
-                                           [&]()
-                                           {
-                                               foreign(n);
-                                           });
-        });
+        [&]() { Simulator::ScheduleWithContext(99, Seconds(0), [&]() { foreign(n); }); });
     early.join();
     std::thread worker;
     uint32_t ticks = 0;
-    std::function<void()> tick = [&]()
-    {
+    std::function<void()> tick = [&]() {
         ++ticks;
         if (ticks == 1)
         {
             startedAt = Simulator::Now().GetNanoSeconds();
-            worker = std::thread(
-                [&]()
+            worker = std::thread([&]() {
+                for (uint32_t i = 0; i < n; ++i)
                 {
-                    for (uint32_t i = 0; i < n; ++i)
-                    {
-                        Simulator::ScheduleWithContext(i % 7, NanoSeconds(3),
-                                                       [&, i]()
-                                                       {
-                                                           foreign(i);
-                                                       });
-                    }
-                });
+                    Simulator::ScheduleWithContext(i % 7, NanoSeconds(3), [&, i]() { foreign(i); });
+                }
+            });
         }
         // Keep the main loop busy until every foreign event ran (bounded, in case of a bug).
         if (ran.load() < n + 1 && ticks < 50000000)
@@ -548,8 +543,8 @@ TEST_CASE("sim: a subclass's PreEventHook runs for every event without opting in
           "DefaultSimulatorImpl's arguments, unless it turns it off",
           "[sim]")
 {
-    const std::vector<uint64_t> ref
-        = RunHooked(CreateObject<HookedImpl<DefaultSimulatorImpl>>(Hook::NOTHING));
+    const std::vector<uint64_t> ref =
+        RunHooked(CreateObject<HookedImpl<DefaultSimulatorImpl>>(Hook::NOTHING));
     REQUIRE(ref.size() == 4 * 22);
     CHECK(RunHooked(CreateObject<HookedImpl<MlnetSimulatorImpl>>(Hook::NOTHING)) == ref);
     CHECK(RunHooked(CreateObject<HookedImpl<MlnetSimulatorImpl>>(Hook::ENABLE)) == ref);
@@ -558,7 +553,7 @@ TEST_CASE("sim: a subclass's PreEventHook runs for every event without opting in
 
 /// ns-3.38+: Stop(delay) returns the stop event's EventId; cancelling it cancels the stop.
 /// (ns-3.37 returns void: nothing to check; the template keeps the 3.38 code out of 3.37.)
-template<typename R = MlnetSimulatorImpl::StopResult>
+template <typename R = MlnetSimulatorImpl::StopResult>
 void
 CheckStopEventId()
 {
@@ -627,7 +622,9 @@ struct ReservedScript
         if (tag == "w" && reserve && !skipX)
         {
             MlnetSimulatorImpl::Running()->ScheduleReserved(
-                xTs, xUid, Simulator::GetContext(),
+                xTs,
+                xUid,
+                Simulator::GetContext(),
                 MakeEvent(&ReservedScript::Event, this, std::string("x")));
         }
     }
@@ -678,8 +675,8 @@ TEST_CASE("sim: an event scheduled with a reserved uid runs where it would have 
     CHECK(reserved.passedAt == std::vector<bool>{false, false, true});
     // Never scheduled: nothing runs in its place, every other event is unchanged.
     ReservedScript skipped;
-    CHECK(RunReservedScript(kMlnet, true, true, skipped)
-          == std::vector<std::string>{"y-uid=6", "w@5", "y@10"});
+    CHECK(RunReservedScript(kMlnet, true, true, skipped) ==
+          std::vector<std::string>{"y-uid=6", "w@5", "y@10"});
     CHECK(skipped.passedAt == std::vector<bool>{false, true});
 }
 
@@ -690,8 +687,8 @@ class NamedEvent : public MlnetEvent
 {
   public:
     explicit NamedEvent(std::string name)
-        : MlnetEvent(&NamedEvent::Run)
-        , m_name(std::move(name))
+        : MlnetEvent(&NamedEvent::Run),
+          m_name(std::move(name))
     {
     }
 
@@ -715,35 +712,32 @@ RunMlnetEvents(const std::string& impl, const std::string& scheduler)
     g_trace.clear();
     Ptr<NamedEvent> a = Create<NamedEvent>("a");
     Ptr<NamedEvent> b = Create<NamedEvent>("b");
-    Simulator::ScheduleWithContext(
-        7, NanoSeconds(1),
-        [a, b]()
+    Simulator::ScheduleWithContext(7, NanoSeconds(1), [a, b]() {
+        MlnetSimulatorImpl* sim = MlnetSimulatorImpl::Running();
+        Simulator::Schedule(NanoSeconds(4), &Log, std::string("plain1"));
+        if (sim)
         {
-            MlnetSimulatorImpl* sim = MlnetSimulatorImpl::Running();
-            Simulator::Schedule(NanoSeconds(4), &Log, std::string("plain1"));
-            if (sim)
-            {
-                a->Ref(); // the simulator's reference, released after the event ran
-                sim->ScheduleInRun(3, 4, PeekPointer(a));
-                const uint32_t uid = sim->ReserveUid();
-                Simulator::Schedule(NanoSeconds(4), &Log, std::string("plain2"));
-                b->Ref();
-                sim->ScheduleReserved(sim->NowStep() + 4, uid, 5, PeekPointer(b));
-                a->Ref();
-                sim->ScheduleInRun(3, 9, PeekPointer(a));
-            }
-            else
-            {
-                // The reserved uid's place: b where the uid was taken, before plain2.
-                a->Ref(); // ScheduleWithContext(EventImpl*) takes over a reference, as above
-                Simulator::ScheduleWithContext(3, NanoSeconds(4), PeekPointer(a));
-                b->Ref();
-                Simulator::ScheduleWithContext(5, NanoSeconds(4), PeekPointer(b));
-                Simulator::Schedule(NanoSeconds(4), &Log, std::string("plain2"));
-                a->Ref();
-                Simulator::ScheduleWithContext(3, NanoSeconds(9), PeekPointer(a));
-            }
-        });
+            a->Ref(); // the simulator's reference, released after the event ran
+            sim->ScheduleInRun(3, 4, PeekPointer(a));
+            const uint32_t uid = sim->ReserveUid();
+            Simulator::Schedule(NanoSeconds(4), &Log, std::string("plain2"));
+            b->Ref();
+            sim->ScheduleReserved(sim->NowStep() + 4, uid, 5, PeekPointer(b));
+            a->Ref();
+            sim->ScheduleInRun(3, 9, PeekPointer(a));
+        }
+        else
+        {
+            // The reserved uid's place: b where the uid was taken, before plain2.
+            a->Ref(); // ScheduleWithContext(EventImpl*) takes over a reference, as above
+            Simulator::ScheduleWithContext(3, NanoSeconds(4), PeekPointer(a));
+            b->Ref();
+            Simulator::ScheduleWithContext(5, NanoSeconds(4), PeekPointer(b));
+            Simulator::Schedule(NanoSeconds(4), &Log, std::string("plain2"));
+            a->Ref();
+            Simulator::ScheduleWithContext(3, NanoSeconds(9), PeekPointer(a));
+        }
+    });
     Simulator::Run();
     Note("events", int64_t(Simulator::GetEventCount()));
     // Every reference the simulator took was released (the lambda's copies went with it).
@@ -757,12 +751,20 @@ TEST_CASE("sim: an MlnetEvent runs in the same order, time and context through i
           "[sim]")
 {
     auto ref = RunMlnetEvents(kDefault, "ns3::MapScheduler");
-    REQUIRE(ref
-            == std::vector<std::string>{"plain1@5 ctx=7", "a@5 ctx=3", "b@5 ctx=5",
-                                        "plain2@5 ctx=7", "a@10 ctx=3", "events=6", "refs=2"});
-    for (const char* sched :
-         {"ns3::MapScheduler", "ns3::HeapScheduler", "ns3::ListScheduler", "ns3::CalendarScheduler",
-          "ns3::PriorityQueueScheduler", "ns3::QuadHeapScheduler", "ns3::TimingWheelScheduler"})
+    REQUIRE(ref == std::vector<std::string>{"plain1@5 ctx=7",
+                                            "a@5 ctx=3",
+                                            "b@5 ctx=5",
+                                            "plain2@5 ctx=7",
+                                            "a@10 ctx=3",
+                                            "events=6",
+                                            "refs=2"});
+    for (const char* sched : {"ns3::MapScheduler",
+                              "ns3::HeapScheduler",
+                              "ns3::ListScheduler",
+                              "ns3::CalendarScheduler",
+                              "ns3::PriorityQueueScheduler",
+                              "ns3::QuadHeapScheduler",
+                              "ns3::TimingWheelScheduler"})
     {
         INFO(sched);
         CHECK(RunMlnetEvents(kMlnet, sched) == ref);
@@ -778,86 +780,44 @@ TEST_CASE("sim: an MlnetEvent runs in the same order, time and context through i
 
 TEST_CASE("sim: bad input is a fatal error naming the call and the accepted range", "[sim]")
 {
-    auto inMlnet = [](const std::function<void()>& f)
-    {
-        return [f]()
-        {
+    auto inMlnet = [](const std::function<void()>& f) {
+        return [f]() {
             Simulator::Destroy();
             GlobalValue::Bind("SimulatorImplementationType", StringValue(kMlnet));
             f();
         };
     };
-    const std::string schedule = AbortMessageOf(inMlnet(
-        []()
-        {
-            Simulator::Schedule(NanoSeconds(-1), &Log, "x");
-        }));
+    const std::string schedule =
+        AbortMessageOf(inMlnet([]() { Simulator::Schedule(NanoSeconds(-1), &Log, "x"); }));
     CHECK_THAT(schedule, Catch::Contains("MlnetSimulatorImpl::Schedule: delay must be >= 0"));
-    const std::string withContext = AbortMessageOf(inMlnet(
-        []()
-        {
-            Simulator::ScheduleWithContext(1, NanoSeconds(-2), &Log, "x");
-        }));
+    const std::string withContext = AbortMessageOf(
+        inMlnet([]() { Simulator::ScheduleWithContext(1, NanoSeconds(-2), &Log, "x"); }));
     CHECK_THAT(withContext,
                Catch::Contains("MlnetSimulatorImpl::ScheduleWithContext: delay must be >= 0"));
-    const std::string stop = AbortMessageOf(inMlnet(
-        []()
-        {
-            Simulator::Stop(Seconds(-1));
-        }));
+    const std::string stop = AbortMessageOf(inMlnet([]() { Simulator::Stop(Seconds(-1)); }));
     CHECK_THAT(stop, Catch::Contains("delay must be >= 0"));
     // Schedule, ScheduleNow and ScheduleDestroy from another thread while Run() executes (ns-3
     // allows only ScheduleWithContext there). Outside Run() another thread may set up the next
     // simulation (Python does): no error.
-    auto fromThread = [](const std::function<void()>& call)
-    {
-        std::thread before(
-            []()
-            {
-                Simulator::Schedule(NanoSeconds(2),
-                                    []()
-                                    {
-                                    });
-            });
+    auto fromThread = [](const std::function<void()>& call) {
+        std::thread before([]() { Simulator::Schedule(NanoSeconds(2), []() {}); });
         before.join();
-        Simulator::Schedule(NanoSeconds(1),
-                            [call]()
-                            {
-                                std::thread t(call);
-                                t.join();
-                            });
+        Simulator::Schedule(NanoSeconds(1), [call]() {
+            std::thread t(call);
+            t.join();
+        });
         Simulator::Run();
     };
     const std::string offSchedule = AbortMessageOf(inMlnet(
-        [fromThread]()
-        {
-            fromThread(
-                []()
-                {
-                    Simulator::Schedule(NanoSeconds(1), &Log, "x");
-                });
-        }));
-    CHECK_THAT(offSchedule, Catch::Contains("MlnetSimulatorImpl::Schedule called from a thread "
-                                            "other than the simulation's main thread"));
-    const std::string offNow = AbortMessageOf(inMlnet(
-        [fromThread]()
-        {
-            fromThread(
-                []()
-                {
-                    Simulator::ScheduleNow(&Log, "x");
-                });
-        }));
+        [fromThread]() { fromThread([]() { Simulator::Schedule(NanoSeconds(1), &Log, "x"); }); }));
+    CHECK_THAT(offSchedule,
+               Catch::Contains("MlnetSimulatorImpl::Schedule called from a thread "
+                               "other than the simulation's main thread"));
+    const std::string offNow = AbortMessageOf(
+        inMlnet([fromThread]() { fromThread([]() { Simulator::ScheduleNow(&Log, "x"); }); }));
     CHECK_THAT(offNow, Catch::Contains("MlnetSimulatorImpl::ScheduleNow called from a thread"));
-    const std::string offDestroy = AbortMessageOf(inMlnet(
-        [fromThread]()
-        {
-            fromThread(
-                []()
-                {
-                    Simulator::ScheduleDestroy(&Log, "x");
-                });
-        }));
+    const std::string offDestroy = AbortMessageOf(
+        inMlnet([fromThread]() { fromThread([]() { Simulator::ScheduleDestroy(&Log, "x"); }); }));
     CHECK_THAT(offDestroy,
                Catch::Contains("MlnetSimulatorImpl::ScheduleDestroy called from a thread"));
 }
@@ -867,8 +827,8 @@ TEST_CASE("sim: a SchedulerType that is no ns3::Scheduler throws std::invalid_ar
           "[sim]")
 {
     mlnettest::ImplGuard guard; // restores SimulatorImplementationType and SchedulerType
-    const std::string expected
-        = "SchedulerType 'ns3::UniformRandomVariable' is not an ns-3 event scheduler";
+    const std::string expected =
+        "SchedulerType 'ns3::UniformRandomVariable' is not an ns-3 event scheduler";
     // Set behind the helper's back, before the engine exists: the first Simulator call creates
     // the engine, which throws and keeps its default scheduler.
     guard.Use(kMlnet, "ns3::UniformRandomVariable");
@@ -876,18 +836,10 @@ TEST_CASE("sim: a SchedulerType that is no ns3::Scheduler throws std::invalid_ar
     GlobalValue::Bind("SchedulerType", TypeIdValue(MapScheduler::GetTypeId()));
     // Set on a running engine: throws, and the events already queued stay queued.
     std::vector<std::string> ran;
-    Simulator::Schedule(NanoSeconds(5),
-                        [&ran]()
-                        {
-                            ran.push_back("a");
-                        });
+    Simulator::Schedule(NanoSeconds(5), [&ran]() { ran.push_back("a"); });
     CHECK_THROWS_AS(Simulator::SetScheduler(ObjectFactory("ns3::UniformRandomVariable")),
                     std::invalid_argument);
-    Simulator::Schedule(NanoSeconds(3),
-                        [&ran]()
-                        {
-                            ran.push_back("b");
-                        });
+    Simulator::Schedule(NanoSeconds(3), [&ran]() { ran.push_back("b"); });
     Simulator::Run();
     CHECK(ran == std::vector<std::string>{"b", "a"});
     CHECK(Simulator::Now() == NanoSeconds(5));

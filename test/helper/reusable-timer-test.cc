@@ -8,6 +8,7 @@
 // pending expiry dropped by Simulator::Destroy() reads as not pending.
 
 #include "common/simulator-impl-guard.h"
+
 #include "ns3/core-module.h"
 #include "ns3/reusable-timer.h"
 
@@ -143,44 +144,34 @@ RunScript(const std::string& impl, bool lean)
     Probe(p, "init");
     p->Schedule(NanoSeconds(4)); // before Run()
     Probe(p, "beforeRun");
-    Simulator::Schedule(NanoSeconds(1),
-                        [p]()
-                        {
-                            Probe(p, "t1");
-                            p->Schedule(NanoSeconds(9)); // later: fires at 10, not 4
-                            Simulator::Schedule(NanoSeconds(9), &Log, "a10");
-                            Probe(p, "t1b");
-                        });
-    Simulator::Schedule(NanoSeconds(2),
-                        [p]()
-                        {
-                            Simulator::Schedule(NanoSeconds(5), &Log, "b7");
-                            p->Schedule(NanoSeconds(5)); // earlier: 7, after b7
-                            Simulator::Schedule(NanoSeconds(5), &Log, "c7");
-                            p->Schedule(NanoSeconds(5)); // same time, now after c7
-                            Simulator::Schedule(NanoSeconds(5), &Log, "d7");
-                            Probe(p, "t2");
-                        });
-    Simulator::Schedule(NanoSeconds(8),
-                        [p]()
-                        {
-                            Probe(p, "t8");
-                            p->Schedule(NanoSeconds(12));
-                        });
-    Simulator::Schedule(NanoSeconds(15),
-                        [p]()
-                        {
-                            p->Cancel();
-                            Probe(p, "t15");
-                            p->Cancel(); // twice: nothing more
-                        });
-    Simulator::Schedule(NanoSeconds(30),
-                        [p]()
-                        {
-                            p->rearm = 2;
-                            p->Schedule(NanoSeconds(0)); // now, after this event and before now30
-                            Simulator::ScheduleNow(&Log, "now30");
-                        });
+    Simulator::Schedule(NanoSeconds(1), [p]() {
+        Probe(p, "t1");
+        p->Schedule(NanoSeconds(9)); // later: fires at 10, not 4
+        Simulator::Schedule(NanoSeconds(9), &Log, "a10");
+        Probe(p, "t1b");
+    });
+    Simulator::Schedule(NanoSeconds(2), [p]() {
+        Simulator::Schedule(NanoSeconds(5), &Log, "b7");
+        p->Schedule(NanoSeconds(5)); // earlier: 7, after b7
+        Simulator::Schedule(NanoSeconds(5), &Log, "c7");
+        p->Schedule(NanoSeconds(5)); // same time, now after c7
+        Simulator::Schedule(NanoSeconds(5), &Log, "d7");
+        Probe(p, "t2");
+    });
+    Simulator::Schedule(NanoSeconds(8), [p]() {
+        Probe(p, "t8");
+        p->Schedule(NanoSeconds(12));
+    });
+    Simulator::Schedule(NanoSeconds(15), [p]() {
+        p->Cancel();
+        Probe(p, "t15");
+        p->Cancel(); // twice: nothing more
+    });
+    Simulator::Schedule(NanoSeconds(30), [p]() {
+        p->rearm = 2;
+        p->Schedule(NanoSeconds(0)); // now, after this event and before now30
+        Simulator::ScheduleNow(&Log, "now30");
+    });
     Simulator::Stop(NanoSeconds(34)); // between the re-armed expiries: 30, 33, 36
     Simulator::Run();
     Probe(p, "stopped");
@@ -208,8 +199,7 @@ TEST_CASE("sim: ReusableTimer fires, replaces and cancels as an EventId does, sa
         }
     }
     CHECK(got == firings);
-    const auto at = [&](const std::string& what)
-    {
+    const auto at = [&](const std::string& what) {
         return std::find(expected.begin(), expected.end(), what) - expected.begin();
     };
     CHECK(at("b7@7") < at("c7@7"));
@@ -234,11 +224,7 @@ TEST_CASE("sim: a ReusableTimer expiry dropped by Simulator::Destroy is not pend
     ImplGuard guard;
     guard.Use("ns3::MlnetSimulatorImpl");
     LeanTimer t;
-    Simulator::Schedule(NanoSeconds(1),
-                        [&t]()
-                        {
-                            t.Schedule(NanoSeconds(100));
-                        });
+    Simulator::Schedule(NanoSeconds(1), [&t]() { t.Schedule(NanoSeconds(100)); });
     Simulator::Stop(NanoSeconds(50));
     Simulator::Run();
     REQUIRE(t.IsPending());
@@ -246,11 +232,7 @@ TEST_CASE("sim: a ReusableTimer expiry dropped by Simulator::Destroy is not pend
     Simulator::Destroy(); // drops the pending expiry
     CHECK_FALSE(t.IsPending());
     // The next simulator: the timer works again, inside Run() and outside.
-    Simulator::Schedule(NanoSeconds(2),
-                        [&t]()
-                        {
-                            t.Schedule(NanoSeconds(3));
-                        });
+    Simulator::Schedule(NanoSeconds(2), [&t]() { t.Schedule(NanoSeconds(3)); });
     Simulator::Run();
     CHECK(t.fired == 1);
     CHECK(Simulator::Now() == NanoSeconds(5));

@@ -5,6 +5,7 @@
 // default), global attribute defaults, their precedence and the effective values reported.
 
 #include "common/test-utilities.h"
+
 #include "ns3/core-module.h"
 #include "ns3/mlnet-module.h"
 
@@ -24,12 +25,12 @@ Incast(const std::string& top, const std::string& entry)
     std::string traffic;
     for (int i = 0; i < 4; ++i)
     {
-        traffic += std::string(i ? ", " : "") + R"({"type": "rdma", "src": )" + std::to_string(i)
-                   + R"(, "dst": 4, "bytes": "4MB")" + entry + "}";
+        traffic += std::string(i ? ", " : "") + R"({"type": "rdma", "src": )" + std::to_string(i) +
+                   R"(, "dst": 4, "bytes": "4MB")" + entry + "}";
     }
     return R"({"topology": {"type": "dumbbell", "left": 4, "right": 1},
-               "fabric": {"kmin": "20KB", "kmax": "200KB"}, )"
-           + top + R"("traffic": [)" + traffic + R"(], "duration": "100us", "drain": "50ms"})";
+               "fabric": {"kmin": "20KB", "kmax": "200KB"}, )" +
+           top + R"("traffic": [)" + traffic + R"(], "duration": "100us", "drain": "50ms"})";
 }
 
 /// What a run's results look like: every flow's completion time and the switches' marks.
@@ -63,11 +64,13 @@ Effective(const ScenarioResult& r, const std::string& entry)
 struct DefaultGuard
 {
     std::string name;
+
     DefaultGuard(const std::string& n, const AttributeValue& v)
         : name(n)
     {
         Config::SetDefault(name, v);
     }
+
     ~DefaultGuard()
     {
         Config::SetDefault(name, DataRateValue(DataRate(DcqcnBase::DEFAULT_RATE_AI)));
@@ -84,8 +87,8 @@ TEST_CASE("helper: DCQCN settings of a scenario reach the queue pairs and change
     CHECK(Effective(base, "traffic[0]")["RateAI"] == "40000000bps");
 
     // The scenario default ("cc" at the top level) and the same value in every entry.
-    const ScenarioResult top
-        = mlnettest::RunScenarioText(Incast(R"("cc": {"rateAi": "5Gbps"},)", ""));
+    const ScenarioResult top =
+        mlnettest::RunScenarioText(Incast(R"("cc": {"rateAi": "5Gbps"},)", ""));
     const ScenarioResult entry = mlnettest::RunScenarioText(
         Incast("", R"(, "cc": {"variant": "dcqcn", "rateAi": "5Gbps"})"));
     REQUIRE(top.summary.flowsCompleted == 4);
@@ -102,8 +105,8 @@ TEST_CASE("helper: DCQCN settings of a scenario reach the queue pairs and change
         CHECK(Effective(global, "traffic[0]")["RateAI"] == "5000000000bps");
         CHECK(Signature(global) == Signature(top));
         // ... but a value in the scenario wins over the global default.
-        const ScenarioResult both
-            = mlnettest::RunScenarioText(Incast(R"("cc": {"rateAi": "40Mbps"},)", ""));
+        const ScenarioResult both =
+            mlnettest::RunScenarioText(Incast(R"("cc": {"rateAi": "40Mbps"},)", ""));
         CHECK(Signature(both) == Signature(base));
     }
     const ScenarioResult after = mlnettest::RunScenarioText(Incast("", ""));
@@ -111,9 +114,17 @@ TEST_CASE("helper: DCQCN settings of a scenario reach the queue pairs and change
 
     // Every other parameter is reported with its effective value.
     const auto eff = Effective(top, "traffic[0]");
-    for (const char* name :
-         {"G", "InitialAlpha", "AlphaTimer", "RateIncreaseTimer", "FastRecoveryStages", "RateHAI",
-          "MinRate", "ByteCounter", "ClampTargetRate", "IterGainSlope", "IterGainIntercept"})
+    for (const char* name : {"G",
+                             "InitialAlpha",
+                             "AlphaTimer",
+                             "RateIncreaseTimer",
+                             "FastRecoveryStages",
+                             "RateHAI",
+                             "MinRate",
+                             "ByteCounter",
+                             "ClampTargetRate",
+                             "IterGainSlope",
+                             "IterGainIntercept"})
     {
         CHECK(eff.count(name) == 1);
     }
@@ -161,42 +172,36 @@ TEST_CASE("helper: precedence of entry, scenario default, aggressiveness and var
 
 TEST_CASE("helper: bad congestion-control settings give one-line errors", "[helper]")
 {
-    auto error = [](const std::string& cc)
-    {
+    auto error = [](const std::string& cc) {
         return mlnettest::ScenarioParseError(
             R"({"topology": {"type": "dumbbell"}, "traffic": [{"type": "rdma", "src": 0,
-                "dst": 1, "bytes": 1, "cc": )"
-            + cc + R"(}], "duration": "1ms"})");
+                "dst": 1, "bytes": 1, "cc": )" +
+            cc + R"(}], "duration": "1ms"})");
     };
     CHECK(error(R"({"rateAi": "fast"})")
               .rfind("scenario: traffic[0].cc.rateAi = \"fast\": must "
                      "be a rate",
-                     0)
-          == 0);
+                     0) == 0);
     CHECK(error(R"({"g": 2})").rfind("scenario: traffic[0].cc.g = 2: ", 0) == 0);
     CHECK(error(R"({"g": 2})").find("(0, 1]") != std::string::npos);
     CHECK(error(R"({"variant": "fixed", "rateAi": "1Gbps"})")
-              .rfind("scenario: traffic[0].cc.rateAi: unknown key (accepted: variant, rate)", 0)
-          == 0);
+              .rfind("scenario: traffic[0].cc.rateAi: unknown key (accepted: variant, rate)", 0) ==
+          0);
     CHECK(error(R"({"variant": "cubic"})")
               .rfind("scenario: traffic[0].cc.variant = \"cubic\": "
                      "must be one of dcqcn, dcqcn-vendor, fixed",
-                     0)
-          == 0);
+                     0) == 0);
     CHECK(error("3").rfind("scenario: traffic[0].cc = 3: must be a variant name", 0) == 0);
     CHECK(error(R"({"byteCounter": "10MB", "rateIncreaseTimer": "20us"})").empty());
     CHECK(mlnettest::ScenarioParseError(R"({"cc": {"rateAi": "0Gbps"}, "duration": "1ms"})")
-              .rfind("scenario: cc.rateAi = \"0Gbps\": must be a rate in [1bps, 1Pbps]", 0)
-          == 0);
+              .rfind("scenario: cc.rateAi = \"0Gbps\": must be a rate in [1bps, 1Pbps]", 0) == 0);
     // The scenario default has the entries' string form too, and names it in its errors.
     CHECK(mlnettest::ScenarioParseError(R"({"cc": "cubic", "duration": "1ms"})")
               .rfind("scenario: cc.variant = \"cubic\": must be one of dcqcn, dcqcn-vendor, "
                      "fixed",
-                     0)
-          == 0);
+                     0) == 0);
     CHECK(mlnettest::ScenarioParseError(R"({"cc": 3, "duration": "1ms"})")
-              .rfind("scenario: cc = 3: must be a string (the variant) or a JSON object", 0)
-          == 0);
+              .rfind("scenario: cc = 3: must be a string (the variant) or a JSON object", 0) == 0);
     // An unknown top-level key lists every accepted one, the parts' sections included.
     const std::string unknown = mlnettest::ScenarioParseError(R"({"duration": "1ms", "zzz": 1})");
     INFO(unknown);

@@ -4,6 +4,7 @@
 // The scenario's "scheduler" section: jobs post through the flow scheduler it installs.
 
 #include "common/test-utilities.h"
+
 #include "ns3/core-module.h"
 #include "ns3/mlnet-module.h"
 
@@ -18,8 +19,8 @@ std::string
 WithScheduler(const std::string& scheduler, const std::string& traffic)
 {
     return R"({"topology": {"type": "leaf-spine", "leaves": 1, "spines": 1, "hostsPerLeaf": 8},
-               "scheduler": )"
-           + scheduler + R"(, "traffic": )" + traffic + R"(, "duration": "100us", "drain": "2s"})";
+               "scheduler": )" +
+           scheduler + R"(, "traffic": )" + traffic + R"(, "duration": "100us", "drain": "2s"})";
 }
 
 const char* kPipeline = R"([{"type": "pipeline-job", "hosts": [0, 1, 2, 3], "schedule": "gpipe",
@@ -48,8 +49,8 @@ TEST_CASE("helper: scenario jobs run through the scheduler section", "[helper]")
 
 TEST_CASE("helper: the scheduler's control delay lengthens a pipeline iteration", "[helper]")
 {
-    ScenarioResult fast
-        = mlnettest::RunScenarioText(WithScheduler(R"({"policy": "echelon"})", kPipeline));
+    ScenarioResult fast =
+        mlnettest::RunScenarioText(WithScheduler(R"({"policy": "echelon"})", kPipeline));
     ScenarioResult slow = mlnettest::RunScenarioText(
         WithScheduler(R"({"policy": "echelon", "controlDelay": "100us"})", kPipeline));
     REQUIRE(fast.iterations.size() == 1);
@@ -62,22 +63,19 @@ TEST_CASE("helper: the scheduler's control delay lengthens a pipeline iteration"
 TEST_CASE("helper: bad scheduler sections are rejected with one line", "[helper]")
 {
     using mlnettest::ScenarioParseError;
-    CHECK(ScenarioParseError(WithScheduler(R"({"policy": "sjf"})", "[]")).find("scheduler.policy")
-          != std::string::npos);
-    std::string e
-        = ScenarioParseError(WithScheduler(R"({"policy": "madd", "mode": "decentralised"})", "[]"));
+    CHECK(
+        ScenarioParseError(WithScheduler(R"({"policy": "sjf"})", "[]")).find("scheduler.policy") !=
+        std::string::npos);
+    std::string e =
+        ScenarioParseError(WithScheduler(R"({"policy": "madd", "mode": "decentralised"})", "[]"));
     CHECK(e.find("needs the centralised mode") != std::string::npos);
     CHECK(ScenarioParseError(WithScheduler(R"({"policy": "fair", "controlDelay": "-1us"})", "[]"))
-              .find("scheduler.controlDelay")
-          != std::string::npos);
+              .find("scheduler.controlDelay") != std::string::npos);
     CHECK(ScenarioParseError(WithScheduler(R"({"policy": "fair", "hosts": [9]})", "[]"))
-              .find("scheduler.hosts")
-          != std::string::npos);
+              .find("scheduler.hosts") != std::string::npos);
     CHECK(ScenarioParseError(
               WithScheduler(R"({"policy": "fair", "topClass": 2, "priorityLevels": 7})", "[]"))
-              .find("must be <= topClass + 1 = 3")
-          != std::string::npos);
+              .find("must be <= topClass + 1 = 3") != std::string::npos);
     CHECK(ScenarioParseError(WithScheduler(R"({"policy": "fair", "delay": "1us"})", "[]"))
-              .find("scheduler.delay: unknown key")
-          != std::string::npos);
+              .find("scheduler.delay: unknown key") != std::string::npos);
 }

@@ -4,6 +4,7 @@
 // The scenario runner's training-job types: data-parallel, pipeline and tensor-parallel jobs.
 
 #include "common/test-utilities.h"
+
 #include "ns3/core-module.h"
 #include "ns3/mlnet-module.h"
 
@@ -17,8 +18,8 @@ std::string
 LeafSpine(const std::string& traffic)
 {
     return R"({"topology": {"type": "leaf-spine", "leaves": 2, "spines": 2, "hostsPerLeaf": 4},
-               "traffic": )"
-           + traffic + R"(, "duration": "100us", "drain": "2s"})";
+               "traffic": )" +
+           traffic + R"(, "duration": "100us", "drain": "2s"})";
 }
 
 } // namespace
@@ -67,22 +68,18 @@ TEST_CASE("helper: bad job entries give one-line errors", "[helper]")
     CHECK(mlnettest::ScenarioParseError(
               LeafSpine(R"([{"type": "pipeline-job", "hosts": [0, 0], "forward": "1us",
                                    "backward": "1us", "activationBytes": 1, "iterations": 1}])"))
-              .rfind("scenario: traffic[0].hosts", 0)
-          == 0);
+              .rfind("scenario: traffic[0].hosts", 0) == 0);
     CHECK(mlnettest::ScenarioParseError(LeafSpine(R"([{"type": "data-parallel-job", "hosts": [0, 1],
                                    "model": "vgg99", "iterations": 1}])"))
-              .rfind("scenario: traffic[0].model = \"vgg99\": must be one of", 0)
-          == 0);
+              .rfind("scenario: traffic[0].model = \"vgg99\": must be one of", 0) == 0);
     CHECK(mlnettest::ScenarioParseError(LeafSpine(R"([{"type": "data-parallel-job", "hosts": [0, 1],
                                    "policy": "lifo", "iterations": 1}])"))
-              .rfind("scenario: traffic[0].policy = \"lifo\"", 0)
-          == 0);
+              .rfind("scenario: traffic[0].policy = \"lifo\"", 0) == 0);
     CHECK(mlnettest::ScenarioParseError(
               LeafSpine(R"([{"type": "tensor-parallel-job", "hosts": [0], "layers": 1,
                                    "forward": "1us", "backward": "1us", "allReduceBytes": 1,
                                    "iterations": 1}])"))
-              .rfind("scenario: traffic[0].hosts", 0)
-          == 0);
+              .rfind("scenario: traffic[0].hosts", 0) == 0);
 }
 
 TEST_CASE("helper: data-parallel job keys for servers of GPUs, fusion and calibrated GPUs",
@@ -108,14 +105,11 @@ TEST_CASE("helper: data-parallel job keys for servers of GPUs, fusion and calibr
     CHECK(mlnettest::ScenarioParseError(LeafSpine(R"([{"type": "data-parallel-job", "hosts": [0, 1],
                                    "mode": "ps", "servers": [7], "gpusPerServer": 8,
                                    "iterations": 1}])"))
-              .rfind("scenario: traffic[0].gpusPerServer", 0)
-          == 0);
+              .rfind("scenario: traffic[0].gpusPerServer", 0) == 0);
     CHECK(mlnettest::ScenarioParseError(LeafSpine(R"([{"type": "data-parallel-job", "hosts": [0, 1],
                                    "gpusPerServer": 65, "iterations": 1}])"))
-              .rfind("scenario: traffic[0].gpusPerServer", 0)
-          == 0);
+              .rfind("scenario: traffic[0].gpusPerServer", 0) == 0);
     CHECK(mlnettest::ScenarioParseError(LeafSpine(R"([{"type": "data-parallel-job", "hosts": [0, 1],
                                    "gpu": "k80", "iterations": 1}])"))
-              .rfind("scenario: traffic[0].gpu = \"k80\": must be one of", 0)
-          == 0);
+              .rfind("scenario: traffic[0].gpu = \"k80\": must be one of", 0) == 0);
 }

@@ -145,22 +145,20 @@ TEST_CASE("helper: the naming table of doc/scenario.rst matches the parser", "[h
     }
     accepted["fabric"] = AcceptedKeys(ScenarioText("\"fabric\": {\"zzzUnknown\": 1}"));
     const std::string two = "\"topology\": {\"type\": \"dumbbell\", \"left\": 1, \"right\": 1}, ";
-    accepted["rdma"]
-        = AcceptedKeys(ScenarioText(two
-                                    + "\"traffic\": [{\"type\": \"rdma\", \"src\": 0, "
-                                      "\"dst\": 1, \"bytes\": 1000, \"zzzUnknown\": 1}]"));
+    accepted["rdma"] =
+        AcceptedKeys(ScenarioText(two + "\"traffic\": [{\"type\": \"rdma\", \"src\": 0, "
+                                        "\"dst\": 1, \"bytes\": 1000, \"zzzUnknown\": 1}]"));
     accepted["periodic-job"] = AcceptedKeys(
-        ScenarioText(two
-                     + "\"traffic\": [{\"type\": \"periodic-job\", \"src\": 0, \"dst\": 1, "
-                       "\"compute\": \"1us\", \"bytes\": 1000, \"iterations\": 1, "
-                       "\"zzzUnknown\": 1}]"));
+        ScenarioText(two + "\"traffic\": [{\"type\": \"periodic-job\", \"src\": 0, \"dst\": 1, "
+                           "\"compute\": \"1us\", \"bytes\": 1000, \"iterations\": 1, "
+                           "\"zzzUnknown\": 1}]"));
     accepted["aggregation"] = AcceptedKeys(ScenarioText("\"aggregation\": {\"zzzUnknown\": 1}"));
     // "ina-job": the keys a data-parallel job gains in mode "ina", and its hosts.
     const std::string job = "\"traffic\": [{\"type\": \"data-parallel-job\", \"hosts\": [0, 1], "
                             "\"model\": \"cifarnet\", \"iterations\": 1, \"zzzUnknown\": 1";
     const std::set<std::string> ring = AcceptedKeys(ScenarioText(job + "}]"));
-    const std::set<std::string> ina
-        = AcceptedKeys(ScenarioText("\"aggregation\": {}, " + job + ", \"mode\": \"ina\"}]"));
+    const std::set<std::string> ina =
+        AcceptedKeys(ScenarioText("\"aggregation\": {}, " + job + ", \"mode\": \"ina\"}]"));
     accepted["ina-job"] = {"hosts"};
     for (const std::string& k : ina)
     {

@@ -165,7 +165,8 @@ DocumentedOutputs()
     for (const auto& [f, t] : text)
     {
         for (auto it = std::sregex_iterator(t.begin(), t.end(), quoted);
-             it != std::sregex_iterator(); ++it)
+             it != std::sregex_iterator();
+             ++it)
         {
             std::stringstream names((*it)[1].str());
             for (std::string n; std::getline(names, n, ',');)
@@ -181,7 +182,8 @@ DocumentedOutputs()
 
 /// Every name is documented for the file.
 void
-CheckDocumented(const std::map<std::string, std::set<std::string>>& doc, const std::string& file,
+CheckDocumented(const std::map<std::string, std::set<std::string>>& doc,
+                const std::string& file,
                 const std::vector<std::string>& names)
 {
     INFO("doc/scenario.rst, Outputs, " << file);
@@ -206,21 +208,9 @@ Ns(Time t)
 }
 
 // The expected value of a column, from row i's record: a number, a string, a time in ns.
-#define NUM(expr)         \
-    [&](size_t i)         \
-    {                     \
-        return Num(expr); \
-    }
-#define STR(expr)           \
-    [&](size_t i)           \
-    {                       \
-        return Value(expr); \
-    }
-#define NS(expr)         \
-    [&](size_t i)        \
-    {                    \
-        return Ns(expr); \
-    }
+#define NUM(expr) [&](size_t i) { return Num(expr); }
+#define STR(expr) [&](size_t i) { return Value(expr); }
+#define NS(expr) [&](size_t i) { return Ns(expr); }
 
 } // namespace
 
@@ -255,7 +245,9 @@ TEST_CASE("helper: every output file's header, rows, values and documentation ag
 
     const Csv flows = ReadCsv(dir + "/flows.csv");
     const auto& f = r.flows;
-    CheckCsv("flows.csv", flows, f.size(),
+    CheckCsv("flows.csv",
+             flows,
+             f.size(),
              {
                  {"id", NUM(f[i].id)},
                  {"type", STR(f[i].type)},
@@ -289,7 +281,9 @@ TEST_CASE("helper: every output file's header, rows, values and documentation ag
     const Csv ports = ReadCsv(dir + "/ports.csv");
     const auto& p = r.ports;
     REQUIRE(p.size() == 6); // two switches: two host ports and the bottleneck each
-    CheckCsv("ports.csv", ports, p.size(),
+    CheckCsv("ports.csv",
+             ports,
+             p.size(),
              {
                  {"node", STR(p[i].node)},
                  {"port", NUM(p[i].port)},
@@ -309,7 +303,9 @@ TEST_CASE("helper: every output file's header, rows, values and documentation ag
     const Csv portClasses = ReadCsv(dir + "/port-classes.csv");
     const auto& pc = r.portClasses;
     REQUIRE(!pc.empty());
-    CheckCsv("port-classes.csv", portClasses, pc.size(),
+    CheckCsv("port-classes.csv",
+             portClasses,
+             pc.size(),
              {
                  {"node", STR(pc[i].node)},
                  {"port", NUM(pc[i].port)},
@@ -323,7 +319,9 @@ TEST_CASE("helper: every output file's header, rows, values and documentation ag
 
     const Csv iterations = ReadCsv(dir + "/iterations.csv");
     const auto& it = r.iterations;
-    CheckCsv("iterations.csv", iterations, it.size(),
+    CheckCsv("iterations.csv",
+             iterations,
+             it.size(),
              {
                  {"job", STR(it[i].job)},
                  {"jobId", NUM(it[i].jobId)},
@@ -342,7 +340,9 @@ TEST_CASE("helper: every output file's header, rows, values and documentation ag
     const Csv hosts = ReadCsv(dir + "/hosts.csv");
     const auto& h = r.hosts;
     CheckCsv(
-        "hosts.csv", hosts, h.size(),
+        "hosts.csv",
+        hosts,
+        h.size(),
         {
             {"host", NUM(h[i].host)},
             {"name", STR(h[i].name)},
@@ -361,8 +361,7 @@ TEST_CASE("helper: every output file's header, rows, values and documentation ag
             {"iotlbHits", NUM(h[i].stats.iotlbHits)},
             {"iotlbMisses", NUM(h[i].stats.iotlbMisses)},
             {"iotlbHitRate",
-             [&](size_t i)
-             {
+             [&](size_t i) {
                  const double n = double(h[i].stats.iotlbHits + h[i].stats.iotlbMisses);
                  return Num(n == 0 ? 0.0 : h[i].stats.iotlbHits / n);
              }},
@@ -383,8 +382,8 @@ TEST_CASE("helper: every output file's header, rows, values and documentation ag
     CheckDocumented(doc, "hosts.csv", hosts.header);
     // The memory application's demand is the configured one (before issue 31 the column held
     // appLoadBps: every column from maxBufferBytes on was its right neighbour's value).
-    const size_t demand = std::find(hosts.header.begin(), hosts.header.end(), "memoryAppDemand")
-                          - hosts.header.begin();
+    const size_t demand = std::find(hosts.header.begin(), hosts.header.end(), "memoryAppDemand") -
+                          hosts.header.begin();
     REQUIRE(std::stod(hosts.rows[0][demand]) == 0.5);
 
     // summary.json: each key equals the field it names; every key documented.
@@ -469,8 +468,8 @@ TEST_CASE("helper: every output file's header, rows, values and documentation ag
         }
         else if (w.is_number_float())
         {
-            REQUIRE(std::abs(value.get<double>() - w.get<double>())
-                    <= 1e-12 * std::max(1.0, std::abs(w.get<double>())));
+            REQUIRE(std::abs(value.get<double>() - w.get<double>()) <=
+                    1e-12 * std::max(1.0, std::abs(w.get<double>())));
         }
         else
         {

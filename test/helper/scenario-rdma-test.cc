@@ -4,6 +4,7 @@
 // The scenario runner's RDMA traffic types: queue-pair flows and periodic training jobs.
 
 #include "common/test-utilities.h"
+
 #include "ns3/core-module.h"
 #include "ns3/mlnet-module.h"
 
@@ -18,8 +19,8 @@ namespace
 std::string
 Dumbbell(const std::string& traffic, const std::string& duration)
 {
-    return R"({"topology": {"type": "dumbbell", "left": 2, "right": 2}, "traffic": )" + traffic
-           + R"(, "duration": ")" + duration + R"(", "drain": "50ms"})";
+    return R"({"topology": {"type": "dumbbell", "left": 2, "right": 2}, "traffic": )" + traffic +
+           R"(, "duration": ")" + duration + R"(", "drain": "50ms"})";
 }
 
 } // namespace
@@ -83,8 +84,7 @@ TEST_CASE("helper: a periodic job's computeCv draws jittered compute times from 
                "bytes": 1000, "iterations": 200, "computeCv": 0.2},
               {"type": "periodic-job", "src": 1, "dst": 3, "compute": "100us",
                "bytes": 1000, "iterations": 200}])";
-    auto computeTimes = [&](uint32_t seed)
-    {
+    auto computeTimes = [&](uint32_t seed) {
         std::string text = Dumbbell(traffic, "1ms");
         text.insert(1, R"("seed": )" + std::to_string(seed) + ", ");
         ScenarioResult r = mlnettest::RunScenarioText(text);
@@ -126,8 +126,7 @@ TEST_CASE("helper: a periodic job's computeCv draws jittered compute times from 
               Dumbbell(R"([{"type": "periodic-job", "src": 0, "dst": 2, "compute": "1ms",
                             "bytes": 1, "iterations": 1, "computeCv": 1.5}])",
                        "1ms"))
-              .rfind("scenario: traffic[0].computeCv = 1.5", 0)
-          == 0);
+              .rfind("scenario: traffic[0].computeCv = 1.5", 0) == 0);
 }
 
 TEST_CASE("helper: bad rdma entries give one-line errors", "[helper]")
@@ -136,25 +135,21 @@ TEST_CASE("helper: bad rdma entries give one-line errors", "[helper]")
         mlnettest::ScenarioParseError(Dumbbell(R"([{"type": "rdma", "src": 0, "dst": 2}])", "1ms"))
             .rfind("scenario: traffic[0].bytes: missing; must be a byte count in [1, "
                    "1125899906842624]",
-                   0)
-        == 0);
+                   0) == 0);
     CHECK(
         mlnettest::ScenarioParseError(
             Dumbbell(R"([{"type": "rdma", "src": 0, "dst": 2, "bytes": 1, "cc": "cubic"}])", "1ms"))
-            .rfind("scenario: traffic[0].cc = \"cubic\": must be one of", 0)
-        == 0);
+            .rfind("scenario: traffic[0].cc = \"cubic\": must be one of", 0) == 0);
     CHECK(
         mlnettest::ScenarioParseError(
             Dumbbell(R"([{"type": "rdma", "src": 0, "dst": 2, "bytes": 1, "aggressiveness": 20}])",
                      "1ms"))
-            .rfind("scenario: traffic[0].aggressiveness = 20", 0)
-        == 0);
+            .rfind("scenario: traffic[0].aggressiveness = 20", 0) == 0);
     CHECK(mlnettest::ScenarioParseError(
               Dumbbell(R"([{"type": "periodic-job", "src": 0, "dst": 2, "compute": "1ms",
                                   "bytes": 1}])",
                        "1ms"))
-              .rfind("scenario: traffic[0].iterations: missing", 0)
-          == 0);
+              .rfind("scenario: traffic[0].iterations: missing", 0) == 0);
 }
 
 namespace
@@ -178,11 +173,13 @@ struct WireProbe
         }
         return b[28] <= RoceHeader::WRITE_ONLY; // BTH opcode after IPv4 (20) + UDP (8)
     }
+
     void OnSwitchTx(Ptr<const Packet> p)
     {
         FlowKey key;
         ipv4Frames += key.Parse(*p) ? 1 : 0;
     }
+
     void OnHostTx(Ptr<const Packet> p)
     {
         FlowKey key;
@@ -198,6 +195,7 @@ struct WireProbe
             hostDataBytes += p->GetSize();
         }
     }
+
     void OnHostRx(Ptr<const Packet> p)
     {
         FlowKey key;
@@ -228,32 +226,34 @@ class WireProbeSpec : public TrafficSpec
             for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
             {
                 sw->GetPort(p)->TraceConnectWithoutContext(
-                    "PhyTxBegin", MakeCallback(&WireProbe::OnSwitchTx, &g_probe));
+                    "PhyTxBegin",
+                    MakeCallback(&WireProbe::OnSwitchTx, &g_probe));
             }
         }
     }
 };
 
 TrafficRegistry::Registrar g_wireProbe("test-wire-probe",
-                                       [](ScenarioObject&, const ScenarioConfig&)
-                                       {
+                                       [](ScenarioObject&, const ScenarioConfig&) {
                                            return std::make_shared<WireProbeSpec>();
                                        });
 
 /// 8 RDMA senders into host 8 on a dumbbell (plus the probe), PFC and ECN on.
 std::string
-Incast(const std::string& fabric, const std::string& bytes, const std::string& duration,
+Incast(const std::string& fabric,
+       const std::string& bytes,
+       const std::string& duration,
        const std::string& drain)
 {
     std::string traffic = R"([{"type": "test-wire-probe"})";
     for (int i = 0; i < 8; ++i)
     {
-        traffic += R"(, {"type": "rdma", "src": )" + std::to_string(i) + R"(, "dst": 8, "bytes": ")"
-                   + bytes + R"("})";
+        traffic += R"(, {"type": "rdma", "src": )" + std::to_string(i) +
+                   R"(, "dst": 8, "bytes": ")" + bytes + R"("})";
     }
-    return R"({"topology": {"type": "dumbbell", "left": 8, "right": 1}, "fabric": )" + fabric
-           + R"(, "traffic": )" + traffic + R"(], "duration": ")" + duration + R"(", "drain": ")"
-           + drain + R"("})";
+    return R"({"topology": {"type": "dumbbell", "left": 8, "right": 1}, "fabric": )" + fabric +
+           R"(, "traffic": )" + traffic + R"(], "duration": ")" + duration + R"(", "drain": ")" +
+           drain + R"("})";
 }
 } // namespace
 

@@ -51,8 +51,8 @@ TEST_CASE("helper: a session's RDMA flow completes at the line rate", "[helper]"
     // packet's headers and framing (1,000 x 94 bytes: 7.52 us more), the last packet's store
     // and forward at two switches and three 1 us links, and its ACK's three links back.
     const double payload = bytes * 8 / 100e9;
-    const double upper = (bytes + 1000 * kMaxOverheadPerPacket) * 8 / 100e9
-                         + 2 * (1000 + kMaxOverheadPerPacket) * 8 / 100e9 + 6e-6;
+    const double upper = (bytes + 1000 * kMaxOverheadPerPacket) * 8 / 100e9 +
+                         2 * (1000 + kMaxOverheadPerPacket) * 8 / 100e9 + 6e-6;
     CHECK(fct >= payload);
     CHECK(fct <= upper);
     CHECK(f->GetBytesAcked() == bytes);

@@ -17,10 +17,10 @@ using namespace ns3;
 TEST_CASE("helper: UnitParser agrees with ns-3's DataRate on every unit ns-3 accepts", "[helper]")
 {
     // The units of ns-3.37's DataRate::DoParse.
-    const char* units[]
-        = {"bps",   "b/s",   "Bps",  "B/s",   "kbps",  "kb/s", "Kbps",  "Kb/s", "kBps",
-           "kB/s",  "KBps",  "KB/s", "Kib/s", "KiB/s", "Mbps", "Mb/s",  "MBps", "MB/s",
-           "Mib/s", "MiB/s", "Gbps", "Gb/s",  "GBps",  "GB/s", "Gib/s", "GiB/s"};
+    const char* units[] = {"bps",  "b/s",  "Bps",  "B/s",   "kbps",  "kb/s",  "Kbps",
+                           "Kb/s", "kBps", "kB/s", "KBps",  "KB/s",  "Kib/s", "KiB/s",
+                           "Mbps", "Mb/s", "MBps", "MB/s",  "Mib/s", "MiB/s", "Gbps",
+                           "Gb/s", "GBps", "GB/s", "Gib/s", "GiB/s"};
     for (const char* u : units)
     {
         for (const char* n : {"3", "25", "100"})
@@ -48,9 +48,23 @@ TEST_CASE("helper: UnitParser reads the binary prefixes ns-3 aborts on", "[helpe
 
 TEST_CASE("helper: UnitParser rejects malformed and out-of-range rates with the syntax", "[helper]")
 {
-    for (const char* bad :
-         {"", "Gbps", "10", "10 G", "10Gibs", "10gbps", "10GBPS", "-1Gbps", "1e400bps", "0bps",
-          "0.4bps", "2Pbps", "1.1e15bps", "10Gbps extra", "nan bps", "inf bps", "0x10bps"})
+    for (const char* bad : {"",
+                            "Gbps",
+                            "10",
+                            "10 G",
+                            "10Gibs",
+                            "10gbps",
+                            "10GBPS",
+                            "-1Gbps",
+                            "1e400bps",
+                            "0bps",
+                            "0.4bps",
+                            "2Pbps",
+                            "1.1e15bps",
+                            "10Gbps extra",
+                            "nan bps",
+                            "inf bps",
+                            "0x10bps"})
     {
         INFO(bad);
         CHECK_THROWS_WITH(UnitParser::RateBps(bad), UnitParser::RATE_SYNTAX);
@@ -78,8 +92,11 @@ TEST_CASE("helper: UnitParser times and byte counts", "[helper]")
     CHECK(UnitParser::Bytes("64 MiB") == 64ull << 20);
     CHECK(UnitParser::Bytes("1.5KB") == 1500);
     CHECK(UnitParser::Bytes("2TiB") == 2ull << 40);
-    for (const std::string& bad : {std::string("4"), std::string("4mb"), std::string("4 MBs"),
-                                   std::string("-1B"), std::string(400, '9') + " B"})
+    for (const std::string& bad : {std::string("4"),
+                                   std::string("4mb"),
+                                   std::string("4 MBs"),
+                                   std::string("-1B"),
+                                   std::string(400, '9') + " B"})
     {
         INFO(bad);
         CHECK_THROWS_WITH(UnitParser::Bytes(bad), UnitParser::BYTES_SYNTAX);

@@ -7,6 +7,7 @@
 
 #include "common/rdma-scenario.h"
 #include "common/test-utilities.h"
+
 #include "ns3/host-interconnect-helper.h"
 
 #include <catch2/catch.hpp>
@@ -55,26 +56,22 @@ struct HostRun
         Ptr<HostInterconnect> host = hh.Install(NodeContainer(d.topo.hosts.Get(1))).front();
         for (uint32_t q = 0; q < qps; ++q)
         {
-            d.Connect(0, 1)->PostSend(bytesPerQp, RdmaQueuePair::CompletionCallback(
-                                                      [this](uint64_t, uint64_t b)
-                                                      {
-                                                          completedBytes += b;
-                                                      }));
+            d.Connect(0, 1)->PostSend(bytesPerQp,
+                                      RdmaQueuePair::CompletionCallback(
+                                          [this](uint64_t, uint64_t b) { completedBytes += b; }));
         }
         streamRate = 2 * qps <= 64 ? host->GetStreamWriteRate(qps) : 0.0;
         uint64_t at0 = 0;
         uint64_t inOrder0 = 0;
-        Simulator::Schedule(window0,
-                            [&]
-                            {
-                                at0 = host->GetStats().dmaPayloadBytes;
-                                inOrder0 = d.nics[1]->GetBytesReceived();
-                            });
+        Simulator::Schedule(window0, [&] {
+            at0 = host->GetStats().dmaPayloadBytes;
+            inOrder0 = d.nics[1]->GetBytesReceived();
+        });
         Simulator::Stop(window1);
         Simulator::Run();
         goodput = (host->GetStats().dmaPayloadBytes - at0) * 8.0 / (window1 - window0).GetSeconds();
-        inOrderGoodput
-            = (d.nics[1]->GetBytesReceived() - inOrder0) * 8.0 / (window1 - window0).GetSeconds();
+        inOrderGoodput =
+            (d.nics[1]->GetBytesReceived() - inOrder0) * 8.0 / (window1 - window0).GetSeconds();
         stats = host->GetStats();
         op = host->GetOperatingPoint();
         switchDrops = d.DroppedBytes();
@@ -281,12 +278,10 @@ IncastOutputs(bool hostModelPresent)
     for (uint32_t s = 0; s < 2; ++s)
     {
         Ptr<RdmaQueuePair> qp = d.Connect(s, 2);
-        qp->PostSend(3000000, RdmaQueuePair::CompletionCallback(
-                                  [&out](uint64_t, uint64_t b)
-                                  {
-                                      out.push_back(Simulator::Now().GetPicoSeconds());
-                                      out.push_back(int64_t(b));
-                                  }));
+        qp->PostSend(3000000, RdmaQueuePair::CompletionCallback([&out](uint64_t, uint64_t b) {
+                         out.push_back(Simulator::Now().GetPicoSeconds());
+                         out.push_back(int64_t(b));
+                     }));
         qps.push_back(qp);
     }
     Simulator::Stop(MilliSeconds(5));

@@ -5,6 +5,7 @@
 // the Little's-law operating point of DMA writes, and parameter validation.
 
 #include "common/flow-test-builders.h"
+
 #include "ns3/double.h"
 #include "ns3/host-interconnect.h"
 #include "ns3/host-path-timing.h"
@@ -65,8 +66,7 @@ TEST_CASE("host: huge pages raise the IOTLB hit rate of many receive buffers", "
 {
     // 16 queue pairs, 64 KiB receive buffer each, 1000-byte writes interleaved round robin:
     // 256 pages of 4 KiB exceed 64 entries (only hits within a page), 16 pages of 2 MiB fit.
-    auto rate = [](uint64_t page)
-    {
+    auto rate = [](uint64_t page) {
         Iotlb tlb(64, page);
         const uint64_t span = (65536 + page - 1) / page * page;
         std::vector<uint64_t> off(16, 0);
@@ -129,27 +129,14 @@ TEST_CASE("host: misses per byte of cyclic receive buffers match the LRU replay"
         }
     }
     // Outside the closed form's range: clear errors.
-    REQUIRE(ErrorOf(
-                []
-                {
-                    Iotlb::CyclicMissesPerByte(64, 4096, 33, 65536);
-                })
-                .find("2 x buffers <= entries (64)")
-            != std::string::npos);
-    REQUIRE(ErrorOf(
-                []
-                {
-                    Iotlb::CyclicMissesPerByte(64, 4096, 0, 65536);
-                })
-                .find("at least one buffer")
-            != std::string::npos);
-    REQUIRE(ErrorOf(
-                []
-                {
-                    Iotlb::CyclicMissesPerByte(64, 3000, 1, 65536);
-                })
-                .find("power of two")
-            != std::string::npos);
+    REQUIRE(ErrorOf([] {
+                Iotlb::CyclicMissesPerByte(64, 4096, 33, 65536);
+            }).find("2 x buffers <= entries (64)") != std::string::npos);
+    REQUIRE(ErrorOf([] {
+                Iotlb::CyclicMissesPerByte(64, 4096, 0, 65536);
+            }).find("at least one buffer") != std::string::npos);
+    REQUIRE(ErrorOf([] { Iotlb::CyclicMissesPerByte(64, 3000, 1, 65536); }).find("power of two") !=
+            std::string::npos);
 }
 
 TEST_CASE("host: DMA rate with page walks is 8P / (8P / R + walk x latency)", "[host]")
@@ -178,13 +165,8 @@ TEST_CASE("host: DMA rate with page walks is 8P / (8P / R + walk x latency)", "[
     halfWalk.walkAccesses = 0.5;
     const HostPathTiming half(gen4, ddr4, halfWalk);
     REQUIRE(half.MissLimitedRate(1.0 / 4096, op) > t.MissLimitedRate(1.0 / 4096, op));
-    REQUIRE(ErrorOf(
-                [&]
-                {
-                    t.MissLimitedRate(-1, op);
-                })
-                .find("misses per byte")
-            != std::string::npos);
+    REQUIRE(ErrorOf([&] { t.MissLimitedRate(-1, op); }).find("misses per byte") !=
+            std::string::npos);
 }
 
 TEST_CASE("host: PCIe rate after encoding and TLP overhead", "[host]")
@@ -246,82 +228,25 @@ TEST_CASE("host: DMA write throughput is credits x line / latency (Little's law)
 
 TEST_CASE("host: invalid parameters are rejected with clear errors", "[host]")
 {
-    REQUIRE(ErrorOf(
-                []
-                {
-                    PcieLinkModel(3, 0);
-                })
-                .find("lanes 0")
-            != std::string::npos);
-    REQUIRE(ErrorOf(
-                []
-                {
-                    PcieLinkModel(3, 3);
-                })
-                .find("lanes 3")
-            != std::string::npos);
-    REQUIRE(ErrorOf(
-                []
-                {
-                    PcieLinkModel(7, 16);
-                })
-                .find("generation 7")
-            != std::string::npos);
-    REQUIRE(ErrorOf(
-                []
-                {
-                    PcieLinkModel(3, 16, 100);
-                })
-                .find("max payload size 100")
-            != std::string::npos);
-    REQUIRE(ErrorOf(
-                []
-                {
-                    Iotlb(64, 6000);
-                })
-                .find("power of two")
-            != std::string::npos);
-    REQUIRE(ErrorOf(
-                []
-                {
-                    Iotlb(0, 4096);
-                })
-                .find("entries")
-            != std::string::npos);
-    REQUIRE(ErrorOf(
-                []
-                {
-                    MemoryBusModel(0);
-                })
-                .find("bandwidth")
-            != std::string::npos);
-    REQUIRE(ErrorOf(
-                []
-                {
-                    MemoryBusModel(600e9, 80e-9, 40e-9, 1.0);
-                })
-                .find("max utilisation")
-            != std::string::npos);
+    REQUIRE(ErrorOf([] { PcieLinkModel(3, 0); }).find("lanes 0") != std::string::npos);
+    REQUIRE(ErrorOf([] { PcieLinkModel(3, 3); }).find("lanes 3") != std::string::npos);
+    REQUIRE(ErrorOf([] { PcieLinkModel(7, 16); }).find("generation 7") != std::string::npos);
+    REQUIRE(ErrorOf([] { PcieLinkModel(3, 16, 100); }).find("max payload size 100") !=
+            std::string::npos);
+    REQUIRE(ErrorOf([] { Iotlb(64, 6000); }).find("power of two") != std::string::npos);
+    REQUIRE(ErrorOf([] { Iotlb(0, 4096); }).find("entries") != std::string::npos);
+    REQUIRE(ErrorOf([] { MemoryBusModel(0); }).find("bandwidth") != std::string::npos);
+    REQUIRE(ErrorOf([] { MemoryBusModel(600e9, 80e-9, 40e-9, 1.0); }).find("max utilisation") !=
+            std::string::npos);
     PcieLinkModel pcie;
     MemoryBusModel mem;
     HostPathTiming t(pcie, mem, HostPathTiming::Config{});
-    REQUIRE(ErrorOf(
-                [&]
-                {
-                    t.Solve(-1);
-                })
-                .find("non-negative")
-            != std::string::npos);
+    REQUIRE(ErrorOf([&] { t.Solve(-1); }).find("non-negative") != std::string::npos);
     // The object: attribute checkers and the run-time setter.
     Ptr<HostInterconnect> h = CreateObject<HostInterconnect>();
     REQUIRE_FALSE(h->SetAttributeFailSafe("MemoryAppDemand", DoubleValue(-0.1)));
     REQUIRE_FALSE(h->SetAttributeFailSafe("PcieLanes", UintegerValue(0)));
-    REQUIRE(ErrorOf(
-                [&]
-                {
-                    h->SetMemoryAppDemand(-0.5);
-                })
-                .find("MemoryAppDemand")
-            != std::string::npos);
+    REQUIRE(ErrorOf([&] { h->SetMemoryAppDemand(-0.5); }).find("MemoryAppDemand") !=
+            std::string::npos);
     REQUIRE(h->SetAttributeFailSafe("PageSize", UintegerValue(6000))); // caught at Attach
 }

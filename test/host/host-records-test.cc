@@ -73,8 +73,8 @@ TEST_CASE("host: hosts.csv rows conserve bytes under memory contention", "[host]
     REQUIRE(h.writeRateBps > 0.0);
 
     // The CSV row carries the same counters.
-    const std::string dir
-        = (std::filesystem::temp_directory_path() / "mlnet-host-records-test").string();
+    const std::string dir =
+        (std::filesystem::temp_directory_path() / "mlnet-host-records-test").string();
     std::filesystem::remove_all(dir);
     ScenarioRunner::WriteResults(r, cfg, dir);
     std::vector<std::string> lines = Lines(dir + "/hosts.csv");
@@ -94,17 +94,15 @@ TEST_CASE("host: host records match GetStats and no hosts.csv without the sectio
     // paths are picked up at time 0 (after the runner installed them) and read after the run.
     ScenarioConfig cfg = Incast(R"({"memoryAppDemand": 0.5})");
     std::vector<Ptr<HostInterconnect>> paths;
-    Simulator::Schedule(Seconds(0),
-                        [&paths]()
-                        {
-                            for (auto it = NodeList::Begin(); it != NodeList::End(); ++it)
-                            {
-                                if (Ptr<HostInterconnect> hi = HostInterconnectHelper::Get(*it))
-                                {
-                                    paths.push_back(hi);
-                                }
-                            }
-                        });
+    Simulator::Schedule(Seconds(0), [&paths]() {
+        for (auto it = NodeList::Begin(); it != NodeList::End(); ++it)
+        {
+            if (Ptr<HostInterconnect> hi = HostInterconnectHelper::Get(*it))
+            {
+                paths.push_back(hi);
+            }
+        }
+    });
     ScenarioRunner runner(cfg);
     ScenarioResult r = runner.Run();
     REQUIRE(paths.size() == 3);
@@ -120,10 +118,10 @@ TEST_CASE("host: host records match GetStats and no hosts.csv without the sectio
         for (const Ptr<HostInterconnect>& hi : paths)
         {
             const HostPathStats& g = hi->GetStats();
-            same += g.rxBytes == s.rxBytes && g.deliveredBytes == s.deliveredBytes
-                    && g.dropBytes == s.dropBytes && g.iotlbHits == s.iotlbHits
-                    && g.iotlbMisses == s.iotlbMisses && g.txPayloadBytes == s.txPayloadBytes
-                    && g.busyTime == s.busyTime && g.queueDelaySumNs == s.queueDelaySumNs;
+            same += g.rxBytes == s.rxBytes && g.deliveredBytes == s.deliveredBytes &&
+                    g.dropBytes == s.dropBytes && g.iotlbHits == s.iotlbHits &&
+                    g.iotlbMisses == s.iotlbMisses && g.txPayloadBytes == s.txPayloadBytes &&
+                    g.busyTime == s.busyTime && g.queueDelaySumNs == s.queueDelaySumNs;
         }
         REQUIRE(same >= 1);
     }
@@ -136,8 +134,8 @@ TEST_CASE("host: host records match GetStats and no hosts.csv without the sectio
     ScenarioConfig none = Incast("");
     ScenarioResult plain = ScenarioRunner(none).Run();
     REQUIRE(plain.hosts.empty());
-    const std::string dir
-        = (std::filesystem::temp_directory_path() / "mlnet-host-records-none").string();
+    const std::string dir =
+        (std::filesystem::temp_directory_path() / "mlnet-host-records-none").string();
     std::filesystem::remove_all(dir);
     std::vector<std::string> written = ScenarioRunner::WriteResults(plain, none, dir);
     for (const std::string& w : written)

@@ -18,8 +18,8 @@ std::string
 ScenarioText(const std::string& host)
 {
     return R"({"topology": {"type": "leaf-spine", "leaves": 2, "spines": 1, "hostsPerLeaf": 2},
-               "duration": "1ms", "host": )"
-           + host + R"(, "traffic": []})";
+               "duration": "1ms", "host": )" +
+           host + R"(, "traffic": []})";
 }
 
 std::string
@@ -42,11 +42,11 @@ TEST_CASE("host: scenario section is validated with one-line errors", "[host]")
     REQUIRE(ParseError(R"({"pageSize": 6000})").find("host.pageSize") != std::string::npos);
     REQUIRE(ParseError(R"({"pcieLanes": 3})").find("host.pcieLanes") != std::string::npos);
     REQUIRE(ParseError(R"({"pcieLanes": 0})").find("host.pcieLanes") != std::string::npos);
-    REQUIRE(ParseError(R"({"memoryAppDemand": -0.5})").find("host.memoryAppDemand")
-            != std::string::npos);
+    REQUIRE(ParseError(R"({"memoryAppDemand": -0.5})").find("host.memoryAppDemand") !=
+            std::string::npos);
     REQUIRE(ParseError(R"({"hosts": [9]})").find("host.hosts") != std::string::npos);
-    REQUIRE(ParseError(R"({"overrides": [{"memoryAppDemand": 0.5}]})").find("hosts")
-            != std::string::npos);
+    REQUIRE(ParseError(R"({"overrides": [{"memoryAppDemand": 0.5}]})").find("hosts") !=
+            std::string::npos);
     REQUIRE(ParseError(R"({"bogus": 1})").find("bogus") != std::string::npos);
     REQUIRE(ParseError(R"({"pageSize": "2MiB", "memoryAppDemand": 0.5,
                           "overrides": [{"hosts": [3], "memoryAppDemand": 1.0}],

@@ -39,7 +39,7 @@ Us(double us)
 }
 
 /// A state machine under test with its queue-pair state, initialised at t = 0.
-template<class T>
+template <class T>
 struct Qp
 {
     Ptr<T> cc;
@@ -260,8 +260,7 @@ TEST_CASE("rdma: dcqcn ClampTargetRate=false keeps Rt across cuts without recove
 
 TEST_CASE("rdma: dcqcn iteration-aware gain scales the increase step", "[rdma]")
 {
-    auto run = [](double slope, double intercept, uint64_t sent)
-    {
+    auto run = [](double slope, double intercept, uint64_t sent) {
         Qp<Dcqcn> q;
         q.cc->SetFastRecoveryStages(1);
         q.cc->SetIterGainSlope(slope);

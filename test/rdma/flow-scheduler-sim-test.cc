@@ -4,6 +4,7 @@
 // The packet-level flow scheduler: decisions applied to queue pairs, control delay, modes.
 
 #include "common/rdma-scenario.h"
+
 #include "ns3/flow-policy-factory.h"
 #include "ns3/rdma-flow-scheduler.h"
 
@@ -37,24 +38,21 @@ struct OneToThree
     /// Post 1, 2 and 4 MB from host 0 to hosts 1, 2, 3 at time `at`.
     void Post(Time at)
     {
-        Simulator::Schedule(at,
-                            [this]()
-                            {
-                                for (uint32_t i = 0; i < 3; ++i)
-                                {
-                                    FlowDeclaration f;
-                                    f.group = 1;
-                                    f.index = i;
-                                    f.bytes = 1000000u << i;
-                                    s->Post(d.nics[0], d.nics[i + 1], f,
-                                            RdmaFlowScheduler::MessageCallback(
-                                                [this, i]()
-                                                {
-                                                    received[i] = Simulator::Now();
-                                                }),
-                                            RdmaFlowScheduler::MessageCallback());
-                                }
-                            });
+        Simulator::Schedule(at, [this]() {
+            for (uint32_t i = 0; i < 3; ++i)
+            {
+                FlowDeclaration f;
+                f.group = 1;
+                f.index = i;
+                f.bytes = 1000000u << i;
+                s->Post(d.nics[0],
+                        d.nics[i + 1],
+                        f,
+                        RdmaFlowScheduler::MessageCallback(
+                            [this, i]() { received[i] = Simulator::Now(); }),
+                        RdmaFlowScheduler::MessageCallback());
+            }
+        });
     }
 };
 
@@ -91,8 +89,8 @@ TEST_CASE("flow-scheduler: fair sharing lets the small flow of a coflow finish f
     // thirds of the uplink: 1 MB done after 3 MB went out, 2 MB after 5 MB, 4 MB after 7 MB
     CHECK(t.received[0] < t.received[1]);
     CHECK(t.received[1] < t.received[2]);
-    const double r = (t.received[0] - MicroSeconds(10)).GetSeconds()
-                     / (t.received[2] - MicroSeconds(10)).GetSeconds();
+    const double r = (t.received[0] - MicroSeconds(10)).GetSeconds() /
+                     (t.received[2] - MicroSeconds(10)).GetSeconds();
     CHECK(r == Approx(3.0 / 7).epsilon(0.05));
     Simulator::Destroy();
 }
@@ -104,20 +102,19 @@ TEST_CASE("flow-scheduler: the control delay shifts every decision by exactly th
     {
         OneToThree t("madd", delay);
         std::vector<Time> lag;
-        t.s->TraceConnectWithoutContext("Decision",
-                                        MakeCallback(+[](std::vector<Time>* v, uint64_t, uint32_t,
-                                                         uint8_t, double, Time computed)
-                                                     {
-                                                         v->push_back(Simulator::Now() - computed);
-                                                     })
-                                            .Bind(&lag));
+        t.s->TraceConnectWithoutContext(
+            "Decision",
+            MakeCallback(
+                +[](std::vector<Time>* v, uint64_t, uint32_t, uint8_t, double, Time computed) {
+                    v->push_back(Simulator::Now() - computed);
+                })
+                .Bind(&lag));
         std::vector<Time> starts;
         t.s->TraceConnectWithoutContext(
-            "FlowDone", MakeCallback(+[](std::vector<Time>* v, const ScheduledFlowRecord& r)
-                                     {
-                                         v->push_back(r.start - r.release);
-                                     })
-                            .Bind(&starts));
+            "FlowDone",
+            MakeCallback(+[](std::vector<Time>* v, const ScheduledFlowRecord& r) {
+                v->push_back(r.start - r.release);
+            }).Bind(&starts));
         t.Post(MicroSeconds(10));
         Simulator::Stop(MilliSeconds(5));
         Simulator::Run();
@@ -149,14 +146,20 @@ TEST_CASE("flow-scheduler: modes and inputs are checked", "[flow-scheduler]")
     FlowDeclaration f;
     f.group = 9;
     f.bytes = 1000;
-    CHECK_THROWS_WITH(s->Post(d.nics[0], d.nics[1], f, RdmaFlowScheduler::MessageCallback(),
+    CHECK_THROWS_WITH(s->Post(d.nics[0],
+                              d.nics[1],
+                              f,
+                              RdmaFlowScheduler::MessageCallback(),
                               RdmaFlowScheduler::MessageCallback()),
                       Catch::Contains("group 9 is unknown"));
     FlowGroupSpec g;
     g.id = 9;
     s->DeclareGroup(g);
     f.deadline = -1;
-    CHECK_THROWS_WITH(s->Post(d.nics[0], d.nics[1], f, RdmaFlowScheduler::MessageCallback(),
+    CHECK_THROWS_WITH(s->Post(d.nics[0],
+                              d.nics[1],
+                              f,
+                              RdmaFlowScheduler::MessageCallback(),
                               RdmaFlowScheduler::MessageCallback()),
                       Catch::Contains("deadline = -1"));
     Ptr<RdmaFlowScheduler> other = CreateObject<RdmaFlowScheduler>();

@@ -18,11 +18,9 @@ namespace
 void
 PostAndTime(Ptr<RdmaQueuePair> qp, uint64_t bytes, Time& done)
 {
-    qp->PostSend(bytes, RdmaQueuePair::CompletionCallback(
-                            [&done](uint64_t, uint64_t)
-                            {
-                                done = Simulator::Now();
-                            }));
+    qp->PostSend(bytes, RdmaQueuePair::CompletionCallback([&done](uint64_t, uint64_t) {
+                     done = Simulator::Now();
+                 }));
 }
 
 } // namespace
@@ -83,12 +81,10 @@ TEST_CASE("rdma: raising a queue pair's class mid-message gives it strict priori
     PostAndTime(a, bytes, doneA);
     PostAndTime(b, bytes, doneB);
     bool pendingRightAfter = false;
-    Simulator::Schedule(MicroSeconds(300),
-                        [&]()
-                        {
-                            a->SetPriorityClass(5);
-                            pendingRightAfter = a->IsClassChangePending();
-                        });
+    Simulator::Schedule(MicroSeconds(300), [&]() {
+        a->SetPriorityClass(5);
+        pendingRightAfter = a->IsClassChangePending();
+    });
     Simulator::Stop(MilliSeconds(20));
     Simulator::Run();
     REQUIRE(doneA > Time(0));

@@ -7,6 +7,7 @@
 
 #include "common/rdma-scenario.h"
 #include "common/test-utilities.h"
+
 #include "ns3/nstime.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
@@ -27,15 +28,9 @@ TEST_CASE("rdma: retransmission timer fires RetransmitTimeout after the last pro
     uint64_t before = 99;
     uint64_t after = 99;
     Simulator::Schedule(MicroSeconds(30) - NanoSeconds(1),
-                        [&before, qp]()
-                        {
-                            before = qp->GetTimeouts();
-                        });
+                        [&before, qp]() { before = qp->GetTimeouts(); });
     Simulator::Schedule(MicroSeconds(30) + NanoSeconds(1),
-                        [&after, qp]()
-                        {
-                            after = qp->GetTimeouts();
-                        });
+                        [&after, qp]() { after = qp->GetTimeouts(); });
     Simulator::Stop(MicroSeconds(31));
     Simulator::Run();
     // The first packet left at t = 0 (PostSend sends at once), so the timer expires at 30 us
@@ -57,11 +52,9 @@ TEST_CASE("rdma: ACKs that make progress move the retransmission deadline", "[rd
         Ptr<RdmaQueuePair> qp = d.Connect(0, 1);
         const uint64_t bytes = 5000000;
         bool done = false;
-        qp->PostSend(bytes, RdmaQueuePair::CompletionCallback(
-                                [&done](uint64_t, uint64_t)
-                                {
-                                    done = true;
-                                }));
+        qp->PostSend(bytes, RdmaQueuePair::CompletionCallback([&done](uint64_t, uint64_t) {
+                         done = true;
+                     }));
         Simulator::Stop(MilliSeconds(5));
         Simulator::Run();
         INFO("timeout " << rtoUs << " us: " << qp->GetTimeouts() << " timeouts, "

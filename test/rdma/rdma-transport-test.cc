@@ -17,11 +17,9 @@ TEST_CASE("rdma: one flow alone reaches at least 95% of the achievable goodput",
     Ptr<RdmaQueuePair> qp = d.Connect(0, 1);
     const uint64_t bytes = 20000000;
     Time done;
-    qp->PostSend(bytes, RdmaQueuePair::CompletionCallback(
-                            [&done](uint64_t, uint64_t)
-                            {
-                                done = Simulator::Now();
-                            }));
+    qp->PostSend(bytes, RdmaQueuePair::CompletionCallback([&done](uint64_t, uint64_t) {
+                     done = Simulator::Now();
+                 }));
     Simulator::Stop(MilliSeconds(10));
     Simulator::Run();
     REQUIRE(done > Time(0));
@@ -42,15 +40,9 @@ TEST_CASE("rdma: message completions arrive in order with exact byte counts", "[
     std::vector<std::pair<uint64_t, uint64_t>> done;
     std::vector<uint64_t> received;
     d.nics[1]->SetReceiveCallback(RdmaNic::ReceiveCallback(
-        [&received](Ipv4Address, uint32_t, uint64_t b)
-        {
-            received.push_back(b);
-        }));
+        [&received](Ipv4Address, uint32_t, uint64_t b) { received.push_back(b); }));
     RdmaQueuePair::CompletionCallback cb(
-        [&done](uint64_t id, uint64_t b)
-        {
-            done.emplace_back(id, b);
-        });
+        [&done](uint64_t id, uint64_t b) { done.emplace_back(id, b); });
     for (uint64_t b : {1ull, 999ull, 1000ull, 1001ull, 123456ull})
     {
         qp->PostSend(b, cb);
@@ -78,27 +70,21 @@ TEST_CASE("rdma: hundreds of queued messages, some posted from completions, comp
     Ptr<RdmaQueuePair> qp = d.Connect(0, 1);
     std::vector<uint64_t> received;
     d.nics[1]->SetReceiveCallback(RdmaNic::ReceiveCallback(
-        [&received](Ipv4Address, uint32_t, uint64_t b)
-        {
-            received.push_back(b);
-        }));
+        [&received](Ipv4Address, uint32_t, uint64_t b) { received.push_back(b); }));
     std::vector<uint64_t> posted;
     std::vector<std::pair<uint64_t, uint64_t>> done;
-    auto size = [](uint64_t i)
-    {
+    auto size = [](uint64_t i) {
         return 1 + (i * 7919) % 5000; // 1 .. 5000 bytes: one to five packets
     };
     RdmaQueuePair::CompletionCallback cb;
-    cb = RdmaQueuePair::CompletionCallback(
-        [&](uint64_t id, uint64_t b)
+    cb = RdmaQueuePair::CompletionCallback([&](uint64_t id, uint64_t b) {
+        done.emplace_back(id, b);
+        if (id % 3 == 0 && posted.size() < 300)
         {
-            done.emplace_back(id, b);
-            if (id % 3 == 0 && posted.size() < 300)
-            {
-                posted.push_back(size(posted.size()));
-                qp->PostSend(posted.back(), cb);
-            }
-        });
+            posted.push_back(size(posted.size()));
+            qp->PostSend(posted.back(), cb);
+        }
+    });
     for (uint64_t i = 0; i < 200; ++i)
     {
         posted.push_back(size(i));
@@ -135,14 +121,12 @@ TEST_CASE("rdma: dcqcn flows converge to the fair share with a bounded queue", "
     // recovers additively (R_AI = 40 Mb/s per 55 us): it reaches the fair share after ~33 ms.
     // Bytes sent per QP at 35 ms and 50 ms give the rates over the converged window.
     std::vector<uint64_t> at35(n);
-    Simulator::Schedule(MilliSeconds(35),
-                        [&]()
-                        {
-                            for (uint32_t i = 0; i < n; ++i)
-                            {
-                                at35[i] = qps[i]->GetCcState().bytesSent;
-                            }
-                        });
+    Simulator::Schedule(MilliSeconds(35), [&]() {
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            at35[i] = qps[i]->GetCcState().bytesSent;
+        }
+    });
     Ptr<FabricSwitch> left = d.topo.edge.Get(0)->GetObject<FabricSwitch>();
     Simulator::Stop(MilliSeconds(50));
     Simulator::Run();
@@ -179,11 +163,7 @@ TEST_CASE("rdma: go-back-N delivers every byte exactly once under loss", "[rdma]
     RdmaDumbbell d(8, 1, false, 600 * 1024, "ns3::RdmaFixedRate");
     std::vector<Ptr<RdmaQueuePair>> qps;
     uint32_t completed = 0;
-    RdmaQueuePair::CompletionCallback cb(
-        [&completed](uint64_t, uint64_t)
-        {
-            completed++;
-        });
+    RdmaQueuePair::CompletionCallback cb([&completed](uint64_t, uint64_t) { completed++; });
     for (uint32_t i = 0; i < 8; ++i)
     {
         qps.push_back(d.Connect(i, 8));
@@ -232,16 +212,12 @@ TEST_CASE("rdma: the NIC serves a higher priority class first", "[rdma]")
     Ptr<RdmaQueuePair> high = d.nics[0]->Connect(d.nics[1], 6);
     Time lowDone;
     Time highDone;
-    low->PostSend(2000000, RdmaQueuePair::CompletionCallback(
-                               [&lowDone](uint64_t, uint64_t)
-                               {
-                                   lowDone = Simulator::Now();
-                               }));
-    high->PostSend(2000000, RdmaQueuePair::CompletionCallback(
-                                [&highDone](uint64_t, uint64_t)
-                                {
-                                    highDone = Simulator::Now();
-                                }));
+    low->PostSend(2000000, RdmaQueuePair::CompletionCallback([&lowDone](uint64_t, uint64_t) {
+                      lowDone = Simulator::Now();
+                  }));
+    high->PostSend(2000000, RdmaQueuePair::CompletionCallback([&highDone](uint64_t, uint64_t) {
+                       highDone = Simulator::Now();
+                   }));
     Simulator::Stop(MilliSeconds(5));
     Simulator::Run();
     // The high class goes first at line rate (2 MB in ~173 us), the low class after it.
@@ -264,11 +240,9 @@ TEST_CASE("rdma: a queue pair is released after the simulation (no retransmissio
         RdmaDumbbell d(1, 1);
         qp = d.Connect(0, 1);
         uint64_t completed = 0;
-        qp->PostSend(100000, RdmaQueuePair::CompletionCallback(
-                                 [&completed](uint64_t, uint64_t bytes)
-                                 {
-                                     completed += bytes;
-                                 }));
+        qp->PostSend(100000,
+                     RdmaQueuePair::CompletionCallback(
+                         [&completed](uint64_t, uint64_t bytes) { completed += bytes; }));
         Simulator::Stop(MilliSeconds(1));
         Simulator::Run();
         REQUIRE(completed == 100000);
@@ -299,8 +273,7 @@ TEST_CASE("rdma: queue pairs get their own copies of the congestion control with
           "[rdma]")
 {
     // RdmaHelper::Install builds one instance; every queue pair forks it (RdmaCongestionOps::Fork).
-    auto rateAi = [](const Ptr<RdmaQueuePair>& qp)
-    {
+    auto rateAi = [](const Ptr<RdmaQueuePair>& qp) {
         return DynamicCast<Dcqcn>(qp->GetCongestionOps())->GetRateAi().GetBitRate();
     };
     FabricTopologyHelper th;
@@ -333,8 +306,8 @@ TEST_CASE("rdma: queue pairs get their own copies of the congestion control with
     CHECK(DynamicCast<RdmaFixedRate>(f->GetCongestionOps())->GetRate() == DataRate("10Gbps"));
     CHECK(f->GetCongestionOps()->GetInstanceTypeId().GetName() == "ns3::RdmaFixedRate");
     nics[1]->SetCongestionControl(ObjectFactory("ns3::DcqcnVendor"));
-    CHECK(nics[1]->Connect(nics[2])->GetCongestionOps()->GetInstanceTypeId().GetName()
-          == "ns3::DcqcnVendor");
+    CHECK(nics[1]->Connect(nics[2])->GetCongestionOps()->GetInstanceTypeId().GetName() ==
+          "ns3::DcqcnVendor");
     // A subclass without its own Fork() gets instances of its own class, from the factory.
     ObjectFactory forkLess;
     forkLess.SetTypeId(ForkLessDcqcn::GetTypeId());

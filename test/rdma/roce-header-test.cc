@@ -6,6 +6,7 @@
 // parsed key the NIC hands its port with a packet is the packet's own.
 
 #include "common/rdma-scenario.h"
+
 #include "ns3/core-module.h"
 #include "ns3/internet-module.h"
 #include "ns3/mlnet-module.h"
@@ -138,10 +139,15 @@ TEST_CASE("rdma: RoceV2Header::Key() is FlowKey::Parse of the bytes Write() prod
                 FlowKey parsed;
                 REQUIRE(parsed.Parse(b, n));
                 const FlowKey k = h.Key();
-                auto fields = [](const FlowKey& x)
-                {
-                    return std::make_tuple(x.src, x.dst, x.sport, x.dport, x.protocol, x.dscp,
-                                           x.ecn, x.reserved);
+                auto fields = [](const FlowKey& x) {
+                    return std::make_tuple(x.src,
+                                           x.dst,
+                                           x.sport,
+                                           x.dport,
+                                           x.protocol,
+                                           x.dscp,
+                                           x.ecn,
+                                           x.reserved);
                 };
                 CHECK(fields(k) == fields(parsed));
             }

@@ -2,6 +2,7 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 #include "common/flow-test-builders.h"
+
 #include "ns3/compute-dag.h"
 
 #include <catch2/catch.hpp>
@@ -78,8 +79,8 @@ TEST_CASE("compute-dag: tensors crossing several links arrive when their busiest
     uint32_t b = g.AddTensor("b", 1000);
     uint32_t o1 = g.AddOp("op1", 0.5, {}, {a});
     g.AddOp("op2", 0.5, {o1}, {b});
-    DagSchedule s
-        = g.IdealSchedule({{{0, 1.0}, {1, 2.0}}, {{0, 1.0}, {2, 2.0}}}, {1000, 1000, 1000});
+    DagSchedule s =
+        g.IdealSchedule({{{0, 1.0}, {1, 2.0}}, {{0, 1.0}, {2, 2.0}}}, {1000, 1000, 1000});
     CHECK(s.arrival[a] == Approx(2.0));
     CHECK(s.arrival[b] == Approx(2.0));
     CHECK(s.minCct == Approx(2.0));
@@ -115,11 +116,7 @@ TEST_CASE("compute-dag: cycles, unknown ids and bad values are rejected", "[flow
     g.AddOp("fwd1", 1, {2});
     g.AddOp("fwd2", 1, {0});
     g.AddOp("fwd3", 1, {1});
-    std::string e = ErrorOf(
-        [&]
-        {
-            g.Validate();
-        });
+    std::string e = ErrorOf([&] { g.Validate(); });
     CHECK(e.find("cycle") != std::string::npos);
     CHECK(e.find("fwd1") != std::string::npos);
     CHECK(e.find("fwd3") != std::string::npos);
@@ -127,50 +124,16 @@ TEST_CASE("compute-dag: cycles, unknown ids and bad values are rejected", "[flow
 
     ComputeDag self;
     self.AddOp("x", 1, {0});
-    CHECK(ErrorOf(
-              [&]
-              {
-                  self.Validate();
-              })
-              .find("depends on itself")
-          != std::string::npos);
+    CHECK(ErrorOf([&] { self.Validate(); }).find("depends on itself") != std::string::npos);
     ComputeDag unknown;
     unknown.AddOp("x", 1, {5});
-    CHECK(ErrorOf(
-              [&]
-              {
-                  unknown.Validate();
-              })
-              .find("dependency 5 is not an op")
-          != std::string::npos);
+    CHECK(ErrorOf([&] { unknown.Validate(); }).find("dependency 5 is not an op") !=
+          std::string::npos);
     ComputeDag tensor;
     tensor.AddOp("x", 1, {}, {3});
-    CHECK(ErrorOf(
-              [&]
-              {
-                  tensor.Validate();
-              })
-              .find("tensor 3 is unknown")
-          != std::string::npos);
-    CHECK(ErrorOf(
-              [&]
-              {
-                  tensor.AddOp("y", -1);
-              })
-              .find("seconds = -1")
-          != std::string::npos);
-    CHECK(ErrorOf(
-              [&]
-              {
-                  tensor.AddTensor("z", 0);
-              })
-              .find("bytes = 0")
-          != std::string::npos);
-    CHECK(ErrorOf(
-              [&]
-              {
-                  ThreeOps().IdealSchedule(0);
-              })
-              .find("bytesPerSecond")
-          != std::string::npos);
+    CHECK(ErrorOf([&] { tensor.Validate(); }).find("tensor 3 is unknown") != std::string::npos);
+    CHECK(ErrorOf([&] { tensor.AddOp("y", -1); }).find("seconds = -1") != std::string::npos);
+    CHECK(ErrorOf([&] { tensor.AddTensor("z", 0); }).find("bytes = 0") != std::string::npos);
+    CHECK(ErrorOf([&] { ThreeOps().IdealSchedule(0); }).find("bytesPerSecond") !=
+          std::string::npos);
 }

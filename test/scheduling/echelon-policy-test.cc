@@ -2,6 +2,7 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 #include "common/flow-test-builders.h"
+
 #include "ns3/boolean.h"
 #include "ns3/echelon-flow-policy.h"
 #include "ns3/fluid-flow-model.h"
@@ -142,8 +143,11 @@ namespace
 /// Pipeline of 4 x 1 MB on 0->1 released at the given times, plus one competing flow on
 /// 0->2; returns the fluid results (pipeline first).
 std::vector<FluidFlowResult>
-PipelineAgainstFlow(Ptr<FlowSchedulingPolicy> policy, const std::vector<double>& releases,
-                    double declaredStage, double otherBytes, double otherRelease)
+PipelineAgainstFlow(Ptr<FlowSchedulingPolicy> policy,
+                    const std::vector<double>& releases,
+                    double declaredStage,
+                    double otherBytes,
+                    double otherRelease)
 {
     FluidFlowModel m(policy);
     for (uint32_t q = 0; q < 3; ++q)

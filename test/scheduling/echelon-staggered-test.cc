@@ -7,6 +7,7 @@
 // by hand below.
 
 #include "common/flow-test-builders.h"
+
 #include "ns3/echelon-flow-policy.h"
 #include "ns3/fluid-flow-model.h"
 #include "ns3/madd-coflow-policy.h"

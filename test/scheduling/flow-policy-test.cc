@@ -2,6 +2,7 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 #include "common/flow-test-builders.h"
+
 #include "ns3/cadent-flow-policy.h"
 #include "ns3/fair-sharing-flow-policy.h"
 #include "ns3/fifo-flow-policy.h"
@@ -46,101 +47,40 @@ TEST_CASE("flow-scheduling: bad declarations are rejected with the field and ran
 
     FlowDeclaration negDeadline = ok;
     negDeadline.deadline = -0.5;
-    std::string e = ErrorOf(
-        [&]
-        {
-            s.AddFlow(negDeadline, 0);
-        });
+    std::string e = ErrorOf([&] { s.AddFlow(negDeadline, 0); });
     CHECK(e.find("flow 7") != std::string::npos);
     CHECK(e.find("deadline = -0.5") != std::string::npos);
     CHECK(e.find("must be >= 0") != std::string::npos);
 
     FlowDeclaration unknown = ok;
     unknown.group = 42;
-    e = ErrorOf(
-        [&]
-        {
-            s.AddFlow(unknown, 0);
-        });
+    e = ErrorOf([&] { s.AddFlow(unknown, 0); });
     CHECK(e.find("group 42 is unknown") != std::string::npos);
 
     FlowDeclaration zero = ok;
     zero.bytes = 0;
-    CHECK(ErrorOf(
-              [&]
-              {
-                  s.AddFlow(zero, 0);
-              })
-              .find("bytes = 0")
-          != std::string::npos);
+    CHECK(ErrorOf([&] { s.AddFlow(zero, 0); }).find("bytes = 0") != std::string::npos);
     FlowDeclaration noPort = ok;
     noPort.dst = 9;
-    CHECK(ErrorOf(
-              [&]
-              {
-                  s.AddFlow(noPort, 0);
-              })
-              .find("port 9 is unknown")
-          != std::string::npos);
+    CHECK(ErrorOf([&] { s.AddFlow(noPort, 0); }).find("port 9 is unknown") != std::string::npos);
     FlowDeclaration w = ok;
     w.weight = 0;
-    CHECK(ErrorOf(
-              [&]
-              {
-                  s.AddFlow(w, 0);
-              })
-              .find("weight = 0")
-          != std::string::npos);
+    CHECK(ErrorOf([&] { s.AddFlow(w, 0); }).find("weight = 0") != std::string::npos);
     FlowDeclaration off = ok;
     off.offset = -1;
-    CHECK(ErrorOf(
-              [&]
-              {
-                  s.AddFlow(off, 0);
-              })
-              .find("offset = -1")
-          != std::string::npos);
+    CHECK(ErrorOf([&] { s.AddFlow(off, 0); }).find("offset = -1") != std::string::npos);
 
     s.AddFlow(ok, 0);
-    CHECK(ErrorOf(
-              [&]
-              {
-                  s.AddFlow(ok, 0);
-              })
-              .find("already live")
-          != std::string::npos);
-    CHECK(ErrorOf(
-              [&]
-              {
-                  s.SetRemaining(7, 2 * MB);
-              })
-              .find("remaining")
-          != std::string::npos);
+    CHECK(ErrorOf([&] { s.AddFlow(ok, 0); }).find("already live") != std::string::npos);
+    CHECK(ErrorOf([&] { s.SetRemaining(7, 2 * MB); }).find("remaining") != std::string::npos);
 
     FlowGroupSpec bad = Group(2, FlowArrangement::Pipeline, -1);
-    CHECK(ErrorOf(
-              [&]
-              {
-                  s.DeclareGroup(bad);
-              })
-              .find("stageTime = -1")
-          != std::string::npos);
+    CHECK(ErrorOf([&] { s.DeclareGroup(bad); }).find("stageTime = -1") != std::string::npos);
     FlowGroupSpec other = Group(1, FlowArrangement::Pipeline, 1e-3);
-    CHECK(ErrorOf(
-              [&]
-              {
-                  s.DeclareGroup(other);
-              })
-              .find("different spec")
-          != std::string::npos);
+    CHECK(ErrorOf([&] { s.DeclareGroup(other); }).find("different spec") != std::string::npos);
     CHECK_NOTHROW(s.DeclareGroup(Group(1))); // same spec again: no-op
-    CHECK(ErrorOf(
-              [&]
-              {
-                  s.SetPort(5, 0, GB);
-              })
-              .find("must be finite and > 0")
-          != std::string::npos);
+    CHECK(ErrorOf([&] { s.SetPort(5, 0, GB); }).find("must be finite and > 0") !=
+          std::string::npos);
 }
 
 TEST_CASE("flow-scheduling: a group with expectedFlows is forgotten when they are done",
@@ -363,8 +303,7 @@ TEST_CASE("flow-scheduling: CadentFlow's deadline order minimises the maximum la
     // Three 1 MB flows on one 1 GB/s uplink (1 ms each), deadlines 3, 1 and 2 ms.
     // EDD: finishes 1, 2, 3 ms in deadline order: max lateness 0. Fair sharing: all at 3 ms,
     // lateness 2 ms for the 1 ms deadline.
-    auto run = [](Ptr<FlowSchedulingPolicy> p)
-    {
+    auto run = [](Ptr<FlowSchedulingPolicy> p) {
         FluidFlowModel m(p);
         for (uint32_t q = 0; q < 4; ++q)
         {
@@ -398,11 +337,7 @@ TEST_CASE("flow-scheduling: the factory knows every policy by name", "[flow-sche
     {
         CHECK(CreateFlowSchedulingPolicy(n)->GetName() == n);
     }
-    std::string e = ErrorOf(
-        []
-        {
-            CreateFlowSchedulingPolicy("sjf");
-        });
+    std::string e = ErrorOf([] { CreateFlowSchedulingPolicy("sjf"); });
     CHECK(e.find("'sjf'") != std::string::npos);
     CHECK(e.find("echelon") != std::string::npos);
 }

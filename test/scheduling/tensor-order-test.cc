@@ -42,7 +42,8 @@ Entries(const std::vector<TransferSlice>& plan)
 std::vector<GradientTensor>
 FourLayers()
 {
-    return TensorOrderPolicy::MakeTensors({120000, 30000, 2500000, 60000}, {1e-3, 2e-3, 3e-3, 4e-3},
+    return TensorOrderPolicy::MakeTensors({120000, 30000, 2500000, 60000},
+                                          {1e-3, 2e-3, 3e-3, 4e-3},
                                           {2e-3, 4e-3, 6e-3, 8e-3});
 }
 
@@ -68,8 +69,10 @@ TEST_CASE("scheduling: fifo sends whole tensors in backward production order", "
 {
     auto fifo = CreateObject<FifoTensorOrder>();
     const auto plan = fifo->Plan(FourLayers());
-    const std::vector<Entry> expected
-        = {{3, 0, 60000, 0}, {2, 0, 2500000, 0}, {1, 0, 30000, 0}, {0, 0, 120000, 0}};
+    const std::vector<Entry> expected = {{3, 0, 60000, 0},
+                                         {2, 0, 2500000, 0},
+                                         {1, 0, 30000, 0},
+                                         {0, 0, 120000, 0}};
     CHECK(Entries(plan) == expected);
     CHECK(plan[0].readyTime == Approx(8e-3));
     CHECK(plan[3].readyTime == Approx(20e-3));
@@ -81,8 +84,10 @@ TEST_CASE("scheduling: tictac TIC orders whole tensors by DAG consumption order"
 {
     auto tic = CreateObject<TicTacTensorOrder>();
     const auto plan = tic->Plan(FourLayers());
-    const std::vector<Entry> expected
-        = {{0, 0, 120000, 0}, {1, 0, 30000, 1}, {2, 0, 2500000, 2}, {3, 0, 60000, 3}};
+    const std::vector<Entry> expected = {{0, 0, 120000, 0},
+                                         {1, 0, 30000, 1},
+                                         {2, 0, 2500000, 2},
+                                         {3, 0, 60000, 3}};
     CHECK(Entries(plan) == expected);
     // 4 priority values onto 8 classes: class = value x 8 / 4
     CHECK(plan[0].priorityClass == 0);
@@ -105,8 +110,8 @@ TEST_CASE("scheduling: tictac TAC uses timing where TIC uses layer numbering", "
     t[3] = {3, 2, 100, 1.0, 0.5, 0.5};
 
     auto tic = CreateObject<TicTacTensorOrder>();
-    CHECK(Entries(tic->Plan(t))
-          == std::vector<Entry>{{0, 0, 1000, 0}, {1, 0, 10, 0}, {2, 0, 100, 1}, {3, 0, 100, 2}});
+    CHECK(Entries(tic->Plan(t)) ==
+          std::vector<Entry>{{0, 0, 1000, 0}, {1, 0, 10, 0}, {2, 0, 100, 1}, {3, 0, 100, 2}});
 
     // 4 bytes/param at 4000 B/s: M = 1 s, 0.01 s, 0.1 s, 0.1 s. Layer 0's transfers tie on
     // M+ = 1.01 s; Johnson's rule sends the short one first (min(0.01, 1) < min(1, 1)); then
@@ -115,14 +120,15 @@ TEST_CASE("scheduling: tictac TAC uses timing where TIC uses layer numbering", "
     tac->SetAttribute("Mode", EnumValue(TicTacTensorOrder::TAC));
     tac->SetAttribute("Bandwidth", DoubleValue(4000.0));
     CHECK(tac->GetName() == "TicTac-TAC");
-    CHECK(Entries(tac->Plan(t))
-          == std::vector<Entry>{{1, 0, 10, 0}, {0, 0, 1000, 1}, {3, 0, 100, 2}, {2, 0, 100, 3}});
+    CHECK(Entries(tac->Plan(t)) ==
+          std::vector<Entry>{{1, 0, 10, 0}, {0, 0, 1000, 1}, {3, 0, 100, 2}, {2, 0, 100, 3}});
 
     // on a chain with one tensor per layer, TAC degenerates to consumption order
     tac->SetBandwidth(1e9);
-    CHECK(Entries(tac->Plan(FourLayers()))
-          == std::vector<Entry>{
-              {0, 0, 120000, 0}, {1, 0, 30000, 1}, {2, 0, 2500000, 2}, {3, 0, 60000, 3}});
+    CHECK(Entries(tac->Plan(FourLayers())) == std::vector<Entry>{{0, 0, 120000, 0},
+                                                                 {1, 0, 30000, 1},
+                                                                 {2, 0, 2500000, 2},
+                                                                 {3, 0, 60000, 3}});
     CHECK_THROWS_WITH(tac->SetBandwidth(0), Catch::Contains("Bandwidth"));
 }
 
@@ -145,13 +151,12 @@ TEST_CASE("scheduling: p3 slices tensors and prioritises layers near the input",
     CHECK(all[55] == Entry{3, 50000, 10000, 3});
 
     p3->SetAttribute("SliceSize", UintegerValue(1000000));
-    CHECK(Entries(p3->Plan(FourLayers()))
-          == std::vector<Entry>{{0, 0, 120000, 0},
-                                {1, 0, 30000, 1},
-                                {2, 0, 1000000, 2},
-                                {2, 1000000, 1000000, 2},
-                                {2, 2000000, 500000, 2},
-                                {3, 0, 60000, 3}});
+    CHECK(Entries(p3->Plan(FourLayers())) == std::vector<Entry>{{0, 0, 120000, 0},
+                                                                {1, 0, 30000, 1},
+                                                                {2, 0, 1000000, 2},
+                                                                {2, 1000000, 1000000, 2},
+                                                                {2, 2000000, 500000, 2},
+                                                                {3, 0, 60000, 3}});
     CHECK(p3->GetName() == "P3");
 }
 
@@ -161,25 +166,25 @@ TEST_CASE("scheduling: p3 slicing and priority are separate switches", "[schedul
     // priority alone: whole tensors in layer order
     p3->SetSliceSize(0);
     CHECK(p3->GetName() == "P3-priority");
-    CHECK(Entries(p3->Plan(FourLayers()))
-          == std::vector<Entry>{
-              {0, 0, 120000, 0}, {1, 0, 30000, 1}, {2, 0, 2500000, 2}, {3, 0, 60000, 3}});
+    CHECK(Entries(p3->Plan(FourLayers())) == std::vector<Entry>{{0, 0, 120000, 0},
+                                                                {1, 0, 30000, 1},
+                                                                {2, 0, 2500000, 2},
+                                                                {3, 0, 60000, 3}});
     // slicing alone: the framework's (backward) order, one priority value, 1M slices
     p3->SetAttribute("SliceSize", UintegerValue(1000000));
     p3->SetAttribute("Priority", BooleanValue(false));
     CHECK(p3->GetName() == "P3-slicing");
-    CHECK(Entries(p3->Plan(FourLayers()))
-          == std::vector<Entry>{{3, 0, 60000, 0},
-                                {2, 0, 1000000, 0},
-                                {2, 1000000, 1000000, 0},
-                                {2, 2000000, 500000, 0},
-                                {1, 0, 30000, 0},
-                                {0, 0, 120000, 0}});
+    CHECK(Entries(p3->Plan(FourLayers())) == std::vector<Entry>{{3, 0, 60000, 0},
+                                                                {2, 0, 1000000, 0},
+                                                                {2, 1000000, 1000000, 0},
+                                                                {2, 2000000, 500000, 0},
+                                                                {1, 0, 30000, 0},
+                                                                {0, 0, 120000, 0}});
     // both off is FIFO exactly
     p3->SetSliceSize(0);
     CHECK(p3->GetName() == "P3-off");
-    CHECK(Entries(p3->Plan(FourLayers()))
-          == Entries(CreateObject<FifoTensorOrder>()->Plan(FourLayers())));
+    CHECK(Entries(p3->Plan(FourLayers())) ==
+          Entries(CreateObject<FifoTensorOrder>()->Plan(FourLayers())));
     // the factory names of the switches
     CHECK(CreateTensorOrderPolicy("p3-slicing")->GetName() == "P3-slicing");
     CHECK(CreateTensorOrderPolicy("p3-priority")->GetName() == "P3-priority");
@@ -220,13 +225,12 @@ TEST_CASE("scheduling: bytescheduler partitions above 1M params with a 4M credit
     CHECK(bs->GetPartitionSize() == 1000000);
     CHECK(bs->GetCredit() == 4000000);
     CHECK(bs->GetCreditBytes() == 16000000); // 4 bytes per fp32 gradient element
-    CHECK(Entries(bs->Plan(FourLayers()))
-          == std::vector<Entry>{{0, 0, 120000, 0},
-                                {1, 0, 30000, 1},
-                                {2, 0, 1000000, 2},
-                                {2, 1000000, 1000000, 2},
-                                {2, 2000000, 500000, 2},
-                                {3, 0, 60000, 3}});
+    CHECK(Entries(bs->Plan(FourLayers())) == std::vector<Entry>{{0, 0, 120000, 0},
+                                                                {1, 0, 30000, 1},
+                                                                {2, 0, 1000000, 2},
+                                                                {2, 1000000, 1000000, 2},
+                                                                {2, 2000000, 500000, 2},
+                                                                {3, 0, 60000, 3}});
     bs->SetAttribute("Credit", UintegerValue(100));
     bs->SetAttribute("BytesPerParameter", UintegerValue(2));
     CHECK(bs->GetCreditBytes() == 200);
@@ -236,7 +240,9 @@ TEST_CASE("scheduling: bytescheduler partitions above 1M params with a 4M credit
 
 TEST_CASE("scheduling: policies are created by TypeId name", "[scheduling]")
 {
-    for (const char* name : {"ns3::FifoTensorOrder", "ns3::TicTacTensorOrder", "ns3::P3TensorOrder",
+    for (const char* name : {"ns3::FifoTensorOrder",
+                             "ns3::TicTacTensorOrder",
+                             "ns3::P3TensorOrder",
                              "ns3::ByteSchedulerTensorOrder"})
     {
         ObjectFactory f(name);
@@ -272,8 +278,7 @@ TEST_CASE("scheduling: priority slicing lets the input layer overtake a large te
           "[scheduling]")
 {
     const double rate = 1e9; // bytes/s: the 2.5M-parameter tensor takes 10 ms
-    auto finishOf = [&](Ptr<TensorOrderPolicy> p, uint32_t id)
-    {
+    auto finishOf = [&](Ptr<TensorOrderPolicy> p, uint32_t id) {
         const auto plan = p->Plan(FourLayers());
         double end = 0;
         for (const auto& s : p->Serve(plan, rate))

@@ -21,8 +21,18 @@ TEST_CASE("util: FastModulus gives h % d for every 32-bit h tried and d in [1, 1
         const FastModulus m(d);
         CHECK(m.Divisor() == d);
         // Edges: 0, around multiples of d, the top of the range.
-        for (uint32_t h : {0u, 1u, d - 1, d, d + 1, 2 * d - 1, 2 * d, 0x7fffffffu, 0x80000000u,
-                           0xfffffffeu, 0xffffffffu, 0xffffffffu - (0xffffffffu % d)})
+        for (uint32_t h : {0u,
+                           1u,
+                           d - 1,
+                           d,
+                           d + 1,
+                           2 * d - 1,
+                           2 * d,
+                           0x7fffffffu,
+                           0x80000000u,
+                           0xfffffffeu,
+                           0xffffffffu,
+                           0xffffffffu - (0xffffffffu % d)})
         {
             mismatches += m.Mod(h) != h % d;
             ++checked;

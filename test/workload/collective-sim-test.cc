@@ -4,6 +4,7 @@
 // Collectives over RDMA queue pairs: timing on an idle fabric, completions and byte counts.
 
 #include "common/rdma-scenario.h"
+
 #include "ns3/core-module.h"
 #include "ns3/mlnet-module.h"
 
@@ -39,22 +40,16 @@ struct Counts
 Collective::ParticipantCallback
 Recorder(Counts& c)
 {
-    return Collective::ParticipantCallback(
-        [&c](uint32_t rank, uint64_t sent, uint64_t recv)
-        {
-            ++c.calls;
-            c.perRank[rank] = {sent, recv};
-        });
+    return Collective::ParticipantCallback([&c](uint32_t rank, uint64_t sent, uint64_t recv) {
+        ++c.calls;
+        c.perRank[rank] = {sent, recv};
+    });
 }
 
 Collective::DoneCallback
 DoneRecorder(Counts& c)
 {
-    return Collective::DoneCallback(
-        [&c]()
-        {
-            ++c.done;
-        });
+    return Collective::DoneCallback([&c]() { ++c.done; });
 }
 
 } // namespace

@@ -117,8 +117,8 @@ TEST_CASE("workload: ring all-reduce data-parallel iterations are >= compute and
     // 14 MB all-reduced over 4 x 100G: at least 2 x 3/4 x 14 MB / 92 Gb/s of communication,
     // partly hidden behind the backward pass
     REQUIRE(job->GetIterationRecords()[1].exposedComm > MicroSeconds(100));
-    REQUIRE(job->GetJobRecord().Jct()
-            == job->GetIterationRecords().back().end - job->GetIterationRecords().front().start);
+    REQUIRE(job->GetJobRecord().Jct() ==
+            job->GetIterationRecords().back().end - job->GetIterationRecords().front().start);
     Simulator::Destroy();
 }
 
@@ -218,8 +218,8 @@ TEST_CASE("workload: hierarchical all-reduce sends 2(n-1)/n x S per server NIC o
     }
     // each intra-server phase: (g-1)/g x S / 150 GB/s + (g-1) x 5 us
     const uint64_t S = 14000000;
-    CHECK(job->GetIntraServerPhaseTime(S).GetSeconds()
-          == Approx(7.0 / 8 * S / 150e9 + 7 * 5e-6).epsilon(1e-5));
+    CHECK(job->GetIntraServerPhaseTime(S).GetSeconds() ==
+          Approx(7.0 / 8 * S / 150e9 + 7 * 5e-6).epsilon(1e-5));
     Simulator::Destroy();
 }
 

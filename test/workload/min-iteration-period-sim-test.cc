@@ -8,6 +8,7 @@
 
 #include "common/rdma-scenario.h"
 #include "common/test-utilities.h"
+
 #include "ns3/core-module.h"
 #include "ns3/mlnet-module.h"
 
@@ -102,9 +103,9 @@ RunJob(const JobMaker& make, Time period)
 bool
 Same(const IterationRecord& a, const IterationRecord& b)
 {
-    return a.job == b.job && a.jobId == b.jobId && a.iteration == b.iteration && a.start == b.start
-           && a.end == b.end && a.compute == b.compute && a.exposedComm == b.exposedComm
-           && a.gpuIdle == b.gpuIdle && a.periodWait == b.periodWait;
+    return a.job == b.job && a.jobId == b.jobId && a.iteration == b.iteration &&
+           a.start == b.start && a.end == b.end && a.compute == b.compute &&
+           a.exposedComm == b.exposedComm && a.gpuIdle == b.gpuIdle && a.periodWait == b.periodWait;
 }
 
 struct Maker
@@ -194,9 +195,8 @@ TEST_CASE("workload: MinIterationPeriod above the iteration time starts iteratio
         }
         // the period-inclusive time of iterations 1..n-1 telescopes to (n-1) P + T_last - T_0
         const Time span = capped.iterations.back().end - capped.iterations.front().end;
-        REQUIRE(span
-                == period * int64_t(kIterations - 1) + capped.iterations.back().BusyTime()
-                       - capped.iterations.front().BusyTime());
+        REQUIRE(span == period * int64_t(kIterations - 1) + capped.iterations.back().BusyTime() -
+                            capped.iterations.front().BusyTime());
     }
 }
 
@@ -271,10 +271,9 @@ TEST_CASE("workload: MinIterationPeriod sets the gradient rate to one iteration'
         uint64_t freeBytes = 0;
         for (const auto& [t, b] : free.rx)
         {
-            freeBytes
-                += (t >= free.iterations[1].BusyStart() && t < free.iterations.back().BusyStart())
-                       ? b
-                       : 0;
+            freeBytes +=
+                (t >= free.iterations[1].BusyStart() && t < free.iterations.back().BusyStart()) ? b
+                                                                                                : 0;
         }
         REQUIRE(expected < freeBytes / freeSpan.GetSeconds());
     }
@@ -292,11 +291,11 @@ TEST_CASE("workload: MinIterationPeriod rejects a negative period, in C++ and JS
                                          "compute": "1us", "bytes": 1000, "iterations": 1)"})
     {
         const std::string text = R"({"topology": {"type": "dumbbell", "left": 1, "right": 1},
-                                     "duration": "1ms", "traffic": [{)"
-                                 + std::string(type) + R"(, "minIterationPeriod": "-1us"}]})";
-        REQUIRE_THROWS_WITH(Scenario::ParseString(text), Catch::Contains("minIterationPeriod")
-                                                             && Catch::Contains("[0")
-                                                             && Catch::Contains("3600"));
+                                     "duration": "1ms", "traffic": [{)" +
+                                 std::string(type) + R"(, "minIterationPeriod": "-1us"}]})";
+        REQUIRE_THROWS_WITH(Scenario::ParseString(text),
+                            Catch::Contains("minIterationPeriod") && Catch::Contains("[0") &&
+                                Catch::Contains("3600"));
     }
 }
 

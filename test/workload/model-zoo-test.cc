@@ -17,7 +17,7 @@ namespace
 {
 
 /// The message of the std::invalid_argument thrown by f (empty if none).
-template<typename F>
+template <typename F>
 std::string
 InvalidArgumentMessage(F f)
 {
@@ -108,8 +108,8 @@ TEST_CASE("workload: transformer parameters follow embedding + L(12h^2 + 13h) + 
     // forward FLOPs ~ 2 x non-embedding parameters x tokens + attention (Kaplan et al. 2020)
     const DnnModel g = ModelZoo::Gpt2Small();
     const double nonEmb = 12.0 * (12.0 * 768 * 768 + 13 * 768);
-    const double approx
-        = 2.0 * nonEmb * 1024 + 2.0 * 12 * 1024 * 1024 * 768 * 2 + 2.0 * 768 * 50257 * 1024;
+    const double approx =
+        2.0 * nonEmb * 1024 + 2.0 * 12 * 1024 * 1024 * 768 * 2 + 2.0 * 768 * 50257 * 1024;
     CHECK(g.GetForwardFlops() == Approx(approx).epsilon(0.02));
 }
 
@@ -117,21 +117,12 @@ TEST_CASE("workload: transformer shape is validated", "[workload]")
 {
     TransformerConfig c;
     c.heads = 7; // 768 % 7 != 0
-    const std::string msg = InvalidArgumentMessage(
-        [&]
-        {
-            ModelZoo::Transformer(c);
-        });
+    const std::string msg = InvalidArgumentMessage([&] { ModelZoo::Transformer(c); });
     CHECK(Contains(msg, "heads"));
     CHECK(Contains(msg, "must divide hidden"));
     c = TransformerConfig{};
     c.layers = 0;
-    CHECK(Contains(InvalidArgumentMessage(
-                       [&]
-                       {
-                           ModelZoo::Transformer(c);
-                       }),
-                   "layers"));
+    CHECK(Contains(InvalidArgumentMessage([&] { ModelZoo::Transformer(c); }), "layers"));
 }
 
 TEST_CASE("workload: every zoo model can be fetched by name", "[workload]")
@@ -143,12 +134,7 @@ TEST_CASE("workload: every zoo model can be fetched by name", "[workload]")
         CHECK(m.GetParameterCount() > 0);
         CHECK(m.GetForwardFlops() > 0);
     }
-    CHECK(Contains(InvalidArgumentMessage(
-                       []
-                       {
-                           ModelZoo::Get("lenet");
-                       }),
-                   "vgg16"));
+    CHECK(Contains(InvalidArgumentMessage([] { ModelZoo::Get("lenet"); }), "vgg16"));
 }
 
 TEST_CASE("workload: vgg16 costs ~15.5 G multiply-adds per 224x224 image", "[workload]")
@@ -179,18 +165,12 @@ TEST_CASE("workload: conv2d builder computes shape, parameters and FLOPs exactly
     CHECK(LayerSpec::BatchNorm2d("bn", 64, 56, 56).parameters == 128);
     CHECK(ConvOutputSize(112, 3, 2, 0, true) == 56);
     CHECK(ConvOutputSize(112, 3, 2, 0, false) == 55);
-    CHECK(Contains(InvalidArgumentMessage(
-                       []
-                       {
-                           LayerSpec::Conv2d("x", 0, 1, 3, 1, 1, true, 8, 8);
-                       }),
-                   "in = 0"));
-    CHECK(Contains(InvalidArgumentMessage(
-                       []
-                       {
-                           LayerSpec::Conv2d("x", 1, 1, 9, 1, 0, true, 4, 4);
-                       }),
-                   "kernel size"));
+    CHECK(
+        Contains(InvalidArgumentMessage([] { LayerSpec::Conv2d("x", 0, 1, 3, 1, 1, true, 8, 8); }),
+                 "in = 0"));
+    CHECK(
+        Contains(InvalidArgumentMessage([] { LayerSpec::Conv2d("x", 1, 1, 9, 1, 0, true, 4, 4); }),
+                 "kernel size"));
 }
 
 TEST_CASE("workload: per-layer CSV table is parsed", "[workload]")
@@ -219,14 +199,11 @@ TEST_CASE("workload: per-layer CSV table is parsed", "[workload]")
 
 TEST_CASE("workload: bad per-layer CSV input names the line and the column", "[workload]")
 {
-    auto parse = [](const std::string& text)
-    {
-        return InvalidArgumentMessage(
-            [&]
-            {
-                std::istringstream in(text);
-                DnnModel::FromCsv(in);
-            });
+    auto parse = [](const std::string& text) {
+        return InvalidArgumentMessage([&] {
+            std::istringstream in(text);
+            DnnModel::FromCsv(in);
+        });
     };
     std::string msg = parse("name,parameters,forward_us,backward_us\nc1,12,1,2\nc2,-5,1,2\n");
     CHECK(Contains(msg, "line 3"));
@@ -270,30 +247,10 @@ TEST_CASE("workload: gpu profile turns FLOPs x batch into times", "[workload]")
     CHECK(GpuProfile::H100().GetForwardTime(r50, 64) < GpuProfile::A100().GetForwardTime(r50, 64));
     CHECK(GpuProfile::A100().GetForwardTime(r50, 64) < v100.GetForwardTime(r50, 64));
     CHECK(v100.GetLayerTimings(r50, 64).size() == r50.GetNLayers());
-    CHECK(Contains(InvalidArgumentMessage(
-                       []
-                       {
-                           GpuProfile("x", 1e12, 1.5);
-                       }),
-                   "efficiency"));
-    CHECK(Contains(InvalidArgumentMessage(
-                       []
-                       {
-                           GpuProfile("x", -1);
-                       }),
-                   "peakFlops"));
-    CHECK(Contains(InvalidArgumentMessage(
-                       [&]
-                       {
-                           v100.GetLayerTiming(big, 0);
-                       }),
-                   "batchSize"));
-    CHECK(Contains(InvalidArgumentMessage(
-                       []
-                       {
-                           GpuProfile::Get("K80");
-                       }),
-                   "V100"));
+    CHECK(Contains(InvalidArgumentMessage([] { GpuProfile("x", 1e12, 1.5); }), "efficiency"));
+    CHECK(Contains(InvalidArgumentMessage([] { GpuProfile("x", -1); }), "peakFlops"));
+    CHECK(Contains(InvalidArgumentMessage([&] { v100.GetLayerTiming(big, 0); }), "batchSize"));
+    CHECK(Contains(InvalidArgumentMessage([] { GpuProfile::Get("K80"); }), "V100"));
 }
 
 TEST_CASE("workload: calibrated gpu profiles reproduce the published step time they cite",
@@ -308,10 +265,12 @@ TEST_CASE("workload: calibrated gpu profiles reproduce the published step time t
         uint32_t batch;
         double imagesPerSecond;
     };
+
     const DnnModel r50 = ModelZoo::ResNet50();
-    for (const Published& p :
-         {Published{"v100-amp", 256, 1200.0}, Published{"v100-fp32", 112, 367.0},
-          Published{"a100-amp", 256, 2470.0}, Published{"a100-tf32", 256, 938.0}})
+    for (const Published& p : {Published{"v100-amp", 256, 1200.0},
+                               Published{"v100-fp32", 112, 367.0},
+                               Published{"a100-amp", 256, 2470.0},
+                               Published{"a100-tf32", 256, 938.0}})
     {
         INFO(p.name);
         const GpuProfile g = GpuProfile::Get(p.name);
@@ -326,8 +285,8 @@ TEST_CASE("workload: calibrated gpu profiles reproduce the published step time t
     }
     // the raw roofline preset (efficiency 0.4) is faster than the measured V100 step: at batch
     // 32 it gives 18.1 ms, the calibrated mixed-precision profile 26.7 ms (32 / 1200 images/s)
-    const double raw
-        = GpuProfile::V100().GetForwardTime(r50, 32) + GpuProfile::V100().GetBackwardTime(r50, 32);
+    const double raw =
+        GpuProfile::V100().GetForwardTime(r50, 32) + GpuProfile::V100().GetBackwardTime(r50, 32);
     const GpuProfile amp = GpuProfile::Get("V100-AMP");
     const double cal = amp.GetForwardTime(r50, 32) + amp.GetBackwardTime(r50, 32);
     CHECK(raw < 0.019);
@@ -339,20 +298,10 @@ TEST_CASE("workload: calibrated gpu profiles reproduce the published step time t
     // calibration of a user's own measurement, and its range
     GpuProfile mine = GpuProfile::V100();
     mine.Calibrate(r50, 64, 0.1, "my lab");
-    CHECK(mine.GetForwardTime(r50, 64) + mine.GetBackwardTime(r50, 64)
-          == Approx(0.1).epsilon(1e-6));
+    CHECK(mine.GetForwardTime(r50, 64) + mine.GetBackwardTime(r50, 64) ==
+          Approx(0.1).epsilon(1e-6));
     CHECK(mine.GetCalibration().source == "my lab");
-    CHECK(Contains(InvalidArgumentMessage(
-                       [&]
-                       {
-                           mine.Calibrate(r50, 64, 1e-6);
-                       }),
-                   "stepSeconds"));
-    CHECK(Contains(InvalidArgumentMessage(
-                       []
-                       {
-                           GpuProfile::Get("v100-int4");
-                       }),
-                   "v100-amp"));
+    CHECK(Contains(InvalidArgumentMessage([&] { mine.Calibrate(r50, 64, 1e-6); }), "stepSeconds"));
+    CHECK(Contains(InvalidArgumentMessage([] { GpuProfile::Get("v100-int4"); }), "v100-amp"));
     CHECK(GpuProfile::Names().size() == 7);
 }

@@ -5,6 +5,7 @@
 // dependency order of the executed pipeline ops, record consistency, input validation.
 
 #include "common/rdma-scenario.h"
+
 #include "ns3/core-module.h"
 #include "ns3/mlnet-module.h"
 
@@ -109,7 +110,11 @@ CheckOpOrder(Ptr<PipelineParallelJob> job)
 }
 
 Ptr<PipelineParallelJob>
-MakePipeline(const std::string& schedule, uint32_t M, Time tf, Time tb, uint64_t bytes,
+MakePipeline(const std::string& schedule,
+             uint32_t M,
+             Time tf,
+             Time tb,
+             uint64_t bytes,
              uint32_t iterations)
 {
     Ptr<PipelineParallelJob> job = CreateObject<PipelineParallelJob>();
@@ -144,8 +149,8 @@ TEST_CASE("workload: compute-bound pipeline iteration is (M + S - 1)(tf + tb) fo
         Simulator::Run();
         CheckRecords(job, 3, (tf + tb) * int64_t(M));
         // the schedule's own zero-communication makespan is the same bound
-        REQUIRE(job->GetSchedule().GetMakespan(tf.GetSeconds(), tb.GetSeconds())
-                == Approx(analytic).epsilon(1e-9));
+        REQUIRE(job->GetSchedule().GetMakespan(tf.GetSeconds(), tb.GetSeconds()) ==
+                Approx(analytic).epsilon(1e-9));
         for (const auto& r : job->GetIterationRecords())
         {
             double t = r.Duration().GetSeconds();
@@ -171,8 +176,8 @@ TEST_CASE("workload: compute-bound pipeline iteration is (M + S - 1)(tf + tb) fo
 TEST_CASE("workload: a one-stage pipeline is pure compute", "[workload]")
 {
     Cluster c(2);
-    Ptr<PipelineParallelJob> job
-        = MakePipeline("1F1B", 5, MicroSeconds(30), MicroSeconds(70), 1000, 2);
+    Ptr<PipelineParallelJob> job =
+        MakePipeline("1F1B", 5, MicroSeconds(30), MicroSeconds(70), 1000, 2);
     job->SetStages({c.nics[0]});
     job->Start();
     Simulator::Stop(Seconds(1));

@@ -6,6 +6,7 @@
 // bound, so they cannot silently regress.
 
 #include "common/rdma-scenario.h"
+
 #include "ns3/core-module.h"
 #include "ns3/mlnet-module.h"
 

@@ -5,6 +5,7 @@
 // no jitter by default) and the interleaving measures of PhaseInterleaving, checked by hand.
 
 #include "common/rdma-scenario.h"
+
 #include "ns3/core-module.h"
 #include "ns3/mlnet-module.h"
 

@@ -74,9 +74,12 @@ TEST_CASE("workload: gpipe schedule respects pipeline dependencies", "[workload]
         }
     }
     const auto g = PipelineSchedule::Gpipe(2, 3);
-    const std::vector<PipelineOp> expected
-        = {PipelineOp::Forward(0),  PipelineOp::Forward(1),  PipelineOp::Forward(2),
-           PipelineOp::Backward(2), PipelineOp::Backward(1), PipelineOp::Backward(0)};
+    const std::vector<PipelineOp> expected = {PipelineOp::Forward(0),
+                                              PipelineOp::Forward(1),
+                                              PipelineOp::Forward(2),
+                                              PipelineOp::Backward(2),
+                                              PipelineOp::Backward(1),
+                                              PipelineOp::Backward(0)};
     CHECK(g.GetOps(0) == expected);
     CHECK(g.GetOps(1) == expected);
 }

@@ -4,6 +4,7 @@
 // Training jobs posting their messages through a flow scheduler (Echelon, MADD, CadentFlow).
 
 #include "common/rdma-scenario.h"
+
 #include "ns3/boolean.h"
 #include "ns3/flow-policy-factory.h"
 #include "ns3/rdma-flow-scheduler.h"
@@ -30,8 +31,11 @@ struct PipelineRun
 /// micro-batches) while host 0 also sends a 4 MB flow of another job to host 2 from t = 0, all
 /// through one scheduler running `policy`.
 PipelineRun
-PipelineAgainstBulk(const std::string& policy, Time forward = MicroSeconds(100),
-                    uint64_t bulkBytes = 4000000, Time declaredStage = Time(0), bool correct = true)
+PipelineAgainstBulk(const std::string& policy,
+                    Time forward = MicroSeconds(100),
+                    uint64_t bulkBytes = 4000000,
+                    Time declaredStage = Time(0),
+                    bool correct = true)
 {
     RdmaDumbbell d(2, 1);
     Ptr<RdmaFlowScheduler> s = CreateObject<RdmaFlowScheduler>();
@@ -44,11 +48,9 @@ PipelineAgainstBulk(const std::string& policy, Time forward = MicroSeconds(100),
     s->Install(d.nics);
     PipelineRun out;
     s->TraceConnectWithoutContext("FlowDone",
-                                  MakeCallback(+[](PipelineRun* o, const ScheduledFlowRecord& r)
-                                               {
-                                                   o->records.push_back(r);
-                                               })
-                                      .Bind(&out));
+                                  MakeCallback(+[](PipelineRun* o, const ScheduledFlowRecord& r) {
+                                      o->records.push_back(r);
+                                  }).Bind(&out));
     Ptr<PipelineParallelJob> job = CreateObject<PipelineParallelJob>();
     job->SetAttribute("JobId", UintegerValue(1));
     job->SetAttribute("Schedule", StringValue("GPipe"));
@@ -69,7 +71,10 @@ PipelineAgainstBulk(const std::string& policy, Time forward = MicroSeconds(100),
     f.job = 2;
     f.group = bulk.id;
     f.bytes = bulkBytes;
-    s->Post(d.nics[0], d.nics[2], f, RdmaFlowScheduler::MessageCallback(),
+    s->Post(d.nics[0],
+            d.nics[2],
+            f,
+            RdmaFlowScheduler::MessageCallback(),
             RdmaFlowScheduler::MessageCallback());
     Simulator::Stop(MilliSeconds(5));
     Simulator::Run();
@@ -121,8 +126,8 @@ TEST_CASE("scheduled jobs: Echelon keeps a pipeline's staggered order and beats 
     {
         CHECK(act[i - 1].received < act[i].received);
         // ideal finish times staggered by the forward time (100 us)
-        CHECK((act[i].idealFinish - act[i - 1].idealFinish).GetMicroSeconds()
-              == Approx(100).margin(1));
+        CHECK((act[i].idealFinish - act[i - 1].idealFinish).GetMicroSeconds() ==
+              Approx(100).margin(1));
     }
     INFO("max tardiness: echelon " << e.maxTardiness * 1e6 << " us, madd " << c.maxTardiness * 1e6
                                    << " us, fair " << f.maxTardiness * 1e6 << " us");
@@ -140,10 +145,10 @@ TEST_CASE("scheduled jobs: Echelon recovers from a wrong stage-time estimate at 
     // future and wait behind the big flow; corrected from the releases, the run is as if the
     // estimate were right.
     PipelineRun right = PipelineAgainstBulk("echelon", MicroSeconds(200), 10000000);
-    PipelineRun fixed
-        = PipelineAgainstBulk("echelon", MicroSeconds(200), 10000000, MilliSeconds(4), true);
-    PipelineRun wrong
-        = PipelineAgainstBulk("echelon", MicroSeconds(200), 10000000, MilliSeconds(4), false);
+    PipelineRun fixed =
+        PipelineAgainstBulk("echelon", MicroSeconds(200), 10000000, MilliSeconds(4), true);
+    PipelineRun wrong =
+        PipelineAgainstBulk("echelon", MicroSeconds(200), 10000000, MilliSeconds(4), false);
     INFO("max tardiness: right " << right.maxTardiness * 1e6 << " us, corrected "
                                  << fixed.maxTardiness * 1e6 << " us, uncorrected "
                                  << wrong.maxTardiness * 1e6 << " us");
@@ -166,12 +171,9 @@ TEST_CASE("scheduled jobs: a parameter-server job declares every push and pull",
         s->SetPolicy(CreateFlowSchedulingPolicy(policy));
         s->Install(d.nics);
         uint32_t done = 0;
-        s->TraceConnectWithoutContext("FlowDone",
-                                      MakeCallback(+[](uint32_t* n, const ScheduledFlowRecord&)
-                                                   {
-                                                       ++*n;
-                                                   })
-                                          .Bind(&done));
+        s->TraceConnectWithoutContext(
+            "FlowDone",
+            MakeCallback(+[](uint32_t* n, const ScheduledFlowRecord&) { ++*n; }).Bind(&done));
         Ptr<DataParallelJob> job = CreateObject<DataParallelJob>();
         job->SetModel(model, GpuProfile::V100());
         job->SetAttribute("Mode", StringValue("ParameterServer"));

@@ -46,8 +46,7 @@ TEST_CASE("workload: TF-slim models have the published parameter counts", "[work
 TEST_CASE("workload: with BatchNorm moving statistics the counts match Keras and TF-slim's tests",
           "[workload]")
 {
-    auto withStats = [](const DnnModel& m)
-    {
+    auto withStats = [](const DnnModel& m) {
         return m.GetParameterCount() + 2 * BatchNormChannels(m);
     };
     // Keras applications table: MobileNetV2 3,538,984; ResNet101V2 44,675,560; ResNet152V2
@@ -63,8 +62,12 @@ TEST_CASE("workload: with BatchNorm moving statistics the counts match Keras and
 
 TEST_CASE("workload: the new models are in the zoo by name", "[workload]")
 {
-    for (std::string n : {"cifarnet", "mobilenet_v2", "inception_v1", "resnet_v1_200",
-                          "resnet_v2_101", "resnet_v2_152"})
+    for (std::string n : {"cifarnet",
+                          "mobilenet_v2",
+                          "inception_v1",
+                          "resnet_v1_200",
+                          "resnet_v2_101",
+                          "resnet_v2_152"})
     {
         CHECK(ModelZoo::Get(n).GetName() == n);
         const auto names = ModelZoo::Names();

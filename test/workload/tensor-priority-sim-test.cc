@@ -6,6 +6,7 @@
 // results it supports, each on a small model with a direction and a bound.
 
 #include "common/test-utilities.h"
+
 #include "ns3/core-module.h"
 #include "ns3/mlnet-module.h"
 
@@ -173,8 +174,8 @@ TEST_CASE("workload: priority alone helps when gradients queue at the sender", "
 {
     // four equal layers; the network is slower than the backward pass, so under a window the
     // gradients queue and the order decides which layer the next forward pass gets first
-    const DnnModel fastBackward = Model(
-        {{250000, 4000, 100}, {250000, 4000, 100}, {250000, 4000, 100}, {250000, 4000, 100}});
+    const DnnModel fastBackward =
+        Model({{250000, 4000, 100}, {250000, 4000, 100}, {250000, 4000, 100}, {250000, 4000, 100}});
     PsRun r;
     r.window = 1000000; // one whole tensor in flight
     const double fifo = RunPs(fastBackward, CreateObject<FifoTensorOrder>(), r).steady;
@@ -210,21 +211,19 @@ TEST_CASE("workload: tictac sends one transfer per channel in DAG consumption or
 {
     // backward is short: every tensor is ready while the first transfer is on the wire; sizes
     // tell the tensors apart (0.4, 0.8, 1.2, 1.6 MB)
-    const DnnModel m
-        = Model({{100000, 100, 10}, {200000, 100, 10}, {300000, 100, 10}, {400000, 100, 10}});
+    const DnnModel m =
+        Model({{100000, 100, 10}, {200000, 100, 10}, {300000, 100, 10}, {400000, 100, 10}});
     PsRun r;
     r.workers = 1;
     r.iterations = 1;
     r.record = true;
-    auto pushOrder = [&](Ptr<TensorOrderPolicy> p)
-    {
+    auto pushOrder = [&](Ptr<TensorOrderPolicy> p) {
         std::vector<uint64_t> order;
         auto res = RunPs(m, p, r);
-        std::sort(res.messages.begin(), res.messages.end(),
-                  [](const MessageRecord& a, const MessageRecord& b)
-                  {
-                      return a.posted < b.posted;
-                  });
+        std::sort(
+            res.messages.begin(),
+            res.messages.end(),
+            [](const MessageRecord& a, const MessageRecord& b) { return a.posted < b.posted; });
         for (const auto& msg : res.messages)
         {
             if (msg.srcHost == 0) // pushes: worker 0 to the server
@@ -289,11 +288,10 @@ TEST_CASE("workload: bad parameter-server framework settings are rejected", "[wo
 TEST_CASE("workload: the framework keys of a parameter-server job run from a scenario",
           "[workload]")
 {
-    auto scenario = [](const std::string& job)
-    {
+    auto scenario = [](const std::string& job) {
         return R"({"topology": {"type": "leaf-spine", "leaves": 1, "spines": 1, "hostsPerLeaf": 4},
-                   "traffic": [)"
-               + job + R"(], "duration": "100us", "drain": "5s"})";
+                   "traffic": [)" +
+               job + R"(], "duration": "100us", "drain": "5s"})";
     };
     const std::string base = R"({"type": "data-parallel-job", "hosts": [0, 1, 2], "mode": "ps",
         "model": "googlenet", "gpu": "a100", "batch": 8, "policy": "p3-priority",
@@ -320,8 +318,7 @@ TEST_CASE("workload: bytescheduler's credit trades pipelining against preemption
     PsRun r;
     r.servers = 2;
     r.overhead = MicroSeconds(20);
-    auto run = [&](uint64_t credit)
-    {
+    auto run = [&](uint64_t credit) {
         Ptr<ByteSchedulerTensorOrder> bs = CreateObject<ByteSchedulerTensorOrder>();
         bs->SetPartitionSize(100000);
         bs->SetCredit(credit);
