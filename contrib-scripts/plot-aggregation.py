@@ -46,10 +46,12 @@
       the steady-state iteration time (mean, p50, p99 over the jobs' measured iterations), each
       job's speed-up over ring beside its idle-network bound, the gradient load moved,
       short-flow mean / p99 FCT, PFC pauses and the pod-uplink utilisation; then per
-      configuration one line per seed and the mean [min-max] over the seeds (free mode); draws
-      (a) every job's speed-up over ring against its bound (every seed), (b) short-flow mean
+      configuration one line per seed and the mean [min-max] over the seeds (free mode); per job
+      the schemes with --placement=packed (SCHEME-packed-LOAD-sN) against packed ring; draws
+      (a) every job's speed-up over ring against its bound (every seed; open markers: both
+      packed), (b) short-flow mean
       and p99 FCT against the gradient load moved, (c) the aggregation -> core uplinks'
-      utilisation of ring (random and rack order) and ideal.
+      utilisation of ring (random, rack order, packed, ...), PANAMA and ideal.
 """
 
 import csv
@@ -572,11 +574,13 @@ def plot_ring_diag(out, dirs, line=100e9):
 
 
 def grid_runs(grid):
-    """name -> directory of every finished or running run of a panama-grid.sh output directory."""
+    """name -> directory of every finished run of a panama-grid.sh output directory (a running one
+    has an empty summary.csv)."""
     out = OrderedDict()
     for name in sorted(os.listdir(grid)):
         d = os.path.join(grid, name)
-        if os.path.isdir(d) and os.path.exists(os.path.join(d, "summary.csv")):
+        summary = os.path.join(d, "summary.csv")
+        if os.path.isdir(d) and os.path.exists(summary) and os.path.getsize(summary) > 0:
             out[name] = d
     return out
 
@@ -606,16 +610,23 @@ def uplinks(d, tier):
     return out
 
 
+def packed_run(name):
+    """a free-mode run with --placement=packed: packed-LOAD-sN (ring) or SCHEME-packed-LOAD-sN."""
+    return name.startswith("packed-") or any(name.startswith(s + "-packed-") for s in SCHEMES)
+
+
 def base_run(name):
     """a run of the grid's base configuration: a-LOAD-sN, or SCHEME-LOAD-sN for one scheme."""
-    return name.startswith("a-") or any(name.startswith(s + "-") for s in SCHEMES)
+    return name.startswith("a-") or any(
+        name.startswith(s + "-") and not packed_run(name) for s in SCHEMES)
 
 
 def variant(name, scheme):
     """the configuration a grid run measures: its scheme, or the scheme and the option changed."""
+    if packed_run(name):
+        return "%s, packed" % scheme
     for prefix, label in (("shared-", "SharedFifo"), ("rack-", "rack order"),
-                          ("packed-", "packed"), ("nodcqcn-", "no DCQCN"),
-                          ("nobg-", "no background")):
+                          ("nodcqcn-", "no DCQCN"), ("nobg-", "no background")):
         if name.startswith(prefix):
             return "%s, %s" % (scheme, label)
     return scheme
@@ -709,6 +720,56 @@ def job_table(runs):
             bound))
 
 
+def packed_rows(runs):
+    """(load, seed, job) -> {"ring" | SCHEME: (model, mean s, bound, iterations)} of the packed runs
+    (every scheme with --placement=packed: the same jobs on the same hosts), and the same of the
+    random-placement base runs under the key (SCHEME, "random")."""
+    per = defaultdict(dict)
+    for name, d in runs.items():
+        if not (packed_run(name) or base_run(name)):
+            continue
+        for (load, seed, scheme), jobs in job_means(d).items():
+            for job, v in jobs.items():
+                per[(load, seed, job)][scheme if packed_run(name) else (scheme, "random")] = v
+    return per
+
+
+def packed_table(runs):
+    """Per seed and job: ring packed (each job on the lowest free hosts) against PANAMA and SwitchML
+    packed (the same hosts) and against PANAMA with random placement, each as ring packed's mean
+    iteration / the scheme's, beside the job's idle-network bound; then per seed the mean over
+    the jobs (the placement explanation predicts PANAMA packed at its bound)."""
+    per = packed_rows(runs)
+    if not any("ring" in v and ("panama" in v or "switchml" in v) for v in per.values()):
+        return
+    print()
+    print("%-5s %-4s %-3s %-13s %13s %-19s %-19s %-19s %6s" % (
+        "load", "seed", "job", "model", "ring packed", "panama packed", "switchml packed",
+        "panama random", "bound"))
+    seeds = defaultdict(lambda: defaultdict(list))
+    for key in sorted(per, key=lambda x: (float(x[0]), int(x[1]), int(x[2]))):
+        v = per[key]
+        if "ring" not in v:
+            continue
+        model, ring, bound, nr = v["ring"]
+        cells = []
+        for scheme in ("panama", "switchml", ("panama", "random")):
+            if scheme in v and v[scheme][1] > 0:
+                sp = ring / v[scheme][1]
+                seeds[(key[0], key[1])][scheme].append(sp)
+                cells.append("%-19s" % ("%.1f (%.2fx) [%d]" % (v[scheme][1] * 1e3, sp,
+                                                                v[scheme][3])))
+            else:
+                cells.append("%-19s" % "-")
+        seeds[(key[0], key[1])]["bound"].append(bound)
+        print("%-5s %-4s %-3s %-13s %13s %s %6.2f" % (
+            key[0], key[1], key[2], model, "%.1f [%d]" % (ring * 1e3, nr), " ".join(cells), bound))
+    for (load, seed), v in sorted(seeds.items(), key=lambda x: (float(x[0][0]), int(x[0][1]))):
+        print("%-5s %-4s mean over jobs: %s  bound %.2f" % (load, seed, "  ".join(
+            "%s %.2fx" % (s if isinstance(s, str) else " ".join(s), mean(v[s]))
+            for s in ("panama", "switchml", ("panama", "random")) if v.get(s)), mean(v["bound"])))
+
+
 def reproduction(out, grid):
     runs = grid_runs(grid)
     k = read_csv(os.path.join(next(iter(runs.values())), "summary.csv"))[0]["k"]
@@ -719,6 +780,7 @@ def reproduction(out, grid):
     speed_rows = []
     all_means = OrderedDict()
     fct = defaultdict(list)  # scheme -> (moved, mean, p99)
+    shared_fct = []  # PANAMA with --pass-through=shared: (moved, mean, p99)
     util = OrderedDict()  # label -> [agg -> core utilisations]
     for name, d in runs.items():
         summary = read_csv(os.path.join(d, "summary.csv"))
@@ -740,14 +802,19 @@ def reproduction(out, grid):
             if base_run(name) or name.startswith("fixed-alexnet-0"):
                 fct[r["scheme"]].append((float(r["grad_load"]), float(r["short_mean_fct_s"]),
                                          float(r["short_p99_fct_s"])))
-            if r["scheme"] in ("ring", "ideal") and a:
+            elif name.startswith("shared-"):
+                shared_fct.append((float(r["grad_load"]), float(r["short_mean_fct_s"]),
+                                   float(r["short_p99_fct_s"])))
+            if r["scheme"] in ("ring", "panama", "ideal") and a:
                 kind = "fixed 0.5" if name.startswith("fixed") else "free 0.2"
                 if "0.2" in name or name.startswith("fixed"):
                     order = ("rack" if "rack" in name else "packed" if "packed" in name
                              else "no DCQCN" if "nodcqcn" in name
                              else "no bg" if "nobg" in name else "random")
+                    if name.startswith("shared-"):
+                        order = "SharedFifo"
                     label = "%s\n%s%s" % (kind, r["scheme"],
-                                           " " + order if r["scheme"] == "ring" else "")
+                                           "" if r["scheme"] == "ideal" else " " + order)
                     util.setdefault(label, []).extend(a)
         if base_run(name):
             all_means[name] = means
@@ -773,12 +840,21 @@ def reproduction(out, grid):
         print("%-12s %-9s %-13s %8.3f %6.3f %3d/%-3d" % (name, scheme, model, sp, bound, nr, n))
     seed_table(runs)
     job_table(runs)
+    packed_table(runs)
     ax = axes[0]
     for scheme in ("switchml", "panama", "ideal"):
         pts = [(b, sp) for _, sch, _, sp, b, _, _ in speed_rows if sch == scheme]
         if pts:
             st = {kk: vv for kk, vv in STYLE[scheme].items() if kk != "ls"}
             ax.plot([p[0] for p in pts], [p[1] for p in pts], ls="", label=scheme, **st)
+    packed = packed_rows(runs)
+    for scheme in ("switchml", "panama"):
+        pts = [(v["ring"][2], v["ring"][1] / v[scheme][1]) for v in packed.values()
+               if "ring" in v and scheme in v and v[scheme][1] > 0]
+        if pts:
+            st = {kk: vv for kk, vv in STYLE[scheme].items() if kk != "ls"}
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], ls="", mfc="none",
+                    label=scheme + " vs ring, both packed", **st)
     lim = [1.0, 1.5]
     ax.plot(lim, lim, color="k", lw=0.8, label="speed-up = bound")
     ax.axhline(1.0, color="grey", lw=0.6)
@@ -797,6 +873,13 @@ def reproduction(out, grid):
                 label=scheme + " mean", **st)
         ax.plot([x[0] for x in v], [x[2] * 1e6 for x in v], ls="", marker=STYLE[scheme]["marker"],
                 mfc="none", label=scheme + " p99", **st)
+    if shared_fct:
+        v = sorted(shared_fct)
+        st = dict(color="tab:purple", marker="P")
+        ax.plot([x[0] for x in v], [x[1] * 1e6 for x in v], ls="", label="panama SharedFifo mean",
+                **st)
+        ax.plot([x[0] for x in v], [x[2] * 1e6 for x in v], ls="", mfc="none",
+                label="panama SharedFifo p99", **st)
     ax.set_yscale("log")
     ax.set_xlabel("gradient load moved (every run)")
     ax.set_ylabel("7 KB flow completion time (us)")
