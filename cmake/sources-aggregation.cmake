@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # In-network aggregation (model/aggregation/): PANAMA's bump-in-the-wire device, in-switch
-# aggregation (SwitchML, ideal), the workers' transport and congestion control, the helper.
+# aggregation (SwitchML, ideal), the workers' transport and congestion control.
+# Paths relative to MLNET_ROOT; tests and examples need every part (CMakeLists.txt).
 set(_dir ${MLNET_ROOT}/model/aggregation)
 list(APPEND MLNET_SOURCES
   ${_dir}/aggregation-header.cc
@@ -16,7 +17,6 @@ list(APPEND MLNET_SOURCES
   ${_dir}/aggregation-endpoint.cc
   ${_dir}/in-network-aggregator.cc
   ${_dir}/sync-bound.cc
-  ${MLNET_ROOT}/helper/aggregation-helper.cc
 )
 list(APPEND MLNET_HEADERS
   ${_dir}/aggregation-header.h
@@ -32,7 +32,6 @@ list(APPEND MLNET_HEADERS
   ${_dir}/aggregation-endpoint.h
   ${_dir}/in-network-aggregator.h
   ${_dir}/sync-bound.h
-  ${MLNET_ROOT}/helper/aggregation-helper.h
 )
 list(APPEND MLNET_TEST_SOURCES
   ${MLNET_ROOT}/test/aggregation/aggregation-unit-test.cc
@@ -40,10 +39,8 @@ list(APPEND MLNET_TEST_SOURCES
   ${MLNET_ROOT}/test/aggregation/aggregation-scenario-test.cc
   ${MLNET_ROOT}/test/aggregation/aggregation-bypass-test.cc
   ${MLNET_ROOT}/test/aggregation/ring-placement-test.cc
-  # one data class for a ring, an ina, a PS job and flows (needs the "ina" mode of this part)
   ${MLNET_ROOT}/test/helper/data-class-test.cc
   ${MLNET_ROOT}/test/common/aggregation-scenario.cc
-  # scenario inputs of every section, the aggregation one included (so listed here)
   ${MLNET_ROOT}/test/helper/scenario-inputs-test.cc
 )
 list(APPEND MLNET_EXAMPLES ina-line-rate)

@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# Files of the fabric part (model/fabric/).
+# The lossless datacenter fabric (model/fabric/): port device, wire and egress scheduler,
+# switch, shared-buffer MMU, PFC, ECN, ECMP, the compact frame.
+# Paths relative to MLNET_ROOT; tests and examples need every part (CMakeLists.txt).
 set(_dir ${MLNET_ROOT}/model/fabric)
 list(APPEND MLNET_SOURCES
   ${_dir}/fabric-channel.cc

@@ -1,19 +1,19 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# Files of the flow-level (fluid) backend (model/flow/).
+# The flow-level (fluid) backend (model/flow/): fluid network (progressive filling), the fabric's
+# routes as fluid links, the message transport over it.
+# Paths relative to MLNET_ROOT; tests and examples need every part (CMakeLists.txt).
 set(_dir ${MLNET_ROOT}/model/flow)
 list(APPEND MLNET_SOURCES
   ${_dir}/fluid-network.cc
   ${_dir}/fluid-fabric.cc
   ${_dir}/fluid-connection.cc
   ${_dir}/fluid-transport.cc
-  ${MLNET_ROOT}/helper/flow-backend-helper.cc
 )
 list(APPEND MLNET_HEADERS
   ${_dir}/fluid-network.h
   ${_dir}/fluid-fabric.h
   ${_dir}/fluid-connection.h
   ${_dir}/fluid-transport.h
-  ${MLNET_ROOT}/helper/flow-backend-helper.h
 )
 list(APPEND MLNET_TEST_SOURCES
   ${MLNET_ROOT}/test/flow/fluid-network-test.cc

@@ -1,30 +1,31 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# The front end, on top of every other part: the JSON scenario parser and runner (helper/
-# scenario*.cc, every section's parser included), SimulationSession (what Python binds) and the
-# mlnet-run program.
-# In the order these files had when they were built with the parts they parse (flow-scheduling,
-# then helper, then aggregation and host): their sections and traffic types register
-# themselves at load time, and the registration order is the order of error messages' lists.
+# The front end, on top of every other part (helper/scenario*.cc, helper/simulation-session.cc):
+# the JSON scenario parser and runner with every section's parser, SimulationSession (what
+# Python binds) and the mlnet-run program.
+# Keep these files in this order: their sections and traffic types register themselves at load
+# time, and the registration order is the order of error messages' lists.
+# Paths relative to MLNET_ROOT; tests and examples need every part (CMakeLists.txt).
+set(_dir ${MLNET_ROOT}/helper)
 list(APPEND MLNET_SOURCES
-  ${MLNET_ROOT}/helper/scenario-flow-scheduler.cc
-  ${MLNET_ROOT}/helper/scenario.cc
-  ${MLNET_ROOT}/helper/scenario-traffic.cc
-  ${MLNET_ROOT}/helper/scenario-runner.cc
-  ${MLNET_ROOT}/helper/scenario-rdma.cc
-  ${MLNET_ROOT}/helper/scenario-congestion-control.cc
-  ${MLNET_ROOT}/helper/scenario-jobs.cc
-  ${MLNET_ROOT}/helper/scenario-extension.cc
-  ${MLNET_ROOT}/helper/scenario-aggregation.cc
-  ${MLNET_ROOT}/helper/scenario-host.cc
-  ${MLNET_ROOT}/helper/simulation-session.cc
+  ${_dir}/scenario-flow-scheduler.cc
+  ${_dir}/scenario.cc
+  ${_dir}/scenario-traffic.cc
+  ${_dir}/scenario-runner.cc
+  ${_dir}/scenario-rdma.cc
+  ${_dir}/scenario-congestion-control.cc
+  ${_dir}/scenario-jobs.cc
+  ${_dir}/scenario-extension.cc
+  ${_dir}/scenario-aggregation.cc
+  ${_dir}/scenario-host.cc
+  ${_dir}/simulation-session.cc
 )
 list(APPEND MLNET_HEADERS
-  ${MLNET_ROOT}/helper/scenario.h
-  ${MLNET_ROOT}/helper/scenario-traffic.h
-  ${MLNET_ROOT}/helper/scenario-runner.h
-  ${MLNET_ROOT}/helper/scenario-congestion-control.h
-  ${MLNET_ROOT}/helper/scenario-extension.h
-  ${MLNET_ROOT}/helper/simulation-session.h
+  ${_dir}/scenario.h
+  ${_dir}/scenario-traffic.h
+  ${_dir}/scenario-runner.h
+  ${_dir}/scenario-congestion-control.h
+  ${_dir}/scenario-extension.h
+  ${_dir}/simulation-session.h
 )
 list(APPEND MLNET_TEST_SOURCES
   ${MLNET_ROOT}/test/helper/scenario-test.cc

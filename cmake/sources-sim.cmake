@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# The event engine (model/sim/): mlnet's event schedulers and simulator implementation.
+# The event engine (model/sim/): mlnet's event schedulers and simulator implementation, and
+# FastEvents, the models' one door to it.
+# Paths relative to MLNET_ROOT; tests and examples need every part (CMakeLists.txt).
 set(_dir ${MLNET_ROOT}/model/sim)
 list(APPEND MLNET_SOURCES
   ${_dir}/quad-heap-scheduler.cc

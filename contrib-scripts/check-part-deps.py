@@ -10,7 +10,10 @@
 cmake/sources-<part>.cmake) includes a header the other part lists. CMake builds a subset
 (-DMLNET_PARTS=...) with every part it depends on, so a missing dependency breaks that build
 and an extra one builds more than needed. Prints the differences; exit status 1 if any.
-3. Models reach mlnet's event engine through one facade: no file of model/ outside model/sim
+3. The CMake parts are the folders: part <p> lists exactly the .h/.cc files of model/<p>; part
+   helper those of helper/ but the front end's; part scenario the front end's (helper/scenario*,
+   helper/simulation-session*). A file of these folders that no part lists is reported too.
+4. Models reach mlnet's event engine through one facade: no file of model/ outside model/sim
    includes mlnet-simulator-impl.h or names MlnetSimulatorImpl (they use FastEvents,
    model/sim/fast-events.h, whose calls fall back to ns-3's Simulator under another engine).
 
@@ -31,7 +34,8 @@ def part_files(root):
         m = re.fullmatch(r"sources-(.+)\.cmake", name)
         if not m:
             continue
-        text = open(os.path.join(cmake_dir, name)).read()
+        # without comments (a ")" in one would end a list early)
+        text = "\n".join(l.split("#")[0] for l in open(os.path.join(cmake_dir, name)).read().split("\n"))
         dirs = re.findall(r"set\(_dir \$\{MLNET_ROOT\}/(\S+)\)", text)
         files = {"headers": [], "code": []}
         for block in re.finditer(r"list\(APPEND (MLNET_SOURCES|MLNET_HEADERS)(.*?)\)", text, re.S):
@@ -155,6 +159,43 @@ def self_test():
     return 0 if ok else 1
 
 
+FRONT_END = ("scenario", "simulation-session")
+
+
+def folder_of_part(part):
+    return "helper" if part in ("helper", "scenario") else "model/" + part
+
+
+def part_of_file(rel):
+    """The part a file of model/ or helper/ belongs to (parts = folders), or None."""
+    folder, name = os.path.dirname(rel), os.path.basename(rel)
+    if folder == "helper":
+        return "scenario" if name.startswith(FRONT_END) else "helper"
+    if folder.startswith("model/") and folder.count("/") == 1:
+        return folder.split("/")[1]
+    return None
+
+
+def parts_are_folders(root):
+    """Messages for every file listed in the wrong part, and every file no part lists."""
+    problems, listed = [], set()
+    for part, files in part_files(root).items():
+        for path in files["headers"] + files["code"]:
+            rel = os.path.relpath(path, root)
+            listed.add(rel)
+            if part_of_file(rel) != part:
+                problems.append(f"{rel} is listed in cmake/sources-{part}.cmake, but parts are "
+                                f"folders: it belongs to part {part_of_file(rel)}")
+    for top in ("model", "helper"):
+        for d, _, names in os.walk(os.path.join(root, top)):
+            for n in sorted(names):
+                rel = os.path.relpath(os.path.join(d, n), root)
+                if n.endswith((".h", ".cc")) and rel not in listed and part_of_file(rel):
+                    problems.append(f"{rel} is in no part (add it to "
+                                    f"cmake/sources-{part_of_file(rel)}.cmake)")
+    return problems
+
+
 def engine_leaks(root):
     """(file, line number, line) of model code outside model/sim that names the engine class."""
     leaks = []
@@ -208,6 +249,9 @@ def main():
                   f'declares {";".join(sorted(d)) or "(none)"}: set(MLNET_PART_DEPS_{part} '
                   f'"{";".join(sorted(m))}")')
             bad += 1
+    for problem in parts_are_folders(root):
+        print(problem)
+        bad += 1
     leaks = engine_leaks(root)
     for f, n, line in leaks:
         print(f"{f}:{n}: names the engine class; models use FastEvents (model/sim/fast-events.h): "
@@ -215,6 +259,7 @@ def main():
     bad += bool(leaks)
     if not bad:
         print(f"part dependencies: {len(measured)} parts, CMakeLists.txt matches the #includes")
+        print("every part is one folder and lists every file of it")
         print("model code reaches the event engine only through FastEvents")
     return 1 if bad else 0
 
