@@ -15,7 +15,9 @@
 // Tensor fusion is the scenario files' default (64 MiB, --fusion); --incremental=0 refills the
 // whole connected component at every change (the reference the incremental one must match);
 // --ring=group carries each ring all-reduce as one fluid group, --ring=phased as --phases phases
-// of one fluid flow per member (FluidTransport::RingGranularity).
+// of one fluid flow per member (FluidTransport::RingGranularity). --fluid=aggregate drains the
+// background flows in the aggregate background model (FluidAggregate, coupled to the network
+// every --interval) instead of one fluid flow of the network each.
 
 #include "bench-common.h"
 
@@ -51,6 +53,8 @@ main(int argc, char* argv[])
     bool incremental = true;
     std::string ring = "message";
     uint32_t phases = 8;
+    std::string fluid = "per-flow";
+    std::string interval = "100us";
     CommandLine cmd(__FILE__);
     cmd.AddValue("k", "Fat-tree arity (k^3/4 hosts), even in [4, 32]", k);
     cmd.AddValue("jobs", "Training jobs (ring all-reduce), >= 1", jobs);
@@ -73,6 +77,13 @@ main(int argc, char* argv[])
                  "phases of one fluid flow per member)",
                  ring);
     cmd.AddValue("phases", "FluidTransport::RingPhases (ring=phased), in [1, 8192]", phases);
+    cmd.AddValue("fluid",
+                 "BackgroundTraffic::Fluid: per-flow (one fluid flow each) or aggregate (the "
+                 "aggregate background model)",
+                 fluid);
+    cmd.AddValue("interval",
+                 "FluidAggregate::Interval with --fluid=aggregate, a time in [1ns, 1s]",
+                 interval);
     EventSchedulerHelper::UseDefault(cmd); // mlnet's scheduler and event loop, as mlnet-run
     cmd.Parse(argc, argv);
     try
@@ -100,6 +111,10 @@ main(int argc, char* argv[])
         {
             throw std::invalid_argument("--phases must be in [1, 8192]");
         }
+        if (fluid != "per-flow" && fluid != "aggregate")
+        {
+            throw std::invalid_argument("--fluid must be per-flow or aggregate");
+        }
         RngSeedManager::SetRun(seed);
         WallClock build;
         FabricTopology t = FabricTopologyHelper().BuildFatTree(k);
@@ -110,6 +125,10 @@ main(int argc, char* argv[])
         flow.SetTransportAttribute("RingPhases", UintegerValue(phases));
         Ptr<FluidFabric> fabric = flow.Install(t);
         fabric->GetNetwork()->SetAttribute("Incremental", BooleanValue(incremental));
+        if (!fabric->GetAggregate()->SetAttributeFailSafe("Interval", StringValue(interval)))
+        {
+            throw std::invalid_argument("--interval must be a time in [1ns, 1s]");
+        }
         std::vector<uint32_t> order(hosts);
         std::iota(order.begin(), order.end(), 0);
         Ptr<UniformRandomVariable> u = CreateObject<UniformRandomVariable>();
@@ -145,6 +164,7 @@ main(int argc, char* argv[])
             bg->SetAttribute("Load", DoubleValue(background));
             bg->SetAttribute("LinkRate", DataRateValue(DataRate("100Gbps")));
             bg->SetAttribute("PriorityClass", UintegerValue(6));
+            bg->SetAttribute("Fluid", StringValue(fluid));
             bg->SetHosts(tr, tr);
             bg->AssignStreams(100);
             bg->Start();
@@ -187,6 +207,21 @@ main(int argc, char* argv[])
             }
         }
         Ptr<FluidNetwork> net = fabric->GetNetwork();
+        Ptr<FluidAggregate> agg = fabric->GetAggregate();
+        std::vector<int64_t> fct;
+        if (bg)
+        {
+            for (const MessageRecord& r : bg->GetFlowRecords())
+            {
+                fct.push_back(r.Fct().GetNanoSeconds());
+            }
+            std::sort(fct.begin(), fct.end());
+        }
+        auto pct = [&fct](double q) {
+            return fct.empty()
+                       ? 0.0
+                       : 1e-3 * double(fct[std::min(fct.size() - 1, size_t(q * fct.size()))]);
+        };
         JsonLine()
             .Add("bench", "flow-backend")
             .Add("k", k)
@@ -215,6 +250,14 @@ main(int argc, char* argv[])
                      : 0.0)
             .Add("maxFlowsPerRecomputation", net->GetMaxFlowsRecomputed())
             .Add("bytesDrained", net->GetBytesDrained())
+            .Add("fluid", fluid)
+            .Add("interval", interval)
+            .Add("backgroundFlows", bg ? bg->GetFlowsStarted() : 0)
+            .Add("backgroundFctP50Us", pct(0.5))
+            .Add("backgroundFctP99Us", pct(0.99))
+            .Add("aggregateIntervals", agg->GetIntervals())
+            .Add("aggregateLoadUpdates", agg->GetLoadUpdates())
+            .Add("aggregateRecomputations", agg->GetNetwork()->GetRecomputations())
             .Print();
         Simulator::Destroy();
     }

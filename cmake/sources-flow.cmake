@@ -5,12 +5,14 @@
 set(_dir ${MLNET_ROOT}/model/flow)
 list(APPEND MLNET_SOURCES
   ${_dir}/fluid-network.cc
+  ${_dir}/fluid-aggregate.cc
   ${_dir}/fluid-fabric.cc
   ${_dir}/fluid-connection.cc
   ${_dir}/fluid-transport.cc
 )
 list(APPEND MLNET_HEADERS
   ${_dir}/fluid-network.h
+  ${_dir}/fluid-aggregate.h
   ${_dir}/fluid-fabric.h
   ${_dir}/fluid-connection.h
   ${_dir}/fluid-transport.h
@@ -22,4 +24,5 @@ list(APPEND MLNET_TEST_SOURCES
   ${MLNET_ROOT}/test/flow/flow-backend-scenario-test.cc
   ${MLNET_ROOT}/test/flow/flow-scheduler-fluid-test.cc
   ${MLNET_ROOT}/test/flow/fluid-ring-group-test.cc
+  ${MLNET_ROOT}/test/flow/fluid-aggregate-test.cc
 )

@@ -12,7 +12,12 @@ same flows.
 
 usage: flow-validation.py MLNET_RUN [--only NAME ...] [--seeds 1,2] [--list] [--json F]
                           [--cache DIR] [--iterations N]
-                          [--coarse group,phased]
+                          [--coarse group,phased] [--aggregate 100us,1ms]
+
+--aggregate runs every scenario with background flows (the "rdma" entries with a "start")
+also with "fluid": "aggregate" at flow level, once per FluidAggregate::Interval given, and
+prints its iteration time and background FCT p50/p99 with their errors against the packet
+backend and against per-flow fluid (one fluid flow per background flow).
 """
 import argparse
 import bisect
@@ -166,7 +171,7 @@ def scenarios(seed=1):
     return s
 
 
-def run(mlnet_run, name, scenario, backend, seed, cache=None):
+def run(mlnet_run, name, scenario, backend, seed, cache=None, args=()):
     scenario = dict(scenario, backend=backend, name=name, seed=seed)
     key = None
     if cache and backend == "packet":
@@ -177,7 +182,7 @@ def run(mlnet_run, name, scenario, backend, seed, cache=None):
         if os.path.exists(key):
             with open(key) as f:
                 return tuple(json.load(f))
-    result = run_once(mlnet_run, scenario)
+    result = run_once(mlnet_run, scenario, args)
     if key:
         os.makedirs(cache, exist_ok=True)
         with open(key, "w") as f:
@@ -185,14 +190,14 @@ def run(mlnet_run, name, scenario, backend, seed, cache=None):
     return result
 
 
-def run_once(mlnet_run, scenario):
+def run_once(mlnet_run, scenario, args=()):
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "s.json")
         with open(path, "w") as f:
             json.dump(scenario, f)
         out = os.path.join(d, "out")
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        subprocess.run([mlnet_run, path, "--out=" + out], check=True, stdout=subprocess.DEVNULL,
+        subprocess.run([mlnet_run, path, "--out=" + out] + list(args), check=True, stdout=subprocess.DEVNULL,
                        stderr=subprocess.DEVNULL)
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
@@ -234,6 +239,10 @@ def main():
                          "level besides message (one fluid flow per ring-step message): their "
                          "iteration time, error against packet level and speed-up in extra "
                          "columns")
+    ap.add_argument("--aggregate", default="",
+                    help="comma-separated FluidAggregate::Interval values: run the scenarios "
+                         "with background flows also with \"fluid\": \"aggregate\" at flow "
+                         "level, once per interval")
     a = ap.parse_args()
     if a.list:
         for name, sc in scenarios().items():
@@ -243,6 +252,7 @@ def main():
     errors_coarse = {}
     coarse = [g for g in a.coarse.split(",") if g]
     errors_fct = []
+    errors_aggregate = {}
     print("%-28s %4s %12s %12s %7s %10s %10s %7s %10s %10s %7s %8s" % (
         "scenario", "seed", "iter pkt ms", "iter flow ms", "err %", "p50 pkt us", "p50 flow us",
         "err %", "p99 pkt us", "p99 flow us", "err %", "speed-up")
@@ -291,6 +301,28 @@ def main():
                 extra += " %12.3f %7.2f %8.1f" % (mc, ec, sc_up)
                 result.update({g + "CpuSeconds": cs["cpuSeconds"], g + "IterationsNs": ci,
                                g + "FctNs": cf})
+            for iv in [x for x in a.aggregate.split(",") if x]:
+                bgs = [t for t in sc["traffic"] if t["type"] == "rdma" and "start" in t]
+                if not bgs:
+                    continue
+                agg = dict(sc, ringGranularity="message",
+                           traffic=[dict(t, fluid="aggregate") if t["type"] == "rdma" and "start"
+                                    in t else t for t in sc["traffic"]])
+                gs, gi, gf = run(a.mlnet_run, name, agg, "flow", seed,
+                                 args=["--ns3::FluidAggregate::Interval=" + iv])
+                cols = []
+                if pi:
+                    mg = statistics.mean(gi) / 1e6
+                    cols += [mg, 100 * (mg - row[2]) / row[2], 100 * (mg - row[3]) / row[3]]
+                for q in (0.5, 0.99):
+                    xp, xf, xg = pct(pf, q) / 1e3, pct(ff, q) / 1e3, pct(gf, q) / 1e3
+                    cols += [xg, 100 * (xg - xp) / xp, 100 * (xg - xf) / xf]
+                cols += [ps["cpuSeconds"] / max(gs["cpuSeconds"], 1e-3),
+                         fs["cpuSeconds"] / max(gs["cpuSeconds"], 1e-3)]
+                result["aggregate-" + iv] = {"cpuSeconds": gs["cpuSeconds"], "iterationsNs": gi,
+                                             "fctNs": gf, "row": cols}
+                errors_aggregate.setdefault(iv, []).append((name, seed, cols))
+                print("  aggregate %s: %s" % (iv, " ".join("%.2f" % c for c in cols)))
             results.append(result)
             if pi and not pf:
                 bulk.append(abs(row[4]))  # jobs without background flows
@@ -314,6 +346,12 @@ def main():
             print("FCT p%d |error| %%: median %.2f, max %.2f over %d runs"
                   % (int(q * 100), statistics.median(ab), ab[-1], len(ab)))
 
+    for iv, rows in errors_aggregate.items():
+        print("aggregate background, interval %s (iteration ms, err %% vs packet, err %% vs "
+              "per-flow, if any jobs; p50 us, err %% vs packet, vs per-flow; p99 likewise; "
+              "speed-up vs packet, vs per-flow):" % iv)
+        for name, seed, cols in rows:
+            print("  %-30s %d %s" % (name, seed, " ".join("%.2f" % c for c in cols)))
     if a.json:
         with open(a.json, "w") as f:
             json.dump(results, f)

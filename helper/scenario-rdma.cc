@@ -6,7 +6,7 @@
 //
 //  {"type": "rdma", "src": 0, "dst": 5, "bytes": "64MiB", "start": "0us", "class": 3,
 //   "cc": "dcqcn" | "dcqcn-vendor" | "fixed" | {"variant": ..., "rateAi": "40Mbps", ...},
-//   "aggressiveness": 1.0}
+//   "aggressiveness": 1.0, "fluid": "per-flow" | "aggregate"}
 //  {"type": "rdma-permutation", "bytes": ..., (same optional keys)}
 //  {"type": "periodic-job", "src": 0, "dst": 1, "compute": "2ms", "bytes": "20MB",
 //   "iterations": 20, "start": "0us", (same optional keys), "iterGainSlope": 0,
@@ -47,6 +47,9 @@ struct RdmaParams
     bool classChosen{false};              //!< the entry set its class
     CongestionControlConfig cc;           //!< variant and the parameters the scenario sets
     double aggressiveness{1.0};
+    /// "rdma" at flow level: the message drains in the aggregate background model
+    /// (FluidConnection::Aggregate; "fluid": "aggregate") instead of as a flow of its own
+    bool aggregate{false};
     std::string entry; //!< "traffic[i]", for the summary
 
     /// \return the factory of the entry's queue pairs' algorithms
@@ -160,6 +163,10 @@ InstallRdmaFlow(TrafficContext& ctx,
         Ptr<MessageConnection> c = FlowBackendHelper::Transports(topo, {src})[0]->Open(
             FlowBackendHelper::Transports(topo, {dst})[0],
             p.priority);
+        if (p.aggregate)
+        {
+            DynamicCast<FluidConnection>(c)->SetAggregate(true);
+        }
         auto done = std::make_shared<Time>(Time(-1));
         auto posted = std::make_shared<bool>(false);
         Simulator::Schedule(p.start, [c, bytes, done, posted]() {
@@ -235,6 +242,9 @@ ParseRdmaFlow(ScenarioObject& in, const ScenarioConfig& cfg)
                         InputLimits::MESSAGE_BYTES.hi,
                         std::nullopt);
     s->params = ParseRdmaParams(in, cfg);
+    // How the message crosses a flow-level network (ignored at packet level, so one file runs
+    // at either fidelity): a fluid flow of its own, or in the aggregate background model.
+    s->params.aggregate = in.Choice("fluid", {"per-flow", "aggregate"}, "per-flow") == "aggregate";
     return s;
 }
 

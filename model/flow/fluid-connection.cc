@@ -5,6 +5,7 @@
 
 #include "fluid-transport.h"
 
+#include "ns3/boolean.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 
@@ -26,6 +27,15 @@ FluidConnection::GetTypeId()
         TypeId("ns3::FluidConnection")
             .SetParent<MessageConnection>()
             .SetGroupName("Mlnet")
+            .AddAttribute(
+                "Aggregate",
+                "true: the messages drain in the fabric's aggregate background model "
+                "(FluidAggregate: the main network sees their load per link and "
+                "interval, not per message); false: each message is a flow of the "
+                "fabric's network. Settable while the connection is idle",
+                BooleanValue(false),
+                MakeBooleanAccessor(&FluidConnection::SetAggregate, &FluidConnection::GetAggregate),
+                MakeBooleanChecker())
             .AddTraceSource("MessageComplete",
                             "A posted message was acknowledged: (id, bytes, posted, done)",
                             MakeTraceSourceAccessor(&FluidConnection::m_msgTrace),
@@ -68,7 +78,6 @@ FluidConnection::StartNext()
 {
     Message m = m_waiting.front();
     m_waiting.pop_front();
-    Ptr<FluidNetwork> net = m_local->GetFabric()->GetNetwork();
     FluidNetwork::FlowSpec s;
     s.path = m_path;
     s.reversePath = m_reversePath;
@@ -92,7 +101,36 @@ FluidConnection::StartNext()
     m_sending = true;
     m_sendingBytes = m.bytes;
     m_sendingWire = s.bytes;
-    m_flow = net->StartFlow(s);
+    m_flow = m_aggregate ? m_local->GetFabric()->GetAggregate()->StartFlow(s)
+                         : m_local->GetFabric()->GetNetwork()->StartFlow(s);
+}
+
+Ptr<FluidNetwork>
+FluidConnection::MessageNetwork() const
+{
+    return m_aggregate ? m_local->GetFabric()->GetAggregate()->GetNetwork()
+                       : m_local->GetFabric()->GetNetwork();
+}
+
+void
+FluidConnection::SetAggregate(bool aggregate)
+{
+    if (aggregate == m_aggregate)
+    {
+        return;
+    }
+    if (m_sending || m_ring || !m_waiting.empty())
+    {
+        throw std::invalid_argument("FluidConnection::SetAggregate: the connection must be idle "
+                                    "(no message draining, no ring)");
+    }
+    m_aggregate = aggregate;
+}
+
+bool
+FluidConnection::GetAggregate() const
+{
+    return m_aggregate;
 }
 
 void
@@ -161,7 +199,7 @@ FluidConnection::SetPriorityClass(uint8_t cls)
     }
     else if (m_sending)
     {
-        m_local->GetFabric()->GetNetwork()->SetClass(m_flow, cls);
+        MessageNetwork()->SetClass(m_flow, cls);
     }
 }
 
@@ -175,7 +213,7 @@ FluidConnection::SetMaxRate(DataRate cap)
     }
     else if (m_sending)
     {
-        m_local->GetFabric()->GetNetwork()->SetRateCap(m_flow, double(m_maxRate) / 8.0);
+        MessageNetwork()->SetRateCap(m_flow, double(m_maxRate) / 8.0);
     }
 }
 
@@ -224,7 +262,7 @@ FluidConnection::GetBytesSent() const
     {
         return m_sent; // a ring's bytes count once it has drained
     }
-    const double left = m_local->GetFabric()->GetNetwork()->GetRemaining(m_flow);
+    const double left = MessageNetwork()->GetRemaining(m_flow);
     const double share = 1.0 - std::min(1.0, left / double(m_sendingWire));
     return m_sent + uint64_t(std::floor(share * double(m_sendingBytes)));
 }

@@ -17,6 +17,7 @@ namespace ns3
 {
 
 class FluidTransport;
+class FluidNetwork;
 
 /**
  * \ingroup mlnet
@@ -70,6 +71,16 @@ class FluidConnection : public MessageConnection
     /// \return when the last delivered message's last byte arrived at the destination
     ///         (negative: nothing delivered yet)
     Time GetLastDelivery() const;
+    /**
+     * Drain the connection's messages in the fabric's aggregate background model
+     * (FluidFabric::GetAggregate(); attribute Aggregate) or, false (the default), as flows of
+     * the fabric's network.
+     * \param aggregate the mode
+     * \throws std::invalid_argument if the connection is not idle or carries a ring
+     */
+    void SetAggregate(bool aggregate);
+    /// \return true if the messages drain in the aggregate background model
+    bool GetAggregate() const;
 
   protected:
     void DoDispose() override;
@@ -111,6 +122,8 @@ class FluidConnection : public MessageConnection
 
     /// Start the flow of the oldest message that has not started.
     void StartNext();
+    /// \return the network the connection's messages drain in
+    Ptr<FluidNetwork> MessageNetwork() const;
     /// The message in flight has left the source.
     void OnDrained();
     /// A message has been acknowledged.
@@ -132,6 +145,7 @@ class FluidConnection : public MessageConnection
     uint64_t m_sendingWire{0};     //!< its bytes on the wire
     uint64_t m_sent{0};            //!< payload bytes of the messages drained
     uint64_t m_flow{0};            //!< its FluidNetwork id
+    bool m_aggregate{false};       //!< Aggregate attribute
     uint64_t m_nextId{0};
     uint64_t m_posted{0};
     uint64_t m_acked{0};

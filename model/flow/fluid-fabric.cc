@@ -66,6 +66,7 @@ void
 FluidFabric::DoDispose()
 {
     m_net = nullptr;
+    m_aggregate = nullptr;
     m_devOfLink.clear();
     m_linkOf.clear();
     m_hostDev.clear();
@@ -110,6 +111,21 @@ Ptr<FluidNetwork>
 FluidFabric::GetNetwork() const
 {
     return m_net;
+}
+
+Ptr<FluidAggregate>
+FluidFabric::GetAggregate()
+{
+    if (!m_aggregate)
+    {
+        if (!m_net)
+        {
+            throw std::logic_error("FluidFabric::GetAggregate: the fabric is not built");
+        }
+        m_aggregate = CreateObject<FluidAggregate>();
+        m_aggregate->Attach(m_net);
+    }
+    return m_aggregate;
 }
 
 int64_t

@@ -4,6 +4,7 @@
 #ifndef MLNET_FLUID_FABRIC_H
 #define MLNET_FLUID_FABRIC_H
 
+#include "fluid-aggregate.h"
 #include "fluid-network.h"
 
 #include "ns3/fabric-net-device.h"
@@ -53,6 +54,9 @@ class FluidFabric : public Object
     void Build(const NodeContainer& nodes, Ptr<FluidNetwork> net = nullptr);
     /// \return the fluid network
     Ptr<FluidNetwork> GetNetwork() const;
+    /// \return the aggregate background model beside the network (made on first use; the
+    ///         connections set to FluidConnection::Aggregate drain there)
+    Ptr<FluidAggregate> GetAggregate();
 
     /// \param dev a device \return its link id, or -1 if it has none
     int64_t GetLink(Ptr<const FabricNetDevice> dev) const;
@@ -75,6 +79,7 @@ class FluidFabric : public Object
 
   private:
     Ptr<FluidNetwork> m_net;
+    Ptr<FluidAggregate> m_aggregate;                               //!< made by GetAggregate()
     std::vector<Ptr<FabricNetDevice>> m_devOfLink;                 //!< link -> sending device
     std::unordered_map<const FabricNetDevice*, uint32_t> m_linkOf; //!< device -> link
     std::unordered_map<uint32_t, Ptr<FabricNetDevice>> m_hostDev;  //!< host address -> device

@@ -112,6 +112,7 @@ FluidNetwork::AddLink(double capacity, Time delay)
     }
     Link l;
     l.capacity = capacity;
+    l.nominal = capacity;
     l.delay = delay;
     l.frameTime = double(m_frameBytes) / capacity;
     m_links.push_back(l);
@@ -170,6 +171,66 @@ FluidNetwork::GetLinkLoad(uint32_t link) const
     return LinkAt(link).load;
 }
 
+void
+FluidNetwork::SetLinkCapacity(uint32_t link, double capacity)
+{
+    LinkAt(link);
+    if (!(capacity > 0) || !std::isfinite(capacity))
+    {
+        throw std::invalid_argument(
+            "FluidNetwork::SetLinkCapacity: capacity = " + std::to_string(capacity) +
+            " bytes/s is out of range (must be > 0 and finite)");
+    }
+    Link& l = m_links[link];
+    if (l.capacity == capacity)
+    {
+        return;
+    }
+    l.capacity = capacity;
+    for (uint32_t s : l.flows)
+    {
+        if (!m_flows[s].finished)
+        {
+            Touch(s);
+        }
+    }
+}
+
+double
+FluidNetwork::GetLinkShare(uint32_t link,
+                           uint8_t cls,
+                           double weight,
+                           const std::vector<uint64_t>& ignore) const
+{
+    const Link& l = LinkAt(link);
+    if (cls >= kClasses || !(weight > 0))
+    {
+        throw std::invalid_argument("FluidNetwork::GetLinkShare: class = " + std::to_string(cls) +
+                                    " must be in [0, 7] and weight = " + std::to_string(weight) +
+                                    " > 0");
+    }
+    double used = 0;
+    double sharing = 0; // weights of the class's flows bottlenecked here
+    for (std::size_t j = 0; j < l.flows.size(); ++j)
+    {
+        const Flow& f = m_flows[l.flows[j]];
+        if (f.finished || f.spec.cls < cls ||
+            std::find(ignore.begin(), ignore.end(), f.id) != ignore.end())
+        {
+            continue;
+        }
+        if (f.spec.cls == cls && f.bottleneck == link)
+        {
+            sharing += f.spec.weight * l.coefs[j];
+        }
+        else
+        {
+            used += f.rate * l.coefs[j];
+        }
+    }
+    return std::max(0.0, l.capacity - used) * weight / (weight + sharing);
+}
+
 Time
 FluidNetwork::PathLatency(const std::vector<uint32_t>& path) const
 {
@@ -180,7 +241,7 @@ FluidNetwork::PathLatency(const std::vector<uint32_t>& path) const
     {
         const Link& link = LinkAt(l);
         delay += link.delay;
-        const double frameTime = double(m_frameBytes) / link.capacity;
+        const double frameTime = double(m_frameBytes) / link.nominal;
         serialization += frameTime;
         bottleneck = std::max(bottleneck, frameTime);
     }
@@ -379,6 +440,21 @@ FluidNetwork::SetWeight(uint64_t id, double weight)
         f.spec.weight = weight;
         Touch(m_slotOf.at(id));
     }
+}
+
+void
+FluidNetwork::AddBytes(uint64_t id, uint64_t bytes)
+{
+    if (bytes == 0)
+    {
+        throw std::invalid_argument("FluidNetwork::AddBytes: bytes = 0 is out of range (>= 1)");
+    }
+    Flow& f = LiveFlow(id);
+    Progress(f, Simulator::Now());
+    f.remaining += double(bytes);
+    f.spec.bytes += bytes;
+    f.done.Cancel(); // the recomputation schedules the new drain
+    Touch(m_slotOf.at(id));
 }
 
 bool

@@ -115,6 +115,26 @@ class FluidNetwork : public Object
     double GetLinkClassBytes(uint32_t link, uint8_t cls) const;
     /// \param link a link id \return the sum of the rates of its flows now (bytes/s)
     double GetLinkLoad(uint32_t link) const;
+    /**
+     * Change a link's capacity from now on (its flows are recomputed at this instant). The
+     * unloaded path latency keeps the capacity given to AddLink (a frame's serialization).
+     * \param link a link id \param capacity bytes/s (> 0, finite)
+     * \throws std::invalid_argument for a bad link or capacity
+     */
+    void SetLinkCapacity(uint32_t link, double capacity);
+    /**
+     * What flows of class `cls` and total weight `weight` joining a link would get of it now,
+     * with the other flows at their current rates: the capacity less the rates of the classes
+     * above and of the flows of the class bottlenecked elsewhere, shared by weight with the
+     * flows of the class bottlenecked at this link (one step of the progressive filling).
+     * \param link a link id \param cls a traffic class (0..7) \param weight > 0
+     * \param ignore flows counted as absent (ids)
+     * \return bytes/s (>= 0)
+     */
+    double GetLinkShare(uint32_t link,
+                        uint8_t cls,
+                        double weight,
+                        const std::vector<uint64_t>& ignore) const;
 
     /**
      * \param path link ids
@@ -139,6 +159,12 @@ class FluidNetwork : public Object
     void SetClass(uint64_t id, uint8_t cls);
     /// \param id a flow in transmission \param weight its weight (> 0)
     void SetWeight(uint64_t id, double weight);
+    /**
+     * Add bytes to a flow in transmission (it drains them after the ones it has).
+     * \param id a flow in transmission \param bytes >= 1
+     * \throws std::invalid_argument for 0 bytes or an unknown flow
+     */
+    void AddBytes(uint64_t id, uint64_t bytes);
 
     /// \param id a flow \return true while its bytes are draining
     bool IsTransmitting(uint64_t id) const;
@@ -168,6 +194,7 @@ class FluidNetwork : public Object
     struct Link
     {
         double capacity{0};
+        double nominal{0}; //!< the capacity given to AddLink (for the path latency)
         Time delay;
         double frameTime{0};         //!< FrameBytes / capacity (s)
         std::vector<uint32_t> flows; //!< slots of the flows crossing it

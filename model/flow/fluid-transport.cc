@@ -278,10 +278,12 @@ FluidTransport::StartRing(const RingTransfer& ring)
                                         std::to_string(i) +
                                         " is not a FluidConnection of this fluid fabric");
         }
-        if (c->m_sending || !c->m_waiting.empty() || c->m_ring ||
+        if (c->m_sending || !c->m_waiting.empty() || c->m_ring || c->m_aggregate ||
             (i > 0 && c->m_class != g->members.front()->m_class))
         {
-            return false; // messages of their own in flight, or mixed classes: message by message
+            // messages of their own in flight, mixed classes, or aggregate background
+            // connections: message by message
+            return false;
         }
         g->members.push_back(PeekPointer(c));
     }

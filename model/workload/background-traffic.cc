@@ -4,7 +4,9 @@
 
 #include "background-traffic.h"
 
+#include "ns3/boolean.h"
 #include "ns3/double.h"
+#include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
@@ -180,6 +182,17 @@ BackgroundTraffic::GetTypeId()
                           UintegerValue(DataClass::DEFAULT),
                           MakeUintegerAccessor(&BackgroundTraffic::m_class),
                           DataClass::Checker())
+            .AddAttribute("Fluid",
+                          "At flow level: per-flow (one fluid flow of the network per flow) or "
+                          "aggregate (the flows drain in the fabric's aggregate background "
+                          "model, FluidConnection::Aggregate: the network sees their load per "
+                          "link and interval). Ignored at packet level",
+                          EnumValue(BackgroundTraffic::PER_FLOW),
+                          MakeEnumAccessor(&BackgroundTraffic::m_fluid),
+                          MakeEnumChecker(BackgroundTraffic::PER_FLOW,
+                                          "per-flow",
+                                          BackgroundTraffic::AGGREGATE,
+                                          "aggregate"))
             .AddAttribute("StopTime",
                           "Generation time after Start() (0 = forever)",
                           TimeValue(Seconds(0)),
@@ -305,6 +318,11 @@ BackgroundTraffic::Arrival(uint32_t i)
     if (it == m_qps.end())
     {
         it = m_qps.emplace(key, m_src[i]->Open(m_dst[d], m_class)).first;
+        if (m_fluid == AGGREGATE)
+        {
+            // a fluid connection's attribute (a packet-level queue pair has none: ignored)
+            it->second->SetAttributeFailSafe("Aggregate", BooleanValue(true));
+        }
     }
     Time posted = Simulator::Now();
     m_offered += bytes;

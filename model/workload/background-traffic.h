@@ -67,6 +67,13 @@ class FlowSizeCdf
 class BackgroundTraffic : public Object
 {
   public:
+    /// How the flows cross a flow-level (fluid) network (Fluid attribute).
+    enum Fluid
+    {
+        PER_FLOW, //!< one fluid flow of the network per flow
+        AGGREGATE //!< the aggregate background model (FluidConnection::Aggregate)
+    };
+
     /// \return the TypeId
     static TypeId GetTypeId();
     BackgroundTraffic();
@@ -123,6 +130,7 @@ class BackgroundTraffic : public Object
     double m_load{0.3};
     DataRate m_rate{"100Gbps"};
     uint8_t m_class{DataClass::DEFAULT};
+    Fluid m_fluid{PER_FLOW};
     Time m_stop;
     bool m_running{false};
     Ptr<ExponentialRandomVariable> m_gap;

@@ -1,0 +1,285 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "fluid-aggregate.h"
+
+#include "ns3/boolean.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("FluidAggregate");
+NS_OBJECT_ENSURE_REGISTERED(FluidAggregate);
+
+namespace
+{
+constexpr uint8_t kClasses = 8;
+/// The smallest background capacity of a link, as a share of the link's (a link taken whole
+/// by the classes above leaves the background flows this trickle until the next refresh).
+constexpr double kMinShare = 1e-9;
+} // namespace
+
+TypeId
+FluidAggregate::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::FluidAggregate")
+            .SetParent<Object>()
+            .SetGroupName("Mlnet")
+            .AddConstructor<FluidAggregate>()
+            .AddAttribute("Interval",
+                          "Coupling interval: the background bytes a link carried in one "
+                          "interval load the main network's link in the next one, and the "
+                          "background capacities are refreshed at its end (in [1ns, 1s]; "
+                          "shorter: closer to one fluid flow per background flow, more "
+                          "recomputations of the main network)",
+                          TimeValue(MicroSeconds(100)),
+                          MakeTimeAccessor(&FluidAggregate::m_interval),
+                          MakeTimeChecker(NanoSeconds(1), Seconds(1)));
+    return tid;
+}
+
+FluidAggregate::FluidAggregate() = default;
+FluidAggregate::~FluidAggregate() = default;
+
+void
+FluidAggregate::DoDispose()
+{
+    m_timer.Cancel();
+    if (m_bg)
+    {
+        m_bg->Dispose();
+    }
+    m_bg = nullptr;
+    m_main = nullptr;
+    Object::DoDispose();
+}
+
+void
+FluidAggregate::Attach(Ptr<FluidNetwork> main)
+{
+    if (m_main)
+    {
+        throw std::logic_error("FluidAggregate::Attach: already attached");
+    }
+    if (!main)
+    {
+        throw std::invalid_argument("FluidAggregate::Attach: the main network is null");
+    }
+    m_main = main;
+    m_bg = CreateObject<FluidNetwork>();
+    UintegerValue frame;
+    main->GetAttribute("FrameBytes", frame);
+    m_bg->SetAttribute("FrameBytes", frame);
+    BooleanValue incremental;
+    main->GetAttribute("Incremental", incremental);
+    m_bg->SetAttribute("Incremental", incremental);
+    CopyLinks();
+}
+
+Ptr<FluidNetwork>
+FluidAggregate::GetNetwork() const
+{
+    return m_bg;
+}
+
+void
+FluidAggregate::CopyLinks()
+{
+    for (uint32_t l = m_bg->GetNLinks(); l < m_main->GetNLinks(); ++l)
+    {
+        m_bg->AddLink(m_main->GetLinkCapacity(l), m_main->GetLinkDelay(l));
+    }
+    const std::size_t n = m_main->GetNLinks();
+    std::array<uint32_t, 8> zero{};
+    std::array<double, 8> none{};
+    std::array<int64_t, 8> noFlow;
+    noFlow.fill(-1);
+    m_count.resize(n, zero);
+    m_seen.resize(n, none);
+    m_load.resize(n, noFlow);
+    m_isHot.resize(n, 0);
+}
+
+uint64_t
+FluidAggregate::StartFlow(const FluidNetwork::FlowSpec& spec)
+{
+    if (!m_main)
+    {
+        throw std::invalid_argument("FluidAggregate::StartFlow: not attached to a network");
+    }
+    if (m_bg->GetNLinks() < m_main->GetNLinks())
+    {
+        CopyLinks();
+    }
+    std::vector<uint32_t> links = spec.path;
+    if (spec.reverseShare > 0)
+    {
+        links.insert(links.end(), spec.reversePath.begin(), spec.reversePath.end());
+    }
+    FluidNetwork::FlowSpec s = spec;
+    const uint8_t cls = spec.cls;
+    const FluidNetwork::FlowCallback drained = spec.drained;
+    s.drained = FluidNetwork::FlowCallback([this, links, cls, drained](uint64_t id) {
+        Leave(links, cls);
+        if (!drained.IsNull())
+        {
+            drained(id);
+        }
+    });
+    const uint64_t id = m_bg->StartFlow(s); // validates the spec
+    ++m_flows;
+    for (uint32_t l : links)
+    {
+        ++m_count[l][cls];
+        if (!m_isHot[l])
+        {
+            m_isHot[l] = 1;
+            m_hot.push_back(l);
+        }
+        UpdateCapacity(l);
+    }
+    if (!m_timer.IsRunning())
+    {
+        m_timer = Simulator::Schedule(m_interval, &FluidAggregate::Interval, this);
+    }
+    return id;
+}
+
+void
+FluidAggregate::Leave(const std::vector<uint32_t>& links, uint8_t cls)
+{
+    for (uint32_t l : links)
+    {
+        --m_count[l][cls];
+        UpdateCapacity(l);
+    }
+}
+
+void
+FluidAggregate::UpdateCapacity(uint32_t link)
+{
+    int top = -1;
+    for (int c = kClasses - 1; c >= 0; --c)
+    {
+        if (m_count[link][c] > 0)
+        {
+            top = c;
+            break;
+        }
+    }
+    if (top < 0)
+    {
+        return; // no background flow here: the capacity is set when one comes
+    }
+    static thread_local std::vector<uint64_t> ignore;
+    ignore.clear();
+    for (int64_t id : m_load[link])
+    {
+        if (id >= 0)
+        {
+            ignore.push_back(uint64_t(id));
+        }
+    }
+    const double full = m_main->GetLinkCapacity(link);
+    const double share =
+        m_main->GetLinkShare(link, uint8_t(top), double(m_count[link][top]), ignore);
+    m_bg->SetLinkCapacity(link, std::max(share, full * kMinShare));
+}
+
+void
+FluidAggregate::Interval()
+{
+    ++m_intervals;
+    m_bg->Advance();
+    const double dt = m_interval.GetSeconds();
+    std::size_t keep = 0;
+    for (std::size_t i = 0; i < m_hot.size(); ++i)
+    {
+        const uint32_t l = m_hot[i];
+        bool busy = false;
+        for (uint8_t c = 0; c < kClasses; ++c)
+        {
+            busy = busy || m_count[l][c] > 0;
+            const double whole = std::floor(m_bg->GetLinkClassBytes(l, c) - m_seen[l][c]);
+            const int64_t id = m_load[l][c];
+            const bool live = id >= 0 && m_main->IsTransmitting(uint64_t(id));
+            if (whole >= 1)
+            {
+                // The interval's bytes, carried in the next one (with any backlog).
+                m_seen[l][c] += whole;
+                ++m_loadUpdates;
+                busy = true;
+                if (live)
+                {
+                    const double backlog = m_main->GetRemaining(uint64_t(id)) + whole;
+                    m_main->AddBytes(uint64_t(id), uint64_t(whole));
+                    m_main->SetRateCap(uint64_t(id), backlog / dt);
+                }
+                else
+                {
+                    FluidNetwork::FlowSpec s;
+                    s.path = {l};
+                    s.bytes = uint64_t(whole);
+                    s.cls = c;
+                    s.rateCap = whole / dt;
+                    s.latency = Time(0);
+                    m_load[l][c] = int64_t(m_main->StartFlow(s));
+                    ++m_loadFlows;
+                }
+            }
+            else if (live)
+            {
+                busy = true; // a backlog still draining
+            }
+        }
+        if (busy)
+        {
+            m_hot[keep++] = l;
+            UpdateCapacity(l);
+        }
+        else
+        {
+            m_isHot[l] = 0;
+        }
+    }
+    m_hot.resize(keep);
+    NS_LOG_DEBUG("interval " << m_intervals << ": " << keep << " links with background");
+    if (!m_hot.empty())
+    {
+        m_timer = Simulator::Schedule(m_interval, &FluidAggregate::Interval, this);
+    }
+}
+
+uint64_t
+FluidAggregate::GetIntervals() const
+{
+    return m_intervals;
+}
+
+uint64_t
+FluidAggregate::GetLoadFlows() const
+{
+    return m_loadFlows;
+}
+
+uint64_t
+FluidAggregate::GetLoadUpdates() const
+{
+    return m_loadUpdates;
+}
+
+uint64_t
+FluidAggregate::GetFlows() const
+{
+    return m_flows;
+}
+
+} // namespace ns3

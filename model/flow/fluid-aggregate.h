@@ -1,0 +1,108 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef MLNET_FLUID_AGGREGATE_H
+#define MLNET_FLUID_AGGREGATE_H
+
+#include "fluid-network.h"
+
+#include "ns3/event-id.h"
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup mlnet
+ * \brief The aggregate fluid model of background traffic ("fluid": "aggregate"): many short
+ * flows beside a few long ones, without a recomputation of the long ones per short flow.
+ *
+ * The background flows drain in a network of their own (GetNetwork(): the same links, the same
+ * progressive filling), so each still has its start, its max-min rate among the background
+ * flows, its drain, delivery and completion. The two networks are coupled per link and class,
+ * not per flow:
+ *  - the main network sees the background as one *load flow* per link and class: the bytes the
+ *    background carried on the link in one Interval are carried by the load flow in the next
+ *    one (a rate cap of backlog / Interval; bytes added to the flow as they come), so the other
+ *    flows of the link see the background's load with a lag of one Interval, and no change
+ *    within one;
+ *  - the background network's link capacity is what the main network leaves the background
+ *    there (FluidNetwork::GetLinkShare with the load flows counted as absent: the capacity less
+ *    the classes above, and a max-min share with the main flows of its class bottlenecked at
+ *    the link, the k background flows of the link counting as k flows of weight 1), refreshed
+ *    when a background flow starts or drains on the link and at every Interval.
+ * A change of the background thus recomputes the main network at most once per Interval, for
+ * the links whose background load changed. What it approximates, and the measured error
+ * against one fluid flow per background flow and against the packet backend, are in
+ * doc/flow-backend.rst ("Background traffic in aggregate").
+ */
+class FluidAggregate : public Object
+{
+  public:
+    static TypeId GetTypeId();
+    FluidAggregate();
+    ~FluidAggregate() override;
+
+    /**
+     * Serve background flows beside a network (its links are copied, now and when new ones
+     * appear).
+     * \param main the main network \throws std::logic_error if called twice
+     */
+    void Attach(Ptr<FluidNetwork> main);
+    /// \return the background flows' own network (null before Attach)
+    Ptr<FluidNetwork> GetNetwork() const;
+    /**
+     * Start a background flow now (in GetNetwork(); its links must be the main network's).
+     * \param spec the flow \return its id in GetNetwork()
+     * \throws std::invalid_argument as FluidNetwork::StartFlow, or before Attach
+     */
+    uint64_t StartFlow(const FluidNetwork::FlowSpec& spec);
+
+    /// \return coupling intervals run so far
+    uint64_t GetIntervals() const;
+    /// \return load flows started in the main network so far
+    uint64_t GetLoadFlows() const;
+    /// \return load-flow updates (bytes added or a new load flow) so far
+    uint64_t GetLoadUpdates() const;
+    /// \return background flows started so far
+    uint64_t GetFlows() const;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /// Copy the main network's links that the background network does not have yet.
+    void CopyLinks();
+    /// Set the background capacity of a link from the main network's state now.
+    void UpdateCapacity(uint32_t link);
+    /// A background flow has drained. \param links its links \param cls its class
+    void Leave(const std::vector<uint32_t>& links, uint8_t cls);
+    /// The end of an interval: load flows and capacities.
+    void Interval();
+
+    Ptr<FluidNetwork> m_main;
+    Ptr<FluidNetwork> m_bg;
+    Time m_interval;
+    EventId m_timer;
+    /// per link and class: background flows transmitting on it
+    std::vector<std::array<uint32_t, 8>> m_count;
+    /// per link and class: background bytes already handed to the main network
+    std::vector<std::array<double, 8>> m_seen;
+    /// per link and class: its load flow in the main network (-1: none yet)
+    std::vector<std::array<int64_t, 8>> m_load;
+    std::vector<uint32_t> m_hot; //!< links with background flows or load to hand over
+    std::vector<char> m_isHot;   //!< per link: in m_hot
+    uint64_t m_intervals{0};
+    uint64_t m_loadFlows{0};
+    uint64_t m_loadUpdates{0};
+    uint64_t m_flows{0};
+};
+
+} // namespace ns3
+
+#endif /* MLNET_FLUID_AGGREGATE_H */
