@@ -8,6 +8,7 @@ list(APPEND MLNET_SOURCES
   ${_dir}/fabric-egress-scheduler.cc
   ${_dir}/fabric-frame.cc
   ${_dir}/fabric-net-device.cc
+  ${_dir}/fabric-net-device-ns3.cc
   ${_dir}/fabric-wire.cc
   ${_dir}/fabric-switch.cc
   ${_dir}/flow-key.cc

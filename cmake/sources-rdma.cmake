@@ -32,6 +32,7 @@ list(APPEND MLNET_HEADERS
   ${_dir}/rdma-cc-catalog.h
   ${_dir}/roce-header.h
   ${_dir}/roce-v2-header.h
+  ${_dir}/roce-frame-note.h
   ${_dir}/rdma-queue-pair.h
   ${_dir}/rdma-nic.h
   ${_dir}/rdma-nic-source.h

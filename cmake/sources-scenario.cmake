@@ -9,6 +9,7 @@ set(_dir ${MLNET_ROOT}/helper)
 list(APPEND MLNET_SOURCES
   ${_dir}/scenario-flow-scheduler.cc
   ${_dir}/scenario.cc
+  ${_dir}/scenario-object.cc
   ${_dir}/scenario-traffic.cc
   ${_dir}/scenario-runner.cc
   ${_dir}/scenario-rdma.cc

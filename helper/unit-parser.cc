@@ -6,6 +6,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
+#include <sstream>
 #include <stdexcept>
 #include <utility>
 
@@ -241,6 +242,31 @@ UnitParser::FromSeconds(double sec)
         throw std::invalid_argument(TIME_SYNTAX);
     }
     return NanoSeconds(static_cast<int64_t>(std::llround(sec * 1e9)));
+}
+
+std::string
+UnitParser::FormatNumber(double v)
+{
+    std::ostringstream os;
+    os << v;
+    return os.str();
+}
+
+std::string
+UnitParser::FormatTime(Time t)
+{
+    const int64_t ns = t.GetNanoSeconds();
+    const std::pair<int64_t, const char*> units[] = {{1000000000, "s"},
+                                                     {1000000, "ms"},
+                                                     {1000, "us"}};
+    for (const auto& u : units)
+    {
+        if (ns != 0 && (ns >= u.first || -ns >= u.first))
+        {
+            return FormatNumber(static_cast<double>(ns) / static_cast<double>(u.first)) + u.second;
+        }
+    }
+    return std::to_string(ns) + "ns";
 }
 
 } // namespace ns3

@@ -81,6 +81,20 @@ class UnitParser
     static double Number(const std::string& text);
 
     /**
+     * The shortest decimal form of a number, for messages ("0.2", "1e+06").
+     * \param v the number
+     * \return its text
+     */
+    static std::string FormatNumber(double v);
+    /**
+     * A time for messages in the largest unit that keeps it readable ("1ms", "2.5us", "0ns");
+     * Duration() reads it back.
+     * \param t the time
+     * \return its text
+     */
+    static std::string FormatTime(Time t);
+
+    /**
      * \param sec seconds (finite, |sec| <= MAX_TIME_S)
      * \return the ns-3 time, rounded to the nearest nanosecond
      */
