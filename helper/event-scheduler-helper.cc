@@ -8,6 +8,7 @@
 #include "ns3/config.h"
 #include "ns3/fatal-error.h"
 #include "ns3/global-value.h"
+#include "ns3/log.h"
 #include "ns3/scheduler.h"
 #include "ns3/simulator-impl.h"
 #include "ns3/simulator.h"
@@ -21,6 +22,8 @@
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("EventSchedulerHelper");
 
 namespace
 {
@@ -200,12 +203,14 @@ AddParsedOption(Cmd& cmd, const std::string& name, const std::string& help, long
 std::string
 EventSchedulerHelper::DefaultType()
 {
+    NS_LOG_FUNCTION_NOARGS();
     return "ns3::TimingWheelScheduler";
 }
 
 const std::vector<std::string>&
 EventSchedulerHelper::KnownTypes()
 {
+    NS_LOG_FUNCTION_NOARGS();
     static const std::vector<std::string> types{
         "ns3::MapScheduler",
         "ns3::HeapScheduler",
@@ -221,6 +226,7 @@ EventSchedulerHelper::KnownTypes()
 std::string
 EventSchedulerHelper::Resolve(const std::string& name)
 {
+    NS_LOG_FUNCTION(name);
     std::string full = name;
     if (name.rfind("ns3::", 0) != 0)
     {
@@ -239,6 +245,7 @@ EventSchedulerHelper::Resolve(const std::string& name)
 void
 EventSchedulerHelper::Use(const std::string& name)
 {
+    NS_LOG_FUNCTION(name);
     TypeId tid = TypeId::LookupByName(Resolve(name));
     GlobalValue::Bind("SchedulerType", TypeIdValue(tid));
 }
@@ -246,12 +253,14 @@ EventSchedulerHelper::Use(const std::string& name)
 bool
 EventSchedulerHelper::UserChose()
 {
+    NS_LOG_FUNCTION_NOARGS();
     return UserSet("SchedulerType");
 }
 
 void
 EventSchedulerHelper::UseDefaults()
 {
+    NS_LOG_FUNCTION_NOARGS();
     if (!UserChose())
     {
         Use(DefaultType());
@@ -268,6 +277,7 @@ EventSchedulerHelper::UseDefaults()
 void
 EventSchedulerHelper::UseDefault(CommandLine& cmd)
 {
+    NS_LOG_FUNCTION_NOARGS();
     UseDefaults();
     AddParsedOption<&EventSchedulerHelper::Use>(
         cmd,
@@ -287,12 +297,14 @@ EventSchedulerHelper::UseDefault(CommandLine& cmd)
 void
 EventSchedulerHelper::UseHugePages(bool enable)
 {
+    NS_LOG_FUNCTION(enable);
     Config::SetDefault("ns3::MlnetSimulatorImpl::HugePages", BooleanValue(enable));
 }
 
 std::string
 EventSchedulerHelper::DefaultSimulatorType()
 {
+    NS_LOG_FUNCTION_NOARGS();
     return "ns3::MlnetSimulatorImpl";
 }
 
@@ -333,6 +345,7 @@ IsDistributed(TypeId tid)
 void
 EventSchedulerHelper::CheckSupportedSimulator()
 {
+    NS_LOG_FUNCTION_NOARGS();
     const TypeId tid = Simulator::GetImplementation()->GetInstanceTypeId();
     if (IsDistributed(tid))
     {
@@ -343,6 +356,7 @@ EventSchedulerHelper::CheckSupportedSimulator()
 std::string
 EventSchedulerHelper::ResolveSimulator(const std::string& name)
 {
+    NS_LOG_FUNCTION(name);
     std::string full = name == "mlnet" ? "ns3::MlnetSimulatorImpl"
                        : name == "ns3" ? kNs3SimulatorDefault
                                        : name;
@@ -372,18 +386,21 @@ EventSchedulerHelper::ResolveSimulator(const std::string& name)
 void
 EventSchedulerHelper::UseSimulator(const std::string& name)
 {
+    NS_LOG_FUNCTION(name);
     GlobalValue::Bind("SimulatorImplementationType", StringValue(ResolveSimulator(name)));
 }
 
 bool
 EventSchedulerHelper::UserChoseSimulator()
 {
+    NS_LOG_FUNCTION_NOARGS();
     return UserSet("SimulatorImplementationType");
 }
 
 std::string
 EventSchedulerHelper::CurrentSimulator()
 {
+    NS_LOG_FUNCTION_NOARGS();
     StringValue v;
     GlobalValue::GetValueByName("SimulatorImplementationType", v);
     return v.Get();
@@ -392,6 +409,7 @@ EventSchedulerHelper::CurrentSimulator()
 std::string
 EventSchedulerHelper::Current()
 {
+    NS_LOG_FUNCTION_NOARGS();
     TypeIdValue v;
     GlobalValue::GetValueByName("SchedulerType", v);
     return v.Get().GetName();

@@ -24,6 +24,7 @@ NS_LOG_COMPONENT_DEFINE("FabricHelper");
 
 FabricHelper::FabricHelper()
 {
+    NS_LOG_FUNCTION(this);
     m_deviceFactory.SetTypeId("ns3::FabricNetDevice");
     m_channelFactory.SetTypeId("ns3::FabricChannel");
     m_switchFactory.SetTypeId("ns3::FabricSwitch");
@@ -32,24 +33,28 @@ FabricHelper::FabricHelper()
 void
 FabricHelper::SetDeviceAttribute(const std::string& name, const AttributeValue& value)
 {
+    NS_LOG_FUNCTION(this << name);
     m_deviceFactory.Set(name, value);
 }
 
 void
 FabricHelper::SetChannelAttribute(const std::string& name, const AttributeValue& value)
 {
+    NS_LOG_FUNCTION(this << name);
     m_channelFactory.Set(name, value);
 }
 
 void
 FabricHelper::SetSwitchAttribute(const std::string& name, const AttributeValue& value)
 {
+    NS_LOG_FUNCTION(this << name);
     m_switchFactory.Set(name, value);
 }
 
 Ptr<FabricSwitch>
 FabricHelper::InstallSwitch(Ptr<Node> node) const
 {
+    NS_LOG_FUNCTION(this << node);
     Ptr<FabricSwitch> sw = node->GetObject<FabricSwitch>();
     if (!sw)
     {
@@ -62,6 +67,7 @@ FabricHelper::InstallSwitch(Ptr<Node> node) const
 void
 FabricHelper::InstallSwitch(const NodeContainer& nodes) const
 {
+    NS_LOG_FUNCTION(this);
     for (auto it = nodes.Begin(); it != nodes.End(); ++it)
     {
         InstallSwitch(*it);
@@ -71,6 +77,7 @@ FabricHelper::InstallSwitch(const NodeContainer& nodes) const
 NetDeviceContainer
 FabricHelper::Install(Ptr<Node> a, Ptr<Node> b) const
 {
+    NS_LOG_FUNCTION(this << a << b);
     EventSchedulerHelper::CheckSupportedSimulator(); // not under MPI: see there
     Ptr<FabricChannel> ch = m_channelFactory.Create<FabricChannel>();
     NetDeviceContainer devs;
@@ -153,6 +160,7 @@ FabricHelper::GetFarPeer(Ptr<FabricNetDevice> dev)
 void
 FabricHelper::AssignHostAddresses(const NodeContainer& hosts, Ipv4Address base)
 {
+    NS_LOG_FUNCTION(base);
     uint32_t a = base.Get();
     for (auto it = hosts.Begin(); it != hosts.End(); ++it)
     {
@@ -169,6 +177,7 @@ FabricHelper::AssignHostAddresses(const NodeContainer& hosts, Ipv4Address base)
 void
 FabricHelper::AttachInternetStack(const NodeContainer& hosts, Ipv4Mask mask)
 {
+    NS_LOG_FUNCTION_NOARGS();
     for (auto it = hosts.Begin(); it != hosts.End(); ++it)
     {
         Ptr<Ipv4> ipv4 = (*it)->GetObject<Ipv4>();
@@ -193,6 +202,7 @@ FabricHelper::AttachInternetStack(const NodeContainer& hosts, Ipv4Mask mask)
 void
 FabricHelper::PopulateRoutes()
 {
+    NS_LOG_FUNCTION_NOARGS();
     // The graph and every switch port's far end are read from the devices once (O(links));
     // the searches below then work on plain arrays.
     typedef boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS> Graph;
@@ -342,6 +352,7 @@ FabricHelper::PopulateRoutes()
 int64_t
 FabricHelper::AssignStreams(const NodeContainer& switches, int64_t stream)
 {
+    NS_LOG_FUNCTION(stream);
     int64_t used = 0;
     for (auto it = switches.Begin(); it != switches.End(); ++it)
     {
@@ -359,6 +370,7 @@ FabricHelper::EnablePcapInternal(std::string prefix,
                                  bool promiscuous,
                                  bool explicitFilename)
 {
+    NS_LOG_FUNCTION(this << prefix << nd << promiscuous << explicitFilename);
     Ptr<FabricNetDevice> device = DynamicCast<FabricNetDevice>(nd);
     if (!device)
     {

@@ -62,18 +62,21 @@ CheckRoutes(uint64_t switches, uint64_t hosts)
 Ipv4Address
 FabricTopology::HostAddress(uint32_t i) const
 {
+    NS_LOG_FUNCTION(this << i);
     return HostDevice(i)->GetIpv4Address();
 }
 
 Ptr<FabricNetDevice>
 FabricTopology::HostDevice(uint32_t i) const
 {
+    NS_LOG_FUNCTION(this << i);
     return FabricHelper::GetHostDevice(hosts.Get(i));
 }
 
 std::map<uint32_t, std::string>
 FabricTopology::NodeNames() const
 {
+    NS_LOG_FUNCTION(this);
     std::map<uint32_t, std::string> names;
     auto name = [&names](const NodeContainer& c, const std::string& prefix) {
         for (uint32_t i = 0; i < c.GetN(); ++i)
@@ -94,35 +97,41 @@ FabricTopologyHelper::FabricTopologyHelper()
       m_fabricRate("100Gbps"),
       m_delay(MicroSeconds(1))
 {
+    NS_LOG_FUNCTION(this);
 }
 
 FabricHelper&
 FabricTopologyHelper::Fabric()
 {
+    NS_LOG_FUNCTION(this);
     return m_fabric;
 }
 
 void
 FabricTopologyHelper::SetHostLinkRate(DataRate r)
 {
+    NS_LOG_FUNCTION(this << r);
     m_hostRate = r;
 }
 
 void
 FabricTopologyHelper::SetFabricLinkRate(DataRate r)
 {
+    NS_LOG_FUNCTION(this << r);
     m_fabricRate = r;
 }
 
 void
 FabricTopologyHelper::SetLinkDelay(Time d)
 {
+    NS_LOG_FUNCTION(this << d);
     m_delay = d;
 }
 
 void
 FabricTopologyHelper::Connect(Ptr<Node> a, Ptr<Node> b, DataRate r, FabricTopology& t)
 {
+    NS_LOG_FUNCTION(this << a << b << r);
     m_fabric.SetDeviceAttribute("DataRate", DataRateValue(r));
     m_fabric.SetChannelAttribute("Delay", TimeValue(m_delay));
     m_fabric.Install(a, b);
@@ -132,6 +141,7 @@ FabricTopologyHelper::Connect(Ptr<Node> a, Ptr<Node> b, DataRate r, FabricTopolo
 void
 FabricTopologyHelper::Finish(FabricTopology& t)
 {
+    NS_LOG_FUNCTION(this);
     t.switches.Add(t.edge);
     t.switches.Add(t.agg);
     t.switches.Add(t.core);
@@ -143,12 +153,14 @@ FabricTopologyHelper::Finish(FabricTopology& t)
 void
 FabricTopologyHelper::SetStreamBase(int64_t stream)
 {
+    NS_LOG_FUNCTION(this << stream);
     m_streamBase = stream;
 }
 
 FabricTopology
 FabricTopologyHelper::BuildDumbbell(uint32_t nLeft, uint32_t nRight)
 {
+    NS_LOG_FUNCTION(this << nLeft << nRight);
     CheckRange("nLeft", nLeft, InputLimits::DUMBBELL_HOSTS);
     CheckRange("nRight", nRight, InputLimits::DUMBBELL_HOSTS);
     FabricTopology t;
@@ -168,6 +180,7 @@ FabricTopologyHelper::BuildDumbbell(uint32_t nLeft, uint32_t nRight)
 FabricTopology
 FabricTopologyHelper::BuildLeafSpine(uint32_t nLeaf, uint32_t nSpine, uint32_t hostsPerLeaf)
 {
+    NS_LOG_FUNCTION(this << nLeaf << nSpine << hostsPerLeaf);
     CheckRange("nLeaf", nLeaf, InputLimits::LEAVES);
     CheckRange("nSpine", nSpine, InputLimits::SPINES);
     CheckRange("hostsPerLeaf", hostsPerLeaf, InputLimits::HOSTS_PER_LEAF);
@@ -198,6 +211,7 @@ FabricTopologyHelper::BuildLeafSpine(uint32_t nLeaf, uint32_t nSpine, uint32_t h
 FabricTopology
 FabricTopologyHelper::BuildFatTree(uint32_t k, uint32_t hostsPerEdge)
 {
+    NS_LOG_FUNCTION(this << k << hostsPerEdge);
     CheckRange("k", k, InputLimits::FAT_TREE_K);
     if (k % 2 != 0)
     {

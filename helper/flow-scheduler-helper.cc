@@ -4,21 +4,26 @@
 #include "flow-scheduler-helper.h"
 
 #include "ns3/flow-policy-factory.h"
+#include "ns3/log.h"
 
 #include <stdexcept>
 
 namespace ns3
 {
 
+NS_LOG_COMPONENT_DEFINE("FlowSchedulerHelper");
+
 FlowSchedulerHelper::FlowSchedulerHelper()
     : m_policyName("fair")
 {
+    NS_LOG_FUNCTION(this);
     m_scheduler.SetTypeId("ns3::RdmaFlowScheduler");
 }
 
 void
 FlowSchedulerHelper::SetPolicy(const std::string& name)
 {
+    NS_LOG_FUNCTION(this << name);
     if (name.rfind("ns3::", 0) == 0)
     {
         TypeId tid;
@@ -39,24 +44,28 @@ FlowSchedulerHelper::SetPolicy(const std::string& name)
 void
 FlowSchedulerHelper::SetPolicyAttribute(const std::string& name, const AttributeValue& value)
 {
+    NS_LOG_FUNCTION(this << name);
     m_policyAttributes.emplace_back(name, value.Copy());
 }
 
 void
 FlowSchedulerHelper::SetSchedulerAttribute(const std::string& name, const AttributeValue& value)
 {
+    NS_LOG_FUNCTION(this << name);
     m_scheduler.Set(name, value);
 }
 
 Ptr<RdmaFlowScheduler>
 FlowSchedulerHelper::Install(const std::vector<Ptr<RdmaNic>>& nics) const
 {
+    NS_LOG_FUNCTION(this);
     return Install(std::vector<Ptr<MessageTransport>>(nics.begin(), nics.end()));
 }
 
 Ptr<RdmaFlowScheduler>
 FlowSchedulerHelper::Install(const std::vector<Ptr<MessageTransport>>& nics) const
 {
+    NS_LOG_FUNCTION(this);
     Ptr<FlowSchedulingPolicy> p;
     if (m_policyName.rfind("ns3::", 0) == 0)
     {

@@ -3,6 +3,7 @@
  */
 #include "host-interconnect-helper.h"
 
+#include "ns3/log.h"
 #include "ns3/rdma-helper.h"
 
 #include <stdexcept>
@@ -10,14 +11,18 @@
 namespace ns3
 {
 
+NS_LOG_COMPONENT_DEFINE("HostInterconnectHelper");
+
 HostInterconnectHelper::HostInterconnectHelper()
 {
+    NS_LOG_FUNCTION(this);
     m_factory.SetTypeId("ns3::HostInterconnect");
 }
 
 void
 HostInterconnectHelper::SetAttribute(const std::string& name, const AttributeValue& value)
 {
+    NS_LOG_FUNCTION(this << name);
     struct TypeId::AttributeInformation info;
     if (!HostInterconnect::GetTypeId().LookupAttributeByName(name, &info))
     {
@@ -35,6 +40,7 @@ HostInterconnectHelper::SetAttribute(const std::string& name, const AttributeVal
 std::vector<Ptr<HostInterconnect>>
 HostInterconnectHelper::Install(const NodeContainer& hosts) const
 {
+    NS_LOG_FUNCTION(this);
     std::vector<Ptr<HostInterconnect>> out;
     for (auto it = hosts.Begin(); it != hosts.End(); ++it)
     {

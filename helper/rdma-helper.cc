@@ -5,6 +5,7 @@
 
 #include "fabric-helper.h"
 
+#include "ns3/log.h"
 #include "ns3/node.h"
 
 #include <stdexcept>
@@ -12,8 +13,11 @@
 namespace ns3
 {
 
+NS_LOG_COMPONENT_DEFINE("RdmaHelper");
+
 RdmaHelper::RdmaHelper()
 {
+    NS_LOG_FUNCTION(this);
     m_nicFactory.SetTypeId("ns3::RdmaNic");
     m_ccFactory.SetTypeId("ns3::Dcqcn");
 }
@@ -21,12 +25,14 @@ RdmaHelper::RdmaHelper()
 void
 RdmaHelper::SetNicAttribute(const std::string& name, const AttributeValue& value)
 {
+    NS_LOG_FUNCTION(this << name);
     m_nicFactory.Set(name, value);
 }
 
 void
 RdmaHelper::SetCongestionControl(const std::string& typeId)
 {
+    NS_LOG_FUNCTION(this << typeId);
     TypeId tid;
     if (!TypeId::LookupByNameFailSafe(typeId, &tid) ||
         !tid.IsChildOf(TypeId::LookupByName("ns3::RdmaCongestionOps")))
@@ -42,6 +48,7 @@ RdmaHelper::SetCongestionControl(const std::string& typeId)
 void
 RdmaHelper::SetCcAttribute(const std::string& name, const AttributeValue& value)
 {
+    NS_LOG_FUNCTION(this << name);
     m_ccFactory.Set(name, value);
 }
 
@@ -54,6 +61,7 @@ RdmaHelper::GetCongestionControl() const
 std::vector<Ptr<RdmaNic>>
 RdmaHelper::Install(const NodeContainer& hosts) const
 {
+    NS_LOG_FUNCTION(this);
     std::vector<Ptr<RdmaNic>> nics;
     // One instance of the congestion control for all the NICs to copy per queue pair: ns-3's
     // attribute construction per queue pair cost more than the rest of a connection.

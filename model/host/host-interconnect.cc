@@ -261,6 +261,7 @@ HostInterconnect::~HostInterconnect() = default;
 void
 HostInterconnect::DoDispose()
 {
+    NS_LOG_FUNCTION(this);
     m_dma.Cancel();
     m_refresh.Cancel();
     m_ctrl.Cancel();
@@ -277,6 +278,7 @@ HostInterconnect::DoDispose()
 void
 HostInterconnect::Attach(Ptr<RdmaNic> nic)
 {
+    NS_LOG_FUNCTION(this << nic);
     if (!m_enabled)
     {
         return;
@@ -338,6 +340,7 @@ HostInterconnect::IsActive() const
 void
 HostInterconnect::SetMemoryAppDemand(double fraction)
 {
+    NS_LOG_FUNCTION(this << fraction);
     if (!(fraction >= 0.0 && fraction <= 1.0))
     {
         throw std::invalid_argument("HostInterconnect: MemoryAppDemand " +

@@ -101,6 +101,7 @@ RdmaFlowScheduler::GetTypeId()
 RdmaFlowScheduler::RdmaFlowScheduler()
     : m_reference(CreateObject<EchelonFlowPolicy>())
 {
+    NS_LOG_FUNCTION(this);
 }
 
 RdmaFlowScheduler::~RdmaFlowScheduler() = default;
@@ -108,6 +109,7 @@ RdmaFlowScheduler::~RdmaFlowScheduler() = default;
 void
 RdmaFlowScheduler::DoDispose()
 {
+    NS_LOG_FUNCTION(this);
     m_policy = nullptr;
     m_reference = nullptr;
     m_nics.clear();
@@ -119,6 +121,7 @@ RdmaFlowScheduler::DoDispose()
 void
 RdmaFlowScheduler::SetPolicy(Ptr<FlowSchedulingPolicy> policy)
 {
+    NS_LOG_FUNCTION(this << policy);
     m_policy = policy;
 }
 
@@ -161,12 +164,14 @@ RdmaFlowScheduler::GroupPhase(uint64_t group)
 void
 RdmaFlowScheduler::Install(const std::vector<Ptr<RdmaNic>>& nics)
 {
+    NS_LOG_FUNCTION(this);
     Install(std::vector<Ptr<MessageTransport>>(nics.begin(), nics.end()));
 }
 
 void
 RdmaFlowScheduler::Install(const std::vector<Ptr<MessageTransport>>& nics)
 {
+    NS_LOG_FUNCTION(this);
     if (!m_policy)
     {
         throw std::invalid_argument("RdmaFlowScheduler::Install: no policy (call SetPolicy)");
@@ -255,6 +260,7 @@ RdmaFlowScheduler::GetPortCapacity(uint32_t port) const
 void
 RdmaFlowScheduler::DeclareGroup(const FlowGroupSpec& g)
 {
+    NS_LOG_FUNCTION(this);
     auto it = m_groups.find(g.id);
     if (it != m_groups.end())
     {
@@ -306,6 +312,7 @@ RdmaFlowScheduler::Post(Ptr<MessageTransport> src,
                         MessageCallback onReceived,
                         MessageCallback onCompleted)
 {
+    NS_LOG_FUNCTION(this << src << dst);
     if (Find(src) != this || Find(dst) != this)
     {
         throw std::invalid_argument("RdmaFlowScheduler::Post: both transports must be "
@@ -348,6 +355,7 @@ RdmaFlowScheduler::Post(Ptr<MessageTransport> src,
 void
 RdmaFlowScheduler::Trigger(uint32_t scope)
 {
+    NS_LOG_FUNCTION(this << scope);
     bool& pending = m_pending[scope];
     if (!pending)
     {
@@ -359,6 +367,7 @@ RdmaFlowScheduler::Trigger(uint32_t scope)
 void
 RdmaFlowScheduler::Evaluate(uint32_t scope)
 {
+    NS_LOG_FUNCTION(this << scope);
     m_pending[scope] = false;
     FlowSchedulingState& state = StateOf(scope);
     if (state.GetFlows().empty())
@@ -396,6 +405,7 @@ RdmaFlowScheduler::Evaluate(uint32_t scope)
 void
 RdmaFlowScheduler::Apply(std::vector<FlowDecision> decisions, Time computed)
 {
+    NS_LOG_FUNCTION(this << computed);
     for (const auto& d : decisions)
     {
         auto it = m_msgs.find(d.id);
@@ -415,6 +425,7 @@ RdmaFlowScheduler::ClassOf(uint32_t level) const
 void
 RdmaFlowScheduler::ApplyOne(Message& m, const FlowDecision& d, Time computed)
 {
+    NS_LOG_FUNCTION(this << computed);
     const uint8_t cls = ClassOf(d.level);
     m.record.level = d.level;
     m.record.priorityClass = cls;
@@ -450,6 +461,7 @@ RdmaFlowScheduler::ApplyOne(Message& m, const FlowDecision& d, Time computed)
 void
 RdmaFlowScheduler::Start(Message& m, uint8_t cls, double capBps)
 {
+    NS_LOG_FUNCTION(this << cls << capBps);
     Peer& peer = m_peers[{PeekPointer(m.src), PeekPointer(m.dst)}];
     Ptr<MessageConnection> qp;
     if (!peer.idle.empty())
@@ -479,6 +491,7 @@ RdmaFlowScheduler::Start(Message& m, uint8_t cls, double capBps)
 void
 RdmaFlowScheduler::OnMessageRx(Ipv4Address src, uint32_t srcQpn, uint64_t)
 {
+    NS_LOG_FUNCTION(this << src << srcQpn);
     auto it = m_onQp.find({src.Get(), srcQpn});
     if (it == m_onQp.end())
     {
@@ -500,6 +513,7 @@ RdmaFlowScheduler::OnMessageRx(Ipv4Address src, uint32_t srcQpn, uint64_t)
 void
 RdmaFlowScheduler::OnCompleted(uint64_t id)
 {
+    NS_LOG_FUNCTION(this << id);
     auto it = m_msgs.find(id);
     if (it == m_msgs.end())
     {
@@ -535,6 +549,7 @@ RdmaFlowScheduler::OnCompleted(uint64_t id)
 void
 RdmaFlowScheduler::Finish(GroupBook& g, uint64_t groupId, bool all)
 {
+    NS_LOG_FUNCTION(this << groupId << all);
     const EchelonFlowPolicy::Reference ref = m_reference->ComputeReference(m_central, groupId);
     for (auto& r : g.waiting)
     {

@@ -3,20 +3,26 @@
  */
 #include "scheduled-flow-stats.h"
 
+#include "ns3/log.h"
+
 #include <algorithm>
 
 namespace ns3
 {
 
+NS_LOG_COMPONENT_DEFINE("ScheduledFlowStats");
+
 void
 ScheduledFlowStats::Connect(Ptr<RdmaFlowScheduler> s)
 {
+    NS_LOG_FUNCTION(this << s);
     s->TraceConnectWithoutContext("FlowDone", MakeCallback(&ScheduledFlowStats::Add, this));
 }
 
 void
 ScheduledFlowStats::Add(const ScheduledFlowRecord& r)
 {
+    NS_LOG_FUNCTION(this);
     m_records.push_back(r);
 }
 
@@ -29,6 +35,7 @@ ScheduledFlowStats::GetRecords() const
 std::map<uint32_t, double>
 ScheduledFlowStats::MaxTardiness(uint32_t job) const
 {
+    NS_LOG_FUNCTION(this << job);
     std::map<uint32_t, double> worst;
     for (const auto& r : m_records)
     {

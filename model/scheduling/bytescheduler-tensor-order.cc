@@ -3,6 +3,7 @@
  */
 #include "bytescheduler-tensor-order.h"
 
+#include "ns3/log.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -11,6 +12,8 @@
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("ByteSchedulerTensorOrder");
 
 NS_OBJECT_ENSURE_REGISTERED(ByteSchedulerTensorOrder);
 
@@ -40,6 +43,7 @@ ByteSchedulerTensorOrder::ByteSchedulerTensorOrder()
     : m_partitionSize(1000000),
       m_credit(4000000)
 {
+    NS_LOG_FUNCTION(this);
 }
 
 std::string
@@ -63,6 +67,7 @@ ByteSchedulerTensorOrder::GetPartitionSize() const
 void
 ByteSchedulerTensorOrder::SetPartitionSize(uint64_t params)
 {
+    NS_LOG_FUNCTION(this << params);
     if (params < 1)
     {
         throw std::invalid_argument("PartitionSize = 0 is out of range (must be >= 1 parameter)");
@@ -79,6 +84,7 @@ ByteSchedulerTensorOrder::GetCredit() const
 void
 ByteSchedulerTensorOrder::SetCredit(uint64_t params)
 {
+    NS_LOG_FUNCTION(this << params);
     if (params < 1)
     {
         throw std::invalid_argument("Credit = 0 is out of range (must be >= 1 parameter)");
@@ -89,6 +95,7 @@ ByteSchedulerTensorOrder::SetCredit(uint64_t params)
 std::vector<TransferSlice>
 ByteSchedulerTensorOrder::DoPlan(const std::vector<GradientTensor>& tensors) const
 {
+    NS_LOG_FUNCTION(this);
     std::vector<std::size_t> idx(tensors.size());
     std::iota(idx.begin(), idx.end(), 0);
     std::stable_sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) {

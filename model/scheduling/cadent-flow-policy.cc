@@ -4,6 +4,7 @@
 #include "cadent-flow-policy.h"
 
 #include "ns3/enum.h"
+#include "ns3/log.h"
 #include "ns3/mlnet-enum-accessor.h"
 
 #include <algorithm>
@@ -12,6 +13,8 @@
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("CadentFlowPolicy");
 
 NS_OBJECT_ENSURE_REGISTERED(CadentFlowPolicy);
 
@@ -35,6 +38,7 @@ CadentFlowPolicy::GetTypeId()
 CadentFlowPolicy::CadentFlowPolicy()
     : m_objective(PRIORITY)
 {
+    NS_LOG_FUNCTION(this);
 }
 
 std::string
@@ -52,12 +56,14 @@ CadentFlowPolicy::GetObjective() const
 void
 CadentFlowPolicy::SetObjective(Objective o)
 {
+    NS_LOG_FUNCTION(this);
     m_objective = o;
 }
 
 std::vector<FlowDecision>
 CadentFlowPolicy::DoDecide(const FlowSchedulingState& state, double) const
 {
+    NS_LOG_FUNCTION(this);
     const auto& flows = state.GetFlows();
     std::vector<double> keys;
     keys.reserve(flows.size());

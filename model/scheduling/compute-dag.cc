@@ -3,6 +3,8 @@
  */
 #include "compute-dag.h"
 
+#include "ns3/log.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -12,15 +14,19 @@
 namespace ns3
 {
 
+NS_LOG_COMPONENT_DEFINE("ComputeDag");
+
 double
 DagSchedule::FlexibilityRatio() const
 {
+    NS_LOG_FUNCTION(this);
     return minCct > 0 ? maxTolerableCct / minCct : 1.0;
 }
 
 uint32_t
 ComputeDag::AddTensor(const std::string& name, uint64_t bytes)
 {
+    NS_LOG_FUNCTION(this << name << bytes);
     if (bytes == 0)
     {
         throw std::invalid_argument("DAG tensor '" + name +
@@ -36,6 +42,7 @@ ComputeDag::AddOp(const std::string& name,
                   std::vector<uint32_t> deps,
                   std::vector<uint32_t> reads)
 {
+    NS_LOG_FUNCTION(this << name << seconds);
     if (!(seconds >= 0) || !std::isfinite(seconds))
     {
         throw std::invalid_argument("DAG op '" + name + "': seconds = " + std::to_string(seconds) +
@@ -60,6 +67,7 @@ ComputeDag::GetTensors() const
 void
 ComputeDag::Validate() const
 {
+    NS_LOG_FUNCTION(this);
     const uint32_t n = m_ops.size();
     for (uint32_t i = 0; i < n; ++i)
     {
@@ -138,6 +146,7 @@ ComputeDag::Validate() const
 std::vector<uint32_t>
 ComputeDag::ExecutionOrder() const
 {
+    NS_LOG_FUNCTION(this);
     Validate();
     const uint32_t n = m_ops.size();
     std::vector<uint32_t> indeg(n, 0);
@@ -179,6 +188,7 @@ ComputeDag::ExecutionOrder() const
 std::vector<uint32_t>
 ComputeDag::ConsumptionOrder() const
 {
+    NS_LOG_FUNCTION(this);
     const uint32_t nt = m_tensors.size();
     const uint32_t none = std::numeric_limits<uint32_t>::max();
     std::vector<uint32_t> rank(nt, none);
@@ -206,6 +216,7 @@ ComputeDag::ConsumptionOrder() const
 DagSchedule
 ComputeDag::IdealSchedule(double bytesPerSecond) const
 {
+    NS_LOG_FUNCTION(this << bytesPerSecond);
     if (!(bytesPerSecond > 0) || !std::isfinite(bytesPerSecond))
     {
         throw std::invalid_argument(
@@ -220,6 +231,7 @@ DagSchedule
 ComputeDag::IdealSchedule(const std::vector<std::vector<LinkUse>>& links,
                           const std::vector<double>& linkBytesPerSecond) const
 {
+    NS_LOG_FUNCTION(this);
     const uint32_t nt = m_tensors.size();
     if (links.size() != nt)
     {

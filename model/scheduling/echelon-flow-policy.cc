@@ -4,6 +4,7 @@
 #include "echelon-flow-policy.h"
 
 #include "ns3/boolean.h"
+#include "ns3/log.h"
 
 #include <algorithm>
 #include <limits>
@@ -12,6 +13,8 @@
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("EchelonFlowPolicy");
 
 NS_OBJECT_ENSURE_REGISTERED(EchelonFlowPolicy);
 
@@ -35,6 +38,7 @@ EchelonFlowPolicy::GetTypeId()
 EchelonFlowPolicy::EchelonFlowPolicy()
     : m_correct(true)
 {
+    NS_LOG_FUNCTION(this);
 }
 
 std::string
@@ -46,12 +50,14 @@ EchelonFlowPolicy::GetName() const
 bool
 EchelonFlowPolicy::SupportsDecentralised() const
 {
+    NS_LOG_FUNCTION(this);
     return false;
 }
 
 double
 EchelonFlowPolicy::Arrangement(const FlowGroupSpec& g, const FlowDeclaration& f, double stageTime)
 {
+    NS_LOG_FUNCTION(stageTime);
     switch (g.arrangement)
     {
     case FlowArrangement::Coflow:
@@ -67,6 +73,7 @@ EchelonFlowPolicy::Arrangement(const FlowGroupSpec& g, const FlowDeclaration& f,
 EchelonFlowPolicy::Reference
 EchelonFlowPolicy::ComputeReference(const FlowSchedulingState& state, uint64_t group) const
 {
+    NS_LOG_FUNCTION(this << group);
     const FlowGroupSpec& g = state.GetGroup(group);
     const auto& h = state.GetGroupHistory(group);
     Reference ref;
@@ -133,6 +140,7 @@ EchelonFlowPolicy::IdealFinish(const FlowSchedulingState& state,
                                const FlowSchedulingState::Flow& f,
                                const Reference& ref)
 {
+    NS_LOG_FUNCTION_NOARGS();
     const FlowGroupSpec& g = state.GetGroup(f.decl.group);
     double alone = f.release + double(f.decl.bytes) / state.PathCapacity(f.decl);
     return std::max(ref.dref + Arrangement(g, f.decl, ref.stageTime), alone);
@@ -141,6 +149,7 @@ EchelonFlowPolicy::IdealFinish(const FlowSchedulingState& state,
 std::vector<FlowDecision>
 EchelonFlowPolicy::DoDecide(const FlowSchedulingState& state, double) const
 {
+    NS_LOG_FUNCTION(this);
     const auto& flows = state.GetFlows();
     std::unordered_set<uint64_t> groups;
     std::vector<double> ideal(flows.size());

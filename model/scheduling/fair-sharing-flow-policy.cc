@@ -3,8 +3,12 @@
  */
 #include "fair-sharing-flow-policy.h"
 
+#include "ns3/log.h"
+
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("FairSharingFlowPolicy");
 
 NS_OBJECT_ENSURE_REGISTERED(FairSharingFlowPolicy);
 
@@ -27,6 +31,7 @@ FairSharingFlowPolicy::GetName() const
 std::vector<FlowDecision>
 FairSharingFlowPolicy::DoDecide(const FlowSchedulingState& state, double) const
 {
+    NS_LOG_FUNCTION(this);
     std::vector<FlowDecision> d;
     d.reserve(state.GetFlows().size());
     for (const auto& f : state.GetFlows())

@@ -3,10 +3,14 @@
  */
 #include "fifo-flow-policy.h"
 
+#include "ns3/log.h"
+
 #include <algorithm>
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("FifoFlowPolicy");
 
 NS_OBJECT_ENSURE_REGISTERED(FifoFlowPolicy);
 
@@ -29,6 +33,7 @@ FifoFlowPolicy::GetName() const
 std::vector<FlowDecision>
 FifoFlowPolicy::DoDecide(const FlowSchedulingState& state, double) const
 {
+    NS_LOG_FUNCTION(this);
     const auto& flows = state.GetFlows();
     std::vector<double> keys;
     keys.reserve(flows.size());

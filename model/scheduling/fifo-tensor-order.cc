@@ -3,10 +3,14 @@
  */
 #include "fifo-tensor-order.h"
 
+#include "ns3/log.h"
+
 #include <algorithm>
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("FifoTensorOrder");
 
 NS_OBJECT_ENSURE_REGISTERED(FifoTensorOrder);
 
@@ -29,6 +33,7 @@ FifoTensorOrder::GetName() const
 std::vector<TransferSlice>
 FifoTensorOrder::DoPlan(const std::vector<GradientTensor>& tensors) const
 {
+    NS_LOG_FUNCTION(this);
     std::vector<GradientTensor> order(tensors);
     std::stable_sort(order.begin(), order.end(), [](const auto& a, const auto& b) {
         if (a.producedAt != b.producedAt)

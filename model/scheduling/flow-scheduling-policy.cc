@@ -3,6 +3,7 @@
  */
 #include "flow-scheduling-policy.h"
 
+#include "ns3/log.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -14,6 +15,8 @@
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("FlowSchedulingPolicy");
 
 NS_OBJECT_ENSURE_REGISTERED(FlowSchedulingPolicy);
 
@@ -36,6 +39,7 @@ FlowSchedulingPolicy::GetTypeId()
 FlowSchedulingPolicy::FlowSchedulingPolicy()
     : m_levels(7)
 {
+    NS_LOG_FUNCTION(this);
 }
 
 FlowSchedulingPolicy::~FlowSchedulingPolicy() = default;
@@ -43,6 +47,7 @@ FlowSchedulingPolicy::~FlowSchedulingPolicy() = default;
 bool
 FlowSchedulingPolicy::SupportsDecentralised() const
 {
+    NS_LOG_FUNCTION(this);
     return true;
 }
 
@@ -55,6 +60,7 @@ FlowSchedulingPolicy::GetPriorityLevels() const
 void
 FlowSchedulingPolicy::SetPriorityLevels(uint32_t levels)
 {
+    NS_LOG_FUNCTION(this << levels);
     if (levels < 1 || levels > 8)
     {
         throw std::invalid_argument("PriorityLevels = " + std::to_string(levels) +
@@ -66,6 +72,7 @@ FlowSchedulingPolicy::SetPriorityLevels(uint32_t levels)
 std::vector<FlowDecision>
 FlowSchedulingPolicy::Decide(const FlowSchedulingState& state, double now) const
 {
+    NS_LOG_FUNCTION(this << now);
     if (!(now >= 0) || !std::isfinite(now))
     {
         throw std::invalid_argument("Decide: now = " + std::to_string(now) +
@@ -77,6 +84,7 @@ FlowSchedulingPolicy::Decide(const FlowSchedulingState& state, double now) const
 uint32_t
 FlowSchedulingPolicy::LevelOf(uint32_t value, uint32_t range) const
 {
+    NS_LOG_FUNCTION(this << value << range);
     range = std::max<uint32_t>(range, 1);
     value = std::min(value, range - 1);
     return static_cast<uint32_t>(static_cast<uint64_t>(value) * m_levels / range);
@@ -85,6 +93,7 @@ FlowSchedulingPolicy::LevelOf(uint32_t value, uint32_t range) const
 std::vector<uint32_t>
 FlowSchedulingPolicy::DenseRanks(const std::vector<double>& keys)
 {
+    NS_LOG_FUNCTION_NOARGS();
     std::vector<double> sorted(keys);
     std::sort(sorted.begin(), sorted.end());
     sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
@@ -101,6 +110,7 @@ FlowSchedulingPolicy::DenseRanks(const std::vector<double>& keys)
 std::vector<std::vector<std::size_t>>
 FlowSchedulingPolicy::TiersOf(const std::vector<uint32_t>& ranks)
 {
+    NS_LOG_FUNCTION_NOARGS();
     uint32_t n = 0;
     for (uint32_t r : ranks)
     {
@@ -118,6 +128,7 @@ std::vector<double>
 FlowSchedulingPolicy::SequentialRates(const FlowSchedulingState& state,
                                       const std::vector<std::vector<std::size_t>>& tiers)
 {
+    NS_LOG_FUNCTION_NOARGS();
     const auto& flows = state.GetFlows();
     std::vector<double> rate(flows.size(), 0.0);
     std::map<uint32_t, double> up;

@@ -3,6 +3,8 @@
  */
 #include "flow-scheduling-state.h"
 
+#include "ns3/log.h"
+
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -10,6 +12,8 @@
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("FlowSchedulingState");
 
 namespace
 {
@@ -47,6 +51,7 @@ GroupError(uint64_t id, const std::string& what)
 void
 FlowSchedulingState::SetPort(uint32_t port, double up, double down)
 {
+    NS_LOG_FUNCTION(this << port << up << down);
     if (!(up > 0) || !std::isfinite(up) || !(down > 0) || !std::isfinite(down))
     {
         throw std::invalid_argument("port " + std::to_string(port) +
@@ -65,6 +70,7 @@ FlowSchedulingState::HasPort(uint32_t port) const
 double
 FlowSchedulingState::Up(uint32_t port) const
 {
+    NS_LOG_FUNCTION(this << port);
     auto it = m_ports.find(port);
     if (it == m_ports.end())
     {
@@ -76,6 +82,7 @@ FlowSchedulingState::Up(uint32_t port) const
 double
 FlowSchedulingState::Down(uint32_t port) const
 {
+    NS_LOG_FUNCTION(this << port);
     auto it = m_ports.find(port);
     if (it == m_ports.end())
     {
@@ -87,12 +94,14 @@ FlowSchedulingState::Down(uint32_t port) const
 double
 FlowSchedulingState::PathCapacity(const FlowDeclaration& f) const
 {
+    NS_LOG_FUNCTION(this);
     return std::min(Up(f.src), Down(f.dst));
 }
 
 void
 FlowSchedulingState::DeclareGroup(const FlowGroupSpec& g)
 {
+    NS_LOG_FUNCTION(this);
     if (!(g.stageTime >= 0) || !std::isfinite(g.stageTime))
     {
         GroupError(g.id,
@@ -129,6 +138,7 @@ FlowSchedulingState::HasGroup(uint64_t id) const
 const FlowSchedulingState::Group&
 FlowSchedulingState::FindGroup(uint64_t id) const
 {
+    NS_LOG_FUNCTION(this << id);
     auto it = m_groups.find(id);
     if (it == m_groups.end())
     {
@@ -164,6 +174,7 @@ FlowSchedulingState::GetNGroups() const
 void
 FlowSchedulingState::ForgetGroup(uint64_t id)
 {
+    NS_LOG_FUNCTION(this << id);
     if (FindGroup(id).live != 0)
     {
         GroupError(id,
@@ -176,6 +187,7 @@ FlowSchedulingState::ForgetGroup(uint64_t id)
 void
 FlowSchedulingState::AddFlow(const FlowDeclaration& d, double now)
 {
+    NS_LOG_FUNCTION(this << now);
     if (!(now >= 0) || !std::isfinite(now))
     {
         FlowError(d.id, "release time = " + Num(now) + " s is out of range (must be >= 0 s)");
@@ -232,6 +244,7 @@ FlowSchedulingState::AddFlow(const FlowDeclaration& d, double now)
 void
 FlowSchedulingState::SetRemaining(uint64_t id, uint64_t remaining)
 {
+    NS_LOG_FUNCTION(this << id << remaining);
     auto it = m_index.find(id);
     if (it == m_index.end())
     {
@@ -250,6 +263,7 @@ FlowSchedulingState::SetRemaining(uint64_t id, uint64_t remaining)
 void
 FlowSchedulingState::CompleteFlow(uint64_t id)
 {
+    NS_LOG_FUNCTION(this << id);
     auto it = m_index.find(id);
     if (it == m_index.end())
     {

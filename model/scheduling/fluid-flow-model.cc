@@ -3,6 +3,8 @@
  */
 #include "fluid-flow-model.h"
 
+#include "ns3/log.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -13,9 +15,12 @@
 namespace ns3
 {
 
+NS_LOG_COMPONENT_DEFINE("FluidFlowModel");
+
 FluidFlowModel::FluidFlowModel(Ptr<FlowSchedulingPolicy> policy)
     : m_policy(policy)
 {
+    NS_LOG_FUNCTION(this << policy);
     if (!policy)
     {
         throw std::invalid_argument("FluidFlowModel: policy is null");
@@ -25,12 +30,14 @@ FluidFlowModel::FluidFlowModel(Ptr<FlowSchedulingPolicy> policy)
 void
 FluidFlowModel::SetPort(uint32_t port, double up, double down)
 {
+    NS_LOG_FUNCTION(this << port << up << down);
     m_state.SetPort(port, up, down);
 }
 
 void
 FluidFlowModel::DeclareGroup(const FlowGroupSpec& g)
 {
+    NS_LOG_FUNCTION(this);
     m_state.DeclareGroup(g);
     m_groups.push_back(g);
 }
@@ -38,6 +45,7 @@ FluidFlowModel::DeclareGroup(const FlowGroupSpec& g)
 void
 FluidFlowModel::AddFlow(const FlowDeclaration& d, double release)
 {
+    NS_LOG_FUNCTION(this << release);
     if (!(release >= 0) || !std::isfinite(release))
     {
         throw std::invalid_argument("FluidFlowModel: flow " + std::to_string(d.id) +
@@ -51,6 +59,7 @@ std::vector<double>
 FluidFlowModel::Allocate(const FlowSchedulingState& state,
                          const std::vector<FlowDecision>& decisions)
 {
+    NS_LOG_FUNCTION_NOARGS();
     const auto& flows = state.GetFlows();
     const std::size_t n = flows.size();
     std::vector<double> rate(n, 0.0);
@@ -140,6 +149,7 @@ FluidFlowModel::Allocate(const FlowSchedulingState& state,
 std::vector<FluidFlowResult>
 FluidFlowModel::Run()
 {
+    NS_LOG_FUNCTION(this);
     std::vector<std::size_t> pending(m_flows.size());
     for (std::size_t i = 0; i < pending.size(); ++i)
     {

@@ -3,11 +3,15 @@
  */
 #include "madd-coflow-policy.h"
 
+#include "ns3/log.h"
+
 #include <algorithm>
 #include <map>
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("MaddCoflowPolicy");
 
 NS_OBJECT_ENSURE_REGISTERED(MaddCoflowPolicy);
 
@@ -30,6 +34,7 @@ MaddCoflowPolicy::GetName() const
 bool
 MaddCoflowPolicy::SupportsDecentralised() const
 {
+    NS_LOG_FUNCTION(this);
     return false;
 }
 
@@ -65,6 +70,7 @@ Gamma(const FlowSchedulingState& state, const std::vector<std::size_t>& idx)
 double
 MaddCoflowPolicy::Bottleneck(const FlowSchedulingState& state, uint64_t group)
 {
+    NS_LOG_FUNCTION(group);
     std::vector<std::size_t> idx;
     const auto& flows = state.GetFlows();
     for (std::size_t i = 0; i < flows.size(); ++i)
@@ -80,6 +86,7 @@ MaddCoflowPolicy::Bottleneck(const FlowSchedulingState& state, uint64_t group)
 std::vector<FlowDecision>
 MaddCoflowPolicy::DoDecide(const FlowSchedulingState& state, double now) const
 {
+    NS_LOG_FUNCTION(this << now);
     const auto& flows = state.GetFlows();
     std::map<uint64_t, std::vector<std::size_t>> byGroup;
     for (std::size_t i = 0; i < flows.size(); ++i)

@@ -6,6 +6,7 @@
 #include "fifo-tensor-order.h"
 
 #include "ns3/boolean.h"
+#include "ns3/log.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -14,6 +15,8 @@
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("P3TensorOrder");
 
 NS_OBJECT_ENSURE_REGISTERED(P3TensorOrder);
 
@@ -43,6 +46,7 @@ P3TensorOrder::P3TensorOrder()
     : m_sliceSize(50000),
       m_priority(true)
 {
+    NS_LOG_FUNCTION(this);
 }
 
 std::string
@@ -64,6 +68,7 @@ P3TensorOrder::GetSliceSize() const
 void
 P3TensorOrder::SetSliceSize(uint64_t params)
 {
+    NS_LOG_FUNCTION(this << params);
     m_sliceSize = params;
 }
 
@@ -76,12 +81,14 @@ P3TensorOrder::GetPriority() const
 void
 P3TensorOrder::SetPriority(bool on)
 {
+    NS_LOG_FUNCTION(this << on);
     m_priority = on;
 }
 
 std::vector<TransferSlice>
 P3TensorOrder::DoPlan(const std::vector<GradientTensor>& tensors) const
 {
+    NS_LOG_FUNCTION(this);
     std::vector<TransferSlice> plan;
     if (!m_priority)
     {

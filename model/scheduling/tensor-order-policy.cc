@@ -3,6 +3,7 @@
  */
 #include "tensor-order-policy.h"
 
+#include "ns3/log.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -13,6 +14,8 @@
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("TensorOrderPolicy");
 
 NS_OBJECT_ENSURE_REGISTERED(TensorOrderPolicy);
 
@@ -47,6 +50,7 @@ TensorOrderPolicy::TensorOrderPolicy()
     : m_bytesPerParameter(4),
       m_priorityClasses(8)
 {
+    NS_LOG_FUNCTION(this);
 }
 
 TensorOrderPolicy::~TensorOrderPolicy() = default;
@@ -72,6 +76,7 @@ TensorOrderPolicy::GetBytesPerParameter() const
 void
 TensorOrderPolicy::SetBytesPerParameter(uint32_t b)
 {
+    NS_LOG_FUNCTION(this << b);
     if (b < 1 || b > 8)
     {
         throw std::invalid_argument("BytesPerParameter = " + std::to_string(b) +
@@ -89,6 +94,7 @@ TensorOrderPolicy::GetPriorityClasses() const
 void
 TensorOrderPolicy::SetPriorityClasses(uint32_t c)
 {
+    NS_LOG_FUNCTION(this << c);
     if (c < 1 || c > 64)
     {
         throw std::invalid_argument("PriorityClasses = " + std::to_string(c) +
@@ -115,6 +121,7 @@ RequireTime(double v, const GradientTensor& t, const char* field)
 std::vector<TransferSlice>
 TensorOrderPolicy::Plan(const std::vector<GradientTensor>& tensors) const
 {
+    NS_LOG_FUNCTION(this);
     std::set<uint32_t> ids;
     for (const auto& t : tensors)
     {
@@ -150,6 +157,7 @@ TensorOrderPolicy::Plan(const std::vector<GradientTensor>& tensors) const
 std::vector<TransferSlice>
 TensorOrderPolicy::Slice(const GradientTensor& t, uint64_t sliceSize, uint32_t priority)
 {
+    NS_LOG_FUNCTION(sliceSize << priority);
     std::vector<TransferSlice> out;
     const uint64_t step = sliceSize == 0 ? t.parameters : sliceSize;
     for (uint64_t off = 0; off < t.parameters; off += step)
@@ -168,6 +176,7 @@ TensorOrderPolicy::Slice(const GradientTensor& t, uint64_t sliceSize, uint32_t p
 std::vector<uint32_t>
 TensorOrderPolicy::LayerRanks(const std::vector<GradientTensor>& tensors)
 {
+    NS_LOG_FUNCTION_NOARGS();
     std::set<uint32_t> layers;
     for (const auto& t : tensors)
     {
@@ -186,6 +195,7 @@ TensorOrderPolicy::LayerRanks(const std::vector<GradientTensor>& tensors)
 std::vector<SliceTiming>
 TensorOrderPolicy::Serve(const std::vector<TransferSlice>& plan, double bytesPerSecond) const
 {
+    NS_LOG_FUNCTION(this << bytesPerSecond);
     if (!(bytesPerSecond > 0.0) || !std::isfinite(bytesPerSecond))
     {
         throw std::invalid_argument("bytesPerSecond = " + std::to_string(bytesPerSecond) +
@@ -246,6 +256,7 @@ TensorOrderPolicy::MakeTensors(const std::vector<uint64_t>& layerParameters,
                                const std::vector<double>& forwardTimes,
                                const std::vector<double>& backwardTimes)
 {
+    NS_LOG_FUNCTION_NOARGS();
     const std::size_t n = layerParameters.size();
     if (forwardTimes.size() != n || backwardTimes.size() != n)
     {

@@ -5,6 +5,7 @@
 
 #include "ns3/double.h"
 #include "ns3/enum.h"
+#include "ns3/log.h"
 #include "ns3/mlnet-enum-accessor.h"
 #include "ns3/uinteger.h"
 
@@ -15,6 +16,8 @@
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("TicTacTensorOrder");
 
 NS_OBJECT_ENSURE_REGISTERED(TicTacTensorOrder);
 
@@ -52,6 +55,7 @@ TicTacTensorOrder::TicTacTensorOrder()
       m_bandwidth(12.5e9),
       m_outstanding(1)
 {
+    NS_LOG_FUNCTION(this);
 }
 
 uint32_t
@@ -75,6 +79,7 @@ TicTacTensorOrder::GetMode() const
 void
 TicTacTensorOrder::SetMode(Mode mode)
 {
+    NS_LOG_FUNCTION(this);
     if (mode != TIC && mode != TAC)
     {
         throw std::invalid_argument("Mode is out of range (must be TIC or TAC)");
@@ -91,6 +96,7 @@ TicTacTensorOrder::GetBandwidth() const
 void
 TicTacTensorOrder::SetBandwidth(double bytesPerSecond)
 {
+    NS_LOG_FUNCTION(this << bytesPerSecond);
     if (!(bytesPerSecond >= 1.0) || !std::isfinite(bytesPerSecond))
     {
         throw std::invalid_argument("Bandwidth = " + std::to_string(bytesPerSecond) +
@@ -102,6 +108,7 @@ TicTacTensorOrder::SetBandwidth(double bytesPerSecond)
 std::vector<TransferSlice>
 TicTacTensorOrder::DoPlan(const std::vector<GradientTensor>& tensors) const
 {
+    NS_LOG_FUNCTION(this);
     std::vector<TransferSlice> plan;
     if (m_mode == TIC)
     {

@@ -60,6 +60,7 @@ Collective::~Collective() = default;
 void
 Collective::DoDispose()
 {
+    NS_LOG_FUNCTION(this);
     m_nics.clear();
     m_qps.clear();
     m_pending.clear();
@@ -70,6 +71,7 @@ Collective::DoDispose()
 void
 Collective::SetGroup(const std::vector<Ptr<MessageTransport>>& nics)
 {
+    NS_LOG_FUNCTION(this);
     if (nics.empty() || nics.size() > 4096)
     {
         throw std::invalid_argument("Collective::SetGroup: group size " +
@@ -118,6 +120,7 @@ Collective::EffectiveSubChunks(uint64_t chunkBytes) const
 void
 Collective::Start(uint64_t bytes, ParticipantCallback perRank, DoneCallback done)
 {
+    NS_LOG_FUNCTION(this << bytes);
     if (m_nics.empty())
     {
         throw std::invalid_argument(GetName() + "::Start: no group (call SetGroup first)");
@@ -164,6 +167,7 @@ Collective::AddMessage(uint32_t src,
                        uint64_t bytes,
                        const std::vector<uint32_t>& deps)
 {
+    NS_LOG_FUNCTION(this << src << dst << bytes);
     NS_ASSERT(src != dst && src < m_nics.size() && dst < m_nics.size() && bytes > 0);
     uint32_t idx = m_msgs.size();
     m_msgs.push_back({src, dst, bytes, static_cast<uint32_t>(deps.size()), {}});
@@ -177,6 +181,7 @@ Collective::AddMessage(uint32_t src,
 void
 Collective::AddRingSteps(uint64_t bytes, uint32_t firstStep, uint32_t lastStep)
 {
+    NS_LOG_FUNCTION(this << bytes << firstStep << lastStep);
     const uint32_t n = m_nics.size();
     if (n < 2)
     {
@@ -220,6 +225,7 @@ Collective::GetRingSteps(uint32_t&, uint32_t&) const
 bool
 Collective::StartRingUnit()
 {
+    NS_LOG_FUNCTION(this);
     const uint32_t n = m_nics.size();
     uint32_t first = 0;
     uint32_t last = 0;
@@ -294,6 +300,7 @@ Collective::GetQp(uint32_t src, uint32_t dst)
 void
 Collective::StartNext()
 {
+    NS_LOG_FUNCTION(this);
     if (m_pending.empty())
     {
         m_running = false;
@@ -341,6 +348,7 @@ Collective::StartNext()
 void
 Collective::Post(uint32_t m)
 {
+    NS_LOG_FUNCTION(this << m);
     const Msg& msg = m_msgs[m];
     Ptr<MessageConnection> qp = GetQp(msg.src, msg.dst);
     m_inFlight[std::make_pair(msg.src, msg.dst)].push_back(m);
@@ -352,6 +360,7 @@ Collective::Post(uint32_t m)
 void
 Collective::OnReceived(uint32_t src, uint32_t dst, uint64_t bytes)
 {
+    NS_LOG_FUNCTION(this << src << dst << bytes);
     auto& q = m_inFlight[std::make_pair(src, dst)];
     if (q.empty())
     {
@@ -380,6 +389,7 @@ Collective::OnReceived(uint32_t src, uint32_t dst, uint64_t bytes)
 void
 Collective::OnAcked(uint32_t m)
 {
+    NS_LOG_FUNCTION(this << m);
     m_sent[m_msgs[m].src] += m_msgs[m].bytes;
     Progress(m_msgs[m].src);
 }
@@ -387,6 +397,7 @@ Collective::OnAcked(uint32_t m)
 void
 Collective::Progress(uint32_t rank)
 {
+    NS_LOG_FUNCTION(this << rank);
     if (--m_remaining[rank] != 0)
     {
         return;
@@ -453,6 +464,7 @@ RingAllReduce::GetRingSteps(uint32_t& first, uint32_t& last) const
 void
 RingAllReduce::BuildPlan(uint64_t bytes)
 {
+    NS_LOG_FUNCTION(this << bytes);
     uint32_t first = 0;
     uint32_t last = 0;
     if (GetRingSteps(first, last))
@@ -496,6 +508,7 @@ RingReduceScatter::GetRingSteps(uint32_t& first, uint32_t& last) const
 void
 RingReduceScatter::BuildPlan(uint64_t bytes)
 {
+    NS_LOG_FUNCTION(this << bytes);
     uint32_t first = 0;
     uint32_t last = 0;
     if (GetRingSteps(first, last))
@@ -539,6 +552,7 @@ RingAllGather::GetRingSteps(uint32_t& first, uint32_t& last) const
 void
 RingAllGather::BuildPlan(uint64_t bytes)
 {
+    NS_LOG_FUNCTION(this << bytes);
     uint32_t first = 0;
     uint32_t last = 0;
     if (GetRingSteps(first, last))
@@ -573,6 +587,7 @@ PipelineBroadcast::GetName() const
 void
 PipelineBroadcast::BuildPlan(uint64_t bytes)
 {
+    NS_LOG_FUNCTION(this << bytes);
     uint32_t n = GetGroupSize();
     if (m_root >= n)
     {
@@ -625,6 +640,7 @@ AllToAll::GetMinBytes() const
 void
 AllToAll::BuildPlan(uint64_t bytes)
 {
+    NS_LOG_FUNCTION(this << bytes);
     uint32_t n = GetGroupSize();
     for (uint32_t i = 0; i < n; ++i)
     {

@@ -155,6 +155,7 @@ DataParallelJob::~DataParallelJob() = default;
 void
 DataParallelJob::DoDispose()
 {
+    NS_LOG_FUNCTION(this);
     m_workers.clear();
     m_servers.clear();
     m_policy = nullptr;
@@ -167,6 +168,7 @@ DataParallelJob::DoDispose()
 void
 DataParallelJob::SetModel(const DnnModel& model, const GpuProfile& gpu)
 {
+    NS_LOG_FUNCTION(this);
     if (model.GetParameterCount() == 0)
     {
         throw std::invalid_argument("DataParallelJob::SetModel: model has no parameters");
@@ -179,6 +181,7 @@ DataParallelJob::SetModel(const DnnModel& model, const GpuProfile& gpu)
 void
 DataParallelJob::SetWorkers(const std::vector<Ptr<MessageTransport>>& workers)
 {
+    NS_LOG_FUNCTION(this);
     if (workers.empty())
     {
         throw std::invalid_argument("DataParallelJob::SetWorkers: workers must be >= 1");
@@ -189,6 +192,7 @@ DataParallelJob::SetWorkers(const std::vector<Ptr<MessageTransport>>& workers)
 void
 DataParallelJob::SetServers(const std::vector<Ptr<MessageTransport>>& servers)
 {
+    NS_LOG_FUNCTION(this);
     if (servers.empty())
     {
         throw std::invalid_argument("DataParallelJob::SetServers: servers must be >= 1");
@@ -199,12 +203,14 @@ DataParallelJob::SetServers(const std::vector<Ptr<MessageTransport>>& servers)
 void
 DataParallelJob::SetTensorOrderPolicy(Ptr<TensorOrderPolicy> policy)
 {
+    NS_LOG_FUNCTION(this << policy);
     m_policy = policy;
 }
 
 void
 DataParallelJob::SetAggregator(Ptr<GradientAggregator> agg)
 {
+    NS_LOG_FUNCTION(this << agg);
     m_aggregator = agg;
 }
 
@@ -271,12 +277,14 @@ DataParallelJob::GetIntraServerPhaseTime(uint64_t bytes) const
 void
 DataParallelJob::RunCallback(Callback<void> cb)
 {
+    NS_LOG_FUNCTION_NOARGS();
     cb();
 }
 
 void
 DataParallelJob::StartAllReduce(uint64_t bytes, Callback<void> done)
 {
+    NS_LOG_FUNCTION(this << bytes);
     ++m_allReduces;
     const Time intra = GetIntraServerPhaseTime(bytes);
     if (intra.IsZero())
@@ -290,6 +298,7 @@ DataParallelJob::StartAllReduce(uint64_t bytes, Callback<void> done)
 void
 DataParallelJob::InterServerPhase(uint64_t bytes, Callback<void> done)
 {
+    NS_LOG_FUNCTION(this << bytes);
     const Time intra = GetIntraServerPhaseTime(bytes);
     Callback<void> gather = done;
     if (!intra.IsZero())
@@ -311,6 +320,7 @@ DataParallelJob::InterServerPhase(uint64_t bytes, Callback<void> done)
 void
 DataParallelJob::DoCheckConfiguration() const
 {
+    NS_LOG_FUNCTION(this);
     if (!m_hasModel)
     {
         throw std::invalid_argument("DataParallelJob: no model (call SetModel)");
@@ -351,6 +361,7 @@ DataParallelJob::DoCheckConfiguration() const
 void
 DataParallelJob::Prepare()
 {
+    NS_LOG_FUNCTION(this);
     DoCheckConfiguration();
     if (!m_policy)
     {
@@ -429,6 +440,7 @@ DataParallelJob::Prepare()
 void
 DataParallelJob::DoStartIteration()
 {
+    NS_LOG_FUNCTION(this);
     if (!m_prepared)
     {
         Prepare();
@@ -441,6 +453,7 @@ DataParallelJob::DoStartIteration()
 void
 DataParallelJob::ForwardNext()
 {
+    NS_LOG_FUNCTION(this);
     m_fwdWaiting = false;
     const uint32_t L = m_model.GetNLayers();
     if (m_fwdLayer >= L)
@@ -461,6 +474,7 @@ DataParallelJob::ForwardNext()
 void
 DataParallelJob::BackwardStart()
 {
+    NS_LOG_FUNCTION(this);
     std::fill(m_eligible.begin(), m_eligible.end(), false);
     std::fill(m_launched.begin(), m_launched.end(), false);
     m_nextScan = 0;
@@ -481,6 +495,7 @@ DataParallelJob::BackwardStart()
 void
 DataParallelJob::Produce(uint32_t t)
 {
+    NS_LOG_FUNCTION(this << t);
     m_paramReady[m_tensors[t].layerIndex] = false;
     m_tensorPending[t] = m_tensorSlices[t].size();
     ++m_unsynced;
@@ -494,6 +509,7 @@ DataParallelJob::Produce(uint32_t t)
 void
 DataParallelJob::BackwardDone()
 {
+    NS_LOG_FUNCTION(this);
     m_bwdDone = true;
     MaybeEnd();
 }
@@ -501,6 +517,7 @@ DataParallelJob::BackwardDone()
 void
 DataParallelJob::MaybeEnd()
 {
+    NS_LOG_FUNCTION(this);
     if (!m_bwdDone)
     {
         return;
@@ -517,6 +534,7 @@ DataParallelJob::MaybeEnd()
 void
 DataParallelJob::Pump()
 {
+    NS_LOG_FUNCTION(this);
     uint64_t window = m_policy->GetCreditBytes();
     if (window == 0)
     {
@@ -554,6 +572,7 @@ DataParallelJob::Pump()
 uint8_t
 DataParallelJob::SliceClass(uint8_t planClass) const
 {
+    NS_LOG_FUNCTION(this << planClass);
     // Plans number classes by urgency (0 = most urgent); the fabric and the NIC serve the highest
     // class first. The job's PriorityClass is its most urgent class: plan class c -> class
     // PriorityClass - c (at least 0). A plan of one class (FIFO) sends everything in the job's
@@ -569,6 +588,7 @@ DataParallelJob::Qp(Ptr<MessageTransport> a,
                     uint32_t w,
                     uint32_t s)
 {
+    NS_LOG_FUNCTION(this << a << b << cls << push << w << s);
     auto key = std::make_tuple(w, s, cls, push);
     auto it = m_qps.find(key);
     if (it != m_qps.end())
@@ -593,6 +613,7 @@ DataParallelJob::Qp(Ptr<MessageTransport> a,
 void
 DataParallelJob::Launch(uint32_t k)
 {
+    NS_LOG_FUNCTION(this << k);
     m_launched[k] = true;
     uint64_t bytes = m_plan[k].size * m_bytesPerParam;
     m_inflightBytes += bytes;
@@ -628,6 +649,7 @@ DataParallelJob::Launch(uint32_t k)
 void
 DataParallelJob::LaunchFused()
 {
+    NS_LOG_FUNCTION(this);
     // Every ready slice, in plan order, until the fusion buffer is full (at least one slice).
     std::vector<uint32_t> batch;
     uint64_t total = 0;
@@ -665,6 +687,7 @@ DataParallelJob::LaunchFused()
 uint32_t
 DataParallelJob::ChannelDepth() const
 {
+    NS_LOG_FUNCTION(this);
     return m_channelDepth > 0 ? m_channelDepth : m_policy->GetOutstandingPerChannel();
 }
 
@@ -677,6 +700,7 @@ DataParallelJob::IsLocal(uint32_t w, uint32_t s) const
 void
 DataParallelJob::Enqueue(uint32_t host, TaskKind kind, uint32_t k, uint32_t w, uint32_t s)
 {
+    NS_LOG_FUNCTION(this << host << k << w << s);
     HostTask t;
     t.seq = m_taskSeq++;
     // workers work in plan order; servers in plan order with ServerPriority, else by arrival
@@ -693,6 +717,7 @@ DataParallelJob::Enqueue(uint32_t host, TaskKind kind, uint32_t k, uint32_t w, u
 bool
 DataParallelJob::ChannelFree(const HostTask& t) const
 {
+    NS_LOG_FUNCTION(this);
     if ((t.kind != SEND_PUSH && t.kind != SEND_PULL) || IsLocal(t.w, t.s))
     {
         return true;
@@ -711,6 +736,7 @@ DataParallelJob::ChannelFree(const HostTask& t) const
 Time
 DataParallelJob::TaskCost(const HostTask& t) const
 {
+    NS_LOG_FUNCTION(this);
     const uint64_t bytes = m_plan[t.k].size * m_bytesPerParam;
     switch (t.kind)
     {
@@ -727,6 +753,7 @@ DataParallelJob::TaskCost(const HostTask& t) const
 void
 DataParallelJob::Kick(uint32_t host)
 {
+    NS_LOG_FUNCTION(this << host);
     HostThread& th = m_threads[host];
     while (!th.busy)
     {
@@ -762,6 +789,7 @@ DataParallelJob::Kick(uint32_t host)
 void
 DataParallelJob::TaskDone(uint32_t host, HostTask t)
 {
+    NS_LOG_FUNCTION(this << host);
     Finish(t);
     m_threads[host].busy = false;
     Kick(host);
@@ -770,6 +798,7 @@ DataParallelJob::TaskDone(uint32_t host, HostTask t)
 void
 DataParallelJob::Finish(const HostTask& t)
 {
+    NS_LOG_FUNCTION(this);
     const uint32_t server = m_workers.size() + t.s;
     switch (t.kind)
     {
@@ -814,6 +843,7 @@ DataParallelJob::Finish(const HostTask& t)
 void
 DataParallelJob::Arrived(bool push, uint32_t w, uint32_t s, uint32_t k)
 {
+    NS_LOG_FUNCTION(this << push << w << s << k);
     const uint32_t server = m_workers.size() + s;
     if (!IsLocal(w, s))
     {
@@ -827,6 +857,7 @@ DataParallelJob::Arrived(bool push, uint32_t w, uint32_t s, uint32_t k)
 void
 DataParallelJob::PostMessage(bool push, uint32_t w, uint32_t s, uint32_t k)
 {
+    NS_LOG_FUNCTION(this << push << w << s << k);
     if (PostScheduled(k, push, w, s))
     {
         return;
@@ -849,6 +880,7 @@ DataParallelJob::PostMessage(bool push, uint32_t w, uint32_t s, uint32_t k)
 bool
 DataParallelJob::PostScheduled(uint32_t k, bool push, uint32_t w, uint32_t s)
 {
+    NS_LOG_FUNCTION(this << k << push << w << s);
     // A flow scheduler applies its decisions to the connections (either backend).
     Ptr<MessageTransport> src = push ? m_workers[w] : m_servers[s];
     Ptr<MessageTransport> dst = push ? m_servers[s] : m_workers[w];
@@ -892,6 +924,7 @@ DataParallelJob::PostScheduled(uint32_t k, bool push, uint32_t w, uint32_t s)
 void
 DataParallelJob::SliceDone(uint32_t k)
 {
+    NS_LOG_FUNCTION(this << k);
     m_inflightBytes -= m_plan[k].size * m_bytesPerParam;
     --m_inflightSlices;
     uint32_t t = m_plan[k].tensorId;

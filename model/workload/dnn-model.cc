@@ -3,6 +3,8 @@
  */
 #include "dnn-model.h"
 
+#include "ns3/log.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
@@ -14,9 +16,12 @@
 namespace ns3
 {
 
+NS_LOG_COMPONENT_DEFINE("DnnModel");
+
 DnnModel::DnnModel(std::string name)
     : m_name(std::move(name))
 {
+    NS_LOG_FUNCTION(this << name);
 }
 
 const std::string&
@@ -28,12 +33,14 @@ DnnModel::GetName() const
 void
 DnnModel::SetName(const std::string& name)
 {
+    NS_LOG_FUNCTION(this << name);
     m_name = name;
 }
 
 void
 DnnModel::AddLayer(const LayerSpec& layer)
 {
+    NS_LOG_FUNCTION(this);
     m_layers.push_back(layer);
 }
 
@@ -222,6 +229,7 @@ ParseMicroseconds(const std::string& cell, std::size_t line, const std::string& 
 DnnModel
 DnnModel::FromCsv(std::istream& in, const std::string& name)
 {
+    NS_LOG_FUNCTION(name);
     static const char* columns[] = {"name", "parameters", "forward_us", "backward_us"};
     DnnModel model(name);
     std::string raw;

@@ -5,6 +5,8 @@
 
 #include "model-zoo.h"
 
+#include "ns3/log.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -12,6 +14,8 @@
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("GpuProfile");
 
 namespace
 {
@@ -41,6 +45,8 @@ GpuProfile::GpuProfile(std::string name,
       m_bytesPerElement(bytesPerElement),
       m_backwardFactor(backwardFactor)
 {
+    NS_LOG_FUNCTION(this << name << peakFlops << efficiency << memoryBandwidth << bytesPerElement
+                         << backwardFactor);
     RequirePositive(peakFlops, "peakFlops");
     RequirePositive(memoryBandwidth, "memoryBandwidth");
     SetEfficiency(efficiency);
@@ -55,18 +61,21 @@ GpuProfile::GpuProfile(std::string name,
 GpuProfile
 GpuProfile::V100()
 {
+    NS_LOG_FUNCTION_NOARGS();
     return GpuProfile("V100", 125e12, 0.4, 900e9);
 }
 
 GpuProfile
 GpuProfile::A100()
 {
+    NS_LOG_FUNCTION_NOARGS();
     return GpuProfile("A100", 312e12, 0.4, 2039e9);
 }
 
 GpuProfile
 GpuProfile::H100()
 {
+    NS_LOG_FUNCTION_NOARGS();
     return GpuProfile("H100", 989e12, 0.4, 3350e9);
 }
 
@@ -110,12 +119,14 @@ Lower(std::string n)
 double
 GpuProfile::Calibration::StepSeconds() const
 {
+    NS_LOG_FUNCTION(this);
     return samplesPerSecond > 0 ? batchSize / samplesPerSecond : 0.0;
 }
 
 std::vector<std::string>
 GpuProfile::Names()
 {
+    NS_LOG_FUNCTION_NOARGS();
     std::vector<std::string> names{"V100", "A100", "H100"};
     for (const auto& e : kCalibrated)
     {
@@ -160,6 +171,7 @@ GpuProfile::Calibrate(const DnnModel& model,
                       double stepSeconds,
                       const std::string& source)
 {
+    NS_LOG_FUNCTION(this << batchSize << stepSeconds << source);
     RequirePositive(stepSeconds, "stepSeconds");
     if (batchSize == 0)
     {
@@ -276,6 +288,7 @@ GpuProfile::GetKernelOverhead() const
 void
 GpuProfile::SetEfficiency(double e)
 {
+    NS_LOG_FUNCTION(this << e);
     if (!(e > 0.0 && e <= 1.0))
     {
         throw std::invalid_argument("GpuProfile efficiency = " + std::to_string(e) +
@@ -287,6 +300,7 @@ GpuProfile::SetEfficiency(double e)
 void
 GpuProfile::SetBackwardFactor(double f)
 {
+    NS_LOG_FUNCTION(this << f);
     RequirePositive(f, "backwardFactor");
     m_backwardFactor = f;
 }
@@ -294,6 +308,7 @@ GpuProfile::SetBackwardFactor(double f)
 void
 GpuProfile::SetKernelOverhead(double seconds)
 {
+    NS_LOG_FUNCTION(this << seconds);
     if (!(seconds >= 0.0) || !std::isfinite(seconds))
     {
         throw std::invalid_argument("GpuProfile kernelOverhead = " + std::to_string(seconds) +

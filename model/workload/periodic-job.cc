@@ -55,6 +55,7 @@ PeriodicJob::~PeriodicJob() = default;
 void
 PeriodicJob::DoDispose()
 {
+    NS_LOG_FUNCTION(this);
     m_qp = nullptr;
     m_jitter = nullptr;
     TrainingJob::DoDispose();
@@ -63,6 +64,7 @@ PeriodicJob::DoDispose()
 Ptr<RandomVariableStream>
 PeriodicJob::NormalJitter(double cv)
 {
+    NS_LOG_FUNCTION(cv);
     if (!std::isfinite(cv) || cv < 0.0 || cv > 1.0)
     {
         throw std::invalid_argument("PeriodicJob::NormalJitter: cv (coefficient of variation of "
@@ -86,6 +88,7 @@ PeriodicJob::NormalJitter(double cv)
 int64_t
 PeriodicJob::AssignStreams(int64_t stream)
 {
+    NS_LOG_FUNCTION(this << stream);
     if (m_jitter)
     {
         m_jitter->SetStream(stream);
@@ -96,6 +99,7 @@ PeriodicJob::AssignStreams(int64_t stream)
 Time
 PeriodicJob::DrawComputeTime()
 {
+    NS_LOG_FUNCTION(this);
     if (!m_jitter)
     {
         return m_compute;
@@ -107,6 +111,7 @@ PeriodicJob::DrawComputeTime()
 void
 PeriodicJob::SetQueuePair(Ptr<RdmaQueuePair> qp)
 {
+    NS_LOG_FUNCTION(this << qp);
     if (!qp)
     {
         throw std::invalid_argument("PeriodicJob::SetQueuePair: qp must not be null");
@@ -123,6 +128,7 @@ PeriodicJob::GetQueuePair() const
 void
 PeriodicJob::DoStartIteration()
 {
+    NS_LOG_FUNCTION(this);
     if (!m_qp)
     {
         throw std::invalid_argument("PeriodicJob: no queue pair (call SetQueuePair)");
@@ -139,6 +145,7 @@ PeriodicJob::DoStartIteration()
 void
 PeriodicJob::Communicate()
 {
+    NS_LOG_FUNCTION(this);
     m_posted = Simulator::Now();
     m_qp->PostSend(m_bytes, MakeCallback(&PeriodicJob::OnSent, this));
 }
@@ -146,6 +153,7 @@ PeriodicJob::Communicate()
 void
 PeriodicJob::OnSent(uint64_t id, uint64_t bytes)
 {
+    NS_LOG_FUNCTION(this << id << bytes);
     RecordMessage(0, 1, bytes, m_qp->GetPriorityClass(), m_posted);
     EndIteration(m_iterCompute);
 }

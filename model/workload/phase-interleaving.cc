@@ -4,6 +4,8 @@
 
 #include "phase-interleaving.h"
 
+#include "ns3/log.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -13,9 +15,12 @@
 namespace ns3
 {
 
+NS_LOG_COMPONENT_DEFINE("PhaseInterleaving");
+
 PhaseInterleaving::PhaseInterleaving(std::vector<std::vector<Interval>> jobs)
     : m_jobs(std::move(jobs))
 {
+    NS_LOG_FUNCTION(this);
     if (m_jobs.size() < 2)
     {
         throw std::invalid_argument("PhaseInterleaving: needs at least 2 jobs, got " +
@@ -59,6 +64,7 @@ PhaseInterleaving::PhaseInterleaving(std::vector<std::vector<Interval>> jobs)
 PhaseInterleaving
 PhaseInterleaving::FromMessages(const std::vector<std::vector<MessageRecord>>& messages)
 {
+    NS_LOG_FUNCTION_NOARGS();
     std::vector<std::vector<Interval>> jobs(messages.size());
     for (std::size_t j = 0; j < messages.size(); ++j)
     {
@@ -73,6 +79,7 @@ PhaseInterleaving::FromMessages(const std::vector<std::vector<MessageRecord>>& m
 std::vector<PhaseInterleaving::Interval>
 PhaseInterleaving::OthersUnion(std::size_t j) const
 {
+    NS_LOG_FUNCTION(this);
     std::vector<Interval> all;
     for (std::size_t l = 0; l < m_jobs.size(); ++l)
     {
@@ -120,18 +127,21 @@ PhaseInterleaving::GetInterval(std::size_t j, std::size_t k) const
 double
 PhaseInterleaving::Overlap(std::size_t j, std::size_t k) const
 {
+    NS_LOG_FUNCTION(this);
     return m_overlap.at(j).at(k);
 }
 
 std::vector<double>
 PhaseInterleaving::OverlapSeries(std::size_t j) const
 {
+    NS_LOG_FUNCTION(this);
     return m_overlap.at(j);
 }
 
 std::vector<double>
 PhaseInterleaving::MaxOverlapSeries() const
 {
+    NS_LOG_FUNCTION(this);
     std::size_t n = m_overlap[0].size();
     for (const auto& s : m_overlap)
     {
@@ -151,6 +161,7 @@ PhaseInterleaving::MaxOverlapSeries() const
 double
 PhaseInterleaving::Phase(std::size_t j, std::size_t k) const
 {
+    NS_LOG_FUNCTION(this);
     if (j == 0 || j >= m_jobs.size() || k + 1 >= m_jobs[0].size())
     {
         throw std::out_of_range("PhaseInterleaving::Phase: job " + std::to_string(j) + " cycle " +
@@ -174,6 +185,7 @@ PhaseInterleaving::IterationsToInterleave(const std::vector<double>& overlap,
                                           double threshold,
                                           uint32_t window)
 {
+    NS_LOG_FUNCTION(threshold << window);
     if (!(threshold >= 0.0 && threshold <= 1.0))
     {
         throw std::invalid_argument("IterationsToInterleave: threshold " +

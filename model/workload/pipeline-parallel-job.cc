@@ -81,6 +81,7 @@ PipelineParallelJob::~PipelineParallelJob() = default;
 void
 PipelineParallelJob::DoDispose()
 {
+    NS_LOG_FUNCTION(this);
     m_stages.clear();
     m_fwdQp.clear();
     m_bwdQp.clear();
@@ -90,6 +91,7 @@ PipelineParallelJob::DoDispose()
 void
 PipelineParallelJob::SetStages(const std::vector<Ptr<MessageTransport>>& stages)
 {
+    NS_LOG_FUNCTION(this);
     if (m_prepared)
     {
         throw std::invalid_argument("PipelineParallelJob::SetStages: the job already runs");
@@ -128,6 +130,7 @@ PipelineParallelJob::GetNStages() const
 void
 PipelineParallelJob::Validate() const
 {
+    NS_LOG_FUNCTION(this);
     if (m_stages.empty())
     {
         throw std::invalid_argument("PipelineParallelJob: no stages (call SetStages)");
@@ -184,6 +187,7 @@ PipelineParallelJob::GetLastOpTimings() const
 void
 PipelineParallelJob::Prepare()
 {
+    NS_LOG_FUNCTION(this);
     PipelineSchedule sched = GetSchedule(); // validates
     m_ops = sched.GetAllOps();
     m_ideal.assign(m_stages.size(), std::vector<std::pair<double, double>>(m_microBatches));
@@ -227,6 +231,7 @@ PipelineParallelJob::Prepare()
 void
 PipelineParallelJob::DoStartIteration()
 {
+    NS_LOG_FUNCTION(this);
     if (!m_prepared)
     {
         Prepare();
@@ -250,6 +255,7 @@ PipelineParallelJob::DoStartIteration()
 void
 PipelineParallelJob::TryRun(uint32_t s)
 {
+    NS_LOG_FUNCTION(this << s);
     if (m_busy[s] || m_next[s] >= m_ops[s].size())
     {
         return;
@@ -282,6 +288,7 @@ PipelineParallelJob::TryRun(uint32_t s)
 void
 PipelineParallelJob::OpDone(uint32_t s)
 {
+    NS_LOG_FUNCTION(this << s);
     const PipelineOp op = m_ops[s][m_next[s]];
     const uint32_t S = m_stages.size();
     m_busy[s] = false;
@@ -318,6 +325,7 @@ PipelineParallelJob::OpDone(uint32_t s)
 void
 PipelineParallelJob::Post(uint32_t link, bool forward, uint32_t microBatch)
 {
+    NS_LOG_FUNCTION(this << link << forward << microBatch);
     if (PostScheduled(link, forward, microBatch))
     {
         return;
@@ -334,6 +342,7 @@ PipelineParallelJob::Post(uint32_t link, bool forward, uint32_t microBatch)
 void
 PipelineParallelJob::OnReceived(uint32_t link, bool forward)
 {
+    NS_LOG_FUNCTION(this << link << forward);
     auto& q = (forward ? m_fwdRx : m_bwdRx)[link];
     NS_ASSERT_MSG(!q.empty(), "PipelineParallelJob: unexpected message on link " << link);
     const uint32_t mb = q.front().microBatch;
@@ -344,6 +353,7 @@ PipelineParallelJob::OnReceived(uint32_t link, bool forward)
 void
 PipelineParallelJob::Deliver(uint32_t link, bool forward, uint32_t mb)
 {
+    NS_LOG_FUNCTION(this << link << forward << mb);
     if (forward)
     {
         m_actReady[link + 1][mb] = true;
@@ -359,6 +369,7 @@ PipelineParallelJob::Deliver(uint32_t link, bool forward, uint32_t mb)
 bool
 PipelineParallelJob::PostScheduled(uint32_t link, bool forward, uint32_t microBatch)
 {
+    NS_LOG_FUNCTION(this << link << forward << microBatch);
     // A flow scheduler applies its decisions to the connections (either backend).
     Ptr<MessageTransport> src = m_stages[forward ? link : link + 1];
     Ptr<MessageTransport> dst = m_stages[forward ? link + 1 : link];
@@ -404,6 +415,7 @@ PipelineParallelJob::PostScheduled(uint32_t link, bool forward, uint32_t microBa
 void
 PipelineParallelJob::OnAcked(uint32_t link, bool forward)
 {
+    NS_LOG_FUNCTION(this << link << forward);
     auto& q = (forward ? m_fwdAck : m_bwdAck)[link];
     NS_ASSERT(!q.empty());
     const Pending p = q.front();

@@ -47,6 +47,7 @@ RdmaMessageDispatcher::Get(Ptr<MessageTransport> nic)
 void
 RdmaMessageDispatcher::Register(Ipv4Address src, uint32_t srcQpn, ReceiveCallback cb)
 {
+    NS_LOG_FUNCTION(this << src << srcQpn);
     auto key = std::make_pair(src.Get(), srcQpn);
     if (m_handlers.count(key))
     {
@@ -61,18 +62,21 @@ RdmaMessageDispatcher::Register(Ptr<MessageConnection> qp,
                                 Ipv4Address srcAddress,
                                 ReceiveCallback cb)
 {
+    NS_LOG_FUNCTION(this << qp << srcAddress);
     Register(srcAddress, qp->GetQpn(), cb);
 }
 
 void
 RdmaMessageDispatcher::Unregister(Ipv4Address src, uint32_t srcQpn)
 {
+    NS_LOG_FUNCTION(this << src << srcQpn);
     m_handlers.erase(std::make_pair(src.Get(), srcQpn));
 }
 
 void
 RdmaMessageDispatcher::SetDefaultCallback(ReceiveCallback cb)
 {
+    NS_LOG_FUNCTION(this);
     m_default = cb;
 }
 
@@ -85,6 +89,7 @@ RdmaMessageDispatcher::GetUnmatchedMessages() const
 void
 RdmaMessageDispatcher::DoDispose()
 {
+    NS_LOG_FUNCTION(this);
     m_handlers.clear();
     m_default = ReceiveCallback();
     Object::DoDispose();
@@ -93,6 +98,7 @@ RdmaMessageDispatcher::DoDispose()
 void
 RdmaMessageDispatcher::Receive(Ipv4Address src, uint32_t srcQpn, uint64_t bytes)
 {
+    NS_LOG_FUNCTION(this << src << srcQpn << bytes);
     auto it = m_handlers.find(std::make_pair(src.Get(), srcQpn));
     if (it != m_handlers.end())
     {

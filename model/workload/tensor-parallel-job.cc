@@ -67,6 +67,7 @@ TensorParallelJob::~TensorParallelJob() = default;
 void
 TensorParallelJob::DoDispose()
 {
+    NS_LOG_FUNCTION(this);
     m_group.clear();
     if (m_allReduce)
     {
@@ -79,6 +80,7 @@ TensorParallelJob::DoDispose()
 void
 TensorParallelJob::SetGroup(const std::vector<Ptr<MessageTransport>>& group)
 {
+    NS_LOG_FUNCTION(this);
     if (m_allReduce)
     {
         throw std::invalid_argument("TensorParallelJob::SetGroup: the job already runs");
@@ -115,6 +117,7 @@ TensorParallelJob::GetGroupSize() const
 void
 TensorParallelJob::Validate() const
 {
+    NS_LOG_FUNCTION(this);
     if (m_group.empty())
     {
         throw std::invalid_argument("TensorParallelJob: no group (call SetGroup)");
@@ -163,6 +166,7 @@ TensorParallelJob::GetAllReduce() const
 void
 TensorParallelJob::Prepare()
 {
+    NS_LOG_FUNCTION(this);
     Validate();
     m_allReduce = CreateObject<RingAllReduce>();
     m_allReduce->SetAttribute("PriorityClass", UintegerValue(m_class));
@@ -179,6 +183,7 @@ TensorParallelJob::Prepare()
 void
 TensorParallelJob::DoStartIteration()
 {
+    NS_LOG_FUNCTION(this);
     if (!m_allReduce)
     {
         Prepare();
@@ -190,6 +195,7 @@ TensorParallelJob::DoStartIteration()
 void
 TensorParallelJob::Step()
 {
+    NS_LOG_FUNCTION(this);
     if (m_step == 2 * m_layers)
     {
         EndIteration(GetComputeTime());
@@ -202,6 +208,7 @@ TensorParallelJob::Step()
 void
 TensorParallelJob::ComputeDone()
 {
+    NS_LOG_FUNCTION(this);
     NS_LOG_LOGIC(GetJobName() << " step " << m_step << " computed, all-reduce starts");
     m_arPosted = Simulator::Now();
     m_allReduce->Start(m_bytes,
@@ -212,6 +219,7 @@ TensorParallelJob::ComputeDone()
 void
 TensorParallelJob::OnRankDone(uint32_t rank, uint64_t sent, uint64_t received)
 {
+    NS_LOG_FUNCTION(this << rank << sent << received);
     const uint32_t n = m_group.size();
     RecordMessage(rank, (rank + 1) % n, sent, m_class, m_arPosted);
 }
@@ -219,6 +227,7 @@ TensorParallelJob::OnRankDone(uint32_t rank, uint64_t sent, uint64_t received)
 void
 TensorParallelJob::AllReduceDone()
 {
+    NS_LOG_FUNCTION(this);
     ++m_step;
     Step();
 }

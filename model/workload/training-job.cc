@@ -80,6 +80,7 @@ TrainingJob::~TrainingJob() = default;
 void
 TrainingJob::DoDispose()
 {
+    NS_LOG_FUNCTION(this);
     m_finishedCb = FinishedCallback();
     m_waitEvent.Cancel();
     Object::DoDispose();
@@ -88,6 +89,7 @@ TrainingJob::DoDispose()
 void
 TrainingJob::Start()
 {
+    NS_LOG_FUNCTION(this);
     if (m_started)
     {
         throw std::logic_error("TrainingJob::Start: job " + m_name + " already started");
@@ -100,11 +102,13 @@ TrainingJob::Start()
 void
 TrainingJob::DoCheckConfiguration() const
 {
+    NS_LOG_FUNCTION(this);
 }
 
 void
 TrainingJob::BeginIteration()
 {
+    NS_LOG_FUNCTION(this);
     m_iterStart = Simulator::Now();
     if (m_records.empty())
     {
@@ -127,6 +131,7 @@ TrainingJob::BeginIteration()
 void
 TrainingJob::BeginWork()
 {
+    NS_LOG_FUNCTION(this);
     m_busyStart = Simulator::Now();
     NS_LOG_INFO(m_name << " iteration " << m_records.size() << " starts");
     DoStartIteration();
@@ -135,6 +140,7 @@ TrainingJob::BeginWork()
 void
 TrainingJob::EndIteration(Time compute)
 {
+    NS_LOG_FUNCTION(this << compute);
     IterationRecord r;
     r.job = m_name;
     r.jobId = m_jobId;
@@ -165,6 +171,7 @@ TrainingJob::EndIteration(Time compute)
 void
 TrainingJob::RecordMessage(uint32_t src, uint32_t dst, uint64_t bytes, uint8_t cls, Time posted)
 {
+    NS_LOG_FUNCTION(this << src << dst << bytes << cls << posted);
     MessageRecord m;
     m.job = m_name;
     m.jobId = m_jobId;
@@ -276,6 +283,7 @@ TrainingJob::GetSteadyStateIterationTime(uint32_t warmup) const
 void
 TrainingJob::SetFinishedCallback(FinishedCallback cb)
 {
+    NS_LOG_FUNCTION(this);
     m_finishedCb = cb;
 }
 
