@@ -13,6 +13,7 @@ list(APPEND MLNET_SOURCES
   ${_dir}/periodic-job.cc
   ${_dir}/phase-interleaving.cc
   ${_dir}/data-parallel-job.cc
+  ${_dir}/data-parallel-job-ps.cc
   ${_dir}/pipeline-parallel-job.cc
   ${_dir}/tensor-parallel-job.cc
   ${_dir}/background-traffic.cc
