@@ -6,6 +6,7 @@
 // frames directly, fabric-net-device.cc).
 #include "fabric-channel.h"
 #include "fabric-net-device.h"
+#include "fabric-wire.h"
 
 #include "ns3/node.h"
 
