@@ -16,6 +16,7 @@ list(APPEND MLNET_SOURCES
   ${_dir}/aggregation-worker.cc
   ${_dir}/aggregation-endpoint.cc
   ${_dir}/in-network-aggregator.cc
+  ${_dir}/fluid-aggregator.cc
   ${_dir}/sync-bound.cc
 )
 list(APPEND MLNET_HEADERS
@@ -31,6 +32,7 @@ list(APPEND MLNET_HEADERS
   ${_dir}/aggregation-worker.h
   ${_dir}/aggregation-endpoint.h
   ${_dir}/in-network-aggregator.h
+  ${_dir}/fluid-aggregator.h
   ${_dir}/sync-bound.h
 )
 list(APPEND MLNET_TEST_SOURCES
@@ -39,6 +41,8 @@ list(APPEND MLNET_TEST_SOURCES
   ${MLNET_ROOT}/test/aggregation/aggregation-scenario-test.cc
   ${MLNET_ROOT}/test/aggregation/aggregation-bypass-test.cc
   ${MLNET_ROOT}/test/aggregation/ring-placement-test.cc
+  # in-network aggregation at flow level (needs the flow part too)
+  ${MLNET_ROOT}/test/flow/fluid-aggregation-test.cc
   ${MLNET_ROOT}/test/helper/data-class-test.cc
   ${MLNET_ROOT}/test/common/aggregation-scenario.cc
   ${MLNET_ROOT}/test/helper/scenario-inputs-test.cc

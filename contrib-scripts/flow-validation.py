@@ -73,12 +73,20 @@ def background(hosts, cdf, load, window_us, seed, link_bps=100e9):
     return flows
 
 
-def dp(hosts, model, iterations=5, mode="ring", servers=None, batch=32):
+def dp(hosts, model, iterations=5, mode="ring", servers=None, batch=32, trees=1):
     e = {"type": "data-parallel-job", "hosts": hosts, "model": model, "gpu": "a100",
          "batch": batch, "iterations": iterations}
     if mode == "ps":
         e.update({"mode": "ps", "servers": servers})
+    if mode == "ina":
+        e.update({"mode": "ina", "trees": trees})
     return e
+
+
+# In-network aggregation points: PANAMA's devices (16 lanes at 300 MHz) on the edge and
+# aggregation uplinks and every core port, or line-rate aggregators in every switch.
+PANAMA = {"placement": "devices", "tiers": ["edge", "agg", "core"], "ports": "up"}
+SWITCHES = {"placement": "switches"}
 
 
 def fat_tree(k, traffic, duration="1us", **extra):
@@ -153,6 +161,36 @@ def scenarios(seed=1):
     s["ring16+websearch-20-k8"] = fat_tree(
         8, [dp(list(range(0, 128, 8)), "googlenet", 3)]
         + background(list(range(4, 128, 8)), "websearch", 0.2, 5000, seed), duration="5ms")
+    # In-network aggregation ("mode": "ina", the "aggregation" section): each tree one fluid
+    # flow at flow level.
+    s["ina4-googlenet-k4-panama"] = fat_tree(4, [dp([0, 5, 10, 15], "googlenet", mode="ina",
+                                                    trees=4)], aggregation=PANAMA)
+    s["ina4-googlenet-k4-1tree"] = fat_tree(4, [dp([0, 5, 10, 15], "googlenet", mode="ina")],
+                                            aggregation=PANAMA)
+    s["ina8-resnet50-k4-switches"] = fat_tree(4, [dp([0, 2, 5, 7, 8, 10, 13, 15], "resnet50", 3,
+                                                     mode="ina", trees=4)],
+                                              aggregation=SWITCHES)
+    s["ina16-alexnet-k4-panama"] = fat_tree(4, [dp(k4, "alexnet", 3, mode="ina", trees=4)],
+                                            aggregation=PANAMA)
+    s["ina4x4-mixed-k4-panama"] = fat_tree(4, [dp([0, 4, 8, 12], "googlenet", mode="ina",
+                                                  trees=4),
+                                               dp([1, 5, 9, 13], "resnet50", 3, mode="ina",
+                                                  trees=4),
+                                               dp([2, 6, 10, 14], "alexnet", 3, mode="ina",
+                                                  trees=4),
+                                               dp([3, 7, 11, 15], "inception_v3", 3,
+                                                  mode="ina", trees=4)], aggregation=PANAMA)
+    s["ina4+ring4-k4-panama"] = fat_tree(4, [dp([0, 5, 10, 15], "alexnet", 3, mode="ina",
+                                                trees=4),
+                                             dp([1, 4, 11, 14], "googlenet")],
+                                         aggregation=PANAMA)
+    s["ina8+websearch-30-k4-panama"] = fat_tree(
+        4, [dp([0, 2, 5, 7, 8, 10, 13, 15], "googlenet", mode="ina", trees=4)]
+        + background([1, 3, 4, 6, 9, 11, 12, 14], "websearch", 0.3, 20000, seed),
+        duration="20ms", aggregation=PANAMA)
+    s["ina4-googlenet-leafspine-switches"] = leaf_spine(4, 2, 4, [
+        dp([0, 4, 8, 12], "googlenet", mode="ina", trees=2)])
+    s["ina4-googlenet-leafspine-switches"]["aggregation"] = SWITCHES
     # Flow schedulers (the "scheduler" section): parameter servers and a pipeline whose
     # messages are posted through a policy's classes and rate caps.
     for pol in ["fair", "madd", "echelon", "cadentflow-priority", "cadentflow-deadline"]:

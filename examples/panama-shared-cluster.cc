@@ -58,6 +58,7 @@ const std::vector<std::string> kSchemes = {"ring", "switchml", "switchml-lb", "p
 struct Options
 {
     uint32_t k{4};
+    std::string backend{"packet"}; //!< packet, or flow (doc/flow-backend.rst)
     std::string rate{"100Gbps"};
     std::string gpu{"v100-amp"}; //!< calibrated: V100 + AMP, the GPU of PANAMA's time (2020-21)
     uint32_t batch{32};
@@ -458,9 +459,17 @@ RunOne(const Options& o, const std::string& scheme, const std::vector<JobPlan>& 
     // PANAMA's / ideal's reaction point (AggregationDcqcn)
     // (none: the RDMA queue pairs send at line rate, PFC only; a diagnostic)
     const std::string dcqcnType = o.dcqcn == "vendor" ? "ns3::DcqcnVendor" : "ns3::Dcqcn";
-    RdmaHelper rdma;
-    rdma.SetCongestionControl(o.dcqcn == "none" ? "ns3::RdmaFixedRate" : dcqcnType);
-    std::vector<Ptr<RdmaNic>> nics = rdma.Install(t.hosts);
+    const bool flow = o.backend == "flow";
+    std::vector<Ptr<MessageTransport>> nics;
+    if (!flow)
+    {
+        RdmaHelper rdma;
+        rdma.SetCongestionControl(o.dcqcn == "none" ? "ns3::RdmaFixedRate" : dcqcnType);
+        for (const Ptr<RdmaNic>& nic : rdma.Install(t.hosts))
+        {
+            nics.push_back(nic);
+        }
+    }
     const double rateBps = double(DataRate(o.rate).GetBitRate());
     const uint32_t trees = o.trees ? o.trees : (o.k / 2) * (o.k / 2);
 
@@ -496,6 +505,17 @@ RunOne(const Options& o, const std::string& scheme, const std::vector<JobPlan>& 
         agg.SetEngineAttribute("BufferBytesPerJob", UintegerValue(uint64_t(1) << 30));
         agg.InstallInSwitch(t.switches);
     }
+    // Flow level: the fluid fabric over the network with its aggregation points, a
+    // FluidTransport per host (congestion control, PFC and the devices' buffers have no
+    // effect there).
+    Ptr<FluidFabric> fabric;
+    if (flow)
+    {
+        fabric = FlowBackendHelper().Install(t);
+        std::vector<uint32_t> all(t.hosts.GetN());
+        std::iota(all.begin(), all.end(), 0);
+        nics = FlowBackendHelper::Transports(t, all);
+    }
     GpuProfile gpu = GpuProfile::Get(o.gpu);
     std::vector<Ptr<DataParallelJob>> jobs;
     std::vector<Ptr<InNetworkAggregator>> aggs;
@@ -529,7 +549,7 @@ RunOne(const Options& o, const std::string& scheme, const std::vector<JobPlan>& 
         job->SetAttribute("Iterations", UintegerValue(0));
         job->SetAttribute("BatchSize", UintegerValue(o.batch));
         job->SetModel(Scaled(plan[j].model, gpu, o.batch, o.scale), gpu);
-        std::vector<Ptr<RdmaNic>> w;
+        std::vector<Ptr<MessageTransport>> w;
         NodeContainer nodes;
         for (uint32_t h : plan[j].hosts)
         {
@@ -549,9 +569,16 @@ RunOne(const Options& o, const std::string& scheme, const std::vector<JobPlan>& 
             // grown: at k=8, 16 trees of 64 slots in 2 MiB).
             uint32_t slots = 0;
             job->SetAttribute("Mode", EnumValue(DataParallelJob::AGGREGATOR));
-            Ptr<InNetworkAggregator> a = agg.InstallJob(nodes, uint16_t(j), treesOf, slots);
-            aggs.push_back(a);
-            job->SetAggregator(a);
+            if (flow)
+            {
+                job->SetAggregator(agg.InstallFluidJob(nodes, uint16_t(j), treesOf, fabric));
+            }
+            else
+            {
+                Ptr<InNetworkAggregator> a = agg.InstallJob(nodes, uint16_t(j), treesOf, slots);
+                aggs.push_back(a);
+                job->SetAggregator(a);
+            }
         }
         job->Start();
         jobs.push_back(job);
@@ -589,21 +616,39 @@ RunOne(const Options& o, const std::string& scheme, const std::vector<JobPlan>& 
         bg.push_back(b);
     }
     // Link utilisation after the warm-up: every switch port's bytes at --warmup.
+    // (flow level: the port's fluid link's bytes, counted as the IPv4 bytes of full RDMA
+    // frames, 1044 of 1082 wire bytes, as mlnet-run's ports.csv counts them)
+    auto txBytesOf = [fabric](Ptr<FabricSwitch> sw, uint32_t p) -> uint64_t {
+        if (!fabric)
+        {
+            return sw->GetPortStats(p).txBytes;
+        }
+        const int64_t link = fabric->GetLink(sw->GetPort(p));
+        fabric->GetNetwork()->Advance();
+        return link < 0
+                   ? 0
+                   : uint64_t(fabric->GetNetwork()->GetLinkBytes(uint32_t(link)) * 1044.0 / 1082.0);
+    };
     std::vector<std::vector<uint64_t>> txAtWarmup(t.switches.GetN());
-    Simulator::Schedule(o.warmup, [&t, &txAtWarmup]() {
+    Simulator::Schedule(o.warmup, [&t, &txAtWarmup, &txBytesOf]() {
         for (uint32_t s = 0; s < t.switches.GetN(); ++s)
         {
             Ptr<FabricSwitch> sw = t.switches.Get(s)->GetObject<FabricSwitch>();
             for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
             {
-                txAtWarmup[s].push_back(sw->GetPortStats(p).txBytes);
+                txAtWarmup[s].push_back(txBytesOf(sw, p));
             }
         }
     });
     QpTracer tracer;
-    if (!o.traceRing.empty() && scheme == "ring")
+    if (!o.traceRing.empty() && scheme == "ring" && !flow)
     {
-        tracer.Start(nics);
+        std::vector<Ptr<RdmaNic>> rdmaNics;
+        for (const auto& n : nics)
+        {
+            rdmaNics.push_back(DynamicCast<RdmaNic>(n));
+        }
+        tracer.Start(rdmaNics);
     }
     Simulator::Stop(o.duration);
     Simulator::Run();
@@ -695,12 +740,13 @@ RunOne(const Options& o, const std::string& scheme, const std::vector<JobPlan>& 
                             (tier == "agg" && std::string(farTier) == "core");
             const SwitchPortStats& ps = sw->GetPortStats(p);
             const uint64_t since = p < txAtWarmup[s].size() ? txAtWarmup[s][p] : 0;
+            const uint64_t tx = txBytesOf(sw, p);
             const double span = r.end - o.warmup.GetSeconds();
             std::ostringstream row;
             row << s << "," << tier << "," << p << "," << (up ? "up" : "down") << "," << farTier
-                << farId << "," << ps.txBytes - since << ","
-                << (span > 0 ? (ps.txBytes - since) * 8.0 / (span * rateBps) : 0) << ","
-                << ps.maxQueueBytes << "," << ps.pauseSent << "," << ps.ecnMarks;
+                << farId << "," << tx - since << ","
+                << (span > 0 ? (tx - since) * 8.0 / (span * rateBps) : 0) << "," << ps.maxQueueBytes
+                << "," << ps.pauseSent << "," << ps.ecnMarks;
             r.ports.push_back(row.str());
         }
     }
@@ -878,21 +924,17 @@ main(int argc, char* argv[])
                  "gradient bytes, the same for every scheme",
                  mode);
     cmd.AddValue("out", "Directory for iterations.csv, flows.csv and summary.csv", out);
-    std::string backend = "packet";
     cmd.AddValue("backend",
-                 "packet only: the experiment compares in-network aggregation, which the flow "
-                 "backend does not model (doc/flow-backend.rst)",
-                 backend);
+                 "packet or flow: the flow-level backend (doc/flow-backend.rst: fluid flows, "
+                 "in-network aggregation trees as fluid flows; no PFC, ECN or congestion "
+                 "control, so the pauses, marks and queue columns are 0)",
+                 o.backend);
     cmd.Parse(argc, argv);
     try
     {
-        if (backend != "packet")
+        if (o.backend != "packet" && o.backend != "flow")
         {
-            throw std::invalid_argument(
-                "--backend=" + backend +
-                " is out of range (must be packet: the flow backend has no in-network "
-                "aggregation yet; ring-only jobs run at flow level through mlnet-run "
-                "--backend=flow)");
+            throw std::invalid_argument("--backend = " + o.backend + ": must be packet or flow");
         }
         if (o.k < 4 || o.k > 16 || o.k % 2)
         {

@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <deque>
 #include <limits>
 #include <map>
@@ -191,6 +192,7 @@ RouteTo(const FabricGraph& g,
 struct Point
 {
     Ptr<AggregationEngine> engine;
+    Ptr<Node> node; //!< the device's node or the switch
     bool bump{false};
     bool root{false};
     uint32_t rootPort{0};               //!< root bump: its port on the root switch
@@ -535,18 +537,21 @@ AggregationHelper::PopulateRoutes()
     }
 }
 
-Ptr<InNetworkAggregator>
-AggregationHelper::InstallJob(const NodeContainer& workers,
-                              uint16_t jobId,
-                              uint32_t nTrees,
-                              uint32_t slots,
-                              const std::string& name)
+std::string
+AggregationHelper::WorkerName(const NodeContainer& workers, uint32_t w) const
+{
+    return "worker " + std::to_string(w) + " (" + NameOf(workers.Get(w), "node") + ")";
+}
+
+std::vector<AggregationTreePlan>
+AggregationHelper::PlanTrees(const NodeContainer& workers,
+                             uint16_t jobId,
+                             uint32_t nTrees,
+                             const std::string& name) const
 {
     const std::string label = name.empty() ? "job " + std::to_string(jobId) : name;
     // worker w as the messages name it: "worker 2 (host5)"
-    auto workerName = [&](uint32_t w) {
-        return "worker " + std::to_string(w) + " (" + NameOf(workers.Get(w), "node") + ")";
-    };
+    auto workerName = [&](uint32_t w) { return WorkerName(workers, w); };
     if (workers.GetN() == 0)
     {
         throw std::invalid_argument("AggregationHelper::InstallJob: workers must be >= 1");
@@ -713,7 +718,7 @@ AggregationHelper::InstallJob(const NodeContainer& workers,
         TreeBuild& b = builds[t];
         b.root = roots[t];
         const auto& paths = pathCache[b.root];
-        auto pointOf = [&b](Ptr<AggregationEngine> e, bool bump) {
+        auto pointOf = [&b](Ptr<AggregationEngine> e, Ptr<Node> node, bool bump) {
             auto it = b.index.find(PeekPointer(e));
             if (it != b.index.end())
             {
@@ -721,6 +726,7 @@ AggregationHelper::InstallJob(const NodeContainer& workers,
             }
             Point p;
             p.engine = e;
+            p.node = node;
             p.bump = bump;
             b.points.push_back(p);
             b.index[PeekPointer(e)] = int(b.points.size()) - 1;
@@ -745,7 +751,7 @@ AggregationHelper::InstallJob(const NodeContainer& workers,
         }
         if (Ptr<SwitchAggregator> sa = rootNode->GetObject<SwitchAggregator>())
         {
-            b.rootPoint = pointOf(sa->GetEngine(), false);
+            b.rootPoint = pointOf(sa->GetEngine(), rootNode, false);
         }
         else
         {
@@ -772,7 +778,7 @@ AggregationHelper::InstallJob(const NodeContainer& workers,
                     "switches)");
             }
             const LinkEnd* e = pick[(jobId + t) % pick.size()];
-            b.rootPoint = pointOf(e->nearBump->GetEngine(), true);
+            b.rootPoint = pointOf(e->nearBump->GetEngine(), e->nearBump->GetObject<Node>(), true);
             b.points[b.rootPoint].rootPort = e->port;
         }
         b.points[b.rootPoint].root = true;
@@ -789,14 +795,14 @@ AggregationHelper::InstallJob(const NodeContainer& workers,
                 int pt = -1;
                 if (Ptr<SwitchAggregator> sa = x->GetObject<SwitchAggregator>())
                 {
-                    pt = pointOf(sa->GetEngine(), false);
+                    pt = pointOf(sa->GetEngine(), x, false);
                 }
                 else
                 {
                     const LinkEnd& e = g.ports[hop.first][hop.second];
                     if (e.nearBump)
                     {
-                        pt = pointOf(e.nearBump->GetEngine(), true);
+                        pt = pointOf(e.nearBump->GetEngine(), e.nearBump->GetObject<Node>(), true);
                     }
                 }
                 if (pt >= 0 && pt != b.rootPoint && (chain.empty() || chain.back() != pt))
@@ -876,32 +882,90 @@ AggregationHelper::InstallJob(const NodeContainer& workers,
             }
         }
     }
+    // The plans: the points left, in order, with their children and the sides they are on.
+    std::vector<AggregationTreePlan> plans(nTrees);
+    for (uint32_t t = 0; t < nTrees; ++t)
+    {
+        const TreeBuild& b = builds[t];
+        AggregationTreePlan& plan = plans[t];
+        plan.rootSwitch = g.switches[b.root]->GetId();
+        std::vector<int> newIndex(b.points.size(), -1);
+        for (std::size_t i = 0; i < b.points.size(); ++i)
+        {
+            if (!b.points[i].removed)
+            {
+                newIndex[i] = int(plan.points.size());
+                plan.points.emplace_back();
+            }
+        }
+        for (std::size_t i = 0; i < b.points.size(); ++i)
+        {
+            const Point& p = b.points[i];
+            if (p.removed)
+            {
+                continue;
+            }
+            AggregationTreePlan::Point& q = plan.points[newIndex[i]];
+            q.engine = p.engine;
+            q.node = p.node;
+            q.bump = p.bump;
+            q.root = p.root;
+            q.parent = p.parent >= 0 ? newIndex[p.parent] : -1;
+            q.workers = p.workers;
+            for (int c : p.order)
+            {
+                bool link = false;
+                if (c < 0)
+                {
+                    link = p.root && p.bump && b.entryOf[uint32_t(-c - 1)] == p.rootPort;
+                    q.children.push_back(c);
+                }
+                else
+                {
+                    link = p.root && p.bump && b.points[c].entryPorts.count(p.rootPort);
+                    q.children.push_back(newIndex[c]);
+                }
+                q.childOnLinkSide.push_back(link);
+            }
+        }
+        plan.rootPoint = newIndex[b.rootPoint];
+        for (int wp : b.workerParent)
+        {
+            plan.workerParent.push_back(newIndex[wp]);
+        }
+    }
+    return plans;
+}
+
+Ptr<InNetworkAggregator>
+AggregationHelper::InstallJob(const NodeContainer& workers,
+                              uint16_t jobId,
+                              uint32_t nTrees,
+                              uint32_t slots,
+                              const std::string& name)
+{
+    const std::vector<AggregationTreePlan> builds = PlanTrees(workers, jobId, nTrees, name);
+    const std::string label = name.empty() ? "job " + std::to_string(jobId) : name;
+    const uint32_t W = workers.GetN();
     // Slot pools: the largest every point of the tree allows.
     Ptr<AggregationWorker> proto = m_workerFactory.Create<AggregationWorker>();
     uint32_t chunkElements = proto->GetChunkElements();
     AggElementType type = proto->GetElementType();
     uint32_t chunkBytes = chunkElements * AggElementBytes(type);
     std::map<AggregationEngine*, uint32_t> treesAt;
-    for (const TreeBuild& b : builds)
+    for (const AggregationTreePlan& b : builds)
     {
-        for (const Point& p : b.points)
+        for (const AggregationTreePlan::Point& p : b.points)
         {
-            if (!p.removed)
-            {
-                treesAt[PeekPointer(p.engine)]++;
-            }
+            treesAt[PeekPointer(p.engine)]++;
         }
     }
     std::vector<uint32_t> treeSlots(nTrees);
     for (uint32_t t = 0; t < nTrees; ++t)
     {
         uint32_t s = slots == 0 ? m_maxSlots : slots;
-        for (const Point& p : builds[t].points)
+        for (const AggregationTreePlan::Point& p : builds[t].points)
         {
-            if (p.removed)
-            {
-                continue;
-            }
             uint32_t allowed = p.engine->MaxSlots(treesAt[PeekPointer(p.engine)], chunkBytes);
             if (slots == 0)
             {
@@ -924,24 +988,20 @@ AggregationHelper::InstallJob(const NodeContainer& workers,
     std::vector<std::vector<AggWorkerTree>> bindings(W);
     for (uint32_t t = 0; t < nTrees; ++t)
     {
-        TreeBuild& b = builds[t];
+        const AggregationTreePlan& b = builds[t];
         AggregationTreeInfo info;
         info.treeId = uint16_t(t);
-        info.rootSwitch = g.switches[b.root]->GetId();
+        info.rootSwitch = b.rootSwitch;
         info.root = b.points[b.rootPoint].engine->GetAddress();
         info.slots = treeSlots[t];
         for (int i = 0; i < int(b.points.size()); ++i)
         {
-            Point& p = b.points[i];
-            if (p.removed)
-            {
-                continue;
-            }
+            const AggregationTreePlan::Point& p = b.points[i];
             info.points++;
             AggTreeConfig cfg;
             cfg.spec.jobId = jobId;
             cfg.spec.treeId = uint16_t(t);
-            cfg.spec.fanIn = uint16_t(p.order.size());
+            cfg.spec.fanIn = uint16_t(p.children.size());
             cfg.spec.slots = treeSlots[t];
             cfg.spec.root = p.root;
             cfg.spec.subtreeWorkers = uint16_t(p.workers);
@@ -950,28 +1010,26 @@ AggregationHelper::InstallJob(const NodeContainer& workers,
             cfg.chunkElements = chunkElements;
             if (!p.root)
             {
-                Point& parent = b.points[p.parent];
+                const AggregationTreePlan::Point& parent = b.points[p.parent];
                 cfg.parent = parent.engine->GetAddress();
                 cfg.parentOnLinkSide = true; // a device below the root sends up its link
-                auto pos = std::find(parent.order.begin(), parent.order.end(), i);
-                cfg.indexAtParent = uint16_t(pos - parent.order.begin());
+                auto pos = std::find(parent.children.begin(), parent.children.end(), i);
+                cfg.indexAtParent = uint16_t(pos - parent.children.begin());
             }
-            for (int c : p.order)
+            for (std::size_t k = 0; k < p.children.size(); ++k)
             {
-                bool link = false;
+                const int c = p.children[k];
                 if (c < 0)
                 {
-                    uint32_t w = uint32_t(-c - 1);
                     cfg.children.push_back(
-                        FabricHelper::GetHostDevice(workers.Get(w))->GetIpv4Address());
-                    link = p.root && p.bump && b.entryOf[w] == p.rootPort;
+                        FabricHelper::GetHostDevice(workers.Get(uint32_t(-c - 1)))
+                            ->GetIpv4Address());
                 }
                 else
                 {
                     cfg.children.push_back(b.points[c].engine->GetAddress());
-                    link = p.root && p.bump && b.points[c].entryPorts.count(p.rootPort);
                 }
-                cfg.childrenOnLinkSide.push_back(link);
+                cfg.childrenOnLinkSide.push_back(p.childOnLinkSide[k]);
             }
             try
             {
@@ -1007,10 +1065,10 @@ AggregationHelper::InstallJob(const NodeContainer& workers,
         {
             AggWorkerTree wt;
             wt.treeId = uint16_t(t);
-            Point& parent = b.points[b.workerParent[w]];
+            const AggregationTreePlan::Point& parent = b.points[b.workerParent[w]];
             wt.parent = parent.engine->GetAddress();
-            auto pos = std::find(parent.order.begin(), parent.order.end(), -int(w) - 1);
-            wt.indexAtParent = uint16_t(pos - parent.order.begin());
+            auto pos = std::find(parent.children.begin(), parent.children.end(), -int(w) - 1);
+            wt.indexAtParent = uint16_t(pos - parent.children.begin());
             wt.slots = treeSlots[t];
             bindings[w].push_back(wt);
         }
@@ -1031,8 +1089,8 @@ AggregationHelper::InstallJob(const NodeContainer& workers,
         }
         if (ep->GetWorker(jobId))
         {
-            throw std::invalid_argument("AggregationHelper: " + workerName(w) + " is a worker of " +
-                                        label + " already");
+            throw std::invalid_argument("AggregationHelper: " + WorkerName(workers, w) +
+                                        " is a worker of " + label + " already");
         }
         Ptr<AggregationWorker> aw = m_workerFactory.Create<AggregationWorker>();
         aw->Setup(FabricHelper::GetHostDevice(n),
@@ -1045,6 +1103,165 @@ AggregationHelper::InstallJob(const NodeContainer& workers,
     }
     Ptr<InNetworkAggregator> job = CreateObject<InNetworkAggregator>();
     job->SetJob(jobId, ws, infos);
+    return job;
+}
+
+Ptr<FluidAggregator>
+AggregationHelper::InstallFluidJob(const NodeContainer& workers,
+                                   uint16_t jobId,
+                                   uint32_t nTrees,
+                                   Ptr<FluidFabric> fabric,
+                                   const std::string& name) const
+{
+    const std::vector<AggregationTreePlan> plans = PlanTrees(workers, jobId, nTrees, name);
+    const uint32_t W = workers.GetN();
+    Ptr<AggregationWorker> proto = m_workerFactory.Create<AggregationWorker>();
+    const uint32_t E = proto->GetChunkElements();
+    const uint32_t elementBytes = AggElementBytes(proto->GetElementType());
+    Ptr<FabricNetDevice> hostDev = FabricHelper::GetHostDevice(workers.Get(0));
+    UintegerValue framing;
+    hostDev->GetAttribute("FrameOverhead", framing);
+    const uint32_t overhead = AggregationStackHeader::kSize + uint32_t(framing.Get());
+    const double frame = double(E) * elementBytes + overhead; // a full chunk on the wire
+    Ptr<FluidNetwork> net = fabric->GetNetwork();
+    std::vector<Ipv4Address> addrs;
+    for (uint32_t w = 0; w < W; ++w)
+    {
+        addrs.push_back(FabricHelper::GetHostDevice(workers.Get(w))->GetIpv4Address());
+    }
+    std::vector<FluidAggregator::TreeSpec> specs;
+    for (uint32_t t = 0; t < nTrees; ++t)
+    {
+        const AggregationTreePlan& plan = plans[t];
+        FluidAggregator::TreeSpec spec;
+        std::map<uint32_t, std::size_t> at; // link -> position in spec.path
+        double maxHop = 0;                  // the slowest hop's frame time (the drain's)
+        auto load = [&](uint32_t link, double coef, bool edge) {
+            auto [it, fresh] = at.emplace(link, spec.path.size());
+            if (fresh)
+            {
+                spec.path.push_back(link);
+                spec.coef.push_back(0);
+                spec.edges.push_back(0);
+            }
+            spec.coef[it->second] += coef;
+            spec.edges[it->second] += edge ? 1 : 0;
+        };
+        // An edge's route and its unloaded latency (propagation and one frame per hop).
+        auto edge = [&](const FlowKey& key, Ptr<Node> from, Ptr<FabricNetDevice> out) {
+            std::vector<uint32_t> links =
+                from ? fabric->RouteFrom(key, from, out) : fabric->Route(key);
+            double s = 0;
+            for (uint32_t l : links)
+            {
+                load(l, 1.0, true);
+                const double hop = frame / net->GetLinkCapacity(l);
+                maxHop = std::max(maxHop, hop);
+                s += net->GetLinkDelay(l).GetSeconds() + hop;
+            }
+            return s;
+        };
+        auto keyOf = [&](Ipv4Address src, Ipv4Address dst, bool worker) {
+            FlowKey k;
+            k.src = src.Get();
+            k.dst = dst.Get();
+            k.sport = AggregationStackHeader::SourcePort(src.Get(),
+                                                         jobId,
+                                                         uint16_t(t),
+                                                         worker ? 0 : dst.Get());
+            k.dport = AggregationHeader::kUdpPort;
+            k.protocol = 17;
+            return k;
+        };
+        auto addressOf = [&](int child) {
+            return child < 0 ? addrs[uint32_t(-child - 1)]
+                             : plan.points[child].engine->GetAddress();
+        };
+        // Points: endpoints of the fabric, each with its datapath's service time per chunk.
+        std::vector<double> proc(plan.points.size(), 0);
+        for (std::size_t i = 0; i < plan.points.size(); ++i)
+        {
+            const AggregationTreePlan::Point& p = plan.points[i];
+            Ptr<AggregationTimingModel> timing = p.engine->GetTimingModel();
+            const double rate = timing->GetElementRate(); // elements/s, infinite: line rate
+            const bool finite = std::isfinite(rate) && rate > 0;
+            const int64_t service =
+                fabric->AddEndpoint(p.engine->GetAddress().Get(), p.node, finite ? rate : 0);
+            proc[i] = timing->GetLatency().GetSeconds();
+            if (finite && service >= 0)
+            {
+                // (children) contributions of E elements per chunk of `frame` wire bytes
+                load(uint32_t(service), double(p.children.size()) * E / frame, false);
+                proc[i] += E / rate;
+                maxHop = std::max(maxHop, E / rate);
+            }
+        }
+        // Every edge, up and down; up[i]: from point i to the root's sum, down[i]: from the
+        // root's result to point i (seconds).
+        std::vector<double> upFrom(plan.points.size(), 0);
+        std::vector<double> downTo(plan.points.size(), 0);
+        auto portOf = [](const AggregationTreePlan::Point& p, bool linkSide) {
+            Ptr<AggregationDevice> d = p.node->GetObject<AggregationDevice>();
+            return p.bump ? (linkSide ? d->GetLinkPort() : d->GetSwitchPort())
+                          : Ptr<FabricNetDevice>();
+        };
+        // Parents before children (by depth), so each point's way to the root is known.
+        std::vector<int> order;
+        std::vector<uint32_t> depth(plan.points.size(), 0);
+        for (std::size_t i = 0; i < plan.points.size(); ++i)
+        {
+            for (int q = plan.points[i].parent; q >= 0; q = plan.points[q].parent)
+            {
+                ++depth[i];
+            }
+            order.push_back(int(i));
+        }
+        std::stable_sort(order.begin(), order.end(), [&depth](int a, int b) {
+            return depth[a] < depth[b];
+        });
+        double up = 0;
+        double down = 0;
+        for (int i : order)
+        {
+            const AggregationTreePlan::Point& p = plan.points[i];
+            const Ipv4Address self = p.engine->GetAddress();
+            if (p.parent >= 0)
+            {
+                const AggregationTreePlan::Point& parent = plan.points[p.parent];
+                // a device below the root sends up its link (AggTreeConfig::parentOnLinkSide)
+                upFrom[i] =
+                    edge(keyOf(self, parent.engine->GetAddress(), false), p.node, portOf(p, true)) +
+                    proc[p.parent] + upFrom[p.parent];
+            }
+            for (std::size_t k = 0; k < p.children.size(); ++k)
+            {
+                const int c = p.children[k];
+                const double d =
+                    edge(keyOf(self, addressOf(c), false), p.node, portOf(p, p.childOnLinkSide[k]));
+                if (c >= 0)
+                {
+                    downTo[c] = downTo[i] + d;
+                }
+                else
+                {
+                    down = std::max(down, downTo[i] + d);
+                }
+            }
+        }
+        for (uint32_t w = 0; w < W; ++w)
+        {
+            const int parent = plan.workerParent[w];
+            const Ipv4Address dst = plan.points[parent].engine->GetAddress();
+            up = std::max(up,
+                          edge(keyOf(addrs[w], dst, true), nullptr, nullptr) + proc[parent] +
+                              upFrom[parent]);
+        }
+        spec.latency = Seconds(std::max(0.0, up + down - maxHop));
+        spec.points = uint32_t(plan.points.size());
+        specs.push_back(spec);
+    }
+    Ptr<FluidAggregator> job = CreateObject<FluidAggregator>();
+    job->SetJob(fabric, jobId, addrs, specs, E, elementBytes, overhead);
     return job;
 }
 

@@ -5,6 +5,7 @@
 #define MLNET_AGGREGATION_HELPER_H
 
 #include "ns3/aggregation-device.h"
+#include "ns3/fluid-aggregator.h"
 #include "ns3/in-network-aggregator.h"
 #include "ns3/net-device-container.h"
 #include "ns3/node-container.h"
@@ -17,6 +18,35 @@
 
 namespace ns3
 {
+
+/**
+ * \ingroup mlnet
+ * \brief One aggregation tree of a job as AggregationHelper::PlanTrees builds it: its points,
+ * who is whose child, and on which side of a device each neighbour is. The packet objects
+ * (InstallJob) and the flow backend's FluidAggregator (InstallFluidJob) are made from it.
+ */
+struct AggregationTreePlan
+{
+    /// An aggregation point of the tree.
+    struct Point
+    {
+        Ptr<AggregationEngine> engine; //!< its engine (the device's or the switch's)
+        Ptr<Node> node;                //!< the device's node, or the switch
+        bool bump{false};              //!< a device (else an in-switch aggregator)
+        bool root{false};              //!< the tree's root
+        int parent{-1};                //!< index of its parent point (-1: the root)
+        /// children in order (their index at this point): >= 0 a point, < 0 worker -(rank + 1)
+        std::vector<int> children;
+        /// per child: it is on the device's link side (a root device's children may be)
+        std::vector<bool> childOnLinkSide;
+        uint32_t workers{0}; //!< workers below it
+    };
+
+    uint32_t rootSwitch{0};        //!< node id of the switch the tree is rooted at
+    std::vector<Point> points;     //!< points, in the order their trees are installed
+    int rootPoint{-1};             //!< index of the root point
+    std::vector<int> workerParent; //!< per worker (rank): index of its first point
+};
 
 /**
  * \ingroup mlnet
@@ -137,6 +167,37 @@ class AggregationHelper
                                         uint32_t slots = 0,
                                         const std::string& name = "");
 
+    /**
+     * The flow backend's InstallJob: the same trees (PlanTrees), each as one fluid flow of the
+     * fabric (FluidAggregator): the routes of its edges up and down, and a service link per
+     * aggregation point whose datapath has a finite rate (the adder tree's element rate;
+     * none for a line-rate datapath, which never delays). Creates no packet objects; the
+     * points' congestion control, slot pools and buffers have no effect at flow level.
+     * \param workers worker hosts (rank order) \param jobId job id \param trees trees
+     * \param fabric the fluid fabric, built over the network with the points in it
+     * \param name the job's name in messages
+     * \return the job's GradientAggregator
+     * \throws std::invalid_argument as InstallJob, or if an edge has no route in the fabric
+     */
+    Ptr<FluidAggregator> InstallFluidJob(const NodeContainer& workers,
+                                         uint16_t jobId,
+                                         uint32_t trees,
+                                         Ptr<FluidFabric> fabric,
+                                         const std::string& name = "") const;
+
+    /**
+     * The trees InstallJob builds for a job (roots, each worker's chain of points, points
+     * left with one child skipped), without creating anything.
+     * \param workers worker hosts (rank order), >= 1 \param jobId job id
+     * \param trees number of trees, in [1, 1024] \param name the job's name in messages
+     * \return one plan per tree
+     * \throws std::invalid_argument as InstallJob for the topology and the arguments
+     */
+    std::vector<AggregationTreePlan> PlanTrees(const NodeContainer& workers,
+                                               uint16_t jobId,
+                                               uint32_t trees,
+                                               const std::string& name = "") const;
+
     /// Install the routes to every aggregation address at every switch (Install* call it).
     static void PopulateRoutes();
     /// \return the address of an aggregation point: 172.16.0.0 + node id + 1
@@ -157,6 +218,8 @@ class AggregationHelper
     Ptr<AggregationEngine> MakeEngine(bool inSwitch) const;
     /// \return the node's name for messages (SetNodeNames, else "<kind> <node id>")
     std::string NameOf(Ptr<Node> node, const std::string& kind) const;
+    /// \return "worker <rank> (<host name>)", as messages name a worker
+    std::string WorkerName(const NodeContainer& workers, uint32_t w) const;
 
     ObjectFactory m_deviceFactory;
     ObjectFactory m_engineFactory;

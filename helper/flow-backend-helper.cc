@@ -3,9 +3,11 @@
  */
 #include "flow-backend-helper.h"
 
+#include "ns3/node-list.h"
 #include "ns3/node.h"
 #include "ns3/uinteger.h"
 
+#include <set>
 #include <stdexcept>
 #include <string>
 
@@ -29,6 +31,19 @@ FlowBackendHelper::Install(const FabricTopology& topo)
     NodeContainer all;
     all.Add(topo.hosts);
     all.Add(topo.switches);
+    // Nodes spliced into the topology's links (in-line aggregation devices), after the others.
+    std::set<uint32_t> known;
+    for (uint32_t n = 0; n < all.GetN(); ++n)
+    {
+        known.insert(all.Get(n)->GetId());
+    }
+    for (uint32_t n = 0; n < NodeList::GetNNodes(); ++n)
+    {
+        if (!known.count(n))
+        {
+            all.Add(NodeList::GetNode(n));
+        }
+    }
     // The frame the transports send is the one the latency serializes at every hop.
     Ptr<FluidTransport> probe = m_transport.Create<FluidTransport>();
     UintegerValue mtu;

@@ -43,7 +43,8 @@ class FlowBackendHelper
 
     /**
      * Build the fluid fabric of a topology and install a transport on each of its hosts.
-     * \param topo the topology (complete: no port is added afterwards)
+     * \param topo the topology (complete: no port is added afterwards; nodes spliced into
+     *        its links, such as in-line aggregation devices, are part of the fabric)
      * \return the fabric
      * \throws std::invalid_argument if a host already has a transport of this backend
      */

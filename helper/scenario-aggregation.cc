@@ -13,6 +13,7 @@
 //            "elementType": "fp32" | "fp16" | "int32", "scaleExponent": 20, ...}
 
 #include "aggregation-helper.h"
+#include "flow-backend-helper.h"
 #include "input-limits.h"
 #include "scenario-extension.h"
 
@@ -56,6 +57,12 @@ class AggregationSection : public TrafficSpec
     bool backPressure{true};
     Time latency{NanoSeconds(250)};
     uint32_t maxSlots{512};
+
+    /// Devices are spliced into links: before the flow backend's fabric is built.
+    bool ChangesTopology() const override
+    {
+        return true;
+    }
 
     void Install(TrafficContext& ctx) const override
     {
@@ -214,6 +221,12 @@ ParseInaMode(ScenarioObject& in, const ScenarioConfig& cfg)
             nodes.Add(ctx.Topology().hosts.Get(h));
         }
         uint16_t jobId = uint16_t(ctx.NewFlowId() & 0xffff);
+        if (ctx.Config().backend == "flow")
+        {
+            // the same trees, as fluid flows (doc/flow-backend.rst)
+            Ptr<FluidTransport> any = FlowBackendHelper::GetTransport(nodes.Get(0));
+            return agg.InstallFluidJob(nodes, jobId, trees, any->GetFabric(), job);
+        }
         return agg.InstallJob(nodes, jobId, trees, slots, job);
     };
 }

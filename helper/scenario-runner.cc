@@ -170,6 +170,11 @@ ScenarioRunner::Build()
     }
 
     m_names = m_topo.NodeNames();
+}
+
+void
+ScenarioRunner::BuildFluid()
+{
     if (m_cfg.backend == "flow")
     {
         FlowBackendHelper flow;
@@ -503,9 +508,21 @@ ScenarioRunner::Run()
                 what.rfind("scenario: ", 0) == 0 ? what : "scenario: " + entry + ": " + what);
         }
     };
-    for (size_t i = 0; i < m_cfg.sections.size(); ++i)
+    // The sections that change the network first (aggregation devices), then the flow
+    // backend's fabric over the whole network, then the other sections and the traffic.
+    for (bool changes : {true, false})
     {
-        install(*m_cfg.sections[i], m_cfg.sectionKeys.at(i));
+        for (size_t i = 0; i < m_cfg.sections.size(); ++i)
+        {
+            if (m_cfg.sections[i]->ChangesTopology() == changes)
+            {
+                install(*m_cfg.sections[i], m_cfg.sectionKeys.at(i));
+            }
+        }
+        if (changes)
+        {
+            BuildFluid();
+        }
     }
     for (size_t i = 0; i < m_cfg.traffic.size(); ++i)
     {

@@ -119,6 +119,9 @@ class ScenarioRunner : private TrafficContext
     void AddTrafficClass(TrafficClassRecord record) override;
 
     void Build();
+    /// With "backend": "flow": the FluidFabric and transports over the network as the
+    /// topology-changing sections left it.
+    void BuildFluid();
     /// Drop the run's state and destroy the simulation (after a run, or a failed install).
     void Reset();
     void CheckDrained();

@@ -173,6 +173,16 @@ class TrafficSpec
     virtual void CheckTraffic(const ScenarioConfig& cfg) const
     {
     }
+
+    /**
+     * For a section: whether its Install() changes the network (splices nodes into links,
+     * installs routes), so the runner installs it before it builds the flow backend's fabric.
+     * \return false by default
+     */
+    virtual bool ChangesTopology() const
+    {
+        return false;
+    }
 };
 
 /**

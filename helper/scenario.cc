@@ -328,7 +328,7 @@ Scenario::ParseChecked(const nlohmann::json& j)
                                                   "tensor-parallel-job",
                                                   "rdma",
                                                   "rdma-permutation"};
-    const std::vector<std::string> packetSections = {"aggregation", "host"};
+    const std::vector<std::string> packetSections = {"host"};
     {
         ScenarioObject out = root.Object("output");
         cfg.output.dir = out.String("dir", cfg.output.dir);
@@ -354,7 +354,7 @@ Scenario::ParseChecked(const nlohmann::json& j)
         {
             root.Fail(key,
                       "is not available with \"backend\": \"flow\" (the flow backend "
-                      "models no in-network aggregation or host path yet)");
+                      "models no host path yet)");
         }
         // A section with a string form ("cc": "dcqcn") reads it as {shorthand: string}.
         const std::string shorthand = ScenarioSectionRegistry::ShorthandOf(key);

@@ -225,9 +225,10 @@ AggregationEngine::Make(const Tree& t,
     h.dst = dst;
     h.dscp = dscp;
     h.ecn = 2; // ECT(0): a fresh packet, marks so far travel in the ECN_OR flag
-    uint32_t e = (m_address.Get() * 2654435761u) ^ (uint32_t(t.cfg.spec.jobId) * 40503u) ^
-                 (uint32_t(t.cfg.spec.treeId) * 2246822519u) ^ (dst.Get() * 3266489917u);
-    h.sport = uint16_t(49152 + (e >> 18) % 16384);
+    h.sport = AggregationStackHeader::SourcePort(m_address.Get(),
+                                                 t.cfg.spec.jobId,
+                                                 t.cfg.spec.treeId,
+                                                 dst.Get());
     h.agg.type = type;
     h.agg.elementType = uint8_t(t.cfg.spec.elementType);
     h.agg.scaleExponent = s.scaleExponent;

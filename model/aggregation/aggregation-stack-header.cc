@@ -149,4 +149,12 @@ AggregationStackHeader::ReadValues(const Packet& p, const AggregationStackHeader
                                      AggElementType(h.agg.elementType));
 }
 
+uint16_t
+AggregationStackHeader::SourcePort(uint32_t src, uint16_t jobId, uint16_t treeId, uint32_t dst)
+{
+    const uint32_t e = (src * 2654435761u) ^ (uint32_t(jobId) * 40503u) ^
+                       (uint32_t(treeId) * 2246822519u) ^ (dst * 3266489917u);
+    return uint16_t(49152 + (e >> 18) % 16384);
+}
+
 } // namespace ns3

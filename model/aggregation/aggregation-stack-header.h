@@ -63,6 +63,16 @@ class AggregationStackHeader : public Header
      */
     static std::vector<uint32_t> ReadValues(const Packet& p, const AggregationStackHeader& h);
 
+    /**
+     * The UDP source port (ECMP entropy) of a tree's packets: a worker's contributions
+     * (dst = 0) and an aggregation point's packets to one neighbour (dst = its address), so
+     * both backends hash a tree's packets the same way.
+     * \param src the sender's address (host order) \param jobId the job \param treeId the tree
+     * \param dst the destination's address (host order), 0 for a worker's contributions
+     * \return the port, in [49152, 65535]
+     */
+    static uint16_t SourcePort(uint32_t src, uint16_t jobId, uint16_t treeId, uint32_t dst);
+
     Ipv4Address src;       //!< IPv4 source
     Ipv4Address dst;       //!< IPv4 destination
     uint8_t dscp{0};       //!< DSCP (priority class)

@@ -138,9 +138,8 @@ AggregationWorker::Setup(Ptr<FabricNetDevice> dev,
             d->SetReactionPoint(*rp);
         }
         t.ops->Init(t.cc, Simulator::Now());
-        uint32_t e = (dev->GetIpv4AddressValue() * 2654435761u) ^ (uint32_t(jobId) * 40503u) ^
-                     (uint32_t(c.treeId) * 2246822519u);
-        t.sport = uint16_t(49152 + (e >> 18) % 16384);
+        t.sport =
+            AggregationStackHeader::SourcePort(dev->GetIpv4AddressValue(), jobId, c.treeId, 0);
         m_treeIndex[c.treeId] = m_trees.size();
         m_trees.push_back(std::move(t));
     }
@@ -263,14 +262,20 @@ AggregationWorker::DoPost(uint64_t elements,
     const uint64_t T = m_trees.size();
     for (uint64_t t = 0; t < T; ++t)
     {
-        // chunks g in [first, first + n) with g mod T == t
-        uint64_t before = (m_chunkCounter + T - 1 - t) / T;
-        uint64_t after = (m_chunkCounter + n + T - 1 - t) / T;
-        m_trees[t].nextSeq += uint32_t(after - before);
+        m_trees[t].nextSeq += uint32_t(ChunksOnTree(m_chunkCounter, n, T, t));
     }
     m_chunkCounter += n;
     TrySend();
     return id;
+}
+
+uint64_t
+AggregationWorker::ChunksOnTree(uint64_t first, uint64_t chunks, uint64_t trees, uint64_t tree)
+{
+    // chunks g in [first, first + chunks) with g mod trees == tree
+    const uint64_t before = (first + trees - 1 - tree) / trees;
+    const uint64_t after = (first + chunks + trees - 1 - tree) / trees;
+    return after - before;
 }
 
 void

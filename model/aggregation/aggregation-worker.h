@@ -126,6 +126,15 @@ class AggregationWorker : public Object, public RdmaNicSource
     /// \return contribution payload bytes sent per tree (first transmissions)
     std::vector<uint64_t> GetBytesPerTree() const;
 
+    /**
+     * PANAMA's striping: chunk g of a worker's sequence of chunks (over all its posts) goes
+     * on tree g mod trees.
+     * \param first the global index of a post's first chunk \param chunks the post's chunks
+     * \param trees the job's trees (>= 1) \param tree one of them
+     * \return how many of the post's chunks go on that tree
+     */
+    static uint64_t ChunksOnTree(uint64_t first, uint64_t chunks, uint64_t trees, uint64_t tree);
+
   protected:
     void DoDispose() override;
 

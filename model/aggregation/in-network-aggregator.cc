@@ -59,8 +59,19 @@ InNetworkAggregator::SetJob(uint16_t jobId,
 }
 
 void
-InNetworkAggregator::Setup(const std::vector<Ptr<RdmaNic>>& workers)
+InNetworkAggregator::Setup(const std::vector<Ptr<MessageTransport>>& transports)
 {
+    std::vector<Ptr<RdmaNic>> workers;
+    for (const Ptr<MessageTransport>& t : transports)
+    {
+        workers.push_back(DynamicCast<RdmaNic>(t));
+        if (!workers.back())
+        {
+            throw std::invalid_argument("InNetworkAggregator: job " + std::to_string(m_jobId) +
+                                        " needs the workers' RDMA NICs (the packet backend; at "
+                                        "flow level AggregationHelper::InstallFluidJob)");
+        }
+    }
     std::set<uint32_t> mine;
     for (const auto& w : m_workers)
     {

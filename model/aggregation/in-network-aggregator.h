@@ -55,8 +55,9 @@ class InNetworkAggregator : public GradientAggregator
                 const std::vector<Ptr<AggregationWorker>>& workers,
                 const std::vector<AggregationTreeInfo>& trees);
 
-    /// \throws std::invalid_argument if the NICs are not on the job's worker hosts
-    void Setup(const std::vector<Ptr<RdmaNic>>& workers) override;
+    /// \throws std::invalid_argument if the transports are not the RDMA NICs of the job's
+    ///         worker hosts
+    void Setup(const std::vector<Ptr<MessageTransport>>& workers) override;
     void Aggregate(uint64_t sliceId,
                    uint64_t bytes,
                    uint8_t priorityClass,

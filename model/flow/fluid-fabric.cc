@@ -70,6 +70,8 @@ FluidFabric::DoDispose()
     m_devOfLink.clear();
     m_linkOf.clear();
     m_hostDev.clear();
+    m_endpoints.clear();
+    m_serviceLinks.clear();
     Object::DoDispose();
 }
 
@@ -157,7 +159,46 @@ FluidFabric::Route(const FlowKey& key) const
         throw std::invalid_argument("FluidFabric::Route: source " + AddressString(key.src) +
                                     " is not a host of the fabric");
     }
-    if (!GetHostDevice(key.dst))
+    return Walk(key, dev);
+}
+
+int64_t
+FluidFabric::AddEndpoint(uint32_t address, Ptr<Node> node, double service)
+{
+    auto known = m_serviceLinks.find(address);
+    if (known != m_serviceLinks.end())
+    {
+        return known->second;
+    }
+    m_endpoints[address] = node->GetId();
+    const int64_t link = service > 0 ? int64_t(m_net->AddLink(service, Time(0))) : -1;
+    m_serviceLinks[address] = link;
+    return link;
+}
+
+std::vector<uint32_t>
+FluidFabric::RouteFrom(const FlowKey& key, Ptr<Node> node, Ptr<FabricNetDevice> out) const
+{
+    if (!out)
+    {
+        Ptr<FabricSwitch> sw = node->GetObject<FabricSwitch>();
+        const int port = sw ? sw->SelectEgress(key) : -1;
+        if (port < 0)
+        {
+            throw std::invalid_argument(
+                "FluidFabric::RouteFrom: node " + std::to_string(node->GetId()) +
+                " is not a switch with a route to " + AddressString(key.dst));
+        }
+        out = sw->GetPort(uint32_t(port));
+    }
+    return Walk(key, out);
+}
+
+std::vector<uint32_t>
+FluidFabric::Walk(const FlowKey& key, Ptr<FabricNetDevice> dev) const
+{
+    const auto endpoint = m_endpoints.find(key.dst);
+    if (!GetHostDevice(key.dst) && endpoint == m_endpoints.end())
     {
         throw std::invalid_argument("FluidFabric::Route: destination " + AddressString(key.dst) +
                                     " is not a host of the fabric");
@@ -173,7 +214,8 @@ FluidFabric::Route(const FlowKey& key) const
         path.push_back(it->second);
         Ptr<FabricNetDevice> in = dev->GetPeer();
         Ptr<Node> node = in->GetNode();
-        if (in->GetIpv4AddressValue() == key.dst)
+        if (in->GetIpv4AddressValue() == key.dst ||
+            (endpoint != m_endpoints.end() && node->GetId() == endpoint->second))
         {
             return path;
         }

@@ -74,13 +74,43 @@ class FluidFabric : public Object
      */
     std::vector<uint32_t> Route(const FlowKey& key) const;
 
+    /**
+     * Make an address a destination that is not a host: a flow to it ends where it reaches
+     * the node (an in-network aggregation point: an in-line device or a switch that consumes
+     * the packets addressed to it). An endpoint may have a service link: a FluidNetwork link
+     * of its own (no device, no delay) that the flows it processes load, e.g. an aggregation
+     * datapath's element rate. Adding an address again returns its link.
+     * \param address the address (as Ipv4Address::Get()) \param node the node that takes it
+     * \param service the service link's capacity (in the unit its flows count, > 0), or 0 for
+     *        none
+     * \return the service link's id, or -1 if it has none
+     */
+    int64_t AddEndpoint(uint32_t address, Ptr<Node> node, double service = 0);
+    /**
+     * The links of a flow that leaves a node that is not a host (an aggregation point), to a
+     * host or an endpoint (AddEndpoint), routed as Route() routes.
+     * \param key the flow's 5-tuple \param node the node it leaves
+     * \param out the port it leaves by; null: the node is a switch, which selects the port
+     *        (FabricSwitch::SelectEgress)
+     * \return the link ids
+     * \throws std::invalid_argument as Route()
+     */
+    std::vector<uint32_t> RouteFrom(const FlowKey& key,
+                                    Ptr<Node> node,
+                                    Ptr<FabricNetDevice> out) const;
+
   protected:
     void DoDispose() override;
 
   private:
+    /// The walk of Route() and RouteFrom(): from the link of `dev` to the key's destination.
+    std::vector<uint32_t> Walk(const FlowKey& key, Ptr<FabricNetDevice> dev) const;
+
     Ptr<FluidNetwork> m_net;
-    Ptr<FluidAggregate> m_aggregate;                               //!< made by GetAggregate()
-    std::vector<Ptr<FabricNetDevice>> m_devOfLink;                 //!< link -> sending device
+    Ptr<FluidAggregate> m_aggregate;                      //!< made by GetAggregate()
+    std::unordered_map<uint32_t, uint32_t> m_endpoints;   //!< endpoint address -> node id
+    std::unordered_map<uint32_t, int64_t> m_serviceLinks; //!< endpoint address -> link or -1
+    std::vector<Ptr<FabricNetDevice>> m_devOfLink;        //!< link -> sending device
     std::unordered_map<const FabricNetDevice*, uint32_t> m_linkOf; //!< device -> link
     std::unordered_map<uint32_t, Ptr<FabricNetDevice>> m_hostDev;  //!< host address -> device
     uint32_t m_maxHops{64};

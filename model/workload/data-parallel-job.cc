@@ -420,17 +420,7 @@ DataParallelJob::Prepare()
     }
     else if (m_mode == AGGREGATOR)
     {
-        std::vector<Ptr<RdmaNic>> nics;
-        for (const Ptr<MessageTransport>& t : m_workers)
-        {
-            nics.push_back(DynamicCast<RdmaNic>(t));
-            if (!nics.back())
-            {
-                throw std::invalid_argument(m_name + ": in-network aggregation needs the workers' "
-                                                     "RDMA NICs (the packet backend)");
-            }
-        }
-        m_aggregator->Setup(nics);
+        m_aggregator->Setup(m_workers);
     }
     m_prepared = true;
     NS_LOG_INFO(m_name << ": " << m_tensors.size() << " tensors, " << m_plan.size()

@@ -6,8 +6,8 @@
 #define MLNET_GRADIENT_AGGREGATOR_H
 
 #include "ns3/callback.h"
+#include "ns3/message-transport.h"
 #include "ns3/object.h"
-#include "ns3/rdma-nic.h"
 
 #include <cstdint>
 #include <vector>
@@ -31,9 +31,12 @@ class GradientAggregator : public Object
 
     /**
      * Called once by the job before the first slice.
-     * \param workers the workers' NICs (rank order)
+     * \param workers the workers' transports (rank order): RDMA NICs at packet level,
+     *        FluidTransports at flow level
+     * \throws std::invalid_argument if they are not the hosts (or the backend) the aggregator
+     *         was installed for
      */
-    virtual void Setup(const std::vector<Ptr<RdmaNic>>& workers) = 0;
+    virtual void Setup(const std::vector<Ptr<MessageTransport>>& workers) = 0;
     /**
      * Aggregate one slice.
      * \param sliceId job-unique slice id
