@@ -167,6 +167,10 @@ def scenarios(seed=1):
                                                     trees=4)], aggregation=PANAMA)
     s["ina4-googlenet-k4-1tree"] = fat_tree(4, [dp([0, 5, 10, 15], "googlenet", mode="ina")],
                                             aggregation=PANAMA)
+    # the same without the workers' congestion control (the slot pool as a fixed window)
+    s["ina4-googlenet-k4-1tree-nocc"] = fat_tree(
+        4, [dict(dp([0, 5, 10, 15], "googlenet", mode="ina"), aggregationCc="none")],
+        aggregation=PANAMA)
     s["ina8-resnet50-k4-switches"] = fat_tree(4, [dp([0, 2, 5, 7, 8, 10, 13, 15], "resnet50", 3,
                                                      mode="ina", trees=4)],
                                               aggregation=SWITCHES)

@@ -65,7 +65,7 @@ class TestBadInput(unittest.TestCase):
         self.assertError([f, "--backend=fluid", "--out=" + self.tmp],
                          "--backend=fluid is out of range (must be packet or flow)")
         agg = self.write("agg.json", '{"topology": {"type": "fat-tree", "k": 4}, '
-                         '"duration": "1us", "aggregation": {}, "traffic": []}')
+                         '"duration": "1us", "host": {}, "traffic": []}')
         self.assertError([agg, "--backend=flow", "--out=" + self.tmp],
                          'is not available with "backend": "flow"')
         self.assertEqual(run(f, "--backend=flow", "--out=" + self.tmp)[0], 0)

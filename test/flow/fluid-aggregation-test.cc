@@ -132,7 +132,7 @@ TEST_CASE("flow: in-network aggregation, a slow datapath is the tree's bottlenec
     Simulator::Destroy();
 }
 
-TEST_CASE("flow: in-network aggregation, two trees stripe the chunks and share the host links; "
+TEST_CASE("flow: in-network aggregation, two trees stripe the chunks and share the host links, "
           "bytes are conserved",
           "[flow][aggregation]")
 {
