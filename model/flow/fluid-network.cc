@@ -20,26 +20,6 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("FluidNetwork");
 NS_OBJECT_ENSURE_REGISTERED(FluidNetwork);
 
-namespace
-{
-constexpr uint8_t kClasses = 8;
-/// Relative tolerance of the max-min conditions (rates are sums of a few doubles).
-constexpr double kTolerance = 1e-9;
-/// Rounds of widening after which a recomputation takes the whole connected component.
-constexpr int kMaxRounds = 8;
-
-/// \return the ns step at or after t seconds from now (exact fluid time, rounded up; a
-/// millionth of a ns is taken as rounding error of the division, not as a step)
-Time
-CeilNs(double seconds)
-{
-    // A rate left over by rounding (a class below a saturated link's top classes) can be a
-    // few bytes/s: its drain time is clamped to ~31 years instead of overflowing the ns count.
-    const double ns = std::min(std::ceil(seconds * 1e9 - 1e-6), 1e18);
-    return NanoSeconds(int64_t(std::max(ns, 0.0)));
-}
-} // namespace
-
 TypeId
 FluidNetwork::GetTypeId()
 {
@@ -157,7 +137,7 @@ FluidNetwork::GetLinkBytes(uint32_t link) const
 double
 FluidNetwork::GetLinkClassBytes(uint32_t link, uint8_t cls) const
 {
-    if (cls >= kClasses)
+    if (cls >= N_CLASSES)
     {
         throw std::invalid_argument("FluidNetwork::GetLinkClassBytes: class = " +
                                     std::to_string(cls) + " is out of range [0, 7]");
@@ -203,7 +183,7 @@ FluidNetwork::GetLinkShare(uint32_t link,
                            const std::vector<uint64_t>& ignore) const
 {
     const Link& l = LinkAt(link);
-    if (cls >= kClasses || !(weight > 0))
+    if (cls >= N_CLASSES || !(weight > 0))
     {
         throw std::invalid_argument("FluidNetwork::GetLinkShare: class = " + std::to_string(cls) +
                                     " must be in [0, 7] and weight = " + std::to_string(weight) +
@@ -303,7 +283,7 @@ FluidNetwork::StartFlow(const FlowSpec& spec)
     {
         throw std::invalid_argument("FluidNetwork::StartFlow: bytes = 0 is out of range (>= 1)");
     }
-    if (spec.cls >= kClasses)
+    if (spec.cls >= N_CLASSES)
     {
         throw std::invalid_argument("FluidNetwork::StartFlow: class = " + std::to_string(spec.cls) +
                                     " is out of range [0, 7]");
@@ -412,7 +392,7 @@ FluidNetwork::SetRateCap(uint64_t id, double cap)
 void
 FluidNetwork::SetClass(uint64_t id, uint8_t cls)
 {
-    if (cls >= kClasses)
+    if (cls >= N_CLASSES)
     {
         throw std::invalid_argument("FluidNetwork::SetClass: class = " + std::to_string(cls) +
                                     " is out of range [0, 7]");
@@ -559,324 +539,6 @@ FluidNetwork::Progress(Flow& f, Time now)
         }
     }
     f.last = now;
-}
-
-void
-FluidNetwork::Recompute()
-{
-    const Time now = Simulator::Now();
-    ++m_recomputations;
-    const uint64_t stamp = ++m_stamp;
-    // `links`: the links whose flows or rates may change; `members`: the flows whose rates are
-    // computed (their old rates in `old`). Every other flow keeps its rate.
-    std::vector<uint32_t> links;
-    std::vector<uint32_t> members;
-    std::vector<double> old;
-    auto markLinks = [&](const Flow& f) {
-        for (uint32_t l : f.links)
-        {
-            if (m_links[l].stamp != stamp)
-            {
-                m_links[l].stamp = stamp;
-                links.push_back(l);
-            }
-        }
-    };
-    auto add = [&](uint32_t s) {
-        Flow& f = m_flows[s];
-        if (f.stamp == stamp)
-        {
-            return;
-        }
-        f.stamp = stamp;
-        Progress(f, now);
-        members.push_back(s);
-        old.push_back(f.rate);
-        markLinks(f);
-    };
-    // The drained flows leave their links; the started and changed ones are recomputed.
-    for (uint32_t s : m_touched)
-    {
-        Flow& f = m_flows[s];
-        if (!f.live || f.stamp == stamp)
-        {
-            continue;
-        }
-        if (f.finished)
-        {
-            f.stamp = stamp;
-            Progress(f, now);
-            markLinks(f);
-            Detach(s);
-        }
-        else
-        {
-            add(s);
-        }
-    }
-    m_touched.clear();
-    // The whole connected component: every flow on a link of the recomputation, transitively.
-    auto closure = [&]() {
-        for (std::size_t i = 0; i < links.size(); ++i)
-        {
-            const std::vector<uint32_t>& on = m_links[links[i]].flows;
-            for (std::size_t j = 0; j < on.size(); ++j)
-            {
-                add(on[j]); // may grow `links`, never this link's flows
-            }
-        }
-    };
-    if (!m_incremental)
-    {
-        closure();
-    }
-    // Fill the members with the others' rates fixed; where a max-min condition then fails on a
-    // changed link, the flows there join and the filling is redone. At the fixed point every
-    // flow has a valid bottleneck, which makes the allocation the (unique) max-min one.
-    for (int round = 0;; ++round)
-    {
-        Fill(members, links);
-        const std::vector<uint32_t> more = Violations(links);
-        if (more.empty())
-        {
-            break;
-        }
-        if (round + 1 >= kMaxRounds)
-        {
-            closure();
-            Fill(members, links);
-            Violations(links); // the loads (no flow outside is left on these links)
-            break;
-        }
-        for (uint32_t s : more)
-        {
-            add(s);
-        }
-    }
-    m_flowsRecomputed += members.size();
-    m_maxFlowsRecomputed = std::max<uint64_t>(m_maxFlowsRecomputed, members.size());
-    for (std::size_t i = 0; i < members.size(); ++i)
-    {
-        Flow& f = m_flows[members[i]];
-        if (f.rate == old[i] && (f.done.IsRunning() || f.rate == 0))
-        {
-            continue; // same rate: its completion event stands
-        }
-        f.done.Cancel();
-        if (f.rate > 0)
-        {
-            f.done = Simulator::Schedule(CeilNs(f.remaining / f.rate),
-                                         &FluidNetwork::Drained,
-                                         this,
-                                         members[i]);
-        }
-    }
-    NS_LOG_DEBUG("recomputed " << members.size() << " flows over " << links.size() << " links");
-}
-
-std::vector<uint32_t>
-FluidNetwork::Violations(const std::vector<uint32_t>& links)
-{
-    std::vector<uint32_t> more;
-    for (uint32_t l : links)
-    {
-        Link& link = m_links[l];
-        // Per class: the load of the class and the highest level (rate per unit of weight).
-        double load[kClasses] = {};
-        double top[kClasses] = {};
-        for (std::size_t j = 0; j < link.flows.size(); ++j)
-        {
-            const Flow& f = m_flows[link.flows[j]];
-            load[f.spec.cls] += f.rate * link.coefs[j];
-            top[f.spec.cls] = std::max(top[f.spec.cls], f.rate / f.spec.weight);
-        }
-        double atLeast[kClasses]; // load of the class and the classes above it
-        double sum = 0;
-        for (int c = kClasses - 1; c >= 0; --c)
-        {
-            sum += load[c];
-            atLeast[c] = sum;
-        }
-        link.load = sum;
-        bool holds = true;
-        for (uint32_t s : link.flows)
-        {
-            const Flow& f = m_flows[s];
-            if (f.bottleneck != l)
-            {
-                continue;
-            }
-            const double level = f.rate / f.spec.weight;
-            if (atLeast[f.spec.cls] < link.capacity * (1 - kTolerance) ||
-                top[f.spec.cls] > level * (1 + kTolerance) + 1e-6)
-            {
-                holds = false;
-                break;
-            }
-        }
-        if (!holds)
-        {
-            for (uint32_t s : link.flows)
-            {
-                if (m_flows[s].stamp != m_stamp)
-                {
-                    more.push_back(s);
-                }
-            }
-        }
-    }
-    return more;
-}
-
-void
-FluidNetwork::Fill(const std::vector<uint32_t>& flows, const std::vector<uint32_t>& links)
-{
-    // Component-local arrays: links by their index in `links`, flows by theirs in `flows`.
-    // (scratch vectors kept between recomputations: no allocation per recomputation)
-    const std::size_t nl = links.size();
-    std::vector<double>& avail = m_scratch.avail;
-    std::vector<double>& wsum = m_scratch.wsum;
-    std::vector<uint32_t>& active = m_scratch.active;
-    std::vector<uint32_t>& version = m_scratch.version;
-    avail.assign(nl, 0.0);
-    wsum.assign(nl, 0.0);
-    active.assign(nl, 0);
-    version.assign(nl, 0);
-    for (std::size_t i = 0; i < nl; ++i)
-    {
-        Link& link = m_links[links[i]];
-        link.local = uint32_t(i);
-        // What the flows outside the recomputation take (at their rates) is not available.
-        double outside = 0;
-        for (std::size_t j = 0; j < link.flows.size(); ++j)
-        {
-            const Flow& f = m_flows[link.flows[j]];
-            if (f.stamp != m_stamp)
-            {
-                outside += f.rate * link.coefs[j];
-            }
-        }
-        avail[i] = link.capacity - outside;
-    }
-    std::vector<std::vector<uint32_t>>& byClass = m_scratch.byClass;
-    byClass.resize(kClasses);
-    for (std::vector<uint32_t>& members : byClass)
-    {
-        members.clear();
-    }
-    for (std::size_t i = 0; i < flows.size(); ++i)
-    {
-        Flow& f = m_flows[flows[i]];
-        f.local = uint32_t(i);
-        f.rate = 0;
-        byClass[f.spec.cls].push_back(uint32_t(i));
-    }
-    std::vector<char>& frozen = m_scratch.frozen;
-    frozen.assign(flows.size(), 0);
-    // A min-heap of candidate levels (std::push_heap/pop_heap over a kept vector).
-    std::vector<Level>& heap = m_scratch.heap;
-    heap.clear();
-    auto push = [&heap](const Level& e) {
-        heap.push_back(e);
-        std::push_heap(heap.begin(), heap.end(), std::greater<Level>());
-    };
-    auto pushLink = [&](uint32_t li) {
-        push(Level{std::max(avail[li], 0.0) / wsum[li], li, version[li], false});
-    };
-    for (int c = kClasses - 1; c >= 0; --c)
-    {
-        const std::vector<uint32_t>& members = byClass[c];
-        if (members.empty())
-        {
-            continue;
-        }
-        std::vector<uint32_t>& touched = m_scratch.touched;
-        touched.clear();
-        for (uint32_t fi : members)
-        {
-            const Flow& f = m_flows[flows[fi]];
-            for (std::size_t j = 0; j < f.links.size(); ++j)
-            {
-                const uint32_t li = m_links[f.links[j]].local;
-                if (active[li]++ == 0)
-                {
-                    touched.push_back(li);
-                }
-                wsum[li] += f.spec.weight * f.coef[j];
-            }
-            if (f.spec.rateCap > 0)
-            {
-                push(Level{f.spec.rateCap / f.spec.weight, fi, 0, true});
-            }
-        }
-        for (uint32_t li : touched)
-        {
-            pushLink(li);
-        }
-        std::size_t left = members.size();
-        // A flow stops rising at fill level T: its rate is weight x T.
-        auto freeze = [&](uint32_t fi, double level, uint32_t bottleneck) {
-            Flow& f = m_flows[flows[fi]];
-            frozen[fi] = 1;
-            --left;
-            f.rate = f.spec.weight * level;
-            f.bottleneck = bottleneck;
-            if (f.spec.rateCap > 0 && f.rate >= f.spec.rateCap)
-            {
-                f.rate = f.spec.rateCap;
-                f.bottleneck = kCapped;
-            }
-            for (std::size_t j = 0; j < f.links.size(); ++j)
-            {
-                const uint32_t li = m_links[f.links[j]].local;
-                avail[li] -= f.rate * f.coef[j];
-                ++version[li];
-                if (--active[li] == 0)
-                {
-                    wsum[li] = 0;
-                }
-                else
-                {
-                    wsum[li] -= f.spec.weight * f.coef[j];
-                    pushLink(li);
-                }
-            }
-        };
-        while (left > 0 && !heap.empty())
-        {
-            std::pop_heap(heap.begin(), heap.end(), std::greater<Level>());
-            const Level e = heap.back();
-            heap.pop_back();
-            if (e.isFlow)
-            {
-                if (!frozen[e.idx])
-                {
-                    freeze(e.idx, e.level, kCapped);
-                }
-                continue;
-            }
-            if (e.version != version[e.idx] || active[e.idx] == 0)
-            {
-                continue; // stale: the link's active set changed since
-            }
-            // The link saturates: every flow of this class still rising on it stops here.
-            const Link& link = m_links[links[e.idx]];
-            for (uint32_t s : link.flows)
-            {
-                const Flow& f = m_flows[s];
-                if (f.stamp == m_stamp && f.spec.cls == c && !frozen[f.local])
-                {
-                    freeze(f.local, e.level, links[e.idx]);
-                }
-            }
-        }
-        heap.clear(); // caps of flows frozen by links, stale links
-        for (uint32_t li : touched)
-        {
-            avail[li] = std::max(avail[li], 0.0); // what the lower classes may use
-            version[li]++;
-        }
-    }
 }
 
 void

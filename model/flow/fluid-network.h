@@ -49,6 +49,9 @@ namespace ns3
 class FluidNetwork : public Object
 {
   public:
+    /// Traffic classes (0-7, strict priority, higher first).
+    static constexpr uint8_t N_CLASSES = 8;
+
     /// A flow event: (flow id).
     typedef Callback<void, uint64_t> FlowCallback;
     /// Trace signature of FlowEnd: (flow id, bytes, started, delivered at the destination).
@@ -196,14 +199,14 @@ class FluidNetwork : public Object
         double capacity{0};
         double nominal{0}; //!< the capacity given to AddLink (for the path latency)
         Time delay;
-        double frameTime{0};         //!< FrameBytes / capacity (s)
-        std::vector<uint32_t> flows; //!< slots of the flows crossing it
-        std::vector<double> coefs;   //!< their bytes on this link per byte (as flows)
-        double load{0};              //!< sum of the rates of its flows (bytes/s)
-        double carried{0};           //!< bytes carried so far
-        double carriedByClass[8]{};  //!< of which per traffic class
-        uint64_t stamp{0};           //!< last recomputation that visited it
-        uint32_t local{0};           //!< index in the recomputation's arrays
+        double frameTime{0};                //!< FrameBytes / capacity (s)
+        std::vector<uint32_t> flows;        //!< slots of the flows crossing it
+        std::vector<double> coefs;          //!< their bytes on this link per byte (as flows)
+        double load{0};                     //!< sum of the rates of its flows (bytes/s)
+        double carried{0};                  //!< bytes carried so far
+        double carriedByClass[N_CLASSES]{}; //!< of which per traffic class
+        uint64_t stamp{0};                  //!< last recomputation that visited it
+        uint32_t local{0};                  //!< index in the recomputation's arrays
     };
 
     struct Flow
