@@ -288,7 +288,7 @@ def main():
     if not bad:
         print(f"part dependencies: {len(measured)} parts, CMakeLists.txt matches the #includes")
         print("every part is one folder and lists every file of it")
-        print(f"no C++ file is over {MAX_LINES} lines")
+        print(f"no C++ file is over {MAX_LINES} lines (but the KNOWN_LONG ones, within their caps)")
         print("model code reaches the event engine only through FastEvents")
     return 1 if bad else 0
 
