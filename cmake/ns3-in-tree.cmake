@@ -70,7 +70,8 @@ endif()
 if(ENABLE_EXAMPLES)
   set(BLIB_LIBNAME mlnet)
   foreach(ex ${MLNET_EXAMPLES})
-    build_lib_example(NAME ${ex} SOURCE_FILES ${MLNET_ROOT}/examples/${ex}.cc
+    list(TRANSFORM MLNET_EXAMPLE_SOURCES_${ex} PREPEND ${MLNET_ROOT}/examples/ OUTPUT_VARIABLE _more)
+    build_lib_example(NAME ${ex} SOURCE_FILES ${MLNET_ROOT}/examples/${ex}.cc ${_more}
                       LIBRARIES_TO_LINK ${libmlnet})
   endforeach()
 endif()

@@ -49,3 +49,6 @@ list(APPEND MLNET_TEST_SOURCES
 )
 list(APPEND MLNET_EXAMPLES ina-line-rate)
 list(APPEND MLNET_EXAMPLES panama-shared-cluster)
+# an example's files besides examples/<name>.cc (in examples/)
+set(MLNET_EXAMPLE_SOURCES_panama-shared-cluster
+    panama-shared-cluster-plan.cc panama-shared-cluster-run.cc panama-shared-cluster-output.cc)
