@@ -61,7 +61,7 @@ OpenOutputs(const std::string& out, OutputFiles& files)
               "short_flows,short_mean_fct_s,short_p99_fct_s,long_mean_fct_s,pfc_pauses,"
               "drops,wall_s,gpu,scale,pass_through,ring_order,bound_speedup,"
               "bound_speedup_max,idle_iter_s,ring_hops,ring_inter_pod_hops,"
-              "ring_same_pod_hops,cpu_s,placement\n";
+              "ring_same_pod_hops,cpu_s,placement,backend,fluid_background,fluid_interval_s\n";
     portCsv << "mode,k,load,seed,scheme,switch,tier,port,dir,far,tx_bytes,util,"
                "max_queue_bytes,pfc_pauses,ecn_marks\n";
 }
@@ -72,8 +72,16 @@ PrintHeading(const Options& o, uint32_t hosts)
     std::cout << "k=" << o.k << " (" << hosts << " hosts, " << o.rate << "), " << o.workers
               << " workers per job, " << o.gpu << ", scale " << o.scale << ", short load "
               << o.shortLoad << ", long load " << o.longLoad << ", PANAMA pass-through "
-              << o.passThrough << ", ring order " << o.ringOrder << ", placement " << o.placement
-              << "\n";
+              << o.passThrough << ", ring order " << o.ringOrder << ", placement " << o.placement;
+    if (o.backend == "flow")
+    {
+        std::cout << ", flow level, background " << o.fluidBackground;
+        if (o.fluidBackground == "aggregate")
+        {
+            std::cout << " (interval " << o.fluidInterval.GetSeconds() * 1e6 << " us)";
+        }
+    }
+    std::cout << "\n";
     if (o.scale < 1)
     {
         std::cout << "SMOKE TEST: --scale=" << o.scale
@@ -220,7 +228,12 @@ Report(const Options& o,
                << "," << r.drops << "," << r.wall << "," << o.gpu << "," << o.scale << ","
                << o.passThrough << "," << o.ringOrder << "," << bound << "," << boundMax << ","
                << Mean(idle) << "," << ringHops << "," << hops.interPod << "," << hops.samePod
-               << "," << r.cpu << "," << o.placement << std::endl;
+               << "," << r.cpu << "," << o.placement << "," << o.backend << ","
+               << (o.backend == "flow" ? o.fluidBackground : "-") << ","
+               << (o.backend == "flow" && o.fluidBackground == "aggregate"
+                       ? o.fluidInterval.GetSeconds()
+                       : 0)
+               << std::endl;
         for (const auto& row : r.ports)
         {
             portCsv << mode << "," << o.k << "," << load << "," << seed << "," << scheme << ","

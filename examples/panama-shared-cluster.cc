@@ -207,6 +207,17 @@ main(int argc, char* argv[])
                  "in-network aggregation trees as fluid flows; no PFC, ECN or congestion "
                  "control, so the pauses, marks and queue columns are 0)",
                  o.backend);
+    cmd.AddValue("fluid-background",
+                 "With --backend=flow: the background flows as one fluid flow each (per-flow, "
+                 "the default) or in the aggregate background model (aggregate: "
+                 "BackgroundTraffic::Fluid, FluidAggregate; the jobs see the background's load "
+                 "per link averaged over --fluid-interval and one interval late; "
+                 "doc/flow-backend.rst, Background traffic in aggregate)",
+                 o.fluidBackground);
+    cmd.AddValue("fluid-interval",
+                 "With --fluid-background=aggregate: its coupling interval "
+                 "(FluidAggregate::Interval), in [1ns, 1s]",
+                 o.fluidInterval);
     cmd.Parse(argc, argv);
     try
     {
@@ -214,6 +225,24 @@ main(int argc, char* argv[])
         {
             throw std::invalid_argument("--backend = " + o.backend + ": must be packet or flow");
         }
+        if (o.fluidBackground != "per-flow" && o.fluidBackground != "aggregate")
+        {
+            throw std::invalid_argument("--fluid-background = " + o.fluidBackground +
+                                        ": must be per-flow or aggregate");
+        }
+        if (o.fluidBackground == "aggregate" && o.backend != "flow")
+        {
+            throw std::invalid_argument(
+                "--fluid-background = aggregate: needs --backend=flow (the packet backend has "
+                "no fluid background)");
+        }
+        if (o.fluidInterval < NanoSeconds(1) || o.fluidInterval > Seconds(1))
+        {
+            throw std::invalid_argument(
+                "--fluid-interval = " + std::to_string(o.fluidInterval.GetSeconds()) +
+                " s: must be in [1ns, 1s]");
+        }
+        Config::SetDefault("ns3::FluidAggregate::Interval", TimeValue(o.fluidInterval));
         if (o.k < 4 || o.k > 16 || o.k % 2)
         {
             throw std::invalid_argument("--k = " + std::to_string(o.k) +

@@ -30,6 +30,10 @@ struct Options
 {
     uint32_t k{4};
     std::string backend{"packet"}; //!< packet, or flow (doc/flow-backend.rst)
+    /// flow level: the background flows per-flow (one fluid flow each) or in the aggregate
+    /// background model (BackgroundTraffic::Fluid, FluidAggregate)
+    std::string fluidBackground{"per-flow"};
+    Time fluidInterval{MicroSeconds(100)}; //!< aggregate model: FluidAggregate::Interval
     std::string rate{"100Gbps"};
     std::string gpu{"v100-amp"}; //!< calibrated: V100 + AMP, the GPU of PANAMA's time (2020-21)
     uint32_t batch{32};
