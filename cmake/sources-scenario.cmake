@@ -19,6 +19,7 @@ list(APPEND MLNET_SOURCES
   ${_dir}/scenario-aggregation.cc
   ${_dir}/scenario-host.cc
   ${_dir}/simulation-session.cc
+  ${_dir}/simulation-session-sections.cc
 )
 list(APPEND MLNET_HEADERS
   ${_dir}/scenario.h

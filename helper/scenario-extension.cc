@@ -80,6 +80,35 @@ ScenarioSectionRegistry::Find(const std::string& key)
     return it == Sections().end() ? nullptr : &it->second;
 }
 
+std::shared_ptr<const TrafficSpec>
+ScenarioSectionRegistry::Parse(const std::string& key,
+                               const nlohmann::json& value,
+                               const ScenarioConfig& cfg)
+{
+    const ParseFunction* parse = Find(key);
+    if (parse == nullptr)
+    {
+        throw std::logic_error("ScenarioSectionRegistry: no section \"" + key + "\"");
+    }
+    // A section with a string form ("cc": "dcqcn") reads it as {shorthand: string}.
+    const std::string shorthand = ShorthandOf(key);
+    nlohmann::json expanded;
+    if (!shorthand.empty() && value.is_string())
+    {
+        expanded[shorthand] = value;
+    }
+    else if (!shorthand.empty() && !value.is_object())
+    {
+        ScenarioObject::Fail(key,
+                             value,
+                             "must be a string (the " + shorthand + ") or a JSON object {...}");
+    }
+    ScenarioObject section(expanded.is_null() ? value : expanded, key);
+    std::shared_ptr<const TrafficSpec> spec = (*parse)(section, cfg);
+    section.Finish();
+    return spec;
+}
+
 void
 GradientAggregatorRegistry::Register(const std::string& mode, ParseFunction parse)
 {

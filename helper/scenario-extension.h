@@ -52,6 +52,18 @@ class ScenarioSectionRegistry
     static const ParseFunction* Find(const std::string& key);
     /// \return the key a string value of the section stands for ("" = no string form)
     static std::string ShorthandOf(const std::string& key);
+    /**
+     * Validate a section's value: its string form read as {shorthand: S}, then the section's
+     * parse function, then its unknown keys refused (ScenarioObject::Finish). Scenario::Parse
+     * and SimulationSession::AddSection both read sections through it.
+     * \param key a registered key \param value the section's value
+     * \param cfg the scenario parsed so far
+     * \return the validated section
+     * \throw std::invalid_argument the one-line scenario message
+     */
+    static std::shared_ptr<const TrafficSpec> Parse(const std::string& key,
+                                                    const nlohmann::json& value,
+                                                    const ScenarioConfig& cfg);
 
     /// Registers a section when constructed (use as a namespace-scope static).
     struct Registrar

@@ -356,21 +356,8 @@ Scenario::ParseChecked(const nlohmann::json& j)
                       "is not available with \"backend\": \"flow\" (the flow backend "
                       "models no host path yet)");
         }
-        // A section with a string form ("cc": "dcqcn") reads it as {shorthand: string}.
-        const std::string shorthand = ScenarioSectionRegistry::ShorthandOf(key);
-        nlohmann::json expanded;
-        if (!shorthand.empty() && raw.is_string())
-        {
-            expanded[shorthand] = raw;
-        }
-        else if (!shorthand.empty() && !raw.is_object())
-        {
-            root.Fail(key, "must be a string (the " + shorthand + ") or a JSON object {...}");
-        }
-        ScenarioObject section(expanded.is_null() ? raw : expanded, root.PathOf(key));
-        cfg.sections.push_back((*ScenarioSectionRegistry::Find(key))(section, cfg));
+        cfg.sections.push_back(ScenarioSectionRegistry::Parse(key, raw, cfg));
         cfg.sectionKeys.push_back(key);
-        section.Finish();
     }
     // Traffic last: its entries validate host indices and times against what precedes.
     const nlohmann::json& traffic = root.Array("traffic");

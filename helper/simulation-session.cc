@@ -150,6 +150,7 @@ SimulationSession::Close()
     {
         f->Snapshot();
     }
+    SnapshotSections();
     m_nics.clear();
     m_topo = FabricTopology();
     m_closedAt = Simulator::Now().GetSeconds();
@@ -308,6 +309,7 @@ SimulationSession::Build(const SessionFabric& o)
     }
     m_built = true;
     m_kind = o.kind;
+    m_fabric = o;
     m_names = m_topo.NodeNames(); // the names of ports.csv
     return Info();
 }
@@ -518,6 +520,10 @@ SimulationSession::Run(std::optional<double> until)
 {
     NS_LOG_FUNCTION(this);
     CheckOpen();
+    if (!m_ran)
+    {
+        CheckSections(); // e.g. a scheduler that no traffic entry posts through
+    }
     if (until)
     {
         const double now = Simulator::Now().GetSeconds();
@@ -528,6 +534,7 @@ SimulationSession::Run(std::optional<double> until)
         }
         Simulator::Stop(UnitParser::FromSeconds(*until) - Simulator::Now());
     }
+    m_ran = true;
     Simulator::Run();
 }
 

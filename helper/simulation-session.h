@@ -9,6 +9,7 @@
 
 #include "ns3/attribute.h"
 #include "ns3/data-class.h"
+#include "ns3/job-records.h"
 #include "ns3/object-factory.h"
 #include "ns3/periodic-job.h"
 #include "ns3/ptr.h"
@@ -18,6 +19,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <utility>
@@ -193,6 +195,32 @@ class SimulationSession
     Ptr<PeriodicJob> AddPeriodicJob(const SessionPeriodicJob& job);
 
     /**
+     * Apply a top-level section of the JSON scenario format ("host", "aggregation",
+     * "scheduler", "cc": ScenarioSectionRegistry::Keys()), parsed by the section's own parser
+     * and installed at once: once per key, after InstallRdma() and before the first flow, job,
+     * traffic entry or Run(). Times in it count from 0; the topology is the session's.
+     * \param key the section's key \param section its JSON value (an object, or the section's
+     * string form)
+     * \throw std::invalid_argument the scenario's one-line message, e.g.
+     * "scenario: host.pcieLanes = 3: must be a power of two in [1, 32]"
+     */
+    void AddSection(const std::string& key, const nlohmann::json& section);
+    /**
+     * Add a traffic entry of the JSON scenario format (its "type" one of
+     * TrafficRegistry::Types(), e.g. a "data-parallel-job" in "mode": "ina" over the
+     * "aggregation" section, or in "mode": "ps" through the "scheduler"), parsed by the type's
+     * own parser and installed at once; before the first Run(). Its "start" counts from 0.
+     * \param entry the entry (with its "type")
+     * \return its index i (a job is named <type><i>, as traffic[i] of a scenario)
+     * \throw std::invalid_argument the scenario's one-line message, e.g.
+     * "scenario: traffic[0].iterations = 0: must be an integer in [1, 1000000]"
+     */
+    uint32_t AddTraffic(const nlohmann::json& entry);
+    /// \return the iteration records of the training jobs added with AddTraffic (by entry,
+    /// then iteration; kept when the session is closed)
+    std::vector<IterationRecord> GetIterations() const;
+
+    /**
      * Run the simulation (until it runs out of events, or until the time given).
      * \param until stop time (s), not in the past; unset: run to the end
      */
@@ -217,12 +245,24 @@ class SimulationSession
     bool HasRdma() const;
 
   private:
+    class Sections; // AddSection/AddTraffic's TrafficContext (simulation-session-sections.cc)
+    /// \return the sections' context, created on first use
+    Sections& GetSections();
+    /// Throw unless sections and traffic entries may be added now (before the first Run()).
+    void CheckBeforeRun(const std::string& what) const;
+    /// The sections' checks against the traffic (ScenarioSectionRegistry), at the first Run().
+    void CheckSections() const;
+    /// Keep the traffic entries' records and release them (Close()).
+    void SnapshotSections();
+
     bool m_open{false};
+    bool m_ran{false}; //!< Run() was called
     bool m_built{false};
     bool m_rdma{false};
     uint64_t m_seed{1};
     double m_closedAt{0};
     std::string m_kind;
+    SessionFabric m_fabric; //!< as built (the sections' topology)
     std::string m_ccType;
     FabricTopology m_topo;
     std::vector<Ptr<RdmaNic>> m_nics;
@@ -230,6 +270,8 @@ class SimulationSession
     std::vector<std::shared_ptr<SessionFlow>> m_flows;
     std::vector<Ptr<PeriodicJob>> m_jobs;
     std::map<uint32_t, std::string> m_names;
+    std::shared_ptr<Sections> m_sections;      //!< null until AddSection/AddTraffic
+    std::vector<IterationRecord> m_iterations; //!< the traffic entries' records, once closed
 };
 
 } // namespace ns3

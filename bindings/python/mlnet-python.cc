@@ -253,6 +253,7 @@ PYBIND11_MODULE(mlnet, m)
         "Parse a time ('1us', '10ms', a number of seconds) into seconds; ValueError if bad.");
 
     mlnetpy::RegisterSimulation(m);
+    mlnetpy::RegisterSessionSections(m);
 
     py::class_<LayerSpec>(m, "Layer")
         .def_readonly("name", &LayerSpec::name)

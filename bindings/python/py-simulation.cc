@@ -103,21 +103,7 @@ class Job
     py::list Iterations() const
     {
         SimulatorGuard::CheckIdle("mlnet.Job");
-        py::list out;
-        for (const IterationRecord& r : m_job->GetIterationRecords())
-        {
-            py::dict d;
-            d["iteration"] = r.iteration;
-            d["start"] = r.start.GetSeconds();
-            d["end"] = r.end.GetSeconds();
-            d["compute"] = r.compute.GetSeconds();
-            d["exposed_comm"] = r.exposedComm.GetSeconds();
-            d["gpu_idle"] = r.gpuIdle.GetSeconds();
-            d["period_wait"] = r.periodWait.GetSeconds();
-            d["busy"] = r.BusyTime().GetSeconds();
-            out.append(d);
-        }
-        return out;
+        return IterationList(m_job->GetIterationRecords());
     }
 
     double MeanIterationTime(uint32_t skip) const
@@ -402,6 +388,40 @@ class Simulation
         m_session->InstallRdma(tid, m, values);
     }
 
+    /// The arguments rdma_flow() and periodic_job() share, converted and range-checked.
+    struct Message
+    {
+        uint32_t src;
+        uint32_t dst;
+        uint64_t bytes;
+        double start;
+        uint8_t priority;
+    };
+
+    /// \param caller "rdma_flow()" or "periodic_job()" \return the shared arguments
+    Message ParseMessage(const std::string& caller,
+                         const py::handle& srcH,
+                         const py::handle& dstH,
+                         const py::handle& bytesH,
+                         const py::handle& startH,
+                         const py::handle& prioH) const
+    {
+        CheckOpen();
+        if (!m_session->HasRdma())
+        {
+            throw std::invalid_argument("call install_rdma() before " + caller);
+        }
+        const uint32_t n = m_session->GetNHosts();
+        Message m;
+        m.src = static_cast<uint32_t>(CheckedUint(srcH, "src (host index)", 0, n - 1));
+        m.dst = static_cast<uint32_t>(CheckedUint(dstH, "dst (host index)", 0, n - 1));
+        m.bytes = CheckedUint(bytesH, "bytes", InputLimits::MESSAGE_BYTES);
+        m.start = ParseTime(startH, "start");
+        m.priority =
+            static_cast<uint8_t>(CheckedUint(prioH, "priority", InputLimits::RDMA_PRIORITY));
+        return m;
+    }
+
     Flow RdmaFlow(const py::handle& srcH,
                   const py::handle& dstH,
                   const py::handle& bytesH,
@@ -410,19 +430,10 @@ class Simulation
                   double aggressiveness,
                   bool trace)
     {
-        CheckOpen();
-        if (!m_session->HasRdma())
-        {
-            throw std::invalid_argument("call install_rdma() before rdma_flow()");
-        }
-        const uint32_t n = m_session->GetNHosts();
-        uint32_t src = static_cast<uint32_t>(CheckedUint(srcH, "src (host index)", 0, n - 1));
-        uint32_t dst = static_cast<uint32_t>(CheckedUint(dstH, "dst (host index)", 0, n - 1));
-        uint64_t bytes = CheckedUint(bytesH, "bytes", InputLimits::MESSAGE_BYTES);
-        double start = ParseTime(startH, "start");
-        uint8_t prio =
-            static_cast<uint8_t>(CheckedUint(prioH, "priority", InputLimits::RDMA_PRIORITY));
-        return Flow(m_session->AddRdmaFlow(src, dst, bytes, start, prio, aggressiveness, trace));
+        const Message m = ParseMessage("rdma_flow()", srcH, dstH, bytesH, startH, prioH);
+        return Flow(
+            m_session
+                ->AddRdmaFlow(m.src, m.dst, m.bytes, m.start, m.priority, aggressiveness, trace));
     }
 
     Job PeriodicJobOf(const py::handle& srcH,
@@ -438,21 +449,15 @@ class Simulation
                       double computeCv,
                       const py::handle& minPeriodH)
     {
-        CheckOpen();
-        if (!m_session->HasRdma())
-        {
-            throw std::invalid_argument("call install_rdma() before periodic_job()");
-        }
-        const uint32_t n = m_session->GetNHosts();
+        const Message m = ParseMessage("periodic_job()", srcH, dstH, bytesH, startH, prioH);
         SessionPeriodicJob j;
-        j.src = static_cast<uint32_t>(CheckedUint(srcH, "src (host index)", 0, n - 1));
-        j.dst = static_cast<uint32_t>(CheckedUint(dstH, "dst (host index)", 0, n - 1));
+        j.src = m.src;
+        j.dst = m.dst;
         j.compute = ParseTime(computeH, "compute");
-        j.bytes = CheckedUint(bytesH, "bytes", InputLimits::MESSAGE_BYTES);
+        j.bytes = m.bytes;
         j.iterations = CheckedUint(iterationsH, "iterations", InputLimits::ITERATIONS);
-        j.start = ParseTime(startH, "start");
-        j.priority =
-            static_cast<uint8_t>(CheckedUint(prioH, "priority", InputLimits::RDMA_PRIORITY));
+        j.start = m.start;
+        j.priority = m.priority;
         j.aggressiveness = aggressiveness;
         j.iterGainSlope = slope;
         j.iterGainIntercept = intercept;
@@ -483,7 +488,15 @@ class Simulation
         } clear{m_running};
 
         py::gil_scoped_release release;
-        m_session->Run(t);
+        try
+        {
+            m_session->Run(t);
+        }
+        catch (const std::invalid_argument& e)
+        {
+            // the first run checks the sections against the traffic: the scenario's message
+            throw std::invalid_argument(InPythonWords(e.what()));
+        }
     }
 
     std::vector<Flow> Flows() const
@@ -553,6 +566,23 @@ class Simulation
         m_session->CheckOpen();
     }
 
+    /// \return the session, open and idle (the other parts' methods: py-session-sections.cc)
+    SimulationSession& Session()
+    {
+        CheckOpen();
+        return *m_session;
+    }
+
+    /// \return the session, open or closed (its kept records)
+    const SimulationSession& Records() const
+    {
+        if (m_session->IsOpen())
+        {
+            SimulatorGuard::CheckIdle("mlnet.Simulation");
+        }
+        return *m_session;
+    }
+
   private:
     /// \param key the parameter as given \param type its attribute's value type
     /// \param v the Python value \return the attribute value
@@ -603,10 +633,78 @@ class Simulation
     bool m_running{false};
 };
 
+/**
+ * Bind one topology builder of Simulation: its own dimension arguments first (converted and
+ * checked by `dims`), then the link and switch arguments every builder shares.
+ * \param sim the class \param name the method \param dims the dimensions' parser
+ * \param doc the docstring \param dimArgs the dimensions' py::arg with their defaults
+ */
+template <class... D, class... A>
+void
+DefTopology(py::class_<Simulation>& sim,
+            const char* name,
+            std::vector<uint64_t> (*dims)(const D&...),
+            const char* doc,
+            A&&... dimArgs)
+{
+    const std::string kind = name;
+    sim.def(
+        name,
+        [kind, dims](Simulation& s,
+                     const D&... d,
+                     const py::object& hostRate,
+                     const py::object& fabricRate,
+                     const py::object& delay,
+                     bool pfc,
+                     bool ecn,
+                     const py::object& buffer,
+                     const py::object& ecnKmin,
+                     const py::object& ecnKmax,
+                     const py::object& ecnPmax,
+                     const py::object& ecnMarking) {
+            return s.Build(kind,
+                           dims(d...),
+                           hostRate,
+                           fabricRate,
+                           delay,
+                           pfc,
+                           ecn,
+                           buffer,
+                           ecnKmin,
+                           ecnKmax,
+                           ecnPmax,
+                           ecnMarking);
+        },
+        std::forward<A>(dimArgs)...,
+        py::arg("host_rate") = "100Gbps",
+        py::arg("fabric_rate") = "100Gbps",
+        py::arg("delay") = "1us",
+        py::arg("pfc") = true,
+        py::arg("ecn") = true,
+        py::arg("buffer") = py::none(),
+        py::arg("ecn_kmin") = py::none(),
+        py::arg("ecn_kmax") = py::none(),
+        py::arg("ecn_pmax") = py::none(),
+        py::arg("ecn_marking") = py::none(),
+        doc);
+}
+
 } // namespace
 
 namespace mlnetpy
 {
+
+SimulationSession&
+SessionOf(py::handle simulation)
+{
+    return simulation.cast<Simulation&>().Session();
+}
+
+const SimulationSession&
+RecordsOf(py::handle simulation)
+{
+    return simulation.cast<const Simulation&>().Records();
+}
 
 void
 CloseLiveSimulation()
@@ -677,145 +775,58 @@ RegisterSimulation(py::module_& m)
 
     const char* topoDoc = "Build the topology; rates like '100Gbps', delay like '1us'; "
                           "buffer in bytes; returns a Topology";
-    py::class_<Simulation>(m, "Simulation", "One ns-3 simulation (only one may be live)")
-        .def(py::init([](const py::object& seed) {
-                 return std::make_unique<Simulation>(CheckedUint(seed, "seed", InputLimits::SEED));
-             }),
-             py::arg("seed") = 1)
+    py::class_<Simulation> sim(m, "Simulation", "One ns-3 simulation (only one may be live)");
+    DefTopology(
+        sim,
+        "fat_tree",
+        +[](const py::object& k, const py::object& hostsPerEdge) -> std::vector<uint64_t> {
+            uint64_t kk = CheckedUint(k, "k", InputLimits::FAT_TREE_K);
+            if (kk % 2 != 0)
+            {
+                throw std::invalid_argument("k = " + std::to_string(kk) + " must be even");
+            }
+            return {kk,
+                    CheckedUint(hostsPerEdge,
+                                "hosts_per_edge",
+                                0,
+                                InputLimits::HOSTS_PER_EDGE_PER_K * kk)};
+        },
+        topoDoc,
+        py::arg("k") = 4,
+        py::arg("hosts_per_edge") = 0);
+    DefTopology(
+        sim,
+        "leaf_spine",
+        +[](const py::object& l,
+            const py::object& sp,
+            const py::object& h) -> std::vector<uint64_t> {
+            return {CheckedUint(l, "leaves", InputLimits::LEAVES),
+                    CheckedUint(sp, "spines", InputLimits::SPINES),
+                    CheckedUint(h, "hosts_per_leaf", InputLimits::HOSTS_PER_LEAF)};
+        },
+        topoDoc,
+        py::arg("leaves") = 4,
+        py::arg("spines") = 2,
+        py::arg("hosts_per_leaf") = 4);
+    DefTopology(
+        sim,
+        "dumbbell",
+        +[](const py::object& l, const py::object& r) -> std::vector<uint64_t> {
+            return {CheckedUint(l, "left", InputLimits::DUMBBELL_HOSTS),
+                    CheckedUint(r, "right", InputLimits::DUMBBELL_HOSTS)};
+        },
+        "Dumbbell: left hosts then right hosts; fabric_rate is the bottleneck rate",
+        py::arg("left") = 1,
+        py::arg("right") = 1);
+    sim.def(py::init([](const py::object& seed) {
+                return std::make_unique<Simulation>(CheckedUint(seed, "seed", InputLimits::SEED));
+            }),
+            py::arg("seed") = 1)
         .def_property_readonly("seed", &Simulation::Seed)
         .def_property_readonly("now", &Simulation::Now, "simulated time (s)")
         .def_property_readonly("is_open", &Simulation::IsOpen)
         .def_property_readonly("topology", &Simulation::Info)
         .def_property_readonly("flows", &Simulation::Flows)
-        .def(
-            "fat_tree",
-            [](Simulation& s,
-               const py::object& k,
-               const py::object& hostsPerEdge,
-               const py::object& hr,
-               const py::object& fr,
-               const py::object& d,
-               bool pfc,
-               bool ecn,
-               const py::object& buf,
-               const py::object& kmin,
-               const py::object& kmax,
-               const py::object& pmax,
-               const py::object& marking) {
-                uint64_t kk = CheckedUint(k, "k", InputLimits::FAT_TREE_K);
-                if (kk % 2 != 0)
-                {
-                    throw std::invalid_argument("k = " + std::to_string(kk) + " must be even");
-                }
-                uint64_t hpe = CheckedUint(hostsPerEdge,
-                                           "hosts_per_edge",
-                                           0,
-                                           InputLimits::HOSTS_PER_EDGE_PER_K * kk);
-                return s.Build("fat_tree",
-                               {kk, hpe},
-                               hr,
-                               fr,
-                               d,
-                               pfc,
-                               ecn,
-                               buf,
-                               kmin,
-                               kmax,
-                               pmax,
-                               marking);
-            },
-            py::arg("k") = 4,
-            py::arg("hosts_per_edge") = 0,
-            py::arg("host_rate") = "100Gbps",
-            py::arg("fabric_rate") = "100Gbps",
-            py::arg("delay") = "1us",
-            py::arg("pfc") = true,
-            py::arg("ecn") = true,
-            py::arg("buffer") = py::none(),
-            py::arg("ecn_kmin") = py::none(),
-            py::arg("ecn_kmax") = py::none(),
-            py::arg("ecn_pmax") = py::none(),
-            py::arg("ecn_marking") = py::none(),
-            topoDoc)
-        .def(
-            "leaf_spine",
-            [](Simulation& s,
-               const py::object& l,
-               const py::object& sp,
-               const py::object& h,
-               const py::object& hr,
-               const py::object& fr,
-               const py::object& d,
-               bool pfc,
-               bool ecn,
-               const py::object& buf,
-               const py::object& kmin,
-               const py::object& kmax,
-               const py::object& pmax,
-               const py::object& marking) {
-                uint64_t a = CheckedUint(l, "leaves", InputLimits::LEAVES);
-                uint64_t b = CheckedUint(sp, "spines", InputLimits::SPINES);
-                uint64_t c = CheckedUint(h, "hosts_per_leaf", InputLimits::HOSTS_PER_LEAF);
-                return s.Build("leaf_spine",
-                               {a, b, c},
-                               hr,
-                               fr,
-                               d,
-                               pfc,
-                               ecn,
-                               buf,
-                               kmin,
-                               kmax,
-                               pmax,
-                               marking);
-            },
-            py::arg("leaves") = 4,
-            py::arg("spines") = 2,
-            py::arg("hosts_per_leaf") = 4,
-            py::arg("host_rate") = "100Gbps",
-            py::arg("fabric_rate") = "100Gbps",
-            py::arg("delay") = "1us",
-            py::arg("pfc") = true,
-            py::arg("ecn") = true,
-            py::arg("buffer") = py::none(),
-            py::arg("ecn_kmin") = py::none(),
-            py::arg("ecn_kmax") = py::none(),
-            py::arg("ecn_pmax") = py::none(),
-            py::arg("ecn_marking") = py::none(),
-            topoDoc)
-        .def(
-            "dumbbell",
-            [](Simulation& s,
-               const py::object& l,
-               const py::object& r,
-               const py::object& hr,
-               const py::object& fr,
-               const py::object& d,
-               bool pfc,
-               bool ecn,
-               const py::object& buf,
-               const py::object& kmin,
-               const py::object& kmax,
-               const py::object& pmax,
-               const py::object& marking) {
-                uint64_t a = CheckedUint(l, "left", InputLimits::DUMBBELL_HOSTS);
-                uint64_t b = CheckedUint(r, "right", InputLimits::DUMBBELL_HOSTS);
-                return s
-                    .Build("dumbbell", {a, b}, hr, fr, d, pfc, ecn, buf, kmin, kmax, pmax, marking);
-            },
-            py::arg("left") = 1,
-            py::arg("right") = 1,
-            py::arg("host_rate") = "100Gbps",
-            py::arg("fabric_rate") = "100Gbps",
-            py::arg("delay") = "1us",
-            py::arg("pfc") = true,
-            py::arg("ecn") = true,
-            py::arg("buffer") = py::none(),
-            py::arg("ecn_kmin") = py::none(),
-            py::arg("ecn_kmax") = py::none(),
-            py::arg("ecn_pmax") = py::none(),
-            py::arg("ecn_marking") = py::none(),
-            "Dumbbell: left hosts then right hosts; fabric_rate is the bottleneck rate")
         .def(
             "install_rdma",
             [](Simulation& s, const std::string& cc, const py::object& mtu, const py::kwargs& kw) {

@@ -153,6 +153,9 @@ TEST_CASE("helper: the naming table of doc/scenario.rst matches the parser", "[h
                            "\"compute\": \"1us\", \"bytes\": 1000, \"iterations\": 1, "
                            "\"zzzUnknown\": 1}]"));
     accepted["aggregation"] = AcceptedKeys(ScenarioText("\"aggregation\": {\"zzzUnknown\": 1}"));
+    accepted["host"] = AcceptedKeys(ScenarioText("\"host\": {\"zzzUnknown\": 1}"));
+    accepted["scheduler"] =
+        AcceptedKeys(ScenarioText("\"scheduler\": {\"policy\": \"fair\", \"zzzUnknown\": 1}"));
     // "ina-job": the keys a data-parallel job gains in mode "ina", and its hosts.
     const std::string job = "\"traffic\": [{\"type\": \"data-parallel-job\", \"hosts\": [0, 1], "
                             "\"model\": \"cifarnet\", \"iterations\": 1, \"zzzUnknown\": 1";

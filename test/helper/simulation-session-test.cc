@@ -2,11 +2,15 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 // SimulationSession (helper/simulation-session.h), the C++ side of Python's mlnet.Simulation:
-// a flow and a periodic job against their line-rate times, and its configuration errors.
+// a flow and a periodic job against their line-rate times, and its configuration errors; the
+// scenario format's host, aggregation and scheduler sections in a session (AddSection,
+// AddTraffic: helper/simulation-session-sections.cc), each against an analytical expectation,
+// and their errors (the scenario parser's, one place).
 
 #include "ns3/core-module.h"
 #include "ns3/mlnet-module.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <stdexcept>
@@ -128,4 +132,181 @@ TEST_CASE("helper: a session refuses calls out of order and values out of range"
     CHECK_THROWS_WITH(s.AddRdmaFlow(0, 1, 1000, 2e-6, 3, 1.0, false), Catch::Contains("closed"));
     SimulationSession next(3); // the first one is closed: a new one may open
     CHECK(next.IsOpen());
+}
+
+TEST_CASE("helper: a session's host section limits a flow to the host path's write rate",
+          "[helper]")
+{
+    const uint64_t bytes = 2000000; // 2,000 packets of the default 1,000-byte MTU
+    double fct[2] = {0, 0};
+    double writeRate = 0;
+    for (int narrow : {0, 1})
+    {
+        SimulationSession s(1);
+        s.Build(OneToOne());
+        s.InstallRdma("ns3::Dcqcn", std::nullopt, {});
+        if (narrow)
+        {
+            // The receiver's NIC on one PCIe 3.0 lane, its buffer pausing the link when full.
+            s.AddSection("host",
+                         {{"hosts", nlohmann::json::array({1})}, {"pcieLanes", 1}, {"pfc", true}});
+            Ptr<HostInterconnect> hi = HostInterconnectHelper::Get(s.GetTopology().hosts.Get(1));
+            REQUIRE(hi);
+            CHECK_FALSE(HostInterconnectHelper::Get(s.GetTopology().hosts.Get(0)));
+            writeRate = hi->GetOperatingPoint().writeRate;
+        }
+        std::shared_ptr<SessionFlow> f = s.AddRdmaFlow(0, 1, bytes, 0.0, 3, 1.0, false);
+        s.Run();
+        REQUIRE(f->done);
+        fct[narrow] = f->finish - f->start;
+    }
+    // One PCIe 3.0 lane: 8 GT/s x 128/130 = 7.88 Gb/s before the TLP headers.
+    REQUIRE(writeRate > 0);
+    CHECK(writeRate < 8e9 * 128 / 130);
+    // The flow drains at the write rate: its time is the payload at that rate (lower bound),
+    // plus the buffer's fill and the round trip (upper).
+    const double bound = bytes * 8 / writeRate;
+    CHECK(fct[1] >= bound);
+    CHECK(fct[1] <= bound * 1.05);
+    // Without the section it runs at the 100 Gb/s line rate (with every packet's headers),
+    // more than 10x faster.
+    CHECK(fct[0] <= (bytes + 2000 * kMaxOverheadPerPacket) * 8 / 100e9 + 20e-6);
+}
+
+TEST_CASE("helper: a session's aggregation section bounds an in-network aggregation job",
+          "[helper]")
+{
+    // A leaf-spine of 2 leaves x 2 hosts, 2 spines, at 10 Gb/s; aggregation devices on the
+    // switches' up ports; a 4-worker cifarnet job aggregating its gradients through them.
+    const DnnModel model = ModelZoo::CifarNet();
+    const double elements = double(model.GetParameterBytes()) / 4; // fp32 gradients
+    const double chunk = 256;                                      // chunkElements
+
+    struct Case
+    {
+        uint32_t lanes;
+        double clockMHz;
+        double bound;    //!< per-iteration communication bound (s)
+        double overhead; //!< most the packets' headers add to it
+    };
+
+    // Two trees, rooted at the two spines: each leaf's two up ports carry one tree each.
+    // Line rate: every worker sends its whole gradient once and receives the sum once (full
+    // duplex), so the gradient at 10 Gb/s bounds an iteration, within the packets' headers
+    // (ring all-reduce would move 2 (n - 1) / n = 1.5 times that). One 100 MHz lane: the device
+    // on a leaf's up port sums both hosts' halves of the gradient (its tree's), one element
+    // per cycle: 2 x elements / 2 / 100 MHz bounds it (3.1x the line-rate bound), within 10%
+    // for the gaps of the input buffers' back pressure.
+    for (const Case& c :
+         {Case{16, 300, elements * 4 * 8 / 10e9, (chunk * 4 + kMaxOverheadPerPacket) / (chunk * 4)},
+          Case{1, 100, elements / 100e6, 1.10}})
+    {
+        SimulationSession s(1);
+        SessionFabric f;
+        f.kind = "leaf_spine";
+        f.dims = {2, 2, 2};
+        f.hostRate = 10e9;
+        f.fabricRate = 10e9;
+        s.Build(f);
+        s.InstallRdma("ns3::Dcqcn", std::nullopt, {});
+        s.AddSection("aggregation",
+                     {{"placement", "devices"}, {"lanes", c.lanes}, {"clockMHz", c.clockMHz}});
+        const uint32_t index = s.AddTraffic({{"type", "data-parallel-job"},
+                                             {"hosts", {0, 1, 2, 3}},
+                                             {"mode", "ina"},
+                                             {"model", "cifarnet"},
+                                             {"iterations", 3},
+                                             {"trees", 2}});
+        CHECK(index == 0);
+        s.Run();
+        std::vector<IterationRecord> it = s.GetIterations();
+        REQUIRE(it.size() == 3);
+        CHECK(it[0].job == "data-parallel-job0");
+        // An iteration's gradients are aggregated during the next one: the mean over the
+        // job is the steady-state period.
+        const double mean = (it.back().end - it.front().start).GetSeconds() / it.size();
+        const double compute = it.back().compute.GetSeconds();
+        INFO(c.lanes << " lanes at " << c.clockMHz << " MHz: " << mean << " s per iteration, "
+                     << "bound " << c.bound << " s, compute " << compute << " s");
+        CHECK(mean >= std::max(compute, c.bound));
+        CHECK(mean <= compute + c.bound * c.overhead);
+        s.Close();
+        CHECK(s.GetIterations().size() == 3); // kept after Close()
+    }
+}
+
+TEST_CASE("helper: a session's scheduler delays each pipeline message by its control delay",
+          "[helper]")
+{
+    // A 2-stage pipeline of one micro-batch: forward on stage 0, activations to stage 1,
+    // forward and backward there, gradients back, backward on stage 0. The centralised
+    // scheduler starts each message when its decision arrives, controlDelay after its release:
+    // two messages on the critical path, so each iteration takes 2 x controlDelay longer.
+    std::vector<double> iteration;
+    for (const char* delay : {"0us", "20us"})
+    {
+        SimulationSession s(1);
+        s.Build(OneToOne());
+        s.InstallRdma("ns3::Dcqcn", std::nullopt, {});
+        s.AddSection("scheduler", {{"policy", "fair"}, {"controlDelay", delay}});
+        s.AddTraffic({{"type", "pipeline-job"},
+                      {"hosts", {0, 1}},
+                      {"microBatches", 1},
+                      {"forward", "50us"},
+                      {"backward", "100us"},
+                      {"activationBytes", "100KB"},
+                      {"iterations", 3}});
+        s.Run();
+        std::vector<IterationRecord> it = s.GetIterations();
+        REQUIRE(it.size() == 3);
+        iteration.push_back(it.back().Duration().GetSeconds());
+    }
+    CHECK(iteration[1] - iteration[0] == Approx(2 * 20e-6).epsilon(0.01));
+}
+
+TEST_CASE("helper: a session's sections and traffic entries are checked by the scenario parser",
+          "[helper]")
+{
+    SimulationSession s(1);
+    s.Build(OneToOne());
+    CHECK_THROWS_WITH(s.AddSection("host", {{"iommu", true}}),
+                      Catch::Equals("call install_rdma() before section 'host'"));
+    s.InstallRdma("ns3::Dcqcn", std::nullopt, {});
+    CHECK_THROWS_WITH(s.AddSection("hosts", nlohmann::json::object()),
+                      Catch::Equals("scenario: hosts: unknown key (accepted: aggregation, cc, "
+                                    "host, scheduler)"));
+    CHECK_THROWS_WITH(s.AddSection("host", {{"pcieLanes", 3}}),
+                      Catch::Equals("scenario: host.pcieLanes = 3: must be a power of two in [1, "
+                                    "32]"));
+    CHECK_THROWS_WITH(s.AddSection("host", {{"memoryAppDemand", 1.5}}),
+                      Catch::StartsWith("scenario: host.memoryAppDemand = 1.5: must be"));
+    CHECK_THROWS_WITH(s.AddSection("host", {{"pcieLanez", 4}}),
+                      Catch::StartsWith("scenario: host.pcieLanez: unknown key (accepted: "));
+    CHECK_THROWS_WITH(
+        s.AddSection("aggregation", {{"treeDepth", 5000}}),
+        Catch::StartsWith("scenario: aggregation.treeDepth = 5000: must be an integer "
+                          "in ["));
+    CHECK_THROWS_WITH(s.AddSection("scheduler", {{"policy", "lifo"}}),
+                      Catch::StartsWith("scenario: scheduler.policy = \"lifo\": must be one of"));
+    CHECK_THROWS_WITH(s.AddTraffic({{"type", "pipeline-job"}, {"hosts", {0, 2}}}),
+                      Catch::StartsWith("scenario: traffic[0].hosts = [0,2]: must be an array "
+                                        "of distinct host indices in [0, 1]"));
+    // A scheduler that no entry posts through changes nothing: refused when the run starts.
+    s.AddSection("scheduler", {{"policy", "fair"}});
+    CHECK_THROWS_WITH(s.AddSection("scheduler", {{"policy", "fair"}}),
+                      Catch::Contains("already applied"));
+    CHECK_THROWS_WITH(s.Run(), Catch::StartsWith("scenario: scheduler: no traffic entry posts"));
+    s.AddRdmaFlow(0, 1, 1000, 0.0, 3, 1.0, false);
+    CHECK_THROWS_WITH(s.AddSection("host", {{"iommu", true}}),
+                      Catch::Contains("must come before the first flow, job or traffic entry"));
+    s.AddTraffic({{"type", "pipeline-job"},
+                  {"hosts", {0, 1}},
+                  {"forward", "1us"},
+                  {"backward", "1us"},
+                  {"activationBytes", 1000},
+                  {"iterations", 1}});
+    s.Run();
+    CHECK(s.GetIterations().size() == 1);
+    CHECK_THROWS_WITH(s.AddTraffic({{"type", "pipeline-job"}}),
+                      Catch::Equals("a traffic entry must come before the first run()"));
 }

@@ -52,6 +52,27 @@ def aggregate_arguments():
     raise AssertionError("aggregate() accepted an unknown argument")
 
 
+def section_arguments(method):
+    """The keyword arguments a section method of mlnet.Simulation (host, aggregation,
+    scheduler) accepts: the section's keys in snake_case, from its "unknown key" error."""
+    with mlnet.Simulation() as sim:
+        sim.dumbbell(left=1, right=1)
+        sim.install_rdma()
+        args = {"zzz_unknown": 1}
+        if method == "scheduler":
+            args["policy"] = "fair"  # required: read before the unknown key is refused
+        try:
+            getattr(sim, method)(**args)
+        except ValueError as e:
+            m = re.search(r"zzz_unknown: unknown key \(accepted: (.*?)\)", str(e))
+            assert m, str(e)
+            return set(m.group(1).split(", "))
+    raise AssertionError(f"{method}() accepted an unknown argument")
+
+
+SECTION_METHODS = ("host", "aggregation", "scheduler")
+
+
 class TestNamingTable(unittest.TestCase):
     def test_python_names_exist(self):
         rows = naming_rows()
@@ -71,6 +92,12 @@ class TestNamingTable(unittest.TestCase):
                     self.assertIn(arg, aggregate_arguments(), f"{section} {key}: {python}")
                     checked += 1
                     continue
+            elif func in SECTION_METHODS:
+                self.assertTrue(hasattr(mlnet.Simulation, func), f"{section} {key}: {func}")
+                if arg:
+                    self.assertIn(arg, section_arguments(func), f"{section} {key}: {python}")
+                checked += 1
+                continue
             else:
                 self.assertTrue(hasattr(mlnet.Simulation, func), f"{section} {key}: {func}")
                 target = getattr(mlnet.Simulation, func)
@@ -93,6 +120,16 @@ class TestNamingTable(unittest.TestCase):
             mlnet.aggregate(aggregation_cc="none", cc="none")
         with self.assertRaisesRegex(ValueError, "workers is the older name of hosts"):
             mlnet.aggregate(workers=[0, 1], hosts=[0, 1])
+
+    def test_section_methods_take_every_key_of_their_section(self):
+        """host(), aggregation(), scheduler(): the table lists every key they accept."""
+        documented = {}
+        for section, _key, _cpp, python in naming_rows():
+            m = re.fullmatch(r"(\w+)\((\w+)\)", python)
+            if m and m.group(1) in SECTION_METHODS:
+                documented.setdefault(m.group(1), set()).add(m.group(2))
+        for method in SECTION_METHODS:
+            self.assertEqual(documented[method], section_arguments(method), method)
 
     def test_signature_reader_sees_arguments(self):
         self.assertIn("hosts_per_edge", arguments(mlnet.Simulation.fat_tree))
