@@ -12,6 +12,8 @@ list(APPEND MLNET_SOURCES
   ${_dir}/aggregation-engine.cc
   ${_dir}/aggregation-device.cc
   ${_dir}/switch-aggregator.cc
+  ${_dir}/aggregation-fabric-graph.cc
+  ${_dir}/aggregation-tree-planner.cc
   ${_dir}/aggregation-congestion-ops.cc
   ${_dir}/aggregation-worker.cc
   ${_dir}/aggregation-endpoint.cc
@@ -28,6 +30,8 @@ list(APPEND MLNET_HEADERS
   ${_dir}/aggregation-engine.h
   ${_dir}/aggregation-device.h
   ${_dir}/switch-aggregator.h
+  ${_dir}/aggregation-fabric-graph.h
+  ${_dir}/aggregation-tree-planner.h
   ${_dir}/aggregation-congestion-ops.h
   ${_dir}/aggregation-worker.h
   ${_dir}/aggregation-endpoint.h

@@ -11,6 +11,7 @@ list(APPEND MLNET_SOURCES
   ${_dir}/fabric-net-device-ns3.cc
   ${_dir}/fabric-wire.cc
   ${_dir}/fabric-switch.cc
+  ${_dir}/fabric-links.cc
   ${_dir}/flow-key.cc
   ${_dir}/pfc-header.cc
   ${_dir}/shared-buffer-mmu.cc
@@ -25,6 +26,7 @@ list(APPEND MLNET_HEADERS
   ${_dir}/fabric-net-device.h
   ${_dir}/fabric-wire.h
   ${_dir}/fabric-switch.h
+  ${_dir}/fabric-links.h
   ${_dir}/flow-key.h
   ${_dir}/pfc-header.h
   ${_dir}/shared-buffer-mmu.h

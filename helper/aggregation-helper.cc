@@ -6,6 +6,7 @@
 #include "fabric-helper.h"
 
 #include "ns3/aggregation-endpoint.h"
+#include "ns3/aggregation-fabric-graph.h"
 #include "ns3/enum.h"
 #include "ns3/fabric-channel.h"
 #include "ns3/log.h"
@@ -16,7 +17,6 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
-#include <deque>
 #include <limits>
 #include <map>
 #include <set>
@@ -26,185 +26,6 @@ namespace ns3
 {
 
 NS_LOG_COMPONENT_DEFINE("AggregationHelper");
-
-namespace
-{
-const uint32_t kInf = std::numeric_limits<uint32_t>::max();
-
-/// One end of a switch-to-switch link as seen from a switch port.
-struct LinkEnd
-{
-    uint32_t port{0};                //!< port of the switch
-    uint32_t peer{kInf};             //!< switch index at the far end (kInf: a host)
-    uint32_t peerPort{0};            //!< port of the far switch on this link
-    Ptr<AggregationDevice> nearBump; //!< device at this switch's end of the link
-};
-
-/// The switch graph of the simulation, seen through in-line devices.
-struct FabricGraph
-{
-    std::vector<Ptr<Node>> switches;
-    std::map<uint32_t, uint32_t> indexOf; //!< node id -> switch index
-    std::vector<std::vector<LinkEnd>> ports;
-    std::vector<bool> hasHost;
-
-    FabricGraph()
-    {
-        for (uint32_t i = 0; i < NodeList::GetNNodes(); ++i)
-        {
-            Ptr<Node> n = NodeList::GetNode(i);
-            if (n->GetObject<FabricSwitch>())
-            {
-                indexOf[n->GetId()] = switches.size();
-                switches.push_back(n);
-            }
-        }
-        ports.resize(switches.size());
-        hasHost.assign(switches.size(), false);
-        for (uint32_t s = 0; s < switches.size(); ++s)
-        {
-            Ptr<FabricSwitch> sw = switches[s]->GetObject<FabricSwitch>();
-            for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
-            {
-                LinkEnd e;
-                e.port = p;
-                Ptr<FabricNetDevice> dev = sw->GetPort(p);
-                Ptr<FabricNetDevice> adj = dev->GetPeer();
-                if (adj)
-                {
-                    Ptr<AggregationDevice> b = adj->GetNode()->GetObject<AggregationDevice>();
-                    if (b && b->GetSwitchPort() == adj)
-                    {
-                        e.nearBump = b;
-                    }
-                }
-                Ptr<FabricNetDevice> far = FabricHelper::GetFarPeer(dev);
-                if (far)
-                {
-                    auto it = indexOf.find(far->GetNode()->GetId());
-                    if (it != indexOf.end())
-                    {
-                        e.peer = it->second;
-                        Ptr<FabricSwitch> fs = far->GetNode()->GetObject<FabricSwitch>();
-                        for (uint32_t q = 0; q < fs->GetNPorts(); ++q)
-                        {
-                            if (fs->GetPort(q) == far)
-                            {
-                                e.peerPort = q;
-                            }
-                        }
-                    }
-                    else
-                    {
-                        hasHost[s] = true;
-                    }
-                }
-                ports[s].push_back(e);
-            }
-        }
-    }
-
-    /// Multi-source BFS over switches. \return hop distance of every switch
-    std::vector<uint32_t> Distances(const std::vector<uint32_t>& sources) const
-    {
-        std::vector<uint32_t> d(switches.size(), kInf);
-        std::deque<uint32_t> q;
-        for (uint32_t s : sources)
-        {
-            d[s] = 0;
-            q.push_back(s);
-        }
-        while (!q.empty())
-        {
-            uint32_t u = q.front();
-            q.pop_front();
-            for (const LinkEnd& e : ports[u])
-            {
-                if (e.peer != kInf && d[e.peer] == kInf)
-                {
-                    d[e.peer] = d[u] + 1;
-                    q.push_back(e.peer);
-                }
-            }
-        }
-        return d;
-    }
-
-    /// \return the switch index a host hangs from, and its port there
-    std::pair<uint32_t, uint32_t> EdgeOf(Ptr<Node> host) const
-    {
-        Ptr<FabricNetDevice> dev = FabricHelper::GetHostDevice(host);
-        Ptr<FabricNetDevice> far = dev ? FabricHelper::GetFarPeer(dev) : nullptr;
-        if (!far || !indexOf.count(far->GetNode()->GetId()))
-        {
-            throw std::invalid_argument("AggregationHelper: node " + std::to_string(host->GetId()) +
-                                        " is not a host attached to a switch");
-        }
-        uint32_t s = indexOf.at(far->GetNode()->GetId());
-        Ptr<FabricSwitch> sw = switches[s]->GetObject<FabricSwitch>();
-        for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
-        {
-            if (sw->GetPort(p) == far)
-            {
-                return {s, p};
-            }
-        }
-        return {s, 0};
-    }
-};
-
-/// Install routes to one aggregation address.
-void
-RouteTo(const FabricGraph& g,
-        Ipv4Address addr,
-        const std::vector<uint32_t>& sources,
-        const std::vector<std::pair<uint32_t, uint32_t>>& direct)
-{
-    std::vector<uint32_t> d = g.Distances(sources);
-    std::set<uint32_t> fixed;
-    for (const auto& sp : direct)
-    {
-        g.switches[sp.first]->GetObject<FabricSwitch>()->SetRoute(addr, {sp.second});
-        fixed.insert(sp.first);
-    }
-    for (uint32_t s = 0; s < g.switches.size(); ++s)
-    {
-        if (fixed.count(s) || d[s] == kInf || d[s] == 0)
-        {
-            continue;
-        }
-        std::vector<uint32_t> next;
-        for (const LinkEnd& e : g.ports[s])
-        {
-            if (e.peer != kInf && d[e.peer] + 1 == d[s])
-            {
-                next.push_back(e.port);
-            }
-        }
-        if (!next.empty())
-        {
-            g.switches[s]->GetObject<FabricSwitch>()->SetRoute(addr, next);
-        }
-    }
-}
-
-/// An aggregation point in a tree under construction.
-struct Point
-{
-    Ptr<AggregationEngine> engine;
-    Ptr<Node> node; //!< the device's node or the switch
-    bool bump{false};
-    bool root{false};
-    uint32_t rootPort{0};               //!< root bump: its port on the root switch
-    int parent{-1};                     //!< index in the point list (-1: root)
-    std::vector<int> childPoints;       //!< child points
-    std::vector<uint32_t> childWorkers; //!< child workers (rank)
-    std::vector<int> order;             //!< children in order: >= 0 point, < 0 worker -(rank+1)
-    uint32_t workers{0};                //!< workers below
-    std::set<uint32_t> entryPorts;      //!< root: ports of the root switch its workers enter by
-    bool removed{false};
-};
-} // namespace
 
 AggregationHelper::AggregationHelper()
     : m_latency(NanoSeconds(250))
@@ -297,7 +118,7 @@ AggregationHelper::SetReactionPoint(const ObjectFactory& rp)
 void
 AggregationHelper::SetRoots(const NodeContainer& roots)
 {
-    m_roots = roots;
+    m_planner.SetRoots(roots);
 }
 
 void
@@ -313,14 +134,28 @@ AggregationHelper::SetMaxSlots(uint32_t slots)
 void
 AggregationHelper::SetNodeNames(std::map<uint32_t, std::string> names)
 {
-    m_names = std::move(names);
+    m_planner.SetNodeNames(std::move(names));
 }
 
 std::string
 AggregationHelper::NameOf(Ptr<Node> node, const std::string& kind) const
 {
-    auto it = m_names.find(node->GetId());
-    return it != m_names.end() ? it->second : kind + " " + std::to_string(node->GetId());
+    return m_planner.NameOf(node, kind);
+}
+
+void
+AggregationHelper::PopulateRoutes()
+{
+    AggregationTreePlanner::PopulateRoutes();
+}
+
+std::vector<AggregationTreePlan>
+AggregationHelper::PlanTrees(const NodeContainer& workers,
+                             uint16_t jobId,
+                             uint32_t trees,
+                             const std::string& name) const
+{
+    return m_planner.Plan(workers, jobId, trees, name);
 }
 
 Ipv4Address
@@ -420,16 +255,8 @@ AggregationHelper::InstallDevices(const NodeContainer& switches, const std::stri
                                     "\" must be \"all\" or \"up\"");
     }
     // Tiers: hop distance from the nearest switch with hosts.
-    FabricGraph g;
-    std::vector<uint32_t> edges;
-    for (uint32_t s = 0; s < g.switches.size(); ++s)
-    {
-        if (g.hasHost[s])
-        {
-            edges.push_back(s);
-        }
-    }
-    std::vector<uint32_t> tier = g.Distances(edges);
+    AggregationFabricGraph g;
+    std::vector<uint32_t> tier = g.Tiers();
     std::vector<Ptr<AggregationDevice>> out;
     for (auto it = switches.Begin(); it != switches.End(); ++it)
     {
@@ -441,13 +268,14 @@ AggregationHelper::InstallDevices(const NodeContainer& switches, const std::stri
         }
         const uint32_t s = f->second;
         bool hasUp = false;
-        for (const LinkEnd& e : g.ports[s])
+        for (const AggregationFabricGraph::LinkEnd& e : g.ports[s])
         {
-            hasUp = hasUp || (e.peer != kInf && tier[e.peer] > tier[s]);
+            hasUp = hasUp || (e.peer != AggregationFabricGraph::NONE && tier[e.peer] > tier[s]);
         }
-        for (const LinkEnd& e : g.ports[s])
+        for (const AggregationFabricGraph::LinkEnd& e : g.ports[s])
         {
-            bool want = e.peer != kInf && (ports == "all" || !hasUp || tier[e.peer] > tier[s]);
+            bool want = e.peer != AggregationFabricGraph::NONE &&
+                        (ports == "all" || !hasUp || tier[e.peer] > tier[s]);
             if (want)
             {
                 out.push_back(InsertDevice(*it, e.port));
@@ -506,435 +334,6 @@ AggregationHelper::Get(Ptr<NetDevice> port)
 {
     Ptr<AggregationDevice> d = port ? port->GetNode()->GetObject<AggregationDevice>() : nullptr;
     return d && (d->GetSwitchPort() == port || d->GetLinkPort() == port) ? d : nullptr;
-}
-
-void
-AggregationHelper::PopulateRoutes()
-{
-    FabricGraph g;
-    for (uint32_t s = 0; s < g.switches.size(); ++s)
-    {
-        if (Ptr<SwitchAggregator> sa = g.switches[s]->GetObject<SwitchAggregator>())
-        {
-            RouteTo(g, sa->GetEngine()->GetAddress(), {s}, {});
-        }
-        for (const LinkEnd& e : g.ports[s])
-        {
-            if (!e.nearBump)
-            {
-                continue;
-            }
-            Ipv4Address a = e.nearBump->GetEngine()->GetAddress();
-            std::vector<uint32_t> sources{s};
-            std::vector<std::pair<uint32_t, uint32_t>> direct{{s, e.port}};
-            if (e.peer != kInf)
-            {
-                sources.push_back(e.peer);
-                direct.emplace_back(e.peer, e.peerPort);
-            }
-            RouteTo(g, a, sources, direct);
-        }
-    }
-}
-
-std::string
-AggregationHelper::WorkerName(const NodeContainer& workers, uint32_t w) const
-{
-    return "worker " + std::to_string(w) + " (" + NameOf(workers.Get(w), "node") + ")";
-}
-
-std::vector<AggregationTreePlan>
-AggregationHelper::PlanTrees(const NodeContainer& workers,
-                             uint16_t jobId,
-                             uint32_t nTrees,
-                             const std::string& name) const
-{
-    const std::string label = name.empty() ? "job " + std::to_string(jobId) : name;
-    // worker w as the messages name it: "worker 2 (host5)"
-    auto workerName = [&](uint32_t w) { return WorkerName(workers, w); };
-    if (workers.GetN() == 0)
-    {
-        throw std::invalid_argument("AggregationHelper::InstallJob: workers must be >= 1");
-    }
-    if (workers.GetN() > 65535)
-    {
-        throw std::invalid_argument("AggregationHelper::InstallJob: workers must be <= 65535");
-    }
-    if (nTrees < 1 || nTrees > 1024)
-    {
-        throw std::invalid_argument("AggregationHelper::InstallJob: trees = " +
-                                    std::to_string(nTrees) + " is out of range [1, 1024]");
-    }
-    FabricGraph g;
-    const uint32_t W = workers.GetN();
-    std::vector<std::pair<uint32_t, uint32_t>> edge(W);
-    for (uint32_t w = 0; w < W; ++w)
-    {
-        try
-        {
-            edge[w] = g.EdgeOf(workers.Get(w));
-        }
-        catch (const std::invalid_argument&)
-        {
-            throw std::invalid_argument("AggregationHelper: " + workerName(w) + " of " + label +
-                                        " is not a host attached to a switch");
-        }
-    }
-    // Candidate roots: SetRoots, else the switches farthest from the hosts.
-    std::vector<uint32_t> cands;
-    if (m_roots.GetN() > 0)
-    {
-        for (auto it = m_roots.Begin(); it != m_roots.End(); ++it)
-        {
-            auto f = g.indexOf.find((*it)->GetId());
-            if (f == g.indexOf.end())
-            {
-                throw std::invalid_argument("AggregationHelper: root node " +
-                                            std::to_string((*it)->GetId()) + " is not a switch");
-            }
-            cands.push_back(f->second);
-        }
-    }
-    else
-    {
-        std::vector<uint32_t> edges;
-        for (uint32_t s = 0; s < g.switches.size(); ++s)
-        {
-            if (g.hasHost[s])
-            {
-                edges.push_back(s);
-            }
-        }
-        std::vector<uint32_t> d = g.Distances(edges);
-        uint32_t top = 0;
-        for (uint32_t s = 0; s < d.size(); ++s)
-        {
-            if (d[s] != kInf)
-            {
-                top = std::max(top, d[s]);
-            }
-        }
-        for (uint32_t s = 0; s < d.size(); ++s)
-        {
-            if (d[s] == top)
-            {
-                cands.push_back(s);
-            }
-        }
-    }
-    if (cands.empty())
-    {
-        throw std::invalid_argument("AggregationHelper: no switch to root a tree at");
-    }
-    // Upward path of every worker towards a root: hops (switch, port).
-    auto pathTo = [&g, &edge, W, &label, &workerName](uint32_t root) {
-        std::vector<uint32_t> d = g.Distances({root});
-        std::vector<std::vector<std::pair<uint32_t, uint32_t>>> paths(W);
-        for (uint32_t w = 0; w < W; ++w)
-        {
-            uint32_t cur = edge[w].first;
-            if (d[cur] == kInf)
-            {
-                throw std::invalid_argument("AggregationHelper: " + workerName(w) + " of " + label +
-                                            " cannot reach the tree root");
-            }
-            while (cur != root)
-            {
-                for (const LinkEnd& e : g.ports[cur])
-                {
-                    if (e.peer != kInf && d[e.peer] + 1 == d[cur])
-                    {
-                        paths[w].emplace_back(cur, e.port);
-                        cur = e.peer;
-                        break;
-                    }
-                }
-            }
-        }
-        return paths;
-    };
-    // Choose the roots: greedily, the candidate whose first uplinks carry fewest trees so far.
-    std::vector<uint32_t> roots;
-    std::map<std::pair<uint32_t, uint32_t>, uint32_t> uplinkLoad;
-    std::map<uint32_t, uint32_t> rootLoad;
-    std::map<uint32_t, std::vector<std::vector<std::pair<uint32_t, uint32_t>>>> pathCache;
-    for (uint32_t t = 0; t < nTrees; ++t)
-    {
-        int best = -1;
-        std::tuple<uint32_t, uint32_t> bestCost{kInf, kInf};
-        for (uint32_t k = 0; k < cands.size(); ++k)
-        {
-            uint32_t c = cands[(k + jobId) % cands.size()];
-            if (!pathCache.count(c))
-            {
-                pathCache[c] = pathTo(c);
-            }
-            uint32_t load = 0;
-            for (const auto& p : pathCache[c])
-            {
-                if (!p.empty())
-                {
-                    load = std::max(load, uplinkLoad[p.front()]);
-                }
-            }
-            std::tuple<uint32_t, uint32_t> cost{load, rootLoad[c]};
-            if (cost < bestCost)
-            {
-                bestCost = cost;
-                best = int(c);
-            }
-        }
-        uint32_t r = uint32_t(best);
-        roots.push_back(r);
-        rootLoad[r]++;
-        std::set<std::pair<uint32_t, uint32_t>> used;
-        for (const auto& p : pathCache[r])
-        {
-            if (!p.empty())
-            {
-                used.insert(p.front());
-            }
-        }
-        for (const auto& u : used)
-        {
-            uplinkLoad[u]++;
-        }
-    }
-
-    // Build every tree.
-    struct TreeBuild
-    {
-        uint32_t root{0};
-        std::vector<Point> points;
-        std::map<AggregationEngine*, int> index;
-        std::vector<int> workerParent; //!< point of each worker
-        std::vector<uint32_t> entryOf; //!< port of the root switch each worker enters by
-        int rootPoint{-1};
-    };
-
-    std::vector<TreeBuild> builds(nTrees);
-    for (uint32_t t = 0; t < nTrees; ++t)
-    {
-        TreeBuild& b = builds[t];
-        b.root = roots[t];
-        const auto& paths = pathCache[b.root];
-        auto pointOf = [&b](Ptr<AggregationEngine> e, Ptr<Node> node, bool bump) {
-            auto it = b.index.find(PeekPointer(e));
-            if (it != b.index.end())
-            {
-                return it->second;
-            }
-            Point p;
-            p.engine = e;
-            p.node = node;
-            p.bump = bump;
-            b.points.push_back(p);
-            b.index[PeekPointer(e)] = int(b.points.size()) - 1;
-            return int(b.points.size()) - 1;
-        };
-        // The root point.
-        Ptr<Node> rootNode = g.switches[b.root];
-        std::set<uint32_t> entry; // ports of the root switch the workers enter by
-        for (uint32_t w = 0; w < W; ++w)
-        {
-            if (!paths[w].empty())
-            {
-                const auto& last = paths[w].back();
-                for (const LinkEnd& e : g.ports[last.first])
-                {
-                    if (e.port == last.second)
-                    {
-                        entry.insert(e.peerPort);
-                    }
-                }
-            }
-        }
-        if (Ptr<SwitchAggregator> sa = rootNode->GetObject<SwitchAggregator>())
-        {
-            b.rootPoint = pointOf(sa->GetEngine(), rootNode, false);
-        }
-        else
-        {
-            std::vector<const LinkEnd*> pref;
-            std::vector<const LinkEnd*> any;
-            for (const LinkEnd& e : g.ports[b.root])
-            {
-                if (e.nearBump)
-                {
-                    any.push_back(&e);
-                    if (entry.count(e.port))
-                    {
-                        pref.push_back(&e);
-                    }
-                }
-            }
-            const auto& pick = pref.empty() ? any : pref;
-            if (pick.empty())
-            {
-                throw std::invalid_argument(
-                    "AggregationHelper: the tree root " + NameOf(rootNode, "switch") + " of " +
-                    label +
-                    " has no aggregation device or aggregator (install devices on the root "
-                    "switches)");
-            }
-            const LinkEnd* e = pick[(jobId + t) % pick.size()];
-            b.rootPoint = pointOf(e->nearBump->GetEngine(), e->nearBump->GetObject<Node>(), true);
-            b.points[b.rootPoint].rootPort = e->port;
-        }
-        b.points[b.rootPoint].root = true;
-        // Chains: aggregation points on each worker's way up.
-        b.workerParent.assign(W, -1);
-        std::vector<uint32_t>& entryOf = b.entryOf;
-        entryOf.assign(W, kInf);
-        for (uint32_t w = 0; w < W; ++w)
-        {
-            std::vector<int> chain;
-            for (const auto& hop : paths[w])
-            {
-                Ptr<Node> x = g.switches[hop.first];
-                int pt = -1;
-                if (Ptr<SwitchAggregator> sa = x->GetObject<SwitchAggregator>())
-                {
-                    pt = pointOf(sa->GetEngine(), x, false);
-                }
-                else
-                {
-                    const LinkEnd& e = g.ports[hop.first][hop.second];
-                    if (e.nearBump)
-                    {
-                        pt = pointOf(e.nearBump->GetEngine(), e.nearBump->GetObject<Node>(), true);
-                    }
-                }
-                if (pt >= 0 && pt != b.rootPoint && (chain.empty() || chain.back() != pt))
-                {
-                    chain.push_back(pt);
-                }
-            }
-            chain.push_back(b.rootPoint);
-            if (!paths[w].empty())
-            {
-                const auto& last = paths[w].back();
-                entryOf[w] = g.ports[last.first][last.second].peerPort;
-            }
-            b.workerParent[w] = chain.front();
-            for (std::size_t i = 0; i + 1 < chain.size(); ++i)
-            {
-                Point& p = b.points[chain[i]];
-                if (p.parent >= 0 && p.parent != chain[i + 1])
-                {
-                    throw std::invalid_argument("AggregationHelper: the paths of " + label +
-                                                " do not form a tree (a point has two parents)");
-                }
-                p.parent = chain[i + 1];
-            }
-            for (int pt : chain)
-            {
-                b.points[pt].workers++;
-                if (entryOf[w] != kInf)
-                {
-                    b.points[pt].entryPorts.insert(entryOf[w]);
-                }
-            }
-        }
-        // Skip points left with a single child (they would only add a hop).
-        bool changed = true;
-        while (changed)
-        {
-            changed = false;
-            for (auto& p : b.points)
-            {
-                p.childPoints.clear();
-                p.childWorkers.clear();
-                p.order.clear();
-            }
-            for (uint32_t w = 0; w < W; ++w)
-            {
-                b.points[b.workerParent[w]].childWorkers.push_back(w);
-                b.points[b.workerParent[w]].order.push_back(-int(w) - 1);
-            }
-            for (int i = 0; i < int(b.points.size()); ++i)
-            {
-                if (!b.points[i].removed && b.points[i].parent >= 0)
-                {
-                    b.points[b.points[i].parent].childPoints.push_back(i);
-                    b.points[b.points[i].parent].order.push_back(i);
-                }
-            }
-            for (int i = 0; i < int(b.points.size()); ++i)
-            {
-                Point& p = b.points[i];
-                if (p.removed || p.root || p.order.size() != 1)
-                {
-                    continue;
-                }
-                int only = p.order.front();
-                if (only < 0)
-                {
-                    b.workerParent[-only - 1] = p.parent;
-                }
-                else
-                {
-                    b.points[only].parent = p.parent;
-                }
-                p.removed = true;
-                changed = true;
-                break;
-            }
-        }
-    }
-    // The plans: the points left, in order, with their children and the sides they are on.
-    std::vector<AggregationTreePlan> plans(nTrees);
-    for (uint32_t t = 0; t < nTrees; ++t)
-    {
-        const TreeBuild& b = builds[t];
-        AggregationTreePlan& plan = plans[t];
-        plan.rootSwitch = g.switches[b.root]->GetId();
-        std::vector<int> newIndex(b.points.size(), -1);
-        for (std::size_t i = 0; i < b.points.size(); ++i)
-        {
-            if (!b.points[i].removed)
-            {
-                newIndex[i] = int(plan.points.size());
-                plan.points.emplace_back();
-            }
-        }
-        for (std::size_t i = 0; i < b.points.size(); ++i)
-        {
-            const Point& p = b.points[i];
-            if (p.removed)
-            {
-                continue;
-            }
-            AggregationTreePlan::Point& q = plan.points[newIndex[i]];
-            q.engine = p.engine;
-            q.node = p.node;
-            q.bump = p.bump;
-            q.root = p.root;
-            q.parent = p.parent >= 0 ? newIndex[p.parent] : -1;
-            q.workers = p.workers;
-            for (int c : p.order)
-            {
-                bool link = false;
-                if (c < 0)
-                {
-                    link = p.root && p.bump && b.entryOf[uint32_t(-c - 1)] == p.rootPort;
-                    q.children.push_back(c);
-                }
-                else
-                {
-                    link = p.root && p.bump && b.points[c].entryPorts.count(p.rootPort);
-                    q.children.push_back(newIndex[c]);
-                }
-                q.childOnLinkSide.push_back(link);
-            }
-        }
-        plan.rootPoint = newIndex[b.rootPoint];
-        for (int wp : b.workerParent)
-        {
-            plan.workerParent.push_back(newIndex[wp]);
-        }
-    }
-    return plans;
 }
 
 Ptr<InNetworkAggregator>
@@ -1089,7 +488,7 @@ AggregationHelper::InstallJob(const NodeContainer& workers,
         }
         if (ep->GetWorker(jobId))
         {
-            throw std::invalid_argument("AggregationHelper: " + WorkerName(workers, w) +
+            throw std::invalid_argument("AggregationHelper: " + m_planner.WorkerName(workers, w) +
                                         " is a worker of " + label + " already");
         }
         Ptr<AggregationWorker> aw = m_workerFactory.Create<AggregationWorker>();

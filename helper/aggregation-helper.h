@@ -5,6 +5,7 @@
 #define MLNET_AGGREGATION_HELPER_H
 
 #include "ns3/aggregation-device.h"
+#include "ns3/aggregation-tree-planner.h"
 #include "ns3/fluid-aggregator.h"
 #include "ns3/in-network-aggregator.h"
 #include "ns3/net-device-container.h"
@@ -18,35 +19,6 @@
 
 namespace ns3
 {
-
-/**
- * \ingroup mlnet
- * \brief One aggregation tree of a job as AggregationHelper::PlanTrees builds it: its points,
- * who is whose child, and on which side of a device each neighbour is. The packet objects
- * (InstallJob) and the flow backend's FluidAggregator (InstallFluidJob) are made from it.
- */
-struct AggregationTreePlan
-{
-    /// An aggregation point of the tree.
-    struct Point
-    {
-        Ptr<AggregationEngine> engine; //!< its engine (the device's or the switch's)
-        Ptr<Node> node;                //!< the device's node, or the switch
-        bool bump{false};              //!< a device (else an in-switch aggregator)
-        bool root{false};              //!< the tree's root
-        int parent{-1};                //!< index of its parent point (-1: the root)
-        /// children in order (their index at this point): >= 0 a point, < 0 worker -(rank + 1)
-        std::vector<int> children;
-        /// per child: it is on the device's link side (a root device's children may be)
-        std::vector<bool> childOnLinkSide;
-        uint32_t workers{0}; //!< workers below it
-    };
-
-    uint32_t rootSwitch{0};        //!< node id of the switch the tree is rooted at
-    std::vector<Point> points;     //!< points, in the order their trees are installed
-    int rootPoint{-1};             //!< index of the root point
-    std::vector<int> workerParent; //!< per worker (rank): index of its first point
-};
 
 /**
  * \ingroup mlnet
@@ -218,8 +190,6 @@ class AggregationHelper
     Ptr<AggregationEngine> MakeEngine(bool inSwitch) const;
     /// \return the node's name for messages (SetNodeNames, else "<kind> <node id>")
     std::string NameOf(Ptr<Node> node, const std::string& kind) const;
-    /// \return "worker <rank> (<host name>)", as messages name a worker
-    std::string WorkerName(const NodeContainer& workers, uint32_t w) const;
 
     ObjectFactory m_deviceFactory;
     ObjectFactory m_engineFactory;
@@ -230,9 +200,8 @@ class AggregationHelper
     ObjectFactory m_rpFactory;
     bool m_rpSet{false};
     Time m_latency;
-    NodeContainer m_roots;
     uint32_t m_maxSlots{512};
-    std::map<uint32_t, std::string> m_names; //!< node id -> name (SetNodeNames)
+    AggregationTreePlanner m_planner; //!< the trees and routes (roots, node names)
 };
 
 } // namespace ns3

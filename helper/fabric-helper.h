@@ -95,7 +95,7 @@ class FabricHelper : public PcapHelperForDevice
     static void AttachInternetStack(const NodeContainer& hosts,
                                     Ipv4Mask mask = Ipv4Mask("255.0.0.0"));
 
-    /// \return the first FabricNetDevice of a node (null if none)
+    /// \return the first FabricNetDevice of a node (null if none); FabricLinks::GetHostDevice
     static Ptr<FabricNetDevice> GetHostDevice(Ptr<Node> node);
 
     /**
