@@ -128,8 +128,8 @@ struct SessionPeriodicJob
  * \ingroup mlnet
  * \brief One simulation driven step by step from a program: build a fabric, install RDMA NICs,
  * add flows and periodic jobs, run, read the statistics, close. This is what Python's
- * mlnet.Simulation binds (bindings/python/mlnet-python.cc converts the Python values and calls
- * it); C++ programs can use it the same way.
+ * mlnet.Simulation binds (bindings/python/py-simulation.cc and py-session-sections.cc convert
+ * the Python values and call it); C++ programs can use it the same way.
  *
  * ns-3 has one global simulator, so one session may be open at a time: the constructor starts
  * from a clean simulator (Simulator::Destroy) with mlnet's event engine unless one was chosen

@@ -32,6 +32,24 @@ OneToOne()
     return f;
 }
 
+/**
+ * A 2-stage "pipeline-job" entry on hosts 0 (stage 0) and 1 (stage 1) with one micro-batch:
+ * forward 50 us on each stage, activations to stage 1, backward 100 us on each, gradients
+ * back: 300 us of compute and two messages of `activation` on the critical path.
+ */
+nlohmann::json
+OneMicroBatchPipeline(const std::string& activation, uint64_t iterations, const std::string& start)
+{
+    return {{"type", "pipeline-job"},
+            {"hosts", {0, 1}},
+            {"microBatches", 1},
+            {"forward", "50us"},
+            {"backward", "100us"},
+            {"activationBytes", activation},
+            {"iterations", iterations},
+            {"start", start}};
+}
+
 /// The RoCEv2 headers and Ethernet framing of one packet bound the wire bytes per payload:
 /// at most 56 bytes of headers (RoceV2Header::Write) and 38 of framing (FrameOverhead).
 constexpr double kMaxOverheadPerPacket = 56 + 38;
@@ -249,19 +267,53 @@ TEST_CASE("helper: a session's scheduler delays each pipeline message by its con
         s.Build(OneToOne());
         s.InstallRdma("ns3::Dcqcn", std::nullopt, {});
         s.AddSection("scheduler", {{"policy", "fair"}, {"controlDelay", delay}});
-        s.AddTraffic({{"type", "pipeline-job"},
-                      {"hosts", {0, 1}},
-                      {"microBatches", 1},
-                      {"forward", "50us"},
-                      {"backward", "100us"},
-                      {"activationBytes", "100KB"},
-                      {"iterations", 3}});
+        s.AddTraffic(OneMicroBatchPipeline("100KB", 3, "0us"));
         s.Run();
         std::vector<IterationRecord> it = s.GetIterations();
         REQUIRE(it.size() == 3);
         iteration.push_back(it.back().Duration().GetSeconds());
     }
     CHECK(iteration[1] - iteration[0] == Approx(2 * 20e-6).epsilon(0.01));
+}
+
+TEST_CASE("helper: a session's FIFO scheduler serves the earlier pipeline message first",
+          "[helper]")
+{
+    // Two 2-stage pipelines of one micro-batch on the same two hosts, 1 MB of activations and
+    // of gradients each; the second starts 10 us later. Under "fifo" the first one's messages
+    // are released first and go alone: its iteration is the one it has without the other.
+    // The second one's activations wait for the first's to finish: its iteration is longer by
+    // one transfer less its 10 us lag (its gradients, released one transfer later, no longer
+    // meet the first's). Under "fair" the two share the link and the first one is slower.
+    auto run = [](const std::string& policy) {
+        SimulationSession s(1);
+        s.Build(OneToOne());
+        s.InstallRdma("ns3::Dcqcn", std::nullopt, {});
+        if (!policy.empty())
+        {
+            s.AddSection("scheduler", {{"policy", policy}});
+            s.AddTraffic(OneMicroBatchPipeline("1MB", 1, "10us"));
+        }
+        s.AddTraffic(OneMicroBatchPipeline("1MB", 1, "0us"));
+        s.Run();
+        std::vector<double> t;
+        for (const IterationRecord& r : s.GetIterations())
+        {
+            t.push_back(r.Duration().GetSeconds());
+        }
+        return t;
+    };
+    const double alone = run("").at(0);
+    const double transfer = (alone - 2 * 50e-6 - 2 * 100e-6) / 2; // one 1 MB message
+    CHECK(transfer >= 1e6 * 8 / 100e9);
+    const std::vector<double> fifo = run("fifo");
+    const std::vector<double> fair = run("fair");
+    REQUIRE(fifo.size() == 2);
+    REQUIRE(fair.size() == 2);
+    // entry 0 starts at 10 us, entry 1 at 0
+    CHECK(fifo[1] == Approx(alone).epsilon(0.001));
+    CHECK(fifo[0] == Approx(alone + transfer - 10e-6).epsilon(0.01));
+    CHECK(fair[1] > fifo[1] + (transfer - 10e-6) / 2);
 }
 
 TEST_CASE("helper: a session's sections and traffic entries are checked by the scenario parser",
@@ -299,12 +351,7 @@ TEST_CASE("helper: a session's sections and traffic entries are checked by the s
     s.AddRdmaFlow(0, 1, 1000, 0.0, 3, 1.0, false);
     CHECK_THROWS_WITH(s.AddSection("host", {{"iommu", true}}),
                       Catch::Contains("must come before the first flow, job or traffic entry"));
-    s.AddTraffic({{"type", "pipeline-job"},
-                  {"hosts", {0, 1}},
-                  {"forward", "1us"},
-                  {"backward", "1us"},
-                  {"activationBytes", 1000},
-                  {"iterations", 1}});
+    s.AddTraffic(OneMicroBatchPipeline("1KB", 1, "0us"));
     s.Run();
     CHECK(s.GetIterations().size() == 1);
     CHECK_THROWS_WITH(s.AddTraffic({{"type", "pipeline-job"}}),
