@@ -13,6 +13,7 @@ list(APPEND MLNET_SOURCES
   ${_dir}/fabric-switch.cc
   ${_dir}/fabric-links.cc
   ${_dir}/flow-key.cc
+  ${_dir}/flowlet-table.cc
   ${_dir}/pfc-header.cc
   ${_dir}/shared-buffer-mmu.cc
   ${_dir}/tx-time-accumulator.cc
@@ -28,6 +29,7 @@ list(APPEND MLNET_HEADERS
   ${_dir}/fabric-switch.h
   ${_dir}/fabric-links.h
   ${_dir}/flow-key.h
+  ${_dir}/flowlet-table.h
   ${_dir}/pfc-header.h
   ${_dir}/shared-buffer-mmu.h
   ${_dir}/tx-time-accumulator.h
@@ -35,6 +37,7 @@ list(APPEND MLNET_HEADERS
 )
 list(APPEND MLNET_TEST_SOURCES
   ${MLNET_ROOT}/test/fabric/ecmp-test.cc
+  ${MLNET_ROOT}/test/fabric/flowlet-test.cc
   ${MLNET_ROOT}/test/fabric/ecn-marking-test.cc
   ${MLNET_ROOT}/test/fabric/fat-tree-test.cc
   ${MLNET_ROOT}/test/fabric/line-rate-test.cc

@@ -87,6 +87,8 @@ enum class FabricKind
     DOUBLE,
     SCHEDULER,
     ECN_POINT,
+    LOAD_BALANCING,
+    DURATION,
 };
 
 struct FabricKey
@@ -115,6 +117,9 @@ const FabricKey kFabricKeys[] = {
     {"ecnScaleWithRate", true, "EcnScaleWithRate", FabricKind::BOOL},
     {"ecnMarking", true, "EcnMarkingPoint", FabricKind::ECN_POINT},
     {"ecmpSeed", true, "EcmpSeed", FabricKind::UINT},
+    {"loadBalancing", true, "LoadBalancing", FabricKind::LOAD_BALANCING},
+    {"flowletTimeout", true, "FlowletTimeout", FabricKind::DURATION},
+    {"flowletTableSize", true, "FlowletTableSize", FabricKind::UINT},
     {"scheduler", false, "Scheduler", FabricKind::SCHEDULER},
     {"dwrrQuantum", false, "DwrrQuantum", FabricKind::BYTES},
 };
@@ -166,6 +171,16 @@ ParseFabric(ScenarioObject in, FabricConfig& out)
                                   ? FabricSwitch::ECN_AT_ENQUEUE
                                   : FabricSwitch::ECN_AT_DEQUEUE)
                         .Copy();
+            break;
+        case FabricKind::LOAD_BALANCING:
+            value = EnumValue(in.Choice(fk.name, {"flowHash", "flowlet"}, std::nullopt) == "flowlet"
+                                  ? FabricSwitch::LB_FLOWLET
+                                  : FabricSwitch::LB_FLOW_HASH)
+                        .Copy();
+            break;
+        case FabricKind::DURATION:
+            value =
+                Create<TimeValue>(in.Duration(fk.name, NanoSeconds(1), Seconds(1), std::nullopt));
             break;
         }
         // Setting a value its checker rejects would abort inside ns-3: refuse it here.

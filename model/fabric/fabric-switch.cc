@@ -12,6 +12,7 @@
 #include "ns3/log.h"
 #include "ns3/mlnet-enum-accessor.h"
 #include "ns3/node.h"
+#include "ns3/nstime.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
@@ -128,6 +129,26 @@ FabricSwitch::GetTypeId()
                           UintegerValue(0),
                           MakeUintegerAccessor(&FabricSwitch::m_ecmpSeed),
                           MakeUintegerChecker<uint32_t>())
+            .AddAttribute("LoadBalancing",
+                          "How a packet picks a member of its ECMP group: FlowHash (a hash of "
+                          "the 5-tuple, a flow keeps its path) or Flowlet (LetFlow-style: a "
+                          "flow's member is drawn again after a gap of FlowletTimeout; may "
+                          "reorder packets when paths' delays differ by more than the gap)",
+                          EnumValue(LB_FLOW_HASH),
+                          MakeEnumMemberAccessor(&FabricSwitch::m_loadBalancing),
+                          MakeEnumChecker(LB_FLOW_HASH, "FlowHash", LB_FLOWLET, "Flowlet"))
+            .AddAttribute("FlowletTimeout",
+                          "LoadBalancing = Flowlet: the gap between a flow's packets that starts "
+                          "a new flowlet (> 0)",
+                          TimeValue(MicroSeconds(20)),
+                          MakeTimeAccessor(&FabricSwitch::m_flowletTimeout),
+                          MakeTimeChecker(NanoSeconds(1)))
+            .AddAttribute("FlowletTableSize",
+                          "LoadBalancing = Flowlet: entries of the flowlet table (indexed by the "
+                          "flow hash), a power of two in [1, 16777216]",
+                          UintegerValue(4096),
+                          MakeUintegerAccessor(&FabricSwitch::m_flowletTableSize),
+                          MakeUintegerChecker<uint32_t>(1, 1u << 24))
             .AddTraceSource("Drop",
                             "A packet was dropped: (packet, ingress port, class, reason)",
                             MakeTraceSourceAccessor(&FabricSwitch::m_dropTrace),
@@ -298,6 +319,27 @@ FabricSwitch::SelectEgress(const FlowKey& key)
     return int(group[kGroupHeadWords + mod.Mod(key.Hash(m_seedInUse))]);
 }
 
+int
+FabricSwitch::SelectFlowletEgress(const FlowKey& key)
+{
+    const uint32_t w = RouteWord(key.dst);
+    if (w & kSinglePort)
+    {
+        return w == kNoGroup ? -1 : int(w & ~kSinglePort);
+    }
+    const uint32_t* group = m_groupData.data() + w;
+    const auto members = uint32_t(m_groups[group[kGroupIndexWord]].size());
+    const uint32_t m =
+        m_flowlets.Select(key.Hash(m_seedInUse), w, members, Simulator::Now().GetNanoSeconds());
+    return int(group[kGroupHeadWords + m]);
+}
+
+uint64_t
+FabricSwitch::GetFlowlets() const
+{
+    return m_flowlets.GetFlowlets();
+}
+
 uint32_t
 FabricSwitch::GetEcmpSeed()
 {
@@ -393,6 +435,10 @@ FabricSwitch::Configure()
                                     ") must not exceed EcnKmax (" + std::to_string(m_kmax) + ")");
     }
     m_seedInUse = m_ecmpSeed != 0 ? m_ecmpSeed : m_rng->GetInteger(1, 0xfffffffeu);
+    if (m_loadBalancing == LB_FLOWLET)
+    {
+        m_flowlets.Configure(m_flowletTableSize, m_flowletTimeout.GetNanoSeconds());
+    }
     std::vector<uint32_t> headroom;
     for (Port& port : m_ports)
     {
@@ -483,7 +529,7 @@ void
 FabricSwitch::Forward(uint32_t in, const FlowKey& key, FabricFrame& f)
 {
     uint8_t cls = key.dscp & 0x7;
-    int out = SelectEgress(key);
+    int out = m_loadBalancing == LB_FLOW_HASH ? SelectEgress(key) : SelectFlowletEgress(key);
     uint32_t size = f.GetSize();
     if (out < 0)
     {

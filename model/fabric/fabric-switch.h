@@ -6,11 +6,13 @@
 
 #include "fabric-net-device.h"
 #include "flow-key.h"
+#include "flowlet-table.h"
 #include "shared-buffer-mmu.h"
 
 #include "ns3/event-id.h"
 #include "ns3/fast-mod.h"
 #include "ns3/ipv4-address.h"
+#include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/traced-callback.h"
@@ -62,7 +64,8 @@ struct SwitchClassStats
  * from one switch to the next the parsed key travels beside the packet), look up the destination's
  * ECMP group (one array access for the densely numbered 10.0.0.0/12 host addresses, a hash-table
  * lookup otherwise: O(1) whatever the topology size), pick the member by hashing the 5-tuple with
- * the per-switch seed, ask the MMU for admission and queue the packet at the egress port in the
+ * the per-switch seed (or, with LoadBalancing = Flowlet, draw it per flowlet: FlowletTable), ask
+ * the MMU for admission and queue the packet at the egress port in the
  * class given by DSCP mod 8. ECN: an ECN-capable packet is CE-marked with probability following
  * the Kmin/Kmax/Pmax curve of its egress queue (class), either when it leaves the queue (the
  * default, EcnMarkingPoint = Dequeue: the queue it leaves behind decides, and the mark reaches
@@ -81,6 +84,13 @@ class alignas(64) FabricSwitch : public Object, public FabricPortHandler
     {
         ECN_AT_ENQUEUE, //!< when the packet joins the egress queue (queue it finds)
         ECN_AT_DEQUEUE, //!< when it leaves the egress queue (queue it leaves behind)
+    };
+
+    /// How a packet picks a member of its ECMP group (attribute LoadBalancing).
+    enum LoadBalancing
+    {
+        LB_FLOW_HASH, //!< hash of the 5-tuple: a flow keeps its path (no reordering)
+        LB_FLOWLET,   //!< flowlets (FlowletTable): a new draw after a gap of FlowletTimeout
     };
 
     static TypeId GetTypeId();
@@ -107,7 +117,8 @@ class alignas(64) FabricSwitch : public Object, public FabricPortHandler
     /// \return the ECMP group towards dst (empty if no route)
     const std::vector<uint32_t>& GetRoute(Ipv4Address dst) const;
     /**
-     * The egress port a packet with this key takes (the ECMP decision).
+     * The egress port of a flow with this key by the flow hash (the ECMP decision with
+     * LoadBalancing = FlowHash; the flow backend routes by it whatever LoadBalancing is).
      * \param key the flow key
      * \return port index, or -1 without route
      */
@@ -130,6 +141,8 @@ class alignas(64) FabricSwitch : public Object, public FabricPortHandler
 
     /// \return the ECMP hash seed in use (drawn from the switch's random stream unless set)
     uint32_t GetEcmpSeed();
+    /// \return flowlets started so far (LoadBalancing = Flowlet; 0 with FlowHash)
+    uint64_t GetFlowlets() const;
 
     /**
      * Assign a fixed random stream index to the random variables of this switch.
@@ -226,6 +239,8 @@ class alignas(64) FabricSwitch : public Object, public FabricPortHandler
      * group's offset in m_groupData; kNoGroup if none
      */
     uint32_t RouteWord(uint32_t dst) const;
+    /// \return the egress port of a packet with LoadBalancing = Flowlet (-1 without route)
+    int SelectFlowletEgress(const FlowKey& key);
     /**
      * Append a new group to m_groupData.
      * \param g its index in m_groups \param ports its ports
@@ -258,6 +273,7 @@ class alignas(64) FabricSwitch : public Object, public FabricPortHandler
     std::vector<uint32_t> m_groupData;
     bool m_configured{false};
     bool m_ecnEnabled{true};
+    LoadBalancing m_loadBalancing{LB_FLOW_HASH};
     EcnMarkingPoint m_ecnPoint{ECN_AT_DEQUEUE};
     uint32_t m_seedInUse{0};
     uint32_t m_localAddr{0};
@@ -284,6 +300,9 @@ class alignas(64) FabricSwitch : public Object, public FabricPortHandler
     uint64_t m_kmax{1600 * 1000};
     bool m_ecnScale{true};
     uint32_t m_ecmpSeed{0};
+    Time m_flowletTimeout;
+    uint32_t m_flowletTableSize{4096};
+    FlowletTable m_flowlets; //!< LoadBalancing = Flowlet
 
     TracedCallback<Ptr<const Packet>, uint32_t, uint8_t, const std::string&> m_dropTrace;
     TracedCallback<uint32_t, uint8_t> m_ecnTrace;

@@ -12,18 +12,6 @@ namespace ns3
 
 namespace
 {
-/// 64-bit finaliser of MurmurHash3: a fast, well-mixing bijection.
-inline uint64_t
-Mix64(uint64_t k)
-{
-    k ^= k >> 33;
-    k *= 0xff51afd7ed558ccdULL;
-    k ^= k >> 33;
-    k *= 0xc4ceb9fe1a85ec53ULL;
-    k ^= k >> 33;
-    return k;
-}
-
 /// Parse a key from anything with CopyData (a Packet, a FabricFrame).
 template <class P>
 bool
@@ -80,8 +68,8 @@ FlowKey::Hash(uint32_t seed) const
 {
     uint64_t a = (uint64_t(src) << 32) | dst;
     uint64_t b = (uint64_t(sport) << 32) | (uint64_t(dport) << 16) | protocol;
-    uint64_t h = Mix64(a ^ (uint64_t(seed) * 0x9e3779b97f4a7c15ULL));
-    h = Mix64(h ^ b);
+    uint64_t h = FlowKey::Mix64(a ^ (uint64_t(seed) * 0x9e3779b97f4a7c15ULL));
+    h = FlowKey::Mix64(h ^ b);
     return uint32_t(h ^ (h >> 32));
 }
 

@@ -22,6 +22,17 @@ class FabricFrame;
  */
 struct FlowKey
 {
+    /// 64-bit finaliser of MurmurHash3: a fast, well-mixing bijection (the flow hash's mixer).
+    static uint64_t Mix64(uint64_t k)
+    {
+        k ^= k >> 33;
+        k *= 0xff51afd7ed558ccdULL;
+        k ^= k >> 33;
+        k *= 0xc4ceb9fe1a85ec53ULL;
+        k ^= k >> 33;
+        return k;
+    }
+
     uint32_t src{0};     //!< source IPv4 address (host order)
     uint32_t dst{0};     //!< destination IPv4 address (host order)
     uint16_t sport{0};   //!< UDP/TCP source port (0 for other protocols)
