@@ -258,6 +258,12 @@ main(int argc, char* argv[])
             .Add("aggregateIntervals", agg->GetIntervals())
             .Add("aggregateLoadUpdates", agg->GetLoadUpdates())
             .Add("aggregateRecomputations", agg->GetNetwork()->GetRecomputations())
+            .Add("aggregateFlowsPerRecomputation",
+                 agg->GetNetwork()->GetRecomputations()
+                     ? double(agg->GetNetwork()->GetFlowsRecomputed()) /
+                           agg->GetNetwork()->GetRecomputations()
+                     : 0.0)
+            .Add("cpuSPerIteration", cpuS / iterations)
             .Print();
         Simulator::Destroy();
     }

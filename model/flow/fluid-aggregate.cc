@@ -106,10 +106,11 @@ FluidAggregate::CopyLinks()
     m_seen.resize(n, none);
     m_load.resize(n, noFlow);
     m_isHot.resize(n, 0);
+    m_terms.resize(n);
 }
 
 uint64_t
-FluidAggregate::StartFlow(const FluidNetwork::FlowSpec& spec)
+FluidAggregate::StartFlow(FluidNetwork::FlowSpec spec)
 {
     if (!m_main)
     {
@@ -124,17 +125,16 @@ FluidAggregate::StartFlow(const FluidNetwork::FlowSpec& spec)
     {
         links.insert(links.end(), spec.reversePath.begin(), spec.reversePath.end());
     }
-    FluidNetwork::FlowSpec s = spec;
     const uint8_t cls = spec.cls;
     const FluidNetwork::FlowCallback drained = spec.drained;
-    s.drained = FluidNetwork::FlowCallback([this, links, cls, drained](uint64_t id) {
+    spec.drained = FluidNetwork::FlowCallback([this, links, cls, drained](uint64_t id) {
         Leave(links, cls);
         if (!drained.IsNull())
         {
             drained(id);
         }
     });
-    const uint64_t id = m_bg->StartFlow(s); // validates the spec
+    const uint64_t id = m_bg->StartFlow(std::move(spec)); // validates the spec
     ++m_flows;
     for (uint32_t l : links)
     {
@@ -179,18 +179,26 @@ FluidAggregate::UpdateCapacity(uint32_t link)
     {
         return; // no background flow here: the capacity is set when one comes
     }
-    static thread_local std::vector<uint64_t> ignore;
-    ignore.clear();
-    for (int64_t id : m_load[link])
+    ShareTerms& t = m_terms[link];
+    const uint64_t version = m_main->GetLinkVersion(link);
+    if (t.version != version || t.top != top)
     {
-        if (id >= 0)
+        // the main network changed on the link since the last refresh (or the class did)
+        m_ignore.clear();
+        for (int64_t id : m_load[link])
         {
-            ignore.push_back(uint64_t(id));
+            if (id >= 0)
+            {
+                m_ignore.push_back(uint64_t(id));
+            }
         }
+        m_main->GetLinkShareTerms(link, uint8_t(top), m_ignore, t.free, t.sharing);
+        t.version = version;
+        t.top = top;
     }
     const double full = m_main->GetLinkCapacity(link);
-    const double share =
-        m_main->GetLinkShare(link, uint8_t(top), double(m_count[link][top]), ignore);
+    const double k = double(m_count[link][top]);
+    const double share = t.free * k / (k + t.sharing); // FluidNetwork::GetLinkShare
     m_bg->SetLinkCapacity(link, std::max(share, full * kMinShare));
 }
 

@@ -61,7 +61,7 @@ class FluidAggregate : public Object
      * \param spec the flow \return its id in GetNetwork()
      * \throws std::invalid_argument as FluidNetwork::StartFlow, or before Attach
      */
-    uint64_t StartFlow(const FluidNetwork::FlowSpec& spec);
+    uint64_t StartFlow(FluidNetwork::FlowSpec spec);
 
     /// \return coupling intervals run so far
     uint64_t GetIntervals() const;
@@ -95,8 +95,22 @@ class FluidAggregate : public Object
     std::vector<std::array<double, 8>> m_seen;
     /// per link and class: its load flow in the main network (-1: none yet)
     std::vector<std::array<int64_t, 8>> m_load;
-    std::vector<uint32_t> m_hot; //!< links with background flows or load to hand over
-    std::vector<char> m_isHot;   //!< per link: in m_hot
+
+    /// per link: the main network's terms of the last capacity refresh (the share of k
+    /// background flows is free x k / (k + sharing)), valid while the link's version and the
+    /// top background class are the same (FluidNetwork::GetLinkVersion)
+    struct ShareTerms
+    {
+        uint64_t version{~uint64_t(0)}; //!< the main link's version they were read at
+        int top{-1};                    //!< the class they are for
+        double free{0};
+        double sharing{0};
+    };
+
+    std::vector<ShareTerms> m_terms; //!< per link
+    std::vector<uint64_t> m_ignore;  //!< UpdateCapacity()'s load flows of a link
+    std::vector<uint32_t> m_hot;     //!< links with background flows or load to hand over
+    std::vector<char> m_isHot;       //!< per link: in m_hot
     uint64_t m_intervals{0};
     uint64_t m_loadFlows{0};
     uint64_t m_loadUpdates{0};

@@ -101,8 +101,8 @@ FluidConnection::StartNext()
     m_sending = true;
     m_sendingBytes = m.bytes;
     m_sendingWire = s.bytes;
-    m_flow = m_aggregate ? m_local->GetFabric()->GetAggregate()->StartFlow(s)
-                         : m_local->GetFabric()->GetNetwork()->StartFlow(s);
+    m_flow = m_aggregate ? m_local->GetFabric()->GetAggregate()->StartFlow(std::move(s))
+                         : m_local->GetFabric()->GetNetwork()->StartFlow(std::move(s));
 }
 
 Ptr<FluidNetwork>

@@ -69,6 +69,9 @@ FluidFabric::DoDispose()
     m_aggregate = nullptr;
     m_devOfLink.clear();
     m_linkOf.clear();
+    m_hops.clear();
+    m_portLinks.clear();
+    m_switches.clear();
     m_hostDev.clear();
     m_endpoints.clear();
     m_serviceLinks.clear();
@@ -143,6 +146,52 @@ FluidFabric::GetDevice(uint32_t link) const
     return m_devOfLink.at(link);
 }
 
+int64_t
+FluidFabric::GetReverseLink(uint32_t link) const
+{
+    if (m_hops.size() != m_devOfLink.size())
+    {
+        CacheHops();
+    }
+    return m_hops.at(link).reverse;
+}
+
+void
+FluidFabric::CacheHops() const
+{
+    m_hops.assign(m_devOfLink.size(), Hop());
+    m_portLinks.clear();
+    m_switches.clear();
+    std::unordered_map<const FabricSwitch*, std::pair<uint32_t, uint32_t>> ports;
+    for (std::size_t l = 0; l < m_devOfLink.size(); ++l)
+    {
+        Hop& h = m_hops[l];
+        Ptr<FabricNetDevice> in = m_devOfLink[l]->GetPeer();
+        h.addr = in->GetIpv4AddressValue();
+        h.node = in->GetNode()->GetId();
+        h.reverse = GetLink(in);
+        Ptr<FabricSwitch> sw = in->GetNode()->GetObject<FabricSwitch>();
+        if (!sw)
+        {
+            continue;
+        }
+        auto known = ports.find(PeekPointer(sw));
+        if (known == ports.end())
+        {
+            const uint32_t first = uint32_t(m_portLinks.size());
+            for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
+            {
+                m_portLinks.push_back(GetLink(sw->GetPort(p)));
+            }
+            known = ports.emplace(PeekPointer(sw), std::make_pair(first, sw->GetNPorts())).first;
+            m_switches.push_back(sw);
+        }
+        h.sw = PeekPointer(sw);
+        h.firstPort = known->second.first;
+        h.nPorts = known->second.second;
+    }
+}
+
 Ptr<FabricNetDevice>
 FluidFabric::GetHostDevice(uint32_t addr) const
 {
@@ -203,39 +252,41 @@ FluidFabric::Walk(const FlowKey& key, Ptr<FabricNetDevice> dev) const
         throw std::invalid_argument("FluidFabric::Route: destination " + AddressString(key.dst) +
                                     " is not a host of the fabric");
     }
-    std::vector<uint32_t> path;
-    for (uint32_t hop = 0; hop < m_maxHops; ++hop)
+    if (m_hops.size() != m_devOfLink.size())
     {
-        auto it = m_linkOf.find(PeekPointer(dev));
-        if (it == m_linkOf.end())
-        {
-            break;
-        }
-        path.push_back(it->second);
-        Ptr<FabricNetDevice> in = dev->GetPeer();
-        Ptr<Node> node = in->GetNode();
-        if (in->GetIpv4AddressValue() == key.dst ||
-            (endpoint != m_endpoints.end() && node->GetId() == endpoint->second))
+        CacheHops();
+    }
+    const bool toEndpoint = endpoint != m_endpoints.end();
+    std::vector<uint32_t> path;
+    int64_t link = GetLink(dev);
+    for (uint32_t hop = 0; hop < m_maxHops && link >= 0; ++hop)
+    {
+        path.push_back(uint32_t(link));
+        const Hop& h = m_hops[link];
+        if (h.addr == key.dst || (toEndpoint && h.node == endpoint->second))
         {
             return path;
         }
-        if (Ptr<FabricSwitch> sw = node->GetObject<FabricSwitch>())
+        if (h.sw)
         {
-            const int out = sw->SelectEgress(key);
+            const int out = h.sw->SelectEgress(key);
             if (out < 0)
             {
                 throw std::invalid_argument("FluidFabric::Route: switch node " +
-                                            std::to_string(node->GetId()) + " has no route to " +
+                                            std::to_string(h.node) + " has no route to " +
                                             AddressString(key.dst));
             }
-            dev = sw->GetPort(uint32_t(out));
+            link = uint32_t(out) < h.nPorts ? m_portLinks[h.firstPort + uint32_t(out)]
+                                            : GetLink(h.sw->GetPort(uint32_t(out)));
             continue;
         }
-        dev = OtherPort(node, in);
-        if (!dev)
+        Ptr<FabricNetDevice> in = m_devOfLink[link]->GetPeer();
+        Ptr<FabricNetDevice> other = OtherPort(in->GetNode(), in);
+        if (!other)
         {
             break; // a host that is not the destination, or a node we cannot cross
         }
+        link = GetLink(other);
     }
     throw std::invalid_argument("FluidFabric::Route: no path from " + AddressString(key.src) +
                                 " to " + AddressString(key.dst));

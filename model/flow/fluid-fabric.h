@@ -62,6 +62,9 @@ class FluidFabric : public Object
     int64_t GetLink(Ptr<const FabricNetDevice> dev) const;
     /// \param link a link id \return its device (the sending end)
     Ptr<FabricNetDevice> GetDevice(uint32_t link) const;
+    /// \param link a link id \return the link of the other direction of its cable (the peer
+    ///         device's), or -1 if that has none \throws std::out_of_range for a bad link
+    int64_t GetReverseLink(uint32_t link) const;
     /// \param addr a host address (as Ipv4Address::Get()) \return its device, or null
     Ptr<FabricNetDevice> GetHostDevice(uint32_t addr) const;
 
@@ -105,6 +108,19 @@ class FluidFabric : public Object
   private:
     /// The walk of Route() and RouteFrom(): from the link of `dev` to the key's destination.
     std::vector<uint32_t> Walk(const FlowKey& key, Ptr<FabricNetDevice> dev) const;
+    /// Fill m_hops and m_portLinks (at the first walk, when the topology is complete).
+    void CacheHops() const;
+
+    /// What a walk needs of a link's receiving end (cached: no lookups per hop).
+    struct Hop
+    {
+        uint32_t addr{0};          //!< the receiving device's IPv4 address (0: none)
+        uint32_t node{0};          //!< the receiving node's id
+        FabricSwitch* sw{nullptr}; //!< the receiving node's switch (null: not a switch)
+        uint32_t firstPort{0};     //!< the switch's ports' links start here in m_portLinks
+        uint32_t nPorts{0};        //!< the switch's ports cached
+        int64_t reverse{-1};       //!< the link of the peer device (-1: none)
+    };
 
     Ptr<FluidNetwork> m_net;
     Ptr<FluidAggregate> m_aggregate;                      //!< made by GetAggregate()
@@ -114,6 +130,9 @@ class FluidFabric : public Object
     std::unordered_map<const FabricNetDevice*, uint32_t> m_linkOf; //!< device -> link
     std::unordered_map<uint32_t, Ptr<FabricNetDevice>> m_hostDev;  //!< host address -> device
     uint32_t m_maxHops{64};
+    mutable std::vector<Hop> m_hops;          //!< per link (CacheHops)
+    mutable std::vector<int64_t> m_portLinks; //!< per switch port: its link or -1 (CacheHops)
+    mutable std::vector<Ptr<FabricSwitch>> m_switches; //!< the switches m_hops points to
 };
 
 } // namespace ns3

@@ -45,9 +45,13 @@ FluidNetwork::Recompute()
     const uint64_t stamp = ++m_stamp;
     // `links`: the links whose flows or rates may change; `members`: the flows whose rates are
     // computed (their old rates in `old`). Every other flow keeps its rate.
-    std::vector<uint32_t> links;
-    std::vector<uint32_t> members;
-    std::vector<double> old;
+    // (kept between recomputations: no allocation per recomputation)
+    std::vector<uint32_t>& links = m_scratch.links;
+    std::vector<uint32_t>& members = m_scratch.members;
+    std::vector<double>& old = m_scratch.old;
+    links.clear();
+    members.clear();
+    old.clear();
     auto markLinks = [&](const Flow& f) {
         for (uint32_t l : f.links)
         {
@@ -112,7 +116,7 @@ FluidNetwork::Recompute()
     for (int round = 0;; ++round)
     {
         Fill(members, links);
-        const std::vector<uint32_t> more = Violations(links);
+        const std::vector<uint32_t>& more = Violations(links);
         if (more.empty())
         {
             break;
@@ -147,13 +151,18 @@ FluidNetwork::Recompute()
                                          members[i]);
         }
     }
+    for (uint32_t l : links)
+    {
+        ++m_links[l].version; // rates, bottlenecks or flows changed here
+    }
     NS_LOG_DEBUG("recomputed " << members.size() << " flows over " << links.size() << " links");
 }
 
-std::vector<uint32_t>
+const std::vector<uint32_t>&
 FluidNetwork::Violations(const std::vector<uint32_t>& links)
 {
-    std::vector<uint32_t> more;
+    std::vector<uint32_t>& more = m_scratch.more;
+    more.clear();
     for (uint32_t l : links)
     {
         Link& link = m_links[l];

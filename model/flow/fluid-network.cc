@@ -167,6 +167,7 @@ FluidNetwork::SetLinkCapacity(uint32_t link, double capacity)
         return;
     }
     l.capacity = capacity;
+    ++l.version;
     for (uint32_t s : l.flows)
     {
         if (!m_flows[s].finished)
@@ -182,15 +183,33 @@ FluidNetwork::GetLinkShare(uint32_t link,
                            double weight,
                            const std::vector<uint64_t>& ignore) const
 {
-    const Link& l = LinkAt(link);
-    if (cls >= N_CLASSES || !(weight > 0))
+    if (!(weight > 0))
     {
         throw std::invalid_argument("FluidNetwork::GetLinkShare: class = " + std::to_string(cls) +
                                     " must be in [0, 7] and weight = " + std::to_string(weight) +
                                     " > 0");
     }
+    double free = 0;
+    double sharing = 0;
+    GetLinkShareTerms(link, cls, ignore, free, sharing);
+    return free * weight / (weight + sharing);
+}
+
+void
+FluidNetwork::GetLinkShareTerms(uint32_t link,
+                                uint8_t cls,
+                                const std::vector<uint64_t>& ignore,
+                                double& free,
+                                double& sharing) const
+{
+    const Link& l = LinkAt(link);
+    if (cls >= N_CLASSES)
+    {
+        throw std::invalid_argument("FluidNetwork::GetLinkShare: class = " + std::to_string(cls) +
+                                    " must be in [0, 7]");
+    }
     double used = 0;
-    double sharing = 0; // weights of the class's flows bottlenecked here
+    sharing = 0; // weights of the class's flows bottlenecked here
     for (std::size_t j = 0; j < l.flows.size(); ++j)
     {
         const Flow& f = m_flows[l.flows[j]];
@@ -208,7 +227,13 @@ FluidNetwork::GetLinkShare(uint32_t link,
             used += f.rate * l.coefs[j];
         }
     }
-    return std::max(0.0, l.capacity - used) * weight / (weight + sharing);
+    free = std::max(0.0, l.capacity - used);
+}
+
+uint64_t
+FluidNetwork::GetLinkVersion(uint32_t link) const
+{
+    return LinkAt(link).version;
 }
 
 Time
@@ -231,7 +256,7 @@ FluidNetwork::PathLatency(const std::vector<uint32_t>& path) const
 }
 
 uint64_t
-FluidNetwork::StartFlow(const FlowSpec& spec)
+FluidNetwork::StartFlow(FlowSpec spec)
 {
     if (spec.path.empty())
     {
@@ -318,27 +343,27 @@ FluidNetwork::StartFlow(const FlowSpec& spec)
     f.id = m_nextId++;
     f.live = true;
     f.finished = false;
-    f.spec = spec;
     f.remaining = double(spec.bytes);
     f.rate = 0;
     f.last = Simulator::Now();
     f.start = f.last;
     f.stamp = 0;
     f.bottleneck = kCapped;
-    f.links = spec.path;
+    f.links.assign(spec.path.begin(), spec.path.end());
     if (spec.pathCoef.empty())
     {
         f.coef.assign(spec.path.size(), 1.0);
     }
     else
     {
-        f.coef = spec.pathCoef;
+        f.coef.assign(spec.pathCoef.begin(), spec.pathCoef.end());
     }
     if (spec.reverseShare > 0)
     {
         f.links.insert(f.links.end(), spec.reversePath.begin(), spec.reversePath.end());
         f.coef.resize(f.links.size(), spec.reverseShare);
     }
+    f.spec = std::move(spec);
     f.posInLink.resize(f.links.size());
     for (std::size_t i = 0; i < f.links.size(); ++i)
     {
@@ -348,9 +373,9 @@ FluidNetwork::StartFlow(const FlowSpec& spec)
         link.coefs.push_back(f.coef[i]);
     }
     m_slotOf.emplace(f.id, slot);
-    NS_LOG_DEBUG("flow " << f.id << " starts: " << spec.bytes << " B over " << spec.path.size()
-                         << " links, class " << int(spec.cls));
-    m_startTrace(f.id, spec.bytes);
+    NS_LOG_DEBUG("flow " << f.id << " starts: " << f.spec.bytes << " B over " << f.spec.path.size()
+                         << " links, class " << int(f.spec.cls));
+    m_startTrace(f.id, f.spec.bytes);
     Touch(slot);
     return f.id;
 }
@@ -509,6 +534,10 @@ FluidNetwork::Advance()
 void
 FluidNetwork::Touch(uint32_t slot)
 {
+    for (uint32_t l : m_flows[slot].links)
+    {
+        ++m_links[l].version;
+    }
     m_touched.push_back(slot);
     if (!m_recompute.IsRunning())
     {

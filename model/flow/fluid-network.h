@@ -138,6 +138,26 @@ class FluidNetwork : public Object
                         uint8_t cls,
                         double weight,
                         const std::vector<uint64_t>& ignore) const;
+    /**
+     * The two terms of GetLinkShare(): the share of weight w is free * w / (w + sharing).
+     * \param link a link id \param cls a traffic class (0..7)
+     * \param ignore flows counted as absent (ids)
+     * \param[out] free the capacity less the rates of the classes above and of the flows of
+     *        the class bottlenecked elsewhere (bytes/s, >= 0)
+     * \param[out] sharing the weights of the flows of the class bottlenecked at the link
+     */
+    void GetLinkShareTerms(uint32_t link,
+                           uint8_t cls,
+                           const std::vector<uint64_t>& ignore,
+                           double& free,
+                           double& sharing) const;
+    /**
+     * A counter that changes whenever something GetLinkShare() reads of the link may have
+     * changed (a flow on it started, drained or changed, a recomputation covered it, its
+     * capacity changed): equal counters mean equal shares.
+     * \param link a link id \return the counter
+     */
+    uint64_t GetLinkVersion(uint32_t link) const;
 
     /**
      * \param path link ids
@@ -148,11 +168,11 @@ class FluidNetwork : public Object
 
     /**
      * Start a flow now (its rate is set by the recomputation at this instant).
-     * \param spec the flow
+     * \param spec the flow (by value: a caller that moves it in saves the copy)
      * \return its id (consecutive from 0)
      * \throws std::invalid_argument naming the bad field
      */
-    uint64_t StartFlow(const FlowSpec& spec);
+    uint64_t StartFlow(FlowSpec spec);
     /**
      * \param id a flow in transmission \param cap its rate cap (bytes/s, 0 = none)
      * \throws std::invalid_argument for a negative cap or an unknown flow
@@ -207,6 +227,7 @@ class FluidNetwork : public Object
         double carriedByClass[N_CLASSES]{}; //!< of which per traffic class
         uint64_t stamp{0};                  //!< last recomputation that visited it
         uint32_t local{0};                  //!< index in the recomputation's arrays
+        uint64_t version{0};                //!< GetLinkVersion()
     };
 
     struct Flow
@@ -251,8 +272,9 @@ class FluidNetwork : public Object
      * bottleneck is such a link must still be bottlenecked there (the link full for its class
      * and above, no flow of its class above its level). Sets the links' loads.
      * \return the flows outside the recomputation on the links where a condition fails
+     *         (Scratch::more, valid until the next call)
      */
-    std::vector<uint32_t> Violations(const std::vector<uint32_t>& links);
+    const std::vector<uint32_t>& Violations(const std::vector<uint32_t>& links);
     void Drained(uint32_t slot);
     void Deliver(uint64_t id,
                  uint64_t bytes,
@@ -294,6 +316,10 @@ class FluidNetwork : public Object
         std::vector<std::vector<uint32_t>> byClass; //!< local flows by class
         std::vector<uint32_t> touched;              //!< local links of the class being filled
         std::vector<Level> heap;                    //!< candidate levels (a min-heap)
+        std::vector<uint32_t> links;   //!< Recompute(): links whose flows or rates may change
+        std::vector<uint32_t> members; //!< Recompute(): flows whose rates are computed
+        std::vector<double> old;       //!< Recompute(): their rates before
+        std::vector<uint32_t> more;    //!< Violations(): flows to add
     };
 
     Scratch m_scratch;

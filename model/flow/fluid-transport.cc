@@ -224,7 +224,7 @@ FluidTransport::Open(Ptr<MessageTransport> remote, uint8_t cls)
     double ack = 0;
     for (uint32_t l : c->m_path)
     {
-        const int64_t back = m_fabric->GetLink(m_fabric->GetDevice(l)->GetPeer());
+        const int64_t back = m_fabric->GetReverseLink(l);
         const uint32_t r = back >= 0 ? uint32_t(back) : l;
         ack +=
             net->GetLinkDelay(r).GetSeconds() + double(m_ackFrameBytes) / net->GetLinkCapacity(r);

@@ -240,6 +240,20 @@ BackgroundTraffic::SetHosts(const std::vector<Ptr<MessageTransport>>& sources,
     }
     m_src = sources;
     m_dst = destinations;
+    std::unordered_map<const MessageTransport*, std::vector<uint32_t>> at;
+    for (uint32_t d = 0; d < m_dst.size(); ++d)
+    {
+        at[PeekPointer(m_dst[d])].push_back(d);
+    }
+    m_self.assign(m_src.size(), {});
+    for (uint32_t i = 0; i < m_src.size(); ++i)
+    {
+        auto it = at.find(PeekPointer(m_src[i]));
+        if (it != at.end())
+        {
+            m_self[i] = it->second;
+        }
+    }
 }
 
 void
@@ -301,19 +315,20 @@ BackgroundTraffic::Arrival(uint32_t i)
     {
         return;
     }
-    // destination: uniform among the destinations other than the source
-    std::vector<uint32_t> cand;
-    cand.reserve(m_dst.size());
-    for (uint32_t d = 0; d < m_dst.size(); ++d)
+    // destination: uniform among the destinations other than the source (the r-th of them:
+    // r, moved past each index of the source at or below it)
+    const std::vector<uint32_t>& self = m_self[i];
+    if (self.size() == m_dst.size())
     {
-        if (m_dst[d] != m_src[i])
-        {
-            cand.push_back(d);
-        }
+        return; // no destination but itself: this source sends nothing
     }
-    uint32_t d = cand[m_pick->GetInteger(0, cand.size() - 1)];
+    uint32_t d = m_pick->GetInteger(0, uint32_t(m_dst.size() - self.size()) - 1);
+    for (uint32_t s : self)
+    {
+        d += s <= d ? 1 : 0;
+    }
     uint64_t bytes = m_cdf.Sample(m_size->GetValue());
-    auto key = std::make_pair(i, d);
+    const uint64_t key = uint64_t(i) << 32 | d;
     auto it = m_qps.find(key);
     if (it == m_qps.end())
     {

@@ -15,7 +15,7 @@
 #include "ns3/traced-callback.h"
 
 #include <istream>
-#include <map>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -137,7 +137,11 @@ class BackgroundTraffic : public Object
     Ptr<UniformRandomVariable> m_size;
     Ptr<UniformRandomVariable> m_pick;
     std::vector<EventId> m_events;
-    std::map<std::pair<uint32_t, uint32_t>, Ptr<MessageConnection>> m_qps;
+    /// per source: the destination indices that are the source itself, ascending (skipped by
+    /// the uniform destination draw)
+    std::vector<std::vector<uint32_t>> m_self;
+    /// (source << 32 | destination) -> its queue pair
+    std::unordered_map<uint64_t, Ptr<MessageConnection>> m_qps;
     uint64_t m_offered{0};
     uint64_t m_completed{0};
     uint64_t m_flows{0};
