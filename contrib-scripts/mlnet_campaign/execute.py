@@ -74,8 +74,12 @@ def run_point(task, run_dir, binaries, attempt=1, stop=None):
     and leaves no status, so the next invocation runs it again.
     """
     os.makedirs(run_dir, exist_ok=True)
-    with open(os.path.join(run_dir, doc_name(task["kind"])), "w") as f:
+    # Into a temporary file, then renamed: a run killed here (SIGKILL of the campaign) must not
+    # leave a truncated document, which the next invocation reads to resume the point.
+    doc_path = os.path.join(run_dir, doc_name(task["kind"]))
+    with open(doc_path + ".tmp", "w") as f:
         json.dump(task["doc"], f, indent=2, sort_keys=True)
+    os.replace(doc_path + ".tmp", doc_path)
     out = os.path.join(run_dir, "out")
     shutil.rmtree(out, ignore_errors=True)
     os.makedirs(out)

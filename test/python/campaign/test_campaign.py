@@ -234,6 +234,30 @@ class TestSpec(unittest.TestCase):
         self.assertGreaterEqual(checked, 3)
 
 
+class TestRunDocument(unittest.TestCase):
+    def test_a_run_killed_while_writing_its_document_leaves_the_old_one(self):
+        """run_point rewrites the point's document; a kill in mid-write (simulated by json.dump
+        failing after a partial write) must leave the previous document whole, since the
+        next invocation reads it to resume the point."""
+        from unittest import mock
+        from mlnet_campaign import execute
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, execute.doc_name("scenario"))
+            with open(path, "w") as f:
+                json.dump({"name": "old"}, f)
+
+            def partial(obj, f, **kw):
+                f.write("{")
+                raise KeyboardInterrupt("killed")
+
+            task = {"kind": "scenario", "doc": {"name": "new"}}
+            with mock.patch.object(execute.json, "dump", side_effect=partial):
+                with self.assertRaises(KeyboardInterrupt):
+                    execute.run_point(task, d, {})
+            with open(path) as f:
+                self.assertEqual(json.load(f), {"name": "old"})
+
+
 class TestFigureOptions(unittest.TestCase):
     """Figure options of campaign files (no simulation): ``by`` over a program's own columns,
     ``where`` to draw one figure per value of a parameter."""
