@@ -304,15 +304,27 @@ FabricSwitch::GetRoute(Ipv4Address dst) const
     return m_groups[m_groupData[w + kGroupIndexWord]];
 }
 
-int
-FabricSwitch::SelectEgress(const FlowKey& key)
+inline const uint32_t*
+FabricSwitch::EcmpGroup(const FlowKey& key, int* port) const
 {
     const uint32_t w = RouteWord(key.dst);
     if (w & kSinglePort)
     {
-        return w == kNoGroup ? -1 : int(w & ~kSinglePort);
+        *port = w == kNoGroup ? -1 : int(w & ~kSinglePort);
+        return nullptr;
     }
-    const uint32_t* group = m_groupData.data() + w;
+    return m_groupData.data() + w;
+}
+
+int
+FabricSwitch::SelectEgress(const FlowKey& key)
+{
+    int port;
+    const uint32_t* group = EcmpGroup(key, &port);
+    if (!group)
+    {
+        return port;
+    }
     FastModulus mod;
     std::memcpy(static_cast<void*>(&mod), group, sizeof mod);
     EnsureConfigured();
@@ -322,13 +334,14 @@ FabricSwitch::SelectEgress(const FlowKey& key)
 int
 FabricSwitch::SelectFlowletEgress(const FlowKey& key)
 {
-    const uint32_t w = RouteWord(key.dst);
-    if (w & kSinglePort)
+    int port;
+    const uint32_t* group = EcmpGroup(key, &port);
+    if (!group)
     {
-        return w == kNoGroup ? -1 : int(w & ~kSinglePort);
+        return port;
     }
-    const uint32_t* group = m_groupData.data() + w;
     const auto members = uint32_t(m_groups[group[kGroupIndexWord]].size());
+    const auto w = uint32_t(group - m_groupData.data());
     const uint32_t m =
         m_flowlets.Select(key.Hash(m_seedInUse), w, members, Simulator::Now().GetNanoSeconds());
     return int(group[kGroupHeadWords + m]);

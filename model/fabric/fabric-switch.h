@@ -239,6 +239,13 @@ class alignas(64) FabricSwitch : public Object, public FabricPortHandler
      * group's offset in m_groupData; kNoGroup if none
      */
     uint32_t RouteWord(uint32_t dst) const;
+    /**
+     * The route of a flow's destination, the prologue SelectEgress and SelectFlowletEgress share.
+     * \param key the flow
+     * \param port set to the port of a one-port route, or -1 without a route
+     * \return the ECMP group's words in m_groupData, or nullptr (then \p port is the answer)
+     */
+    const uint32_t* EcmpGroup(const FlowKey& key, int* port) const;
     /// \return the egress port of a packet with LoadBalancing = Flowlet (-1 without route)
     int SelectFlowletEgress(const FlowKey& key);
     /**
