@@ -11,6 +11,8 @@
 #   shared-0.2-sN    panama with --pass-through=shared (the devices' single FIFO)
 #   nodcqcn-0.2-s1   ring with --dcqcn=none (RDMA at line rate, PFC only: DCQCN taken out)
 #   nobg-0.2-s1      ring without the background flows (--short-load=0 --long-load=0)
+#   nobg-panama-0.2-s1  the same for panama (the background's share with random placement)
+#   switchml-lb-0.2-s1  SwitchML striped over (k/2)^2 trees
 #   packed-0.2-sN    ring with --placement=packed (each job in one pod at k=4)
 #   SCHEME-packed-0.2-sN  panama or switchml with --placement=packed (the same hosts as the
 #                    packed ring: only the suspected cause of ring's slowdown changed)
@@ -61,6 +63,8 @@ free() { # K LOAD SEED: one row per scheme
             echo "4 $scheme-packed-0.2-s$s --loads=0.2 --seeds=$s --schemes=$scheme --placement=packed"
         done
     done
+    echo "4 switchml-lb-0.2-s1 --loads=0.2 --seeds=1 --schemes=switchml-lb"
+    echo "4 nobg-panama-0.2-s1 --loads=0.2 --seeds=1 --schemes=panama --short-load=0 --long-load=0"
     free 8 0.2 1
     for s in 2 3; do
         echo "4 fixed-alexnet-0.5-s$s $fixed --seeds=$s --schemes=ring,ideal"

@@ -52,6 +52,11 @@
       packed), (b) short-flow mean
       and p99 FCT against the gradient load moved, (c) the aggregation -> core uplinks'
       utilisation of ring (random, rack order, packed, ...), PANAMA and ideal.
+  plot-aggregation.py jobs DIR [DIR ...]
+      per run directory (panama-shared-cluster --out=DIR) and job: the model, its measured
+      iterations, their mean, p50, p99 (nearest rank), min and max (ms), the idle-network
+      iteration of the job under the run's scheme and the job's bound (the spread behind a
+      mean in the tables above).
 """
 
 import csv
@@ -900,6 +905,26 @@ def reproduction(out, grid):
     print("wrote", out)
 
 
+def print_jobs(dirs):
+    print("%-24s %-5s %-4s %-11s %-3s %-13s %5s %8s %8s %8s %8s %8s %8s %6s" % (
+        "run", "load", "seed", "scheme", "job", "model", "iters", "mean ms", "p50 ms", "p99 ms",
+        "min ms", "max ms", "idle ms", "bound"))
+    for d in dirs:
+        per = defaultdict(list)
+        meta = {}
+        for r in read_iters(d):
+            key = (r["load"], r["seed"], r["scheme"], int(r["job"]))
+            per[key].append(float(r["duration_s"]) * 1e3)
+            meta[key] = (r["model"], float(r["idle_iter_s"]) * 1e3, float(r["bound_speedup"]))
+        for key in sorted(per):
+            v = per[key]
+            model, idle, bound = meta[key]
+            fmt = "%-24s %-5s %-4s %-11s %-3d %-13s %5d" + " %8.1f" * 6 + " %6.2f"
+            print(fmt % ((os.path.basename(os.path.normpath(d)),) + key + (
+                    model, len(v), mean(v), nearest_rank(v, 50), nearest_rank(v, 99), min(v),
+                    max(v), idle, bound)))
+
+
 def main(argv):
     if len(argv) < 3 or argv[1] in ("-h", "--help"):
         print(__doc__)
@@ -921,6 +946,8 @@ def main(argv):
         plot_line_rate(argv[2], argv[3:])
     elif cmd == "reproduction" and len(argv) == 4:
         reproduction(argv[2], argv[3])
+    elif cmd == "jobs":
+        print_jobs(argv[2:])
     elif cmd == "ring-diag" and len(argv) >= 4:
         plot_ring_diag(argv[2], argv[3:])
     else:
