@@ -847,7 +847,7 @@ def reproduction(out, grid):
     job_table(runs)
     packed_table(runs)
     ax = axes[0]
-    for scheme in ("switchml", "panama", "ideal"):
+    for scheme in ("switchml", "switchml-lb", "panama", "ideal"):
         pts = [(b, sp) for _, sch, _, sp, b, _, _ in speed_rows if sch == scheme]
         if pts:
             st = {kk: vv for kk, vv in STYLE[scheme].items() if kk != "ls"}
