@@ -54,9 +54,9 @@
       utilisation of ring (random, rack order, packed, ...), PANAMA and ideal.
   plot-aggregation.py jobs DIR [DIR ...]
       per run directory (panama-shared-cluster --out=DIR) and job: the model, its measured
-      iterations, their mean, p50, p99 (nearest rank), min and max (ms), the idle-network
-      iteration of the job under the run's scheme and the job's bound (the spread behind a
-      mean in the tables above).
+      iterations, their mean, p50, p99 (interpolated between ranks, as summary.csv), min and
+      max (ms), the idle-network iteration of the job under the run's scheme and the job's
+      bound (the spread behind a mean in the tables above).
 """
 
 import csv
@@ -84,6 +84,16 @@ def nearest_rank(values, p):
     v = sorted(values)
     k = max(1, math.ceil(p / 100.0 * len(v)))
     return v[k - 1]
+
+
+def interpolated(values, p):
+    """the p-th percentile between the closest ranks, as panama-shared-cluster's summary.csv
+    computes p50_iter_s and p99_iter_s."""
+    v = sorted(values)
+    idx = p / 100.0 * (len(v) - 1)
+    lo = int(idx)
+    hi = min(lo + 1, len(v) - 1)
+    return v[lo] + (v[hi] - v[lo]) * (idx - lo)
 
 
 def mean(values):
@@ -921,7 +931,7 @@ def print_jobs(dirs):
             model, idle, bound = meta[key]
             fmt = "%-24s %-5s %-4s %-11s %-3d %-13s %5d" + " %8.1f" * 6 + " %6.2f"
             print(fmt % ((os.path.basename(os.path.normpath(d)),) + key + (
-                    model, len(v), mean(v), nearest_rank(v, 50), nearest_rank(v, 99), min(v),
+                    model, len(v), mean(v), interpolated(v, 50), interpolated(v, 99), min(v),
                     max(v), idle, bound)))
 
 
