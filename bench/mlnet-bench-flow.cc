@@ -17,7 +17,11 @@
 // --ring=group carries each ring all-reduce as one fluid group, --ring=phased as --phases phases
 // of one fluid flow per member (FluidTransport::RingGranularity). --fluid=aggregate drains the
 // background flows in the aggregate background model (FluidAggregate, coupled to the network
-// every --interval) instead of one fluid flow of the network each.
+// every --interval) instead of one fluid flow of the network each; --fluid=analytic completes
+// each interval's arrivals analytically (FluidAggregate::CompleteAnalytic: no event, connection
+// or fluid flow per background flow). The background FCTs are summarized streaming
+// (FctSummary: p50/p99/mean overall and per size bucket); --records=1 also keeps the per-flow
+// records (BackgroundTraffic::KeepRecords).
 
 #include "bench-common.h"
 
@@ -55,6 +59,7 @@ main(int argc, char* argv[])
     uint32_t phases = 8;
     std::string fluid = "per-flow";
     std::string interval = "100us";
+    bool records = false;
     CommandLine cmd(__FILE__);
     cmd.AddValue("k", "Fat-tree arity (k^3/4 hosts), even in [4, 32]", k);
     cmd.AddValue("jobs", "Training jobs (ring all-reduce), >= 1", jobs);
@@ -78,12 +83,16 @@ main(int argc, char* argv[])
                  ring);
     cmd.AddValue("phases", "FluidTransport::RingPhases (ring=phased), in [1, 8192]", phases);
     cmd.AddValue("fluid",
-                 "BackgroundTraffic::Fluid: per-flow (one fluid flow each) or aggregate (the "
-                 "aggregate background model)",
+                 "BackgroundTraffic::Fluid: per-flow (one fluid flow each), aggregate (the "
+                 "aggregate background model) or analytic (completed analytically per interval)",
                  fluid);
     cmd.AddValue("interval",
-                 "FluidAggregate::Interval with --fluid=aggregate, a time in [1ns, 1s]",
+                 "FluidAggregate::Interval with --fluid=aggregate or analytic, a time in [1ns, 1s]",
                  interval);
+    cmd.AddValue("records",
+                 "BackgroundTraffic::KeepRecords: keep a record per background flow (the FCTs "
+                 "are summarized either way)",
+                 records);
     EventSchedulerHelper::UseDefault(cmd); // mlnet's scheduler and event loop, as mlnet-run
     cmd.Parse(argc, argv);
     try
@@ -111,10 +120,7 @@ main(int argc, char* argv[])
         {
             throw std::invalid_argument("--phases must be in [1, 8192]");
         }
-        if (fluid != "per-flow" && fluid != "aggregate")
-        {
-            throw std::invalid_argument("--fluid must be per-flow or aggregate");
-        }
+        BackgroundTraffic::ParseFluid(fluid); // the one check of the mode
         RngSeedManager::SetRun(seed);
         WallClock build;
         FabricTopology t = FabricTopologyHelper().BuildFatTree(k);
@@ -165,6 +171,7 @@ main(int argc, char* argv[])
             bg->SetAttribute("LinkRate", DataRateValue(DataRate("100Gbps")));
             bg->SetAttribute("PriorityClass", UintegerValue(6));
             bg->SetAttribute("Fluid", StringValue(fluid));
+            bg->SetAttribute("KeepRecords", BooleanValue(records));
             bg->SetHosts(tr, tr);
             bg->AssignStreams(100);
             bg->Start();
@@ -208,20 +215,7 @@ main(int argc, char* argv[])
         }
         Ptr<FluidNetwork> net = fabric->GetNetwork();
         Ptr<FluidAggregate> agg = fabric->GetAggregate();
-        std::vector<int64_t> fct;
-        if (bg)
-        {
-            for (const MessageRecord& r : bg->GetFlowRecords())
-            {
-                fct.push_back(r.Fct().GetNanoSeconds());
-            }
-            std::sort(fct.begin(), fct.end());
-        }
-        auto pct = [&fct](double q) {
-            return fct.empty()
-                       ? 0.0
-                       : 1e-3 * double(fct[std::min(fct.size() - 1, size_t(q * fct.size()))]);
-        };
+        const FctSummary fct = bg ? bg->GetFctSummary() : FctSummary();
         JsonLine()
             .Add("bench", "flow-backend")
             .Add("k", k)
@@ -253,8 +247,9 @@ main(int argc, char* argv[])
             .Add("fluid", fluid)
             .Add("interval", interval)
             .Add("backgroundFlows", bg ? bg->GetFlowsStarted() : 0)
-            .Add("backgroundFctP50Us", pct(0.5))
-            .Add("backgroundFctP99Us", pct(0.99))
+            .Add("backgroundFctP50Us", 1e6 * fct.Get().p50)
+            .Add("backgroundFctP99Us", 1e6 * fct.Get().p99)
+            .Add("backgroundFctMeanUs", 1e6 * fct.Get().mean)
             .Add("aggregateIntervals", agg->GetIntervals())
             .Add("aggregateLoadUpdates", agg->GetLoadUpdates())
             .Add("aggregateRecomputations", agg->GetNetwork()->GetRecomputations())
@@ -263,8 +258,23 @@ main(int argc, char* argv[])
                      ? double(agg->GetNetwork()->GetFlowsRecomputed()) /
                            agg->GetNetwork()->GetRecomputations()
                      : 0.0)
+            .Add("analyticFlows", agg->GetAnalyticFlows())
             .Add("cpuSPerIteration", cpuS / iterations)
             .Print();
+        // The background FCTs per size bucket (one JSON line each).
+        for (uint32_t b = 0; bg && b < FctSummary::kBuckets; ++b)
+        {
+            const FctSummary::Stats st = fct.Get(b);
+            JsonLine()
+                .Add("bench", "flow-backend-fct")
+                .Add("fluid", fluid)
+                .Add("bucket", FctSummary::BucketName(b))
+                .Add("flows", st.n)
+                .Add("p50Us", 1e6 * st.p50)
+                .Add("p99Us", 1e6 * st.p99)
+                .Add("meanUs", 1e6 * st.mean)
+                .Print();
+        }
         Simulator::Destroy();
     }
     catch (const std::exception& e)

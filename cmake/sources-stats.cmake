@@ -6,6 +6,7 @@
 set(_dir ${MLNET_ROOT}/model/stats)
 list(APPEND MLNET_SOURCES
   ${_dir}/sample-summary.cc
+  ${_dir}/fct-summary.cc
   ${_dir}/flow-stats-record.cc
   ${_dir}/run-summary.cc
   ${_dir}/stats-writer.cc
@@ -13,6 +14,7 @@ list(APPEND MLNET_SOURCES
 )
 list(APPEND MLNET_HEADERS
   ${_dir}/sample-summary.h
+  ${_dir}/fct-summary.h
   ${_dir}/flow-stats-record.h
   ${_dir}/job-records.h
   ${_dir}/host-path-stats.h

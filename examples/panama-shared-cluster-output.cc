@@ -76,7 +76,7 @@ PrintHeading(const Options& o, uint32_t hosts)
     if (o.backend == "flow")
     {
         std::cout << ", flow level, background " << o.fluidBackground;
-        if (o.fluidBackground == "aggregate")
+        if (o.fluidBackground != "per-flow")
         {
             std::cout << " (interval " << o.fluidInterval.GetSeconds() * 1e6 << " us)";
         }
@@ -230,7 +230,7 @@ Report(const Options& o,
                << Mean(idle) << "," << ringHops << "," << hops.interPod << "," << hops.samePod
                << "," << r.cpu << "," << o.placement << "," << o.backend << ","
                << (o.backend == "flow" ? o.fluidBackground : "-") << ","
-               << (o.backend == "flow" && o.fluidBackground == "aggregate"
+               << (o.backend == "flow" && o.fluidBackground != "per-flow"
                        ? o.fluidInterval.GetSeconds()
                        : 0)
                << std::endl;

@@ -170,11 +170,10 @@ RunOne(const Options& o, const std::string& scheme, const std::vector<JobPlan>& 
         Ptr<BackgroundTraffic> b = CreateObject<BackgroundTraffic>();
         b->SetAttribute("Load", DoubleValue(load));
         b->SetAttribute("LinkRate", DataRateValue(DataRate(o.rate)));
-        // --fluid-background (flow level only; main checks it): the aggregate model drains the
-        // flows in the fabric's FluidAggregate (its Interval set from --fluid-interval)
-        b->SetAttribute("Fluid",
-                        EnumValue(o.fluidBackground == "aggregate" ? BackgroundTraffic::AGGREGATE
-                                                                   : BackgroundTraffic::PER_FLOW));
+        // --fluid-background (flow level only; main checks it): the aggregate and analytic
+        // models drain the flows in the fabric's FluidAggregate (its Interval set from
+        // --fluid-interval)
+        b->SetAttribute("Fluid", EnumValue(BackgroundTraffic::ParseFluid(o.fluidBackground)));
         // No PriorityClass: every source (jobs, their collectives and aggregation packets, and
         // this traffic) sends in the default data class (DataClass::DEFAULT), so sharing is
         // decided by congestion control alone.

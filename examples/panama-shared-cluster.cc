@@ -209,13 +209,15 @@ main(int argc, char* argv[])
                  o.backend);
     cmd.AddValue("fluid-background",
                  "With --backend=flow: the background flows as one fluid flow each (per-flow, "
-                 "the default) or in the aggregate background model (aggregate: "
+                 "the default), in the aggregate background model (aggregate: "
                  "BackgroundTraffic::Fluid, FluidAggregate; the jobs see the background's load "
                  "per link averaged over --fluid-interval and one interval late; "
-                 "doc/flow-backend.rst, Background traffic in aggregate)",
+                 "doc/flow-backend.rst, Background traffic in aggregate) or completed "
+                 "analytically per --fluid-interval (analytic: no fluid flow per background "
+                 "flow; doc/flow-backend.rst, Analytic background)",
                  o.fluidBackground);
     cmd.AddValue("fluid-interval",
-                 "With --fluid-background=aggregate: its coupling interval "
+                 "With --fluid-background=aggregate or analytic: its coupling interval "
                  "(FluidAggregate::Interval), in [1ns, 1s]",
                  o.fluidInterval);
     cmd.Parse(argc, argv);
@@ -225,16 +227,19 @@ main(int argc, char* argv[])
         {
             throw std::invalid_argument("--backend = " + o.backend + ": must be packet or flow");
         }
-        if (o.fluidBackground != "per-flow" && o.fluidBackground != "aggregate")
+        try
         {
-            throw std::invalid_argument("--fluid-background = " + o.fluidBackground +
-                                        ": must be per-flow or aggregate");
+            BackgroundTraffic::ParseFluid(o.fluidBackground); // the one check of the mode
         }
-        if (o.fluidBackground == "aggregate" && o.backend != "flow")
+        catch (const std::invalid_argument& e)
+        {
+            throw std::invalid_argument(std::string("--fluid-background: ") + e.what());
+        }
+        if (o.fluidBackground != "per-flow" && o.backend != "flow")
         {
             throw std::invalid_argument(
-                "--fluid-background = aggregate: needs --backend=flow (the packet backend has "
-                "no fluid background)");
+                "--fluid-background = " + o.fluidBackground +
+                ": needs --backend=flow (the packet backend has no fluid background)");
         }
         if (o.fluidInterval < NanoSeconds(1) || o.fluidInterval > Seconds(1))
         {

@@ -4,13 +4,16 @@
 #include "fluid-aggregate.h"
 
 #include "ns3/boolean.h"
+#include "ns3/double.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
+#include <string>
 
 namespace ns3
 {
@@ -42,7 +45,15 @@ FluidAggregate::GetTypeId()
                           "recomputations of the main network)",
                           TimeValue(MicroSeconds(100)),
                           MakeTimeAccessor(&FluidAggregate::m_interval),
-                          MakeTimeChecker(NanoSeconds(1), Seconds(1)));
+                          MakeTimeChecker(NanoSeconds(1), Seconds(1)))
+            .AddAttribute("MaxUtilisation",
+                          "Analytic model (CompleteAnalytic): the largest load rho of a link's "
+                          "other background flows in one interval, as a share of the capacity "
+                          "left to them (in [0, 0.999]; a link's processor-sharing delay is at "
+                          "most 1 / (1 - MaxUtilisation) - 1 times a flow's drain there)",
+                          DoubleValue(0.95),
+                          MakeDoubleAccessor(&FluidAggregate::m_maxUtilisation),
+                          MakeDoubleChecker<double>(0.0, 0.999));
     return tid;
 }
 
@@ -105,6 +116,8 @@ FluidAggregate::CopyLinks()
     m_count.resize(n, zero);
     m_seen.resize(n, none);
     m_load.resize(n, noFlow);
+    m_extra.resize(n, none);
+    m_batch.resize(n, none);
     m_isHot.resize(n, 0);
     m_terms.resize(n);
 }
@@ -139,18 +152,154 @@ FluidAggregate::StartFlow(FluidNetwork::FlowSpec spec)
     for (uint32_t l : links)
     {
         ++m_count[l][cls];
-        if (!m_isHot[l])
-        {
-            m_isHot[l] = 1;
-            m_hot.push_back(l);
-        }
+        Heat(l);
         UpdateCapacity(l);
     }
+    Arm();
+    return id;
+}
+
+void
+FluidAggregate::Heat(uint32_t link)
+{
+    if (!m_isHot[link])
+    {
+        m_isHot[link] = 1;
+        m_hot.push_back(link);
+    }
+}
+
+void
+FluidAggregate::Arm()
+{
     if (!m_timer.IsRunning())
     {
         m_timer = Simulator::Schedule(m_interval, &FluidAggregate::Interval, this);
     }
-    return id;
+}
+
+void
+FluidAggregate::AddLoad(uint32_t link, uint8_t cls, double bytes)
+{
+    if (!m_main)
+    {
+        throw std::invalid_argument("FluidAggregate::AddLoad: not attached to a network");
+    }
+    if (m_bg->GetNLinks() < m_main->GetNLinks())
+    {
+        CopyLinks();
+    }
+    if (link >= m_extra.size() || cls >= kClasses || !(bytes >= 0))
+    {
+        throw std::invalid_argument("FluidAggregate::AddLoad: link " + std::to_string(link) +
+                                    " (range [0, " + std::to_string(m_extra.size()) + ")), class " +
+                                    std::to_string(cls) + " (range [0, 7]) or bytes " +
+                                    std::to_string(bytes) + " (range >= 0) out of range");
+    }
+    m_extra[link][cls] += bytes;
+    m_added += bytes;
+    Heat(link);
+    Arm();
+}
+
+void
+FluidAggregate::CompleteAnalytic(std::vector<AnalyticFlow>& flows,
+                                 const std::vector<uint32_t>& links)
+{
+    if (!m_main)
+    {
+        throw std::invalid_argument("FluidAggregate::CompleteAnalytic: not attached to a network");
+    }
+    if (m_bg->GetNLinks() < m_main->GetNLinks())
+    {
+        CopyLinks();
+    }
+    for (const AnalyticFlow& f : flows)
+    {
+        if (f.nPath == 0 || uint64_t(f.first) + f.nPath + f.nReverse > links.size() ||
+            f.cls >= kClasses || !(f.wire > 0) || !(f.reverseShare >= 0))
+        {
+            throw std::invalid_argument(
+                "FluidAggregate::CompleteAnalytic: a flow's links (nPath >= 1, within the "
+                "links given), class (range [0, 7]), wire bytes (> 0) or reverseShare (>= 0) "
+                "out of range");
+        }
+        for (uint32_t k = f.first; k < f.first + f.nPath + f.nReverse; ++k)
+        {
+            if (links[k] >= m_batch.size())
+            {
+                throw std::invalid_argument("FluidAggregate::CompleteAnalytic: link " +
+                                            std::to_string(links[k]) + " out of range [0, " +
+                                            std::to_string(m_batch.size()) + ")");
+            }
+        }
+    }
+    // The batch's bytes per link and class (its load rho, less each flow's own).
+    auto add = [this](uint32_t l, uint8_t c, double bytes) {
+        if (m_batch[l][c] == 0)
+        {
+            m_batchLinks.push_back(l);
+        }
+        m_batch[l][c] += bytes;
+    };
+    for (const AnalyticFlow& f : flows)
+    {
+        for (uint32_t k = f.first; k < f.first + f.nPath; ++k)
+        {
+            add(links[k], f.cls, f.wire);
+        }
+        for (uint32_t k = f.first + f.nPath; k < f.first + f.nPath + f.nReverse; ++k)
+        {
+            add(links[k], f.cls, f.wire * f.reverseShare);
+        }
+    }
+    const double T = m_interval.GetSeconds();
+    for (AnalyticFlow& f : flows)
+    {
+        double slowest = std::numeric_limits<double>::infinity();
+        double shared = 0; // the links' processor-sharing delays
+        for (uint32_t k = f.first; k < f.first + f.nPath; ++k)
+        {
+            const uint32_t l = links[k];
+            const double a = Available(l, f.cls);
+            const double rho =
+                std::min(m_maxUtilisation, std::max(0.0, (m_batch[l][f.cls] - f.wire) / (a * T)));
+            slowest = std::min(slowest, a);
+            shared += f.wire * rho / (a * (1 - rho));
+        }
+        const double drain = f.wire / slowest + shared;
+        f.fct = NanoSeconds(int64_t(std::ceil(drain * 1e9))) + f.latency;
+    }
+    m_analyticFlows += flows.size();
+    // The batch's bytes to the main network, as the background network's.
+    std::sort(m_batchLinks.begin(), m_batchLinks.end());
+    m_batchLinks.erase(std::unique(m_batchLinks.begin(), m_batchLinks.end()), m_batchLinks.end());
+    for (uint32_t l : m_batchLinks)
+    {
+        for (uint8_t c = 0; c < kClasses; ++c)
+        {
+            if (m_batch[l][c] > 0)
+            {
+                AddLoad(l, c, m_batch[l][c]);
+                m_batch[l][c] = 0;
+            }
+        }
+    }
+    m_batchLinks.clear();
+}
+
+double
+FluidAggregate::Available(uint32_t link, uint8_t cls)
+{
+    const ShareTerms& t = Terms(link, cls);
+    const double full = m_main->GetLinkCapacity(link);
+    return std::max(t.free / (1 + t.sharing), full * kMinShare);
+}
+
+Time
+FluidAggregate::GetInterval() const
+{
+    return m_interval;
 }
 
 void
@@ -179,9 +328,19 @@ FluidAggregate::UpdateCapacity(uint32_t link)
     {
         return; // no background flow here: the capacity is set when one comes
     }
+    const ShareTerms& t = Terms(link, top);
+    const double full = m_main->GetLinkCapacity(link);
+    const double k = double(m_count[link][top]);
+    const double share = t.free * k / (k + t.sharing); // FluidNetwork::GetLinkShare
+    m_bg->SetLinkCapacity(link, std::max(share, full * kMinShare));
+}
+
+const FluidAggregate::ShareTerms&
+FluidAggregate::Terms(uint32_t link, int cls)
+{
     ShareTerms& t = m_terms[link];
     const uint64_t version = m_main->GetLinkVersion(link);
-    if (t.version != version || t.top != top)
+    if (t.version != version || t.top != cls)
     {
         // the main network changed on the link since the last refresh (or the class did)
         m_ignore.clear();
@@ -192,14 +351,11 @@ FluidAggregate::UpdateCapacity(uint32_t link)
                 m_ignore.push_back(uint64_t(id));
             }
         }
-        m_main->GetLinkShareTerms(link, uint8_t(top), m_ignore, t.free, t.sharing);
+        m_main->GetLinkShareTerms(link, uint8_t(cls), m_ignore, t.free, t.sharing);
         t.version = version;
-        t.top = top;
+        t.top = cls;
     }
-    const double full = m_main->GetLinkCapacity(link);
-    const double k = double(m_count[link][top]);
-    const double share = t.free * k / (k + t.sharing); // FluidNetwork::GetLinkShare
-    m_bg->SetLinkCapacity(link, std::max(share, full * kMinShare));
+    return t;
 }
 
 void
@@ -216,13 +372,15 @@ FluidAggregate::Interval()
         for (uint8_t c = 0; c < kClasses; ++c)
         {
             busy = busy || m_count[l][c] > 0;
-            const double whole = std::floor(m_bg->GetLinkClassBytes(l, c) - m_seen[l][c]);
+            const double whole =
+                std::floor(m_bg->GetLinkClassBytes(l, c) + m_extra[l][c] - m_seen[l][c]);
             const int64_t id = m_load[l][c];
             const bool live = id >= 0 && m_main->IsTransmitting(uint64_t(id));
             if (whole >= 1)
             {
                 // The interval's bytes, carried in the next one (with any backlog).
                 m_seen[l][c] += whole;
+                m_handed += whole;
                 ++m_loadUpdates;
                 busy = true;
                 if (live)
@@ -288,6 +446,24 @@ uint64_t
 FluidAggregate::GetFlows() const
 {
     return m_flows;
+}
+
+uint64_t
+FluidAggregate::GetAnalyticFlows() const
+{
+    return m_analyticFlows;
+}
+
+double
+FluidAggregate::GetAddedBytes() const
+{
+    return m_added;
+}
+
+double
+FluidAggregate::GetHandedBytes() const
+{
+    return m_handed;
 }
 
 } // namespace ns3

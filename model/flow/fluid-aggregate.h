@@ -40,6 +40,11 @@ namespace ns3
  * the links whose background load changed. What it approximates, and the measured error
  * against one fluid flow per background flow and against the packet backend, are in
  * doc/flow-backend.rst ("Background traffic in aggregate").
+ *
+ * The analytic inner model (CompleteAnalytic(), BackgroundTraffic's Fluid "analytic") has no
+ * fluid flow per background flow: a batch of flows (one interval's arrivals) is completed by
+ * processor sharing on each link of its path, and its bytes are handed to the main network as
+ * the background network's are (AddLoad()). See doc/flow-backend.rst ("Analytic background").
  */
 class FluidAggregate : public Object
 {
@@ -63,6 +68,47 @@ class FluidAggregate : public Object
      */
     uint64_t StartFlow(FluidNetwork::FlowSpec spec);
 
+    /// An analytic background flow (CompleteAnalytic()).
+    struct AnalyticFlow
+    {
+        uint32_t first{0};      //!< its links start here in the links vector: path, then reverse
+        uint32_t nPath{0};      //!< links of its path (>= 1)
+        uint32_t nReverse{0};   //!< links of its acknowledgements' way back
+        double wire{0};         //!< bytes on the wire (> 0)
+        double reverseShare{0}; //!< acknowledgement bytes per wire byte on the way back
+        uint8_t cls{0};         //!< traffic class (0..7)
+        Time latency;           //!< from the drain to the completion (path and acknowledgement)
+        Time fct;               //!< set by CompleteAnalytic(): its completion time
+    };
+
+    /**
+     * Complete a batch of background flows analytically (the analytic inner model): the flows
+     * that arrive during one Interval, drawn together at its start. Per link l of a flow's path,
+     * A_l is the capacity the main network leaves the flow's class there (as the background
+     * network's capacity: the classes above taken out, one max-min step against the main flows
+     * of its class bottlenecked at l), and rho_l the load of the batch's other flows of that
+     * class on l: their bytes / (A_l x Interval), at most MaxUtilisation. Processor sharing per
+     * link, the links' delays added (M/G/1-PS's mean sojourn, x / (A (1 - rho)), on one link):
+     *   drain = wire / min_l A_l + sum_l wire x rho_l / (A_l (1 - rho_l)),
+     *   fct = drain (rounded up to the ns) + latency.
+     * A flow alone on its links thus completes as one fluid flow would. Every flow's bytes (its
+     * wire bytes on its path, wire x reverseShare on its way back) are handed to the main
+     * network as the background network's are (AddLoad()).
+     * \param flows the batch (fct is set) \param links the links the flows index
+     * \throws std::invalid_argument before Attach, or for a link, class or size out of range
+     */
+    void CompleteAnalytic(std::vector<AnalyticFlow>& flows, const std::vector<uint32_t>& links);
+    /**
+     * Background bytes carried outside the background network (the analytic model's): handed to
+     * the main network's load flow of the link and class at the end of this interval, with the
+     * background network's bytes.
+     * \param link a link \param cls its class (0..7) \param bytes the bytes (>= 0)
+     * \throws std::invalid_argument before Attach, or for a link or class out of range
+     */
+    void AddLoad(uint32_t link, uint8_t cls, double bytes);
+    /// \return the coupling interval
+    Time GetInterval() const;
+
     /// \return coupling intervals run so far
     uint64_t GetIntervals() const;
     /// \return load flows started in the main network so far
@@ -71,6 +117,12 @@ class FluidAggregate : public Object
     uint64_t GetLoadUpdates() const;
     /// \return background flows started so far
     uint64_t GetFlows() const;
+    /// \return flows completed analytically so far (CompleteAnalytic())
+    uint64_t GetAnalyticFlows() const;
+    /// \return bytes given by AddLoad() and CompleteAnalytic() so far (summed over links)
+    double GetAddedBytes() const;
+    /// \return bytes handed to the main network's load flows so far (summed over links)
+    double GetHandedBytes() const;
 
   protected:
     void DoDispose() override;
@@ -84,6 +136,16 @@ class FluidAggregate : public Object
     void Leave(const std::vector<uint32_t>& links, uint8_t cls);
     /// The end of an interval: load flows and capacities.
     void Interval();
+    /// Mark a link as carrying background (Interval() visits it).
+    void Heat(uint32_t link);
+    /// Start the interval timer if it is not running.
+    void Arm();
+    /// The main network's share terms of a link for a background class (cached per version).
+    struct ShareTerms;
+    const ShareTerms& Terms(uint32_t link, int cls);
+    /// \param link a link \param cls a class \return the capacity the main network leaves
+    ///         the class's background on the link as one flow (AnalyticFlow's A_l)
+    double Available(uint32_t link, uint8_t cls);
 
     Ptr<FluidNetwork> m_main;
     Ptr<FluidNetwork> m_bg;
@@ -115,6 +177,14 @@ class FluidAggregate : public Object
     uint64_t m_loadFlows{0};
     uint64_t m_loadUpdates{0};
     uint64_t m_flows{0};
+    double m_maxUtilisation{0.95};
+    /// per link and class: bytes given by AddLoad(), not carried in the background network
+    std::vector<std::array<double, 8>> m_extra;
+    std::vector<std::array<double, 8>> m_batch; //!< CompleteAnalytic(): a batch's bytes
+    std::vector<uint32_t> m_batchLinks;         //!< CompleteAnalytic(): links in m_batch
+    uint64_t m_analyticFlows{0};
+    double m_added{0};
+    double m_handed{0};
 };
 
 } // namespace ns3

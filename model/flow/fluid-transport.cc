@@ -210,34 +210,51 @@ FluidTransport::Open(Ptr<MessageTransport> remote, uint8_t cls)
     c->m_class = cls;
     // The 5-tuple of the RDMA NIC's queue pair opened at the same point: the same ECMP path.
     c->m_srcPort = RdmaNic::QueuePairSourcePort(m_address, c->m_qpn, peer->m_responders++);
+    Route r = RouteTo(*peer, c->m_srcPort, cls);
+    c->m_path = std::move(r.path);
+    c->m_reversePath = std::move(r.reversePath);
+    c->m_reverseShare = r.reverseShare;
+    c->m_ackLatency = r.ackLatency;
+    m_conns.push_back(c);
+    return c;
+}
+
+FluidTransport::Route
+FluidTransport::RouteTo(const FluidTransport& peer, uint16_t srcPort, uint8_t cls) const
+{
+    if (!m_fabric || peer.m_fabric != m_fabric)
+    {
+        throw std::invalid_argument("FluidTransport::RouteTo: both transports must be bound to "
+                                    "one fluid fabric");
+    }
     FlowKey key;
     key.src = m_address;
-    key.dst = peer->m_address;
-    key.sport = c->m_srcPort;
+    key.dst = peer.m_address;
+    key.sport = srcPort;
     key.dport = kRoceV2Port;
     key.protocol = kUdp;
     key.dscp = cls;
-    c->m_path = m_fabric->Route(key);
+    Route r;
+    r.path = m_fabric->Route(key);
     // The acknowledgement's way back: each link's reverse direction, its delay and the
     // serialization of one acknowledgement frame.
     Ptr<FluidNetwork> net = m_fabric->GetNetwork();
     double ack = 0;
-    for (uint32_t l : c->m_path)
+    for (uint32_t l : r.path)
     {
         const int64_t back = m_fabric->GetReverseLink(l);
-        const uint32_t r = back >= 0 ? uint32_t(back) : l;
+        const uint32_t rl = back >= 0 ? uint32_t(back) : l;
         ack +=
-            net->GetLinkDelay(r).GetSeconds() + double(m_ackFrameBytes) / net->GetLinkCapacity(r);
+            net->GetLinkDelay(rl).GetSeconds() + double(m_ackFrameBytes) / net->GetLinkCapacity(rl);
         if (back >= 0)
         {
-            c->m_reversePath.push_back(r);
+            r.reversePath.push_back(rl);
         }
     }
-    c->m_reverseShare =
+    r.reverseShare =
         std::min(1.0, double(m_ackFrameBytes) / (double(m_ackInterval) * double(WireBytes(m_mtu))));
-    c->m_ackLatency = NanoSeconds(int64_t(std::llround(ack * 1e9)));
-    m_conns.push_back(c);
-    return c;
+    r.ackLatency = NanoSeconds(int64_t(std::llround(ack * 1e9)));
+    return r;
 }
 
 void

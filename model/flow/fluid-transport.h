@@ -82,6 +82,24 @@ class FluidTransport : public MessageTransport
 
     /// \param payload message bytes \return the bytes its packets occupy on the wire
     uint64_t WireBytes(uint64_t payload) const;
+
+    /// What a connection crosses (Route()).
+    struct Route
+    {
+        std::vector<uint32_t> path;        //!< its links, source to destination
+        std::vector<uint32_t> reversePath; //!< its acknowledgements' links back
+        double reverseShare{0};            //!< acknowledgement bytes per wire byte
+        Time ackLatency;                   //!< from delivery to completion
+    };
+
+    /**
+     * The route of a connection to a host of the same fabric with a given 5-tuple (what
+     * Open() gives its connection; also the analytic background's, which opens none).
+     * \param peer the destination's transport \param srcPort the UDP source port
+     * \param cls the class (the 5-tuple's DSCP)
+     * \return the route \throws std::invalid_argument as FluidFabric::Route
+     */
+    Route RouteTo(const FluidTransport& peer, uint16_t srcPort, uint8_t cls) const;
     /// \return connections opened here
     uint32_t GetNConnections() const;
     /// \param qpn a connection number \return the connection (null if none)

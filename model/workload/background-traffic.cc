@@ -7,6 +7,8 @@
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
+#include "ns3/fluid-aggregate.h"
+#include "ns3/fluid-transport.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
@@ -15,6 +17,7 @@
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
+#include <unordered_map>
 
 namespace ns3
 {
@@ -183,16 +186,27 @@ BackgroundTraffic::GetTypeId()
                           MakeUintegerAccessor(&BackgroundTraffic::m_class),
                           DataClass::Checker())
             .AddAttribute("Fluid",
-                          "At flow level: per-flow (one fluid flow of the network per flow) or "
+                          "At flow level: per-flow (one fluid flow of the network per flow), "
                           "aggregate (the flows drain in the fabric's aggregate background "
                           "model, FluidConnection::Aggregate: the network sees their load per "
-                          "link and interval). Ignored at packet level",
+                          "link and interval) or analytic (each FluidAggregate::Interval's "
+                          "arrivals drawn at its start and completed by processor sharing on "
+                          "their paths, FluidAggregate::CompleteAnalytic: no event, connection "
+                          "or fluid flow per flow). Ignored at packet level",
                           EnumValue(BackgroundTraffic::PER_FLOW),
                           MakeEnumAccessor(&BackgroundTraffic::m_fluid),
                           MakeEnumChecker(BackgroundTraffic::PER_FLOW,
                                           "per-flow",
                                           BackgroundTraffic::AGGREGATE,
-                                          "aggregate"))
+                                          "aggregate",
+                                          BackgroundTraffic::ANALYTIC,
+                                          "analytic"))
+            .AddAttribute("KeepRecords",
+                          "Keep one MessageRecord per flow (GetFlowRecords; 72 B and more "
+                          "each). False: only the FCT summary (GetFctSummary) and the counters",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&BackgroundTraffic::m_keepRecords),
+                          MakeBooleanChecker())
             .AddAttribute("StopTime",
                           "Generation time after Start() (0 = forever)",
                           TimeValue(Seconds(0)),
@@ -203,6 +217,99 @@ BackgroundTraffic::GetTypeId()
                             MakeTraceSourceAccessor(&BackgroundTraffic::m_flowTrace),
                             "ns3::TrainingJob::MessageTracedCallback");
     return tid;
+}
+
+/// The analytic mode's state: the transports, every source's next arrival, the routes of the
+/// host pairs used so far and the batch being drawn.
+struct BackgroundTraffic::Analytic
+{
+    Ptr<FluidAggregate> aggregate;
+    std::vector<FluidTransport*> src;
+    std::vector<FluidTransport*> dst;
+    std::vector<Time> next; //!< per source: its next arrival
+    EventId batch;
+
+    /// a host pair's route: its links in `links` (path, then reverse), as FluidTransport::Route
+    struct PairRoute
+    {
+        uint32_t first{0};
+        uint32_t nPath{0};
+        uint32_t nReverse{0};
+        double reverseShare{0};
+        Time latency; //!< path latency and acknowledgement: from the drain to the completion
+    };
+
+    std::vector<PairRoute> routes;
+    std::vector<uint32_t> links;
+    std::vector<int32_t> pairIndex;                  //!< src x |dst| + dst -> route (-1: none)
+    std::unordered_map<uint64_t, uint32_t> pairHash; //!< the same, for too many pairs
+    std::vector<FluidAggregate::AnalyticFlow> flows; //!< the batch
+    std::vector<uint32_t> flowSrc;
+    std::vector<uint32_t> flowDst;
+    std::vector<uint64_t> flowBytes;
+    std::vector<Time> flowPosted;
+
+    /// \param i a source \param d a destination \param cls the class \return its route
+    const PairRoute& RouteOf(uint32_t i, uint32_t d, uint8_t cls)
+    {
+        const uint64_t key = uint64_t(i) * dst.size() + d;
+        int64_t idx = -1;
+        if (!pairIndex.empty())
+        {
+            idx = pairIndex[key];
+        }
+        else
+        {
+            auto it = pairHash.find(key);
+            idx = it == pairHash.end() ? -1 : int64_t(it->second);
+        }
+        if (idx >= 0)
+        {
+            return routes[size_t(idx)];
+        }
+        // The 5-tuple of a queue pair numbered by its destination (ECMP entropy per host pair,
+        // as one queue pair per pair gives; no connection is opened).
+        const uint16_t port = RdmaNic::QueuePairSourcePort(src[i]->GetAddress().Get(), d, i);
+        FluidTransport::Route r = src[i]->RouteTo(*dst[d], port, cls);
+        PairRoute p;
+        p.first = uint32_t(links.size());
+        p.nPath = uint32_t(r.path.size());
+        p.nReverse = uint32_t(r.reversePath.size());
+        p.reverseShare = r.reverseShare;
+        p.latency = src[i]->GetFabric()->GetNetwork()->PathLatency(r.path) + r.ackLatency;
+        links.insert(links.end(), r.path.begin(), r.path.end());
+        links.insert(links.end(), r.reversePath.begin(), r.reversePath.end());
+        idx = int64_t(routes.size());
+        routes.push_back(p);
+        if (!pairIndex.empty())
+        {
+            pairIndex[key] = int32_t(idx);
+        }
+        else
+        {
+            pairHash.emplace(key, uint32_t(idx));
+        }
+        return routes.back();
+    }
+};
+
+BackgroundTraffic::Fluid
+BackgroundTraffic::ParseFluid(const std::string& value)
+{
+    if (value == "per-flow")
+    {
+        return PER_FLOW;
+    }
+    if (value == "aggregate")
+    {
+        return AGGREGATE;
+    }
+    if (value == "analytic")
+    {
+        return ANALYTIC;
+    }
+    throw std::invalid_argument("fluid background = \"" + value +
+                                "\": must be per-flow, aggregate or analytic");
 }
 
 BackgroundTraffic::BackgroundTraffic()
@@ -218,6 +325,7 @@ void
 BackgroundTraffic::DoDispose()
 {
     Stop();
+    m_analytic.reset();
     m_src.clear();
     m_dst.clear();
     m_qps.clear();
@@ -286,6 +394,16 @@ BackgroundTraffic::Start()
     }
     m_running = true;
     m_gap->SetAttribute("Mean", DoubleValue(1.0 / GetArrivalRate()));
+    m_stopAt = m_stop.IsZero() ? Time(0) : Simulator::Now() + m_stop;
+    if (m_fluid == ANALYTIC && SetUpAnalytic())
+    {
+        for (uint32_t i = 0; i < m_src.size(); ++i)
+        {
+            m_analytic->next[i] = Simulator::Now() + Seconds(m_gap->GetValue());
+        }
+        Batch();
+        return;
+    }
     m_events.assign(m_src.size(), EventId());
     for (uint32_t i = 0; i < m_src.size(); ++i)
     {
@@ -306,6 +424,145 @@ BackgroundTraffic::Stop()
     {
         e.Cancel();
     }
+    if (m_analytic)
+    {
+        m_analytic->batch.Cancel();
+    }
+}
+
+bool
+BackgroundTraffic::SetUpAnalytic()
+{
+    auto fluid = [](const std::vector<Ptr<MessageTransport>>& v) {
+        std::vector<FluidTransport*> out;
+        for (const Ptr<MessageTransport>& t : v)
+        {
+            FluidTransport* f = dynamic_cast<FluidTransport*>(PeekPointer(t));
+            if (!f || !f->GetFabric())
+            {
+                return std::vector<FluidTransport*>();
+            }
+            out.push_back(f);
+        }
+        return out;
+    };
+    auto a = std::make_unique<Analytic>();
+    a->src = fluid(m_src);
+    a->dst = fluid(m_dst);
+    if (a->src.empty() || a->dst.empty())
+    {
+        return false; // packet level (or unbound transports): one event per flow
+    }
+    a->aggregate = a->src[0]->GetFabric()->GetAggregate();
+    a->next.assign(m_src.size(), Time(0));
+    const uint64_t pairs = uint64_t(m_src.size()) * m_dst.size();
+    if (pairs <= (uint64_t(1) << 24))
+    {
+        a->pairIndex.assign(pairs, -1); // 4 B per pair: 4 MB for 1024 x 1024 hosts
+    }
+    m_analytic = std::move(a);
+    return true;
+}
+
+void
+BackgroundTraffic::Batch()
+{
+    if (!m_running)
+    {
+        return;
+    }
+    Analytic& a = *m_analytic;
+    Time end = Simulator::Now() + a.aggregate->GetInterval();
+    if (!m_stopAt.IsZero())
+    {
+        end = std::min(end, m_stopAt);
+    }
+    a.flows.clear();
+    a.flowSrc.clear();
+    a.flowDst.clear();
+    a.flowBytes.clear();
+    a.flowPosted.clear();
+    for (uint32_t i = 0; i < m_src.size(); ++i)
+    {
+        while (a.next[i] < end)
+        {
+            const int64_t d = PickDestination(i);
+            if (d < 0)
+            {
+                a.next[i] = Time::Max(); // no destination but itself: this source sends nothing
+                break;
+            }
+            const uint64_t bytes = m_cdf.Sample(m_size->GetValue());
+            const Analytic::PairRoute& r = a.RouteOf(i, uint32_t(d), m_class);
+            FluidAggregate::AnalyticFlow f;
+            f.first = r.first;
+            f.nPath = r.nPath;
+            f.nReverse = r.nReverse;
+            f.reverseShare = r.reverseShare;
+            f.wire = double(a.src[i]->WireBytes(bytes));
+            f.cls = m_class;
+            f.latency = r.latency;
+            a.flows.push_back(f);
+            a.flowSrc.push_back(i);
+            a.flowDst.push_back(uint32_t(d));
+            a.flowBytes.push_back(bytes);
+            a.flowPosted.push_back(a.next[i]);
+            m_offered += bytes;
+            ++m_flows;
+            a.next[i] += Seconds(m_gap->GetValue());
+        }
+    }
+    a.aggregate->CompleteAnalytic(a.flows, a.links);
+    for (size_t k = 0; k < a.flows.size(); ++k)
+    {
+        Done(a.flowSrc[k],
+             a.flowDst[k],
+             a.flowBytes[k],
+             a.flowPosted[k],
+             a.flowPosted[k] + a.flows[k].fct);
+    }
+    if (m_stopAt.IsZero() || end < m_stopAt)
+    {
+        a.batch = Simulator::Schedule(end - Simulator::Now(), &BackgroundTraffic::Batch, this);
+    }
+}
+
+int64_t
+BackgroundTraffic::PickDestination(uint32_t i)
+{
+    // destination: uniform among the destinations other than the source (the r-th of them:
+    // r, moved past each index of the source at or below it)
+    const std::vector<uint32_t>& self = m_self[i];
+    if (self.size() == m_dst.size())
+    {
+        return -1;
+    }
+    uint32_t d = m_pick->GetInteger(0, uint32_t(m_dst.size() - self.size()) - 1);
+    for (uint32_t s : self)
+    {
+        d += s <= d ? 1 : 0;
+    }
+    return d;
+}
+
+void
+BackgroundTraffic::Done(uint32_t src, uint32_t dst, uint64_t bytes, Time posted, Time completed)
+{
+    MessageRecord r;
+    r.job = "background";
+    r.srcHost = src;
+    r.dstHost = dst;
+    r.bytes = bytes;
+    r.priorityClass = m_class;
+    r.posted = posted;
+    r.completed = completed;
+    m_completed += bytes;
+    m_summary.Add(bytes, (completed - posted).GetSeconds());
+    if (m_keepRecords)
+    {
+        m_records.push_back(r);
+    }
+    m_flowTrace(r);
 }
 
 void
@@ -315,18 +572,12 @@ BackgroundTraffic::Arrival(uint32_t i)
     {
         return;
     }
-    // destination: uniform among the destinations other than the source (the r-th of them:
-    // r, moved past each index of the source at or below it)
-    const std::vector<uint32_t>& self = m_self[i];
-    if (self.size() == m_dst.size())
+    const int64_t pick = PickDestination(i);
+    if (pick < 0)
     {
         return; // no destination but itself: this source sends nothing
     }
-    uint32_t d = m_pick->GetInteger(0, uint32_t(m_dst.size() - self.size()) - 1);
-    for (uint32_t s : self)
-    {
-        d += s <= d ? 1 : 0;
-    }
+    const uint32_t d = uint32_t(pick);
     uint64_t bytes = m_cdf.Sample(m_size->GetValue());
     const uint64_t key = uint64_t(i) << 32 | d;
     auto it = m_qps.find(key);
@@ -345,17 +596,7 @@ BackgroundTraffic::Arrival(uint32_t i)
     it->second->PostSend(
         bytes,
         MessageConnection::CompletionCallback([this, i, d, posted](uint64_t, uint64_t b) {
-            MessageRecord r;
-            r.job = "background";
-            r.srcHost = i;
-            r.dstHost = d;
-            r.bytes = b;
-            r.priorityClass = m_class;
-            r.posted = posted;
-            r.completed = Simulator::Now();
-            m_completed += b;
-            m_records.push_back(r);
-            m_flowTrace(r);
+            Done(i, d, b, posted, Simulator::Now());
         }));
     m_events[i] =
         Simulator::Schedule(Seconds(m_gap->GetValue()), &BackgroundTraffic::Arrival, this, i);
@@ -383,6 +624,12 @@ const std::vector<MessageRecord>&
 BackgroundTraffic::GetFlowRecords() const
 {
     return m_records;
+}
+
+const FctSummary&
+BackgroundTraffic::GetFctSummary() const
+{
+    return m_summary;
 }
 
 } // namespace ns3

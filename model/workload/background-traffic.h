@@ -8,6 +8,7 @@
 #include "ns3/data-class.h"
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
+#include "ns3/fct-summary.h"
 #include "ns3/job-records.h"
 #include "ns3/object.h"
 #include "ns3/random-variable-stream.h"
@@ -15,6 +16,7 @@
 #include "ns3/traced-callback.h"
 
 #include <istream>
+#include <memory>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -63,6 +65,14 @@ class FlowSizeCdf
  * \brief Background traffic: on each chosen host, flows arrive as a Poisson process whose rate
  * makes the offered payload load Load x LinkRate; each flow goes to a uniformly random other
  * host as one RDMA message (one queue pair per host pair, created on first use).
+ *
+ * At flow level (FluidTransports), Fluid "analytic" draws the arrivals of each
+ * FluidAggregate::Interval at its start, host by host, and completes them without a connection,
+ * an event or a fluid flow each (FluidAggregate::CompleteAnalytic: processor sharing on their
+ * paths; their bytes load the network per link and interval as the aggregate model's do). A
+ * flow's record and FlowDone trace are then made when it is drawn (its completion time is in
+ * the future). GetFctSummary() summarizes the FCTs in every mode; KeepRecords false keeps no
+ * per-flow record (a run of millions of flows).
  */
 class BackgroundTraffic : public Object
 {
@@ -70,9 +80,17 @@ class BackgroundTraffic : public Object
     /// How the flows cross a flow-level (fluid) network (Fluid attribute).
     enum Fluid
     {
-        PER_FLOW, //!< one fluid flow of the network per flow
-        AGGREGATE //!< the aggregate background model (FluidConnection::Aggregate)
+        PER_FLOW,  //!< one fluid flow of the network per flow
+        AGGREGATE, //!< the aggregate background model (FluidConnection::Aggregate)
+        ANALYTIC   //!< completed analytically per interval (FluidAggregate::CompleteAnalytic)
     };
+
+    /**
+     * The one check of a Fluid mode given as text (command-line options, examples).
+     * \param value "per-flow", "aggregate" or "analytic" \return the mode
+     * \throws std::invalid_argument naming the value and the accepted ones
+     */
+    static Fluid ParseFluid(const std::string& value);
 
     /// \return the TypeId
     static TypeId GetTypeId();
@@ -115,14 +133,27 @@ class BackgroundTraffic : public Object
     uint64_t GetCompletedBytes() const;
     /// \return flows started
     uint64_t GetFlowsStarted() const;
-    /// \return flow records (FCT)
+    /// \return flow records (FCT; none with KeepRecords false)
     const std::vector<MessageRecord>& GetFlowRecords() const;
+    /// \return the FCTs of the flows completed (analytic: drawn) so far, per size bucket
+    const FctSummary& GetFctSummary() const;
 
   protected:
     void DoDispose() override;
 
   private:
+    struct Analytic; // the analytic mode's state (background-traffic.cc)
+
     void Arrival(uint32_t src);
+    /// \param src a source index \return a destination index other than the source's
+    ///         (uniform), or -1 if it has none
+    int64_t PickDestination(uint32_t src);
+    /// A flow is done: count it, summarize it and (KeepRecords) record it.
+    void Done(uint32_t src, uint32_t dst, uint64_t bytes, Time posted, Time completed);
+    /// \return true if the analytic mode applies (Fluid analytic, every host a FluidTransport)
+    bool SetUpAnalytic();
+    /// The analytic mode: draw and complete the arrivals of the next interval.
+    void Batch();
 
     std::vector<Ptr<MessageTransport>> m_src;
     std::vector<Ptr<MessageTransport>> m_dst;
@@ -131,7 +162,9 @@ class BackgroundTraffic : public Object
     DataRate m_rate{"100Gbps"};
     uint8_t m_class{DataClass::DEFAULT};
     Fluid m_fluid{PER_FLOW};
+    bool m_keepRecords{true};
     Time m_stop;
+    Time m_stopAt; //!< absolute end of generation (Start() + StopTime; 0: none)
     bool m_running{false};
     Ptr<ExponentialRandomVariable> m_gap;
     Ptr<UniformRandomVariable> m_size;
@@ -146,6 +179,8 @@ class BackgroundTraffic : public Object
     uint64_t m_completed{0};
     uint64_t m_flows{0};
     std::vector<MessageRecord> m_records;
+    FctSummary m_summary;
+    std::unique_ptr<Analytic> m_analytic;
     TracedCallback<const MessageRecord&> m_flowTrace;
 };
 
