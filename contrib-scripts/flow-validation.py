@@ -11,6 +11,7 @@ host at a load of the host link, drawn here with a fixed seed, so both backends 
 same flows.
 
 usage: flow-validation.py MLNET_RUN [--only NAME ...] [--seeds 1,2] [--list] [--json F]
+                          [--write DIR]
                           [--cache DIR] [--iterations N]
                           [--coarse group,phased] [--aggregate 100us,1ms]
 
@@ -171,6 +172,16 @@ def scenarios(seed=1):
     s["ina4-googlenet-k4-1tree-nocc"] = fat_tree(
         4, [dict(dp([0, 5, 10, 15], "googlenet", mode="ina"), aggregationCc="none")],
         aggregation=PANAMA)
+    # ... and with small slot pools: below the tree's bandwidth-delay product the pool is the
+    # window that limits the tree (FluidAggregator::TreeSpec::windowRate at flow level)
+    for slots in (8, 16, 32):
+        s["ina4-googlenet-k4-1tree-nocc-slots%d" % slots] = fat_tree(
+            4, [dict(dp([0, 5, 10, 15], "googlenet", mode="ina"), aggregationCc="none",
+                     slots=slots)], aggregation=PANAMA)
+    # SwitchML: in-switch aggregation of INT32 on one tree, a fixed window of 256 slots
+    s["ina4-googlenet-k4-switchml"] = fat_tree(
+        4, [dict(dp([0, 5, 10, 15], "googlenet", mode="ina"), aggregationCc="none", slots=256,
+                 elementType="int32")], aggregation=dict(SWITCHES, elementType="int32"))
     s["ina8-resnet50-k4-switches"] = fat_tree(4, [dp([0, 2, 5, 7, 8, 10, 13, 15], "resnet50", 3,
                                                      mode="ina", trees=4)],
                                               aggregation=SWITCHES)
@@ -210,6 +221,12 @@ def scenarios(seed=1):
                  "ring8+websearch-30-k4", "websearch-30-k4", "ps4+2-googlenet-k4-fair",
                  "ps4+2-googlenet-k4-echelon", "ps4+2-googlenet-k4-cadentflow-priority"]:
         s[name + "-fixed"] = dict(s[name], cc="fixed")
+    # ... and the in-network aggregation mixes without any congestion control: the trees' slot
+    # pools as fixed windows ("aggregationCc": "none"), the RDMA flows at line rate (PFC only)
+    for name in ["ina4x4-mixed-k4-panama", "ina4+ring4-k4-panama", "ina8+websearch-30-k4-panama"]:
+        s[name + "-nocc"] = dict(s[name], cc="fixed",
+                                 traffic=[dict(t, aggregationCc="none") if t.get("mode") == "ina"
+                                          else t for t in s[name]["traffic"]])
     return s
 
 
@@ -271,6 +288,10 @@ def main():
     ap.add_argument("--only", nargs="*")
     ap.add_argument("--seeds", default="1")
     ap.add_argument("--list", action="store_true", help="print the scenario names and stop")
+    ap.add_argument("--write", metavar="DIR",
+                    help="write the selected scenarios (--only, --seeds) as mlnet-run files "
+                         "DIR/NAME-sSEED-BACKEND.json and stop (per-job iteration times are in "
+                         "a run's iterations.csv)")
     ap.add_argument("--json", help="also write every run's numbers to this file")
     ap.add_argument("--cache", help="directory keeping the packet-level runs' results")
     ap.add_argument("--iterations", type=int,
@@ -289,6 +310,20 @@ def main():
     if a.list:
         for name, sc in scenarios().items():
             print(name, len(sc["traffic"]), "traffic entries")
+        return
+    if a.write:
+        os.makedirs(a.write, exist_ok=True)
+        for seed in [int(x) for x in a.seeds.split(",")]:
+            for name, sc in scenarios(seed).items():
+                if a.only and name not in a.only:
+                    continue
+                for backend in ("packet", "flow"):
+                    extra = {"ringGranularity": "message"} if backend == "flow" else {}
+                    path = os.path.join(a.write, "%s-s%d-%s.json" % (name, seed, backend))
+                    with open(path, "w") as f:
+                        json.dump(dict(sc, backend=backend, name=name, seed=seed, **extra), f,
+                                  indent=1)
+                    print(path)
         return
     errors_iter = []
     errors_coarse = {}

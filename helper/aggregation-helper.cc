@@ -336,21 +336,15 @@ AggregationHelper::Get(Ptr<NetDevice> port)
     return d && (d->GetSwitchPort() == port || d->GetLinkPort() == port) ? d : nullptr;
 }
 
-Ptr<InNetworkAggregator>
-AggregationHelper::InstallJob(const NodeContainer& workers,
-                              uint16_t jobId,
-                              uint32_t nTrees,
-                              uint32_t slots,
-                              const std::string& name)
+std::vector<uint32_t>
+AggregationHelper::TreeSlots(const std::vector<AggregationTreePlan>& builds,
+                             uint32_t slots,
+                             const std::string& label) const
 {
-    const std::vector<AggregationTreePlan> builds = PlanTrees(workers, jobId, nTrees, name);
-    const std::string label = name.empty() ? "job " + std::to_string(jobId) : name;
-    const uint32_t W = workers.GetN();
     // Slot pools: the largest every point of the tree allows.
     Ptr<AggregationWorker> proto = m_workerFactory.Create<AggregationWorker>();
-    uint32_t chunkElements = proto->GetChunkElements();
-    AggElementType type = proto->GetElementType();
-    uint32_t chunkBytes = chunkElements * AggElementBytes(type);
+    const uint32_t chunkBytes =
+        proto->GetChunkElements() * AggElementBytes(proto->GetElementType());
     std::map<AggregationEngine*, uint32_t> treesAt;
     for (const AggregationTreePlan& b : builds)
     {
@@ -359,8 +353,8 @@ AggregationHelper::InstallJob(const NodeContainer& workers,
             treesAt[PeekPointer(p.engine)]++;
         }
     }
-    std::vector<uint32_t> treeSlots(nTrees);
-    for (uint32_t t = 0; t < nTrees; ++t)
+    std::vector<uint32_t> treeSlots(builds.size());
+    for (std::size_t t = 0; t < builds.size(); ++t)
     {
         uint32_t s = slots == 0 ? m_maxSlots : slots;
         for (const AggregationTreePlan::Point& p : builds[t].points)
@@ -382,6 +376,23 @@ AggregationHelper::InstallJob(const NodeContainer& workers,
         }
         treeSlots[t] = s;
     }
+    return treeSlots;
+}
+
+Ptr<InNetworkAggregator>
+AggregationHelper::InstallJob(const NodeContainer& workers,
+                              uint16_t jobId,
+                              uint32_t nTrees,
+                              uint32_t slots,
+                              const std::string& name)
+{
+    const std::vector<AggregationTreePlan> builds = PlanTrees(workers, jobId, nTrees, name);
+    const std::string label = name.empty() ? "job " + std::to_string(jobId) : name;
+    const uint32_t W = workers.GetN();
+    const std::vector<uint32_t> treeSlots = TreeSlots(builds, slots, label);
+    Ptr<AggregationWorker> proto = m_workerFactory.Create<AggregationWorker>();
+    uint32_t chunkElements = proto->GetChunkElements();
+    AggElementType type = proto->GetElementType();
     // Install the trees on their points.
     std::vector<AggregationTreeInfo> infos;
     std::vector<std::vector<AggWorkerTree>> bindings(W);
@@ -510,9 +521,12 @@ AggregationHelper::InstallFluidJob(const NodeContainer& workers,
                                    uint16_t jobId,
                                    uint32_t nTrees,
                                    Ptr<FluidFabric> fabric,
+                                   uint32_t slots,
                                    const std::string& name) const
 {
     const std::vector<AggregationTreePlan> plans = PlanTrees(workers, jobId, nTrees, name);
+    const std::vector<uint32_t> treeSlots =
+        TreeSlots(plans, slots, name.empty() ? "job " + std::to_string(jobId) : name);
     const uint32_t W = workers.GetN();
     Ptr<AggregationWorker> proto = m_workerFactory.Create<AggregationWorker>();
     const uint32_t E = proto->GetChunkElements();
@@ -656,6 +670,11 @@ AggregationHelper::InstallFluidJob(const NodeContainer& workers,
                               upFrom[parent]);
         }
         spec.latency = Seconds(std::max(0.0, up + down - maxHop));
+        // The slot pool is a window, as the workers' (AggWorkerTree::slots): a chunk's slot is
+        // free again when its result is back, so at most `slots` chunks per round trip.
+        spec.slots = treeSlots[t];
+        spec.roundTrip = Seconds(up + down);
+        spec.windowRate = up + down > 0 ? double(treeSlots[t]) * frame / (up + down) : 0.0;
         spec.points = uint32_t(plan.points.size());
         specs.push_back(spec);
     }

@@ -144,9 +144,12 @@ class AggregationHelper
      * fabric (FluidAggregator): the routes of its edges up and down, and a service link per
      * aggregation point whose datapath has a finite rate (the adder tree's element rate;
      * none for a line-rate datapath, which never delays). Creates no packet objects; the
-     * points' congestion control, slot pools and buffers have no effect at flow level.
+     * workers' congestion control and the points' buffers have no effect at flow level. The
+     * slot pool (as InstallJob sizes it) is a window: a tree's rate is capped at slots x chunk
+     * frame / the tree's unloaded round trip (FluidAggregator::TreeSpec::windowRate).
      * \param workers worker hosts (rank order) \param jobId job id \param trees trees
      * \param fabric the fluid fabric, built over the network with the points in it
+     * \param slots slot pool per tree; 0 = the largest the buffers allow (capped at MaxSlots)
      * \param name the job's name in messages
      * \return the job's GradientAggregator
      * \throws std::invalid_argument as InstallJob, or if an edge has no route in the fabric
@@ -155,6 +158,7 @@ class AggregationHelper
                                          uint16_t jobId,
                                          uint32_t trees,
                                          Ptr<FluidFabric> fabric,
+                                         uint32_t slots = 0,
                                          const std::string& name = "") const;
 
     /**
@@ -188,6 +192,14 @@ class AggregationHelper
 
   private:
     Ptr<AggregationEngine> MakeEngine(bool inSwitch) const;
+    /**
+     * The slot pool of each tree: `slots`, or (0) the largest every point's BufferBytesPerJob
+     * allows for the job's trees through it, capped at MaxSlots.
+     * \throws std::invalid_argument if a point cannot hold one slot per tree (names `label`)
+     */
+    std::vector<uint32_t> TreeSlots(const std::vector<AggregationTreePlan>& plans,
+                                    uint32_t slots,
+                                    const std::string& label) const;
     /// \return the node's name for messages (SetNodeNames, else "<kind> <node id>")
     std::string NameOf(Ptr<Node> node, const std::string& kind) const;
 

@@ -225,7 +225,7 @@ ParseInaMode(ScenarioObject& in, const ScenarioConfig& cfg)
         {
             // the same trees, as fluid flows (doc/flow-backend.rst)
             Ptr<FluidTransport> any = FlowBackendHelper::GetTransport(nodes.Get(0));
-            return agg.InstallFluidJob(nodes, jobId, trees, any->GetFabric(), job);
+            return agg.InstallFluidJob(nodes, jobId, trees, any->GetFabric(), slots, job);
         }
         return agg.InstallJob(nodes, jobId, trees, slots, job);
     };

@@ -164,6 +164,7 @@ FluidAggregator::StartNext(uint32_t t)
     spec.bytes = s.wire;
     spec.cls = s.cls;
     spec.latency = tree.latency;
+    spec.rateCap = tree.windowRate;
     spec.drained = FluidNetwork::FlowCallback([this, t](uint64_t) {
         m_draining[t] = false;
         StartNext(t); // the tree's next chunks follow its last ones

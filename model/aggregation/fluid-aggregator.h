@@ -30,7 +30,8 @@ namespace ns3
  * the trees as the workers stripe them (AggregationWorker::ChunksOnTree); a tree carries its
  * slices one after the other (as its chunks go in sequence), each delivered one unloaded
  * latency after its drain (TreeSpec::latency). The slice is done when every tree that carries
- * some of it has delivered.
+ * some of it has delivered. A tree's rate is capped at its window (TreeSpec::windowRate): the
+ * workers' slot pool, one chunk per slot per unloaded round trip.
  */
 class FluidAggregator : public GradientAggregator
 {
@@ -46,6 +47,10 @@ class FluidAggregator : public GradientAggregator
         Time latency;                //!< from the drain to the last worker's last result
         uint32_t points{0};          //!< aggregation points of the tree
         std::vector<uint32_t> edges; //!< per link of path: tree edges crossing it (0: service)
+        uint32_t slots{0};           //!< the tree's slot pool (its window, in chunks)
+        Time roundTrip;              //!< unloaded round trip: the slowest chains up and down
+        /// cap of the tree's rate: slots x chunk frame / roundTrip (wire B/s; 0 = none)
+        double windowRate{0};
     };
 
     static TypeId GetTypeId();
