@@ -13,6 +13,7 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 
 namespace ns3
 {
@@ -210,6 +211,9 @@ FluidNetwork::GetLinkShareTerms(uint32_t link,
     }
     double used = 0;
     sharing = 0; // weights of the class's flows bottlenecked here
+    // The class's flows bottlenecked elsewhere: (rate per weight, rate x coef, weight x coef).
+    thread_local std::vector<std::tuple<double, double, double>> elsewhere;
+    elsewhere.clear();
     for (std::size_t j = 0; j < l.flows.size(); ++j)
     {
         const Flow& f = m_flows[l.flows[j]];
@@ -225,7 +229,30 @@ FluidNetwork::GetLinkShareTerms(uint32_t link,
         else
         {
             used += f.rate * l.coefs[j];
+            if (f.spec.cls == cls)
+            {
+                elsewhere.emplace_back(f.rate / f.spec.weight,
+                                       f.rate * l.coefs[j],
+                                       f.spec.weight * l.coefs[j]);
+            }
         }
+    }
+    // A newcomer of weight 1 would cut every flow of the class above its level to that level
+    // (max-min): such a flow shares here too, whatever link its last filling named (a flow
+    // bottlenecked at a tie elsewhere, e.g. a lone flow at line rate on every link of its path,
+    // would otherwise leave this link no free capacity at all).
+    std::sort(elsewhere.begin(), elsewhere.end(), [](const auto& a, const auto& b) {
+        return std::get<0>(a) > std::get<0>(b);
+    });
+    for (const auto& [perWeight, bytes, share] : elsewhere)
+    {
+        const double level = std::max(0.0, l.capacity - used) / (1 + sharing);
+        if (perWeight <= level)
+        {
+            break;
+        }
+        used -= bytes;
+        sharing += share;
     }
     free = std::max(0.0, l.capacity - used);
 }

@@ -129,7 +129,9 @@ class FluidNetwork : public Object
      * What flows of class `cls` and total weight `weight` joining a link would get of it now,
      * with the other flows at their current rates: the capacity less the rates of the classes
      * above and of the flows of the class bottlenecked elsewhere, shared by weight with the
-     * flows of the class bottlenecked at this link (one step of the progressive filling).
+     * flows of the class bottlenecked at this link (one step of the progressive filling). A
+     * flow of the class bottlenecked elsewhere whose rate per weight is above the level a
+     * newcomer of weight 1 would get shares here too (max-min would cut it to that level).
      * \param link a link id \param cls a traffic class (0..7) \param weight > 0
      * \param ignore flows counted as absent (ids)
      * \return bytes/s (>= 0)
@@ -143,8 +145,9 @@ class FluidNetwork : public Object
      * \param link a link id \param cls a traffic class (0..7)
      * \param ignore flows counted as absent (ids)
      * \param[out] free the capacity less the rates of the classes above and of the flows of
-     *        the class bottlenecked elsewhere (bytes/s, >= 0)
-     * \param[out] sharing the weights of the flows of the class bottlenecked at the link
+     *        the class bottlenecked elsewhere below a newcomer's level (bytes/s, >= 0)
+     * \param[out] sharing the weights of the flows of the class bottlenecked at the link or
+     *        above a newcomer's level
      */
     void GetLinkShareTerms(uint32_t link,
                            uint8_t cls,
