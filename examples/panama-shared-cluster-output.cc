@@ -166,12 +166,12 @@ Report(const Options& o,
               << achieved << std::setw(5) << seed << std::setw(13) << scheme << std::right
               << std::fixed << std::setw(5) << plan.size() << std::setprecision(3) << std::setw(11)
               << meanIter * 1e3 << std::setprecision(2) << std::setw(9) << speedup
-              << std::setprecision(1) << std::setw(11) << Mean(r.shortFct) * 1e6 << std::setw(11)
-              << Percentile(r.shortFct, 0.99) * 1e6 << std::setprecision(3) << std::setw(11)
-              << Mean(r.longFct) * 1e3 << std::setw(8) << r.pauses << std::setw(7) << minIters
-              << std::setprecision(3) << std::setw(7) << r.gradLoad << std::setprecision(2)
-              << std::setw(9) << r.end * 1e3 << std::setw(8) << bound << std::setprecision(1)
-              << std::setw(8) << r.wall << std::defaultfloat << std::endl;
+              << std::setprecision(1) << std::setw(11) << r.shortMean * 1e6 << std::setw(11)
+              << r.shortP99 * 1e6 << std::setprecision(3) << std::setw(11) << Mean(r.longFct) * 1e3
+              << std::setw(8) << r.pauses << std::setw(7) << minIters << std::setprecision(3)
+              << std::setw(7) << r.gradLoad << std::setprecision(2) << std::setw(9) << r.end * 1e3
+              << std::setw(8) << bound << std::setprecision(1) << std::setw(8) << r.wall
+              << std::defaultfloat << std::endl;
     if (verbose)
     {
         std::sort(r.maxQueues.rbegin(), r.maxQueues.rend());
@@ -223,12 +223,12 @@ Report(const Options& o,
         sumCsv << mode << "," << o.k << "," << load << "," << achieved << "," << seed << ","
                << scheme << "," << plan.size() << "," << meanIter << "," << Percentile(pooled, 0.5)
                << "," << Percentile(pooled, 0.99) << "," << minIters << "," << r.gradLoad << ","
-               << r.end << "," << speedup << "," << r.shortFct.size() << "," << Mean(r.shortFct)
-               << "," << Percentile(r.shortFct, 0.99) << "," << Mean(r.longFct) << "," << r.pauses
-               << "," << r.drops << "," << r.wall << "," << o.gpu << "," << o.scale << ","
-               << o.passThrough << "," << o.ringOrder << "," << bound << "," << boundMax << ","
-               << Mean(idle) << "," << ringHops << "," << hops.interPod << "," << hops.samePod
-               << "," << r.cpu << "," << o.placement << "," << o.backend << ","
+               << r.end << "," << speedup << "," << r.shortCount << "," << r.shortMean << ","
+               << r.shortP99 << "," << Mean(r.longFct) << "," << r.pauses << "," << r.drops << ","
+               << r.wall << "," << o.gpu << "," << o.scale << "," << o.passThrough << ","
+               << o.ringOrder << "," << bound << "," << boundMax << "," << Mean(idle) << ","
+               << ringHops << "," << hops.interPod << "," << hops.samePod << "," << r.cpu << ","
+               << o.placement << "," << o.backend << ","
                << (o.backend == "flow" ? o.fluidBackground : "-") << ","
                << (o.backend == "flow" && o.fluidBackground != "per-flow"
                        ? o.fluidInterval.GetSeconds()

@@ -25,7 +25,10 @@ struct RunResult
     std::vector<std::vector<double>> starts; //!< per job: measured iterations' start times (s)
     double gradLoad{0}; //!< gradient bits moved per second / (hosts x link rate), measured
     double end{0};      //!< simulated time when the run stopped (s)
-    std::vector<double> shortFct; //!< s
+    std::vector<double> shortFct; //!< s (empty with --short-records=false)
+    uint64_t shortCount{0};       //!< 7 KB flows posted after the warm-up and completed
+    double shortMean{0};          //!< their mean FCT (s)
+    double shortP99{0};           //!< their p99 FCT (s; within half a log bin when summarised)
     std::vector<double> longFct;  //!< s
     std::vector<uint64_t> longBytes;
     uint64_t pauses{0};

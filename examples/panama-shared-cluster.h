@@ -47,6 +47,7 @@ struct Options
     std::string panamaCc{"dcqcn"};
     std::string dcqcn{"paper"}; //!< DCQCN of every RDMA QP and of PANAMA's reaction point
     std::string traceRing;      //!< directory for the ring QPs' diagnostic traces ("" = none)
+    bool shortRecords{true};    //!< false: the 7 KB flows summarised (FctSummary), not recorded
     std::string traceTag;       //!< run name in those traces (mode-dcqcn-load-seed)
     Time duration{MilliSeconds(20)};
     Time warmup{MilliSeconds(4)};
