@@ -62,7 +62,8 @@ RunOne(const DnnModel& model, const std::string& policy, const PsConfig& c, uint
         Simulator::ScheduleDestroy([s]() {
             std::clog << "  [" << s->GetPostedFlows() << " flows, " << s->GetEvaluations()
                       << " evaluations, " << s->GetClassChanges() << " class changes, "
-                      << s->GetQueuePairs() << " QPs]\n";
+                      << s->GetCapChanges() << " cap changes (" << s->GetCapChangesSkipped()
+                      << " within CapTolerance), " << s->GetQueuePairs() << " QPs]\n";
         });
     }
     Ptr<DataParallelJob> job = CreateObject<DataParallelJob>();

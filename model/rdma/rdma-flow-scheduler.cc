@@ -3,6 +3,7 @@
  */
 #include "rdma-flow-scheduler.h"
 
+#include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/fabric-net-device.h"
 #include "ns3/log.h"
@@ -79,6 +80,16 @@ RdmaFlowScheduler::GetTypeId()
                           UintegerValue(6),
                           MakeUintegerAccessor(&RdmaFlowScheduler::m_topClass),
                           MakeUintegerChecker<uint8_t>(0, 7))
+            .AddAttribute("CapTolerance",
+                          "Opt-in approximation: a message already sending keeps its rate cap "
+                          "when the new one differs from it by at most this fraction of it "
+                          "(0 = every change is applied, exact; pausing, resuming and removing "
+                          "a cap are always applied). MADD re-caps every running flow at each "
+                          "arrival by fractions of 1e-9 to 1e-3; at flow level each re-cap is a "
+                          "rate recomputation",
+                          DoubleValue(0),
+                          MakeDoubleAccessor(&RdmaFlowScheduler::m_capTolerance),
+                          MakeDoubleChecker<double>(0, 0.1))
             .AddAttribute(
                 "Policy",
                 "The flow-scheduling policy",
@@ -374,20 +385,20 @@ RdmaFlowScheduler::Evaluate(uint32_t scope)
     {
         return;
     }
-    // bytes left: what the queue pair has not sent yet of the message
-    std::vector<std::pair<uint64_t, uint64_t>> left;
-    for (const auto& f : state.GetFlows())
+    // bytes left: what the queue pair has not sent yet of the message (one look-up per flow:
+    // the decisions come back in the order of state.GetFlows())
+    const auto& flows = state.GetFlows();
+    std::vector<Message*> msgs;
+    msgs.reserve(flows.size());
+    for (const auto& f : flows)
     {
-        const Message& m = m_msgs.at(f.decl.id);
+        Message& m = m_msgs.at(f.decl.id);
+        msgs.push_back(&m);
         if (m.qp)
         {
             const uint64_t sent = m.qp->GetBytesSent() - m.sentBase;
-            left.emplace_back(f.decl.id, f.decl.bytes - std::min(sent, f.decl.bytes));
+            state.SetRemaining(f.decl.id, f.decl.bytes - std::min(sent, f.decl.bytes));
         }
-    }
-    for (const auto& [id, rem] : left)
-    {
-        state.SetRemaining(id, rem);
     }
     const Time now = Simulator::Now();
     std::vector<FlowDecision> d = m_policy->Decide(state, now.GetSeconds());
@@ -395,10 +406,12 @@ RdmaFlowScheduler::Evaluate(uint32_t scope)
     if (m_mode == CENTRALISED && m_controlDelay.IsStrictlyPositive())
     {
         Simulator::Schedule(m_controlDelay, &RdmaFlowScheduler::Apply, this, std::move(d), now);
+        return;
     }
-    else
+    for (std::size_t i = 0; i < d.size(); ++i)
     {
-        Apply(std::move(d), now);
+        NS_ASSERT(msgs[i]->decl.id == d[i].id);
+        ApplyOne(*msgs[i], d[i], now);
     }
 }
 
@@ -453,8 +466,16 @@ RdmaFlowScheduler::ApplyOne(Message& m, const FlowDecision& d, Time computed)
     }
     if (cap != m.capBps)
     {
+        // CapTolerance: a small change of a running cap stands (0 = none and the paused pace
+        // differ from any cap by far more)
+        if (cap > 0 && m.capBps > 0 && std::fabs(cap - m.capBps) <= m_capTolerance * m.capBps)
+        {
+            m_capSkipped++;
+            return;
+        }
         m.qp->SetMaxRate(DataRate(uint64_t(cap)));
         m.capBps = cap;
+        m_capChanges++;
     }
 }
 
@@ -597,6 +618,18 @@ uint64_t
 RdmaFlowScheduler::GetClassChanges() const
 {
     return m_classChanges;
+}
+
+uint64_t
+RdmaFlowScheduler::GetCapChanges() const
+{
+    return m_capChanges;
+}
+
+uint64_t
+RdmaFlowScheduler::GetCapChangesSkipped() const
+{
+    return m_capSkipped;
 }
 
 uint32_t

@@ -152,6 +152,10 @@ class RdmaFlowScheduler : public Object
     uint64_t GetEvaluations() const;
     /// \return class changes applied to messages already on a queue pair
     uint64_t GetClassChanges() const;
+    /// \return rate-cap changes applied to messages already on a queue pair
+    uint64_t GetCapChanges() const;
+    /// \return rate-cap changes left out as within CapTolerance
+    uint64_t GetCapChangesSkipped() const;
     /// \return queue pairs created for scheduled messages
     uint32_t GetQueuePairs() const;
     /**
@@ -239,6 +243,9 @@ class RdmaFlowScheduler : public Object
     uint64_t m_applied{0};
     uint64_t m_evaluations{0};
     uint64_t m_classChanges{0};
+    uint64_t m_capChanges{0};
+    uint64_t m_capSkipped{0};
+    double m_capTolerance{0}; //!< relative cap change below which a running cap stands
     uint32_t m_qps{0};
     std::vector<double> m_wirePerPayload; //!< per port: wire bytes per payload byte
     Ptr<EchelonFlowPolicy> m_reference;   //!< Echelon ideal finish times for the records

@@ -9,8 +9,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <map>
-#include <numeric>
 #include <stdexcept>
 
 namespace ns3
@@ -130,48 +128,86 @@ FlowSchedulingPolicy::SequentialRates(const FlowSchedulingState& state,
 {
     NS_LOG_FUNCTION_NOARGS();
     const auto& flows = state.GetFlows();
-    std::vector<double> rate(flows.size(), 0.0);
-    std::map<uint32_t, double> up;
-    std::map<uint32_t, double> down;
-    auto availUp = [&](uint32_t p) -> double& {
-        auto it = up.find(p);
-        if (it == up.end())
-        {
-            it = up.emplace(p, state.Up(p)).first;
-        }
-        return it->second;
+    const std::size_t n = flows.size();
+    std::vector<double> rate(n, 0.0);
+    // The ports of the flows, numbered densely (sorted ids; one look-up per flow end), so that
+    // the per-flow work is array indexing. Every sum and comparison below is done in the same
+    // order as over maps keyed by port id, so the rates are the same to the bit.
+    std::vector<uint32_t> ids;
+    ids.reserve(2 * n);
+    for (const auto& f : flows)
+    {
+        ids.push_back(f.decl.src);
+        ids.push_back(f.decl.dst);
+    }
+    std::sort(ids.begin(), ids.end());
+    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+    auto dense = [&ids](uint32_t port) {
+        return uint32_t(std::lower_bound(ids.begin(), ids.end(), port) - ids.begin());
     };
-    auto availDown = [&](uint32_t p) -> double& {
-        auto it = down.find(p);
-        if (it == down.end())
-        {
-            it = down.emplace(p, state.Down(p)).first;
-        }
-        return it->second;
-    };
-    // MADD, tier by tier
+    std::vector<uint32_t> src(n);
+    std::vector<uint32_t> dst(n);
+    for (std::size_t i = 0; i < n; ++i)
+    {
+        src[i] = dense(flows[i].decl.src);
+        dst[i] = dense(flows[i].decl.dst);
+    }
+    const std::size_t np = ids.size();
+    std::vector<double> capUp(np);
+    std::vector<double> capDown(np);
+    for (std::size_t p = 0; p < np; ++p)
+    {
+        capUp[p] = state.Up(ids[p]);
+        capDown[p] = state.Down(ids[p]);
+    }
+    std::vector<double> availUp(capUp);
+    std::vector<double> availDown(capDown);
+    // MADD, tier by tier (loads per port of the tier; the ports it touches, reset after it)
+    std::vector<double> loadUp(np, 0.0);
+    std::vector<double> loadDown(np, 0.0);
+    std::vector<char> inUp(np, 0);
+    std::vector<char> inDown(np, 0);
+    std::vector<uint32_t> touchedUp;
+    std::vector<uint32_t> touchedDown;
     for (const auto& tier : tiers)
     {
-        std::map<uint32_t, double> loadUp;
-        std::map<uint32_t, double> loadDown;
+        touchedUp.clear();
+        touchedDown.clear();
         for (std::size_t i : tier)
         {
-            loadUp[flows[i].decl.src] += double(flows[i].remaining);
-            loadDown[flows[i].decl.dst] += double(flows[i].remaining);
+            const double b = double(flows[i].remaining);
+            loadUp[src[i]] += b;
+            loadDown[dst[i]] += b;
+            if (!inUp[src[i]])
+            {
+                inUp[src[i]] = 1;
+                touchedUp.push_back(src[i]);
+            }
+            if (!inDown[dst[i]])
+            {
+                inDown[dst[i]] = 1;
+                touchedDown.push_back(dst[i]);
+            }
         }
         double gamma = 0;
         bool blocked = false;
-        for (const auto& [p, load] : loadUp)
+        for (uint32_t p : touchedUp)
         {
-            const double a = availUp(p);
+            const double load = loadUp[p];
+            const double a = availUp[p];
             blocked = blocked || (load > 0 && a <= 0);
             gamma = a > 0 ? std::max(gamma, load / a) : gamma;
+            loadUp[p] = 0;
+            inUp[p] = 0;
         }
-        for (const auto& [p, load] : loadDown)
+        for (uint32_t p : touchedDown)
         {
-            const double a = availDown(p);
+            const double load = loadDown[p];
+            const double a = availDown[p];
             blocked = blocked || (load > 0 && a <= 0);
             gamma = a > 0 ? std::max(gamma, load / a) : gamma;
+            loadDown[p] = 0;
+            inDown[p] = 0;
         }
         if (blocked || !(gamma > 0))
         {
@@ -179,11 +215,10 @@ FlowSchedulingPolicy::SequentialRates(const FlowSchedulingState& state,
         }
         for (std::size_t i : tier)
         {
-            const auto& f = flows[i];
-            const double r = double(f.remaining) / gamma;
+            const double r = double(flows[i].remaining) / gamma;
             rate[i] = r;
-            availUp(f.decl.src) = std::max(0.0, availUp(f.decl.src) - r);
-            availDown(f.decl.dst) = std::max(0.0, availDown(f.decl.dst) - r);
+            availUp[src[i]] = std::max(0.0, availUp[src[i]] - r);
+            availDown[dst[i]] = std::max(0.0, availDown[dst[i]] - r);
         }
     }
     // backfill what is left, in the same order
@@ -191,19 +226,18 @@ FlowSchedulingPolicy::SequentialRates(const FlowSchedulingState& state,
     {
         for (std::size_t i : tier)
         {
-            const auto& f = flows[i];
-            const double extra = std::min(availUp(f.decl.src), availDown(f.decl.dst));
+            const double extra = std::min(availUp[src[i]], availDown[dst[i]]);
             if (extra > 0)
             {
                 rate[i] += extra;
-                availUp(f.decl.src) -= extra;
-                availDown(f.decl.dst) -= extra;
+                availUp[src[i]] -= extra;
+                availDown[dst[i]] -= extra;
             }
         }
     }
-    for (std::size_t i = 0; i < flows.size(); ++i)
+    for (std::size_t i = 0; i < n; ++i)
     {
-        if (rate[i] >= state.PathCapacity(flows[i].decl) * (1 - 1e-12))
+        if (rate[i] >= std::min(capUp[src[i]], capDown[dst[i]]) * (1 - 1e-12))
         {
             rate[i] = std::numeric_limits<double>::infinity();
         }

@@ -109,6 +109,98 @@ TEST_CASE("flow: MADD's rate caps at flow level finish a coflow's flows together
                 MicroSeconds(20));
 }
 
+namespace
+{
+/// What JoinOffBottleneck measured.
+struct JoinRun
+{
+    std::vector<Time> received; //!< per message: the three of OneToThree, then the joining one
+    uint64_t capChanges{0};     //!< caps re-applied to running messages
+    uint64_t capSkipped{0};     //!< cap changes left out within CapTolerance
+};
+
+/// When the fourth message is posted, and its size.
+const Time kJoin = MicroSeconds(30);
+constexpr uint32_t kJoinBytes = 100000;
+
+/**
+ * MADD as in OneToThree (host 0 sends 1, 2 and 4 MB to hosts 1, 2, 3; one coflow), and at
+ * kT0 + kJoin host 3 sends kJoinBytes to host 1 in the same coflow: off the coflow's bottleneck
+ * (uplink 0), so its Gamma and the three caps stay, but for the bytes-sent counters' rounding.
+ * \param tolerance the scheduler's CapTolerance
+ */
+JoinRun
+JoinOffBottleneck(double tolerance)
+{
+    RngSeedManager::SetRun(1);
+    FabricTopology t = FabricTopologyHelper().BuildLeafSpine(2, 1, 4);
+    FlowBackendHelper().Install(t);
+    std::vector<Ptr<MessageTransport>> tr = FlowBackendHelper::Transports(t, {0, 1, 2, 3});
+    FlowSchedulerHelper fs;
+    fs.SetPolicy("madd");
+    fs.SetSchedulerAttribute("CapTolerance", DoubleValue(tolerance));
+    Ptr<RdmaFlowScheduler> s = fs.Install(tr);
+    FlowGroupSpec g;
+    g.id = 1;
+    g.expectedFlows = 4;
+    s->DeclareGroup(g);
+    JoinRun r;
+    r.received.resize(4);
+    auto post = [&](uint32_t i, uint32_t src, uint32_t dst, uint64_t bytes) {
+        FlowDeclaration f;
+        f.group = 1;
+        f.index = i;
+        f.bytes = bytes;
+        s->Post(tr[src],
+                tr[dst],
+                f,
+                RdmaFlowScheduler::MessageCallback([&r, i]() { r.received[i] = Simulator::Now(); }),
+                RdmaFlowScheduler::MessageCallback());
+    };
+    Simulator::Schedule(kT0, [&]() {
+        for (uint32_t i = 0; i < 3; ++i)
+        {
+            post(i, 0, i + 1, 1000000u << i);
+        }
+    });
+    Simulator::Schedule(kT0 + kJoin, [&]() { post(3, 3, 1, kJoinBytes); });
+    Simulator::Stop(MilliSeconds(5));
+    Simulator::Run();
+    r.capChanges = s->GetCapChanges();
+    r.capSkipped = s->GetCapChangesSkipped();
+    Simulator::Destroy();
+    return r;
+}
+} // namespace
+
+TEST_CASE("flow: MADD at flow level keeps a coflow's finish when a flow joins off its "
+          "bottleneck, and CapTolerance leaves out the caps that move by rounding only",
+          "[flow]")
+{
+    // Gamma is uplink 0's 7 MB: the three flows still finish together after 7 MB. The joining
+    // flow gets its MADD rate and, by the backfill, all that downlink 1 has left beside the
+    // 1 MB flow's G/7: 6/7 of the goodput G, so it drains in 7/6 x kJoinBytes / G.
+    const double joined = kJoin.GetSeconds() + 7.0 / 6 * kJoinBytes * kWire / kLine + kLatency;
+    const JoinRun exact = JoinOffBottleneck(0);
+    CheckFinish({exact.received[0], exact.received[1], exact.received[2]},
+                {After(7), After(7), After(7)},
+                Time(0));
+    CHECK((exact.received[3] - kT0).GetSeconds() == Approx(joined).epsilon(0).margin(2e-9));
+    // every evaluation re-caps the running flows: at the join, at its end, at theirs
+    CHECK(exact.capChanges > 0);
+    CHECK(exact.capSkipped == 0);
+    // with a tolerance of 1e-6 the re-caps that only follow the rounded byte counts are left
+    // out; the finish times stay within the ns step
+    const JoinRun approx = JoinOffBottleneck(1e-6);
+    for (uint32_t i = 0; i < 4; ++i)
+    {
+        INFO("message " << i);
+        CHECK(std::abs((approx.received[i] - exact.received[i]).GetSeconds()) <= 2e-9);
+    }
+    CHECK(approx.capSkipped > 0);
+    CHECK(approx.capChanges < exact.capChanges);
+}
+
 TEST_CASE("flow: FIFO and priority schedulers serialise the flows at flow level", "[flow]")
 {
     // FIFO with one release time: one tier, MADD rates: together

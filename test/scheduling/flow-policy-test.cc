@@ -179,6 +179,66 @@ TEST_CASE("flow-scheduling: MADD orders coflows by bottleneck and sizes rates to
     CHECK(Of(d, 3).idealFinish == Approx(1e-3));
 }
 
+namespace
+{
+/// \return a state of `ids` ports (1 GB/s, downlink 2 GB/s at ids[1]) with MADD's coflows of
+/// the test above (group 1: ids[0] -> ids[1] 1 MB, ids[0] -> ids[2] 3 MB; group 2: ids[3] ->
+/// ids[1] 1 MB) and a coflow whose bottleneck leaves room that the backfill takes (group 3:
+/// ids[4] -> ids[5] 1 MB, ids[4] -> ids[6] 1 MB, ids[7] -> ids[6] 2 MB)
+FlowSchedulingState
+BackfillState(const std::vector<uint32_t>& ids)
+{
+    FlowSchedulingState s;
+    for (uint32_t p : ids)
+    {
+        s.SetPort(p, GB, p == ids[1] ? 2 * GB : GB);
+    }
+    for (uint64_t g = 1; g <= 3; ++g)
+    {
+        s.DeclareGroup(Group(g));
+    }
+    s.AddFlow(Flow(1, 1, ids[0], ids[1], 1 * MB), 0);
+    s.AddFlow(Flow(2, 1, ids[0], ids[2], 3 * MB), 0);
+    s.AddFlow(Flow(3, 2, ids[3], ids[1], 1 * MB), 0);
+    s.AddFlow(Flow(4, 3, ids[4], ids[5], 1 * MB), 0);
+    s.AddFlow(Flow(5, 3, ids[4], ids[6], 1 * MB), 0);
+    s.AddFlow(Flow(6, 3, ids[7], ids[6], 2 * MB), 0);
+    return s;
+}
+} // namespace
+
+TEST_CASE("flow-scheduling: MADD's tier rates and backfill are the same for any port ids",
+          "[flow-scheduling]")
+{
+    // SequentialRates numbers the ports densely: sparse ids must give the same rates to the bit
+    Ptr<MaddCoflowPolicy> p = CreateObject<MaddCoflowPolicy>();
+    const auto d = p->Decide(BackfillState({0, 1, 2, 3, 4, 5, 6, 7}), 0);
+    const auto e = p->Decide(BackfillState({7, 1000, 4000000000u, 3, 12, 5, 99, 0}), 0);
+    REQUIRE(d.size() == e.size());
+    for (uint64_t id = 1; id <= 6; ++id)
+    {
+        INFO("flow " << id);
+        CHECK(Of(d, id).rank == Of(e, id).rank);
+        CHECK(Of(d, id).rateCap == Of(e, id).rateCap);
+        CHECK(Of(d, id).idealFinish == Of(e, id).idealFinish);
+    }
+    // groups 1 and 2 as above
+    CHECK(std::isinf(Of(d, 3).rateCap));
+    CHECK(Of(d, 1).rateCap == Approx(0.25 * GB));
+    CHECK(Of(d, 2).rateCap == Approx(0.75 * GB));
+    // group 3: loads uplink 4: 2 MB, uplink 7: 2 MB, downlink 6: 3 MB -> Gamma = 3 ms, MADD
+    // rates 1/3, 1/3, 2/3 GB/s; the backfill gives flow 4 what uplink 4 and downlink 5 have
+    // left (1/3 GB/s more); downlink 6 is full, so flows 5 and 6 keep their MADD rates
+    // SEBF: group 2 (1 ms), group 3 (3 ms), group 1 (4 ms)
+    CHECK(Of(d, 3).rank == 0);
+    CHECK(Of(d, 4).rank == 1);
+    CHECK(Of(d, 1).rank == 2);
+    CHECK(Of(d, 4).rateCap == Approx(2.0 / 3 * GB));
+    CHECK(Of(d, 5).rateCap == Approx(1.0 / 3 * GB));
+    CHECK(Of(d, 6).rateCap == Approx(2.0 / 3 * GB));
+    CHECK(Of(d, 4).idealFinish == Approx(3e-3));
+}
+
 TEST_CASE("flow-scheduling: MADD in the fluid model finishes a coflow's flows together",
           "[flow-scheduling]")
 {
