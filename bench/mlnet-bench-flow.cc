@@ -21,7 +21,9 @@
 // each interval's arrivals analytically (FluidAggregate::CompleteAnalytic: no event, connection
 // or fluid flow per background flow). The background FCTs are summarized streaming
 // (FctSummary: p50/p99/mean overall and per size bucket); --records=1 also keeps the per-flow
-// records (BackgroundTraffic::KeepRecords).
+// records (BackgroundTraffic::KeepRecords). --tolerance sets FluidAggregate::LoadTolerance (a
+// link's background load in the main network changed only when it moves by more than that share
+// of the link).
 
 #include "bench-common.h"
 
@@ -59,6 +61,7 @@ main(int argc, char* argv[])
     uint32_t phases = 8;
     std::string fluid = "per-flow";
     std::string interval = "100us";
+    double tolerance = 0;
     bool records = false;
     CommandLine cmd(__FILE__);
     cmd.AddValue("k", "Fat-tree arity (k^3/4 hosts), even in [4, 32]", k);
@@ -89,6 +92,11 @@ main(int argc, char* argv[])
     cmd.AddValue("interval",
                  "FluidAggregate::Interval with --fluid=aggregate or analytic, a time in [1ns, 1s]",
                  interval);
+    cmd.AddValue("tolerance",
+                 "FluidAggregate::LoadTolerance with --fluid=aggregate or analytic: a link's "
+                 "background load keeps its rate while the new one is within this share of the "
+                 "link's capacity, in [0, 1] (0 = exact)",
+                 tolerance);
     cmd.AddValue("records",
                  "BackgroundTraffic::KeepRecords: keep a record per background flow (the FCTs "
                  "are summarized either way)",
@@ -134,6 +142,11 @@ main(int argc, char* argv[])
         if (!fabric->GetAggregate()->SetAttributeFailSafe("Interval", StringValue(interval)))
         {
             throw std::invalid_argument("--interval must be a time in [1ns, 1s]");
+        }
+        if (!fabric->GetAggregate()->SetAttributeFailSafe("LoadTolerance", DoubleValue(tolerance)))
+        {
+            throw std::invalid_argument("--tolerance = " + std::to_string(tolerance) +
+                                        " is out of range: must be in [0, 1]");
         }
         std::vector<uint32_t> order(hosts);
         std::iota(order.begin(), order.end(), 0);
@@ -252,6 +265,8 @@ main(int argc, char* argv[])
             .Add("backgroundFctMeanUs", 1e6 * fct.Get().mean)
             .Add("aggregateIntervals", agg->GetIntervals())
             .Add("aggregateLoadUpdates", agg->GetLoadUpdates())
+            .Add("aggregateLoadSkips", agg->GetLoadSkips())
+            .Add("loadTolerance", tolerance)
             .Add("aggregateRecomputations", agg->GetNetwork()->GetRecomputations())
             .Add("aggregateFlowsPerRecomputation",
                  agg->GetNetwork()->GetRecomputations()

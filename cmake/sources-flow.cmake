@@ -28,5 +28,6 @@ list(APPEND MLNET_TEST_SOURCES
   ${MLNET_ROOT}/test/flow/fluid-aggregate-test.cc
   ${MLNET_ROOT}/test/flow/fluid-analytic-test.cc
   ${MLNET_ROOT}/test/flow/fluid-share-test.cc
+  ${MLNET_ROOT}/test/flow/fluid-reserve-test.cc
   ${MLNET_ROOT}/test/flow/fluid-speed-test.cc
 )

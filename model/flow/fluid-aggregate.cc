@@ -53,7 +53,17 @@ FluidAggregate::GetTypeId()
                           "most 1 / (1 - MaxUtilisation) - 1 times a flow's drain there)",
                           DoubleValue(0.95),
                           MakeDoubleAccessor(&FluidAggregate::m_maxUtilisation),
-                          MakeDoubleChecker<double>(0.0, 0.999));
+                          MakeDoubleChecker<double>(0.0, 0.999))
+            .AddAttribute("LoadTolerance",
+                          "A link's background load in the main network keeps its rate while "
+                          "the rate the interval's bytes ask for is within this share of the "
+                          "link's capacity of it (in [0, 1]; 0 = changed every interval, the "
+                          "exact coupling; the bytes not carried, or carried ahead, stay in "
+                          "the backlog: the rate is within 2 x LoadTolerance x capacity of the "
+                          "exact one; fewer recomputations of the main network)",
+                          DoubleValue(0.0),
+                          MakeDoubleAccessor(&FluidAggregate::m_tolerance),
+                          MakeDoubleChecker<double>(0.0, 1.0));
     return tid;
 }
 
@@ -111,11 +121,10 @@ FluidAggregate::CopyLinks()
     const std::size_t n = m_main->GetNLinks();
     std::array<uint32_t, 8> zero{};
     std::array<double, 8> none{};
-    std::array<int64_t, 8> noFlow;
-    noFlow.fill(-1);
     m_count.resize(n, zero);
     m_seen.resize(n, none);
-    m_load.resize(n, noFlow);
+    m_backlog.resize(n, none);
+    m_carried.resize(n, none);
     m_extra.resize(n, none);
     m_batch.resize(n, none);
     m_isHot.resize(n, 0);
@@ -254,6 +263,20 @@ FluidAggregate::CompleteAnalytic(std::vector<AnalyticFlow>& flows,
         }
     }
     const double T = m_interval.GetSeconds();
+    // A_l per link and class of the batch, read once (the main network does not change within
+    // the call); a scratch kept between calls, indexed by link x 8 + class.
+    thread_local std::vector<double> avail;
+    avail.resize(m_batch.size() * kClasses);
+    for (uint32_t l : m_batchLinks)
+    {
+        for (uint8_t c = 0; c < kClasses; ++c)
+        {
+            if (m_batch[l][c] > 0)
+            {
+                avail[l * kClasses + c] = Available(l, c);
+            }
+        }
+    }
     for (AnalyticFlow& f : flows)
     {
         double slowest = std::numeric_limits<double>::infinity();
@@ -261,7 +284,7 @@ FluidAggregate::CompleteAnalytic(std::vector<AnalyticFlow>& flows,
         for (uint32_t k = f.first; k < f.first + f.nPath; ++k)
         {
             const uint32_t l = links[k];
-            const double a = Available(l, f.cls);
+            const double a = avail[l * kClasses + f.cls];
             const double rho =
                 std::min(m_maxUtilisation, std::max(0.0, (m_batch[l][f.cls] - f.wire) / (a * T)));
             slowest = std::min(slowest, a);
@@ -342,15 +365,8 @@ FluidAggregate::Terms(uint32_t link, int cls)
     const uint64_t version = m_main->GetLinkVersion(link);
     if (t.version != version || t.top != cls)
     {
-        // the main network changed on the link since the last refresh (or the class did)
-        m_ignore.clear();
-        for (int64_t id : m_load[link])
-        {
-            if (id >= 0)
-            {
-                m_ignore.push_back(uint64_t(id));
-            }
-        }
+        // the main network changed on the link since the last refresh (or the class did);
+        // the loads are reserves, which the terms do not count
         m_main->GetLinkShareTerms(link, uint8_t(cls), m_ignore, t.free, t.sharing);
         t.version = version;
         t.top = cls;
@@ -362,49 +378,62 @@ void
 FluidAggregate::Interval()
 {
     ++m_intervals;
-    m_bg->Advance();
+    const bool network = m_flows > 0; // the background network has had flows (else: analytic)
+    if (network)
+    {
+        m_bg->Advance();
+    }
     const double dt = m_interval.GetSeconds();
     std::size_t keep = 0;
     for (std::size_t i = 0; i < m_hot.size(); ++i)
     {
         const uint32_t l = m_hot[i];
+        const double slack = m_tolerance * m_main->GetLinkCapacity(l);
         bool busy = false;
         for (uint8_t c = 0; c < kClasses; ++c)
         {
             busy = busy || m_count[l][c] > 0;
-            const double whole =
-                std::floor(m_bg->GetLinkClassBytes(l, c) + m_extra[l][c] - m_seen[l][c]);
-            const int64_t id = m_load[l][c];
-            const bool live = id >= 0 && m_main->IsTransmitting(uint64_t(id));
+            const double inNetwork = network ? m_bg->GetLinkClassBytes(l, c) : 0.0;
+            double whole = std::floor(inNetwork + m_extra[l][c] - m_seen[l][c]);
             if (whole >= 1)
             {
-                // The interval's bytes, carried in the next one (with any backlog).
                 m_seen[l][c] += whole;
                 m_handed += whole;
-                ++m_loadUpdates;
-                busy = true;
-                if (live)
-                {
-                    const double backlog = m_main->GetRemaining(uint64_t(id)) + whole;
-                    m_main->AddBytes(uint64_t(id), uint64_t(whole));
-                    m_main->SetRateCap(uint64_t(id), backlog / dt);
-                }
-                else
-                {
-                    FluidNetwork::FlowSpec s;
-                    s.path = {l};
-                    s.bytes = uint64_t(whole);
-                    s.cls = c;
-                    s.rateCap = whole / dt;
-                    s.latency = Time(0);
-                    m_load[l][c] = int64_t(m_main->StartFlow(s));
-                    ++m_loadFlows;
-                }
             }
-            else if (live)
+            else
             {
-                busy = true; // a backlog still draining
+                whole = 0;
             }
+            if (whole == 0 && m_backlog[l][c] <= 0 && m_carried[l][c] == 0)
+            {
+                continue; // no load here, ever
+            }
+            const double applied = m_main->GetLinkReserve(l, c);
+            if (whole == 0 && applied == 0 && m_backlog[l][c] <= 0)
+            {
+                continue; // no load here
+            }
+            // The interval's bytes and the backlog, carried in the next interval.
+            const double carried = m_main->GetLinkReserveBytes(l, c) - m_carried[l][c];
+            m_carried[l][c] += carried;
+            double& backlog = m_backlog[l][c];
+            backlog += whole - carried;
+            const double rate = backlog >= 1 ? backlog / dt : 0.0; // whole bytes, as handed
+            if (rate == applied)
+            {
+                // no change
+            }
+            else if (rate > 0 && applied > 0 && std::abs(rate - applied) <= slack)
+            {
+                ++m_loadSkips; // within the tolerance: the rate stays
+            }
+            else
+            {
+                m_loadFlows += applied == 0 ? 1 : 0;
+                ++m_loadUpdates;
+                m_main->SetLinkReserve(l, c, rate);
+            }
+            busy = busy || rate > 0 || m_main->GetLinkReserve(l, c) > 0;
         }
         if (busy)
         {
@@ -440,6 +469,12 @@ uint64_t
 FluidAggregate::GetLoadUpdates() const
 {
     return m_loadUpdates;
+}
+
+uint64_t
+FluidAggregate::GetLoadSkips() const
+{
+    return m_loadSkips;
 }
 
 uint64_t

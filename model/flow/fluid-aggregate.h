@@ -26,13 +26,17 @@ namespace ns3
  * progressive filling), so each still has its start, its max-min rate among the background
  * flows, its drain, delivery and completion. The two networks are coupled per link and class,
  * not per flow:
- *  - the main network sees the background as one *load flow* per link and class: the bytes the
- *    background carried on the link in one Interval are carried by the load flow in the next
- *    one (a rate cap of backlog / Interval; bytes added to the flow as they come), so the other
- *    flows of the link see the background's load with a lag of one Interval, and no change
- *    within one;
+ *  - the main network sees the background as one *load* per link and class, a reserve of the
+ *    link (FluidNetwork::SetLinkReserve: a flow of weight 1 in the class, capped, without a
+ *    flow): the bytes the background carried on the link in one Interval are carried by the
+ *    load in the next one (a rate of backlog / Interval, the backlog being the bytes handed
+ *    over and not carried yet), so the other flows of the link see the background's load with
+ *    a lag of one Interval, and no change within one. With LoadTolerance > 0 a load whose
+ *    rate would move by at most that share of the link's capacity keeps its rate (the
+ *    difference stays in the backlog: its rate is within 2 x LoadTolerance x capacity of the
+ *    exact one, its bytes within LoadTolerance x capacity x Interval);
  *  - the background network's link capacity is what the main network leaves the background
- *    there (FluidNetwork::GetLinkShare with the load flows counted as absent: the capacity less
+ *    there (FluidNetwork::GetLinkShare, which does not count the loads: the capacity less
  *    the classes above, and a max-min share with the main flows of its class bottlenecked at
  *    the link, the k background flows of the link counting as k flows of weight 1), refreshed
  *    when a background flow starts or drains on the link and at every Interval.
@@ -111,10 +115,12 @@ class FluidAggregate : public Object
 
     /// \return coupling intervals run so far
     uint64_t GetIntervals() const;
-    /// \return load flows started in the main network so far
+    /// \return loads started in the main network so far (a link's load of a class from none)
     uint64_t GetLoadFlows() const;
-    /// \return load-flow updates (bytes added or a new load flow) so far
+    /// \return load changes passed to the main network so far (a rate set, started or ended)
     uint64_t GetLoadUpdates() const;
+    /// \return load changes kept back so far (within LoadTolerance of the rate applied)
+    uint64_t GetLoadSkips() const;
     /// \return background flows started so far
     uint64_t GetFlows() const;
     /// \return flows completed analytically so far (CompleteAnalytic())
@@ -155,8 +161,12 @@ class FluidAggregate : public Object
     std::vector<std::array<uint32_t, 8>> m_count;
     /// per link and class: background bytes already handed to the main network
     std::vector<std::array<double, 8>> m_seen;
-    /// per link and class: its load flow in the main network (-1: none yet)
-    std::vector<std::array<int64_t, 8>> m_load;
+    /// per link and class: bytes handed to its load in the main network and not carried yet
+    /// (negative: carried ahead, LoadTolerance)
+    std::vector<std::array<double, 8>> m_backlog;
+    /// per link and class: the load's carried bytes already counted (FluidNetwork's
+    /// GetLinkReserveBytes)
+    std::vector<std::array<double, 8>> m_carried;
 
     /// per link: the main network's terms of the last capacity refresh (the share of k
     /// background flows is free x k / (k + sharing)), valid while the link's version and the
@@ -170,12 +180,14 @@ class FluidAggregate : public Object
     };
 
     std::vector<ShareTerms> m_terms; //!< per link
-    std::vector<uint64_t> m_ignore;  //!< UpdateCapacity()'s load flows of a link
+    std::vector<uint64_t> m_ignore;  //!< no flow: GetLinkShareTerms does not count the loads
     std::vector<uint32_t> m_hot;     //!< links with background flows or load to hand over
     std::vector<char> m_isHot;       //!< per link: in m_hot
     uint64_t m_intervals{0};
     uint64_t m_loadFlows{0};
     uint64_t m_loadUpdates{0};
+    uint64_t m_loadSkips{0};
+    double m_tolerance{0}; //!< LoadTolerance
     uint64_t m_flows{0};
     double m_maxUtilisation{0.95};
     /// per link and class: bytes given by AddLoad(), not carried in the background network

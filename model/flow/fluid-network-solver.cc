@@ -175,6 +175,11 @@ FluidNetwork::Violations(const std::vector<uint32_t>& links)
             load[f.spec.cls] += f.rate * link.coefs[j];
             top[f.spec.cls] = std::max(top[f.spec.cls], f.rate / f.spec.weight);
         }
+        for (uint8_t c = 0; link.reserveMask != 0 && c < N_CLASSES; ++c)
+        {
+            load[c] += link.granted[c]; // a reserve: weight 1, on this link only
+            top[c] = std::max(top[c], link.granted[c]);
+        }
         double atLeast[N_CLASSES]; // load of the class and the classes above it
         double sum = 0;
         for (int c = N_CLASSES - 1; c >= 0; --c)
@@ -197,6 +202,16 @@ FluidNetwork::Violations(const std::vector<uint32_t>& links)
             {
                 holds = false;
                 break;
+            }
+        }
+        for (uint8_t c = 0; holds && link.reserveHeld != 0 && c < N_CLASSES; ++c)
+        {
+            // a reserve held below its rate: bottlenecked here, as a flow would be
+            if ((link.reserveHeld >> c & 1) != 0 &&
+                (atLeast[c] < link.capacity * (1 - kTolerance) ||
+                 top[c] > link.granted[c] * (1 + kTolerance) + 1e-6))
+            {
+                holds = false;
             }
         }
         if (!holds)
@@ -227,10 +242,34 @@ FluidNetwork::Fill(const std::vector<uint32_t>& flows, const std::vector<uint32_
     wsum.assign(nl, 0.0);
     active.assign(nl, 0);
     version.assign(nl, 0);
+    // The links' reserves (SetLinkReserve) are filled whenever their link is in the
+    // recomputation, each as a flow of weight 1 on its link capped at its rate; in the heap
+    // a reserve is the flow index nf + its local link.
+    const uint32_t nf = uint32_t(flows.size());
+    const Time now = Simulator::Now();
+    std::vector<std::vector<uint32_t>>& reserves = m_scratch.reserves;
+    reserves.resize(N_CLASSES);
+    for (std::vector<uint32_t>& r : reserves)
+    {
+        r.clear();
+    }
+    std::vector<char>& reserveFrozen = m_scratch.reserveFrozen;
+    reserveFrozen.assign(nl, 0);
     for (std::size_t i = 0; i < nl; ++i)
     {
         Link& link = m_links[links[i]];
         link.local = uint32_t(i);
+        if (link.reserveMask != 0)
+        {
+            ProgressReserves(link, now);
+            for (uint8_t c = 0; c < N_CLASSES; ++c)
+            {
+                if (link.reserveMask >> c & 1)
+                {
+                    reserves[c].push_back(uint32_t(i));
+                }
+            }
+        }
         // What the flows outside the recomputation take (at their rates) is not available.
         double outside = 0;
         for (std::size_t j = 0; j < link.flows.size(); ++j)
@@ -271,10 +310,12 @@ FluidNetwork::Fill(const std::vector<uint32_t>& flows, const std::vector<uint32_
     for (int c = N_CLASSES - 1; c >= 0; --c)
     {
         const std::vector<uint32_t>& members = byClass[c];
-        if (members.empty())
+        const std::vector<uint32_t>& reserved = reserves[c];
+        if (members.empty() && reserved.empty())
         {
             continue;
         }
+        const uint8_t bit = uint8_t(1u << c);
         std::vector<uint32_t>& touched = m_scratch.touched;
         touched.clear();
         for (uint32_t fi : members)
@@ -294,11 +335,21 @@ FluidNetwork::Fill(const std::vector<uint32_t>& flows, const std::vector<uint32_
                 push(Level{f.spec.rateCap / f.spec.weight, fi, 0, true});
             }
         }
+        for (uint32_t li : reserved)
+        {
+            reserveFrozen[li] = 0;
+            if (active[li]++ == 0)
+            {
+                touched.push_back(li);
+            }
+            wsum[li] += 1.0;
+            push(Level{m_links[links[li]].reserve[c], nf + li, 0, true});
+        }
         for (uint32_t li : touched)
         {
             pushLink(li);
         }
-        std::size_t left = members.size();
+        std::size_t left = members.size() + reserved.size();
         // A flow stops rising at fill level T: its rate is weight x T.
         auto freeze = [&](uint32_t fi, double level, uint32_t bottleneck) {
             Flow& f = m_flows[flows[fi]];
@@ -327,6 +378,33 @@ FluidNetwork::Fill(const std::vector<uint32_t>& flows, const std::vector<uint32_
                 }
             }
         };
+        // A reserve stops rising at its rate (held = false) or where its link saturates.
+        auto freezeReserve = [&](uint32_t li, double level, bool held) {
+            Link& link = m_links[links[li]];
+            reserveFrozen[li] = 1;
+            --left;
+            const double rate = std::min(level, link.reserve[c]);
+            link.granted[c] = rate;
+            if (held && rate < link.reserve[c])
+            {
+                link.reserveHeld |= bit;
+            }
+            else
+            {
+                link.reserveHeld &= uint8_t(~bit);
+            }
+            avail[li] -= rate;
+            ++version[li];
+            if (--active[li] == 0)
+            {
+                wsum[li] = 0;
+            }
+            else
+            {
+                wsum[li] -= 1.0;
+                pushLink(li);
+            }
+        };
         while (left > 0 && !heap.empty())
         {
             std::pop_heap(heap.begin(), heap.end(), std::greater<Level>());
@@ -334,7 +412,14 @@ FluidNetwork::Fill(const std::vector<uint32_t>& flows, const std::vector<uint32_
             heap.pop_back();
             if (e.isFlow)
             {
-                if (!frozen[e.idx])
+                if (e.idx >= nf)
+                {
+                    if (!reserveFrozen[e.idx - nf])
+                    {
+                        freezeReserve(e.idx - nf, e.level, false);
+                    }
+                }
+                else if (!frozen[e.idx])
                 {
                     freeze(e.idx, e.level, kCapped);
                 }
@@ -353,6 +438,10 @@ FluidNetwork::Fill(const std::vector<uint32_t>& flows, const std::vector<uint32_
                 {
                     freeze(f.local, e.level, links[e.idx]);
                 }
+            }
+            if ((link.reserveMask & bit) != 0 && !reserveFrozen[e.idx])
+            {
+                freezeReserve(e.idx, e.level, true);
             }
         }
         heap.clear(); // caps of flows frozen by links, stale links

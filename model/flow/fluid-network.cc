@@ -167,8 +167,14 @@ FluidNetwork::SetLinkCapacity(uint32_t link, double capacity)
     {
         return;
     }
+    ProgressReserves(l, Simulator::Now());
     l.capacity = capacity;
     ++l.version;
+    if (l.flows.empty())
+    {
+        GrantAlone(l);
+        return;
+    }
     for (uint32_t s : l.flows)
     {
         if (!m_flows[s].finished)
@@ -176,6 +182,148 @@ FluidNetwork::SetLinkCapacity(uint32_t link, double capacity)
             Touch(s);
         }
     }
+}
+
+void
+FluidNetwork::CheckLinkClass(uint32_t link, uint8_t cls, const char* what) const
+{
+    LinkAt(link);
+    if (cls >= N_CLASSES)
+    {
+        throw std::invalid_argument(std::string("FluidNetwork::") + what +
+                                    ": class = " + std::to_string(cls) + " is out of range [0, 7]");
+    }
+}
+
+void
+FluidNetwork::SetLinkReserve(uint32_t link, uint8_t cls, double rate)
+{
+    CheckLinkClass(link, cls, "SetLinkReserve");
+    if (!(rate >= 0) || !std::isfinite(rate))
+    {
+        throw std::invalid_argument("FluidNetwork::SetLinkReserve: rate = " + std::to_string(rate) +
+                                    " bytes/s is out of range (>= 0, finite; 0 = none)");
+    }
+    Link& l = m_links[link];
+    if (l.reserve[cls] == rate)
+    {
+        return;
+    }
+    ProgressReserves(l, Simulator::Now());
+    l.reserve[cls] = rate;
+    const uint8_t bit = uint8_t(1u << cls);
+    if (rate > 0)
+    {
+        l.reserveMask |= bit;
+    }
+    else
+    {
+        l.reserveMask &= uint8_t(~bit);
+        l.reserveHeld &= uint8_t(~bit);
+        l.granted[cls] = 0;
+    }
+    if (l.flows.empty())
+    {
+        GrantAlone(l);
+        return;
+    }
+    // No flow bottlenecked here and room for every reserve at its rate: the flows' rates stay
+    // max-min (each one's bottleneck is elsewhere and unchanged, the link not full), so only
+    // the reserves change; no recomputation.
+    double load = 0;
+    bool free = true;
+    for (std::size_t j = 0; free && j < l.flows.size(); ++j)
+    {
+        const Flow& f = m_flows[l.flows[j]];
+        free = !f.finished && f.bottleneck != link;
+        load += f.rate * l.coefs[j];
+    }
+    double reserved = 0;
+    for (uint8_t c = 0; c < N_CLASSES; ++c)
+    {
+        reserved += l.reserve[c];
+    }
+    if (free && load + reserved <= l.capacity * (1 - 1e-9))
+    {
+        for (uint8_t c = 0; c < N_CLASSES; ++c)
+        {
+            l.granted[c] = l.reserve[c];
+        }
+        l.reserveHeld = 0;
+        l.load = load + reserved;
+        return;
+    }
+    // The link's flows are recomputed (and the reserve with them: it is filled whenever its
+    // link is in a recomputation). A link whose flows have all drained is in the pending one.
+    for (uint32_t s : l.flows)
+    {
+        if (!m_flows[s].finished)
+        {
+            Touch(s);
+        }
+    }
+}
+
+void
+FluidNetwork::GrantAlone(Link& l)
+{
+    // Reserves alone on the link: each takes its rate of what the classes above leave.
+    double left = l.capacity;
+    l.load = 0;
+    l.reserveHeld = 0;
+    for (int c = N_CLASSES - 1; c >= 0; --c)
+    {
+        l.granted[c] = std::min(l.reserve[c], std::max(left, 0.0));
+        left -= l.granted[c];
+        l.load += l.granted[c];
+        if (l.granted[c] < l.reserve[c])
+        {
+            l.reserveHeld |= uint8_t(1u << c);
+        }
+    }
+}
+
+double
+FluidNetwork::GetLinkReserve(uint32_t link, uint8_t cls) const
+{
+    CheckLinkClass(link, cls, "GetLinkReserve");
+    return m_links[link].reserve[cls];
+}
+
+double
+FluidNetwork::GetLinkReserveRate(uint32_t link, uint8_t cls) const
+{
+    CheckLinkClass(link, cls, "GetLinkReserveRate");
+    return m_links[link].granted[cls];
+}
+
+double
+FluidNetwork::GetLinkReserveBytes(uint32_t link, uint8_t cls) const
+{
+    CheckLinkClass(link, cls, "GetLinkReserveBytes");
+    const Link& l = m_links[link];
+    return l.reserveBytes[cls] + l.granted[cls] * (Simulator::Now() - l.reserveLast).GetSeconds();
+}
+
+void
+FluidNetwork::ProgressReserves(Link& l, Time now)
+{
+    if (l.reserveLast == now)
+    {
+        return;
+    }
+    const double dt = (now - l.reserveLast).GetSeconds();
+    for (uint8_t c = 0; c < N_CLASSES; ++c)
+    {
+        if (l.granted[c] > 0)
+        {
+            const double bytes = l.granted[c] * dt;
+            l.reserveBytes[c] += bytes;
+            l.carried += bytes;
+            l.carriedByClass[c] += bytes;
+        }
+    }
+    l.reserveLast = now;
 }
 
 double
@@ -555,6 +703,10 @@ FluidNetwork::Advance()
         {
             Progress(f, now);
         }
+    }
+    for (Link& l : m_links)
+    {
+        ProgressReserves(l, now);
     }
 }
 

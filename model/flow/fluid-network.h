@@ -116,7 +116,8 @@ class FluidNetwork : public Object
      *         a flow's acknowledgement share counts in its own class, in which it is carried)
      */
     double GetLinkClassBytes(uint32_t link, uint8_t cls) const;
-    /// \param link a link id \return the sum of the rates of its flows now (bytes/s)
+    /// \param link a link id \return the sum of the rates of its flows and reserves now
+    /// (bytes/s)
     double GetLinkLoad(uint32_t link) const;
     /**
      * Change a link's capacity from now on (its flows are recomputed at this instant). The
@@ -125,6 +126,31 @@ class FluidNetwork : public Object
      * \throws std::invalid_argument for a bad link or capacity
      */
     void SetLinkCapacity(uint32_t link, double capacity);
+    /**
+     * Reserve a rate on a link for a class: a constant offered load that takes its share of
+     * the link as one flow of weight 1 in that class, capped at `rate` and never draining,
+     * would (strict priority below the classes above, max-min with the flows of its class),
+     * without a flow: a change recomputes the flows on the link, none if it has none. A link
+     * has at most one reserve per class. FluidAggregate carries the background's load on the
+     * main network this way. GetLinkShare() does not count the reserves (they are the load of
+     * whoever asks for the share); GetLinkLoad() and the carried bytes do.
+     * \param link a link id \param cls a traffic class (0..7)
+     * \param rate bytes/s (>= 0, finite; 0 = no reserve)
+     * \throws std::invalid_argument for a bad link, class or rate
+     */
+    void SetLinkReserve(uint32_t link, uint8_t cls, double rate);
+    /// \param link a link id \param cls a traffic class (0..7) \return the rate reserved
+    /// (bytes/s)
+    double GetLinkReserve(uint32_t link, uint8_t cls) const;
+    /**
+     * \param link a link id \param cls a traffic class (0..7)
+     * \return the rate the reserve gets now (bytes/s; below the rate reserved where the link is
+     *         full for its class)
+     */
+    double GetLinkReserveRate(uint32_t link, uint8_t cls) const;
+    /// \param link a link id \param cls a traffic class (0..7) \return bytes the reserve has
+    /// carried up to now
+    double GetLinkReserveBytes(uint32_t link, uint8_t cls) const;
     /**
      * What flows of class `cls` and total weight `weight` joining a link would get of it now,
      * with the other flows at their current rates: the capacity less the rates of the classes
@@ -231,6 +257,12 @@ class FluidNetwork : public Object
         uint64_t stamp{0};                  //!< last recomputation that visited it
         uint32_t local{0};                  //!< index in the recomputation's arrays
         uint64_t version{0};                //!< GetLinkVersion()
+        double reserve[N_CLASSES]{};        //!< SetLinkReserve(): the rate per class
+        double granted[N_CLASSES]{};        //!< what each reserve gets
+        double reserveBytes[N_CLASSES]{};   //!< bytes the reserves carried up to reserveLast
+        Time reserveLast;                   //!< reserveBytes are as of this time
+        uint8_t reserveMask{0};             //!< classes with a reserve (bit c)
+        uint8_t reserveHeld{0};             //!< classes whose reserve the link holds below its rate
     };
 
     struct Flow
@@ -264,6 +296,12 @@ class FluidNetwork : public Object
     void Recompute();
     /// Progress of a flow up to now (bytes moved credited to its links).
     void Progress(Flow& f, Time now);
+    /// Bytes of a link's reserves up to now (credited to the link).
+    void ProgressReserves(Link& l, Time now);
+    /// Set the rates of the reserves of a link without flows.
+    void GrantAlone(Link& l);
+    /// \param link a link id \param cls a class \throws std::invalid_argument if out of range
+    void CheckLinkClass(uint32_t link, uint8_t cls, const char* what) const;
     /**
      * Weighted max-min with strict priority and caps over `flows` (the flows of this
      * recomputation), the other flows of `links` keeping their rates (what they take of a
@@ -323,6 +361,8 @@ class FluidNetwork : public Object
         std::vector<uint32_t> members; //!< Recompute(): flows whose rates are computed
         std::vector<double> old;       //!< Recompute(): their rates before
         std::vector<uint32_t> more;    //!< Violations(): flows to add
+        std::vector<std::vector<uint32_t>> reserves; //!< Fill(): local links by reserve class
+        std::vector<char> reserveFrozen;             //!< Fill(): per local link
     };
 
     Scratch m_scratch;

@@ -249,6 +249,57 @@ struct BackgroundTraffic::Analytic
     std::vector<uint64_t> flowBytes;
     std::vector<Time> flowPosted;
 
+    /// a drawn flow waiting for its completion time (reported then: Due())
+    struct Pending
+    {
+        Time at; //!< its completion time
+        uint32_t src;
+        uint32_t dst;
+        uint64_t bytes;
+        Time posted;
+
+        /// \param o another \return true if this one completes later (a min-heap)
+        bool operator>(const Pending& o) const
+        {
+            return at > o.at;
+        }
+    };
+
+    std::vector<Pending> pending; //!< a min-heap by completion time
+    EventId due;                  //!< the report at the earliest completion
+
+    /// Report every flow completed by now (in the order of completion) and schedule the next
+    /// report at the earliest completion left. \param owner the traffic (its Done())
+    void Report(BackgroundTraffic* owner)
+    {
+        const Time now = Simulator::Now();
+        while (!pending.empty() && pending.front().at <= now)
+        {
+            std::pop_heap(pending.begin(), pending.end(), std::greater<Pending>());
+            const Pending p = pending.back();
+            pending.pop_back();
+            owner->Done(p.src, p.dst, p.bytes, p.posted, p.at);
+        }
+        ScheduleReport(owner);
+    }
+
+    /// Schedule the report at the earliest completion, unless one is due by then.
+    /// \param owner the traffic
+    void ScheduleReport(BackgroundTraffic* owner)
+    {
+        if (pending.empty())
+        {
+            return;
+        }
+        const Time at = pending.front().at;
+        if (due.IsRunning() && Simulator::Now() + Simulator::GetDelayLeft(due) <= at)
+        {
+            return;
+        }
+        due.Cancel();
+        due = Simulator::Schedule(at - Simulator::Now(), &Analytic::Report, this, owner);
+    }
+
     /// \param i a source \param d a destination \param cls the class \return its route
     const PairRoute& RouteOf(uint32_t i, uint32_t d, uint8_t cls)
     {
@@ -325,6 +376,10 @@ void
 BackgroundTraffic::DoDispose()
 {
     Stop();
+    if (m_analytic)
+    {
+        m_analytic->due.Cancel();
+    }
     m_analytic.reset();
     m_src.clear();
     m_dst.clear();
@@ -513,14 +568,17 @@ BackgroundTraffic::Batch()
         }
     }
     a.aggregate->CompleteAnalytic(a.flows, a.links);
+    // Each flow is reported (Done: record, summary, FlowDone) at its completion time.
     for (size_t k = 0; k < a.flows.size(); ++k)
     {
-        Done(a.flowSrc[k],
-             a.flowDst[k],
-             a.flowBytes[k],
-             a.flowPosted[k],
-             a.flowPosted[k] + a.flows[k].fct);
+        a.pending.push_back(Analytic::Pending{a.flowPosted[k] + a.flows[k].fct,
+                                              a.flowSrc[k],
+                                              a.flowDst[k],
+                                              a.flowBytes[k],
+                                              a.flowPosted[k]});
+        std::push_heap(a.pending.begin(), a.pending.end(), std::greater<Analytic::Pending>());
     }
+    a.ScheduleReport(this);
     if (m_stopAt.IsZero() || end < m_stopAt)
     {
         a.batch = Simulator::Schedule(end - Simulator::Now(), &BackgroundTraffic::Batch, this);

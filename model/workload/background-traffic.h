@@ -70,9 +70,9 @@ class FlowSizeCdf
  * FluidAggregate::Interval at its start, host by host, and completes them without a connection,
  * an event or a fluid flow each (FluidAggregate::CompleteAnalytic: processor sharing on their
  * paths; their bytes load the network per link and interval as the aggregate model's do). A
- * flow's record and FlowDone trace are then made when it is drawn (its completion time is in
- * the future). GetFctSummary() summarizes the FCTs in every mode; KeepRecords false keeps no
- * per-flow record (a run of millions of flows).
+ * flow's record and FlowDone trace are made at its completion time, as in the other modes
+ * (one event per completion instant of a batch). GetFctSummary() summarizes the FCTs in every
+ * mode; KeepRecords false keeps no per-flow record (a run of millions of flows).
  */
 class BackgroundTraffic : public Object
 {
