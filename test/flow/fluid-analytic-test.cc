@@ -4,7 +4,8 @@
 // The analytic background model (BackgroundTraffic's Fluid "analytic",
 // FluidAggregate::CompleteAnalytic): FCTs against processor sharing computed by hand, a flow
 // alone on its links as one fluid flow, the bytes handed to the main network equal to the bytes
-// drawn, the streaming FCT summary, and bad values rejected naming the parameter and range.
+// drawn, flows reported at their completion times, the streaming FCT summary, and bad values
+// rejected naming the parameter and range.
 
 #include "ns3/core-module.h"
 #include "ns3/mlnet-module.h"
@@ -22,6 +23,31 @@ CeilNs(double seconds)
 {
     return int64_t(std::ceil(seconds * 1e9));
 }
+
+/// Eight hosts under two leaves (100 Gb/s, flow backend) with analytic web-search background
+/// at load 0.3 between all of them (not started).
+struct LeafSpine
+{
+    Ptr<FluidFabric> fabric;
+    std::vector<Ptr<MessageTransport>> hosts;
+    Ptr<BackgroundTraffic> bg;
+
+    /// \param run RngRun \param interval the coupling interval \param stop the StopTime
+    LeafSpine(uint32_t run, Time interval, Time stop)
+    {
+        RngSeedManager::SetRun(run);
+        FabricTopology t = FabricTopologyHelper().BuildLeafSpine(2, 1, 4);
+        fabric = FlowBackendHelper().Install(t);
+        hosts = FlowBackendHelper::Transports(t, {0, 1, 2, 3, 4, 5, 6, 7});
+        fabric->GetAggregate()->SetAttribute("Interval", TimeValue(interval));
+        bg = CreateObject<BackgroundTraffic>();
+        bg->SetAttribute("Fluid", StringValue("analytic"));
+        bg->SetAttribute("Load", DoubleValue(0.3));
+        bg->SetAttribute("StopTime", TimeValue(stop));
+        bg->SetHosts(hosts, hosts);
+        bg->AssignStreams(1);
+    }
+};
 } // namespace
 
 TEST_CASE("flow: analytic background FCTs are processor sharing on the path", "[flow]")
@@ -117,20 +143,12 @@ TEST_CASE("flow: an analytic background flow alone on its links completes as a f
 TEST_CASE("flow: analytic background hands the main network the bytes it draws", "[flow]")
 {
     // Eight hosts under two leaves (100 Gb/s); web-search flows at load 0.3 for 10 ms.
-    RngSeedManager::SetRun(2);
-    FabricTopology t = FabricTopologyHelper().BuildLeafSpine(2, 1, 4);
-    Ptr<FluidFabric> fabric = FlowBackendHelper().Install(t);
-    std::vector<Ptr<MessageTransport>> h =
-        FlowBackendHelper::Transports(t, {0, 1, 2, 3, 4, 5, 6, 7});
+    LeafSpine ls(2, MicroSeconds(200), MilliSeconds(10));
+    Ptr<FluidFabric> fabric = ls.fabric;
+    std::vector<Ptr<MessageTransport>> h = ls.hosts;
     Ptr<FluidAggregate> agg = fabric->GetAggregate();
-    agg->SetAttribute("Interval", TimeValue(MicroSeconds(200)));
-    Ptr<BackgroundTraffic> bg = CreateObject<BackgroundTraffic>();
-    bg->SetAttribute("Fluid", StringValue("analytic"));
-    bg->SetAttribute("Load", DoubleValue(0.3));
+    Ptr<BackgroundTraffic> bg = ls.bg;
     bg->SetAttribute("PriorityClass", UintegerValue(6));
-    bg->SetAttribute("StopTime", TimeValue(MilliSeconds(10)));
-    bg->SetHosts(h, h);
-    bg->AssignStreams(1);
     bg->Start();
     Simulator::Run(); // ends once the last interval's bytes are carried
     REQUIRE(bg->GetFlowsStarted() > 100);
@@ -170,6 +188,43 @@ TEST_CASE("flow: analytic background hands the main network the bytes it draws",
     CHECK(net->GetBytesDrained() == 0); // no flow in the main network
     // The summary has every flow.
     CHECK(bg->GetFctSummary().Get().n == bg->GetFlowsStarted());
+    Simulator::Destroy();
+}
+
+TEST_CASE("flow: analytic background flows are reported at their completion times", "[flow]")
+{
+    // Web-search flows at load 0.3 on the eight hosts, stopped at 8 ms; the run is stopped at
+    // 8.05 ms, while some flows are still in flight.
+    LeafSpine ls(4, MicroSeconds(500), MilliSeconds(8));
+    Ptr<BackgroundTraffic> bg = ls.bg;
+    uint64_t reported = 0;
+    uint64_t late = 0;
+    Time last;
+    bool ordered = true;
+    bg->TraceConnectWithoutContext(
+        "FlowDone",
+        Callback<void, const MessageRecord&>([&](const MessageRecord& r) {
+            ++reported;
+            late += r.completed != Simulator::Now() ? 1 : 0;
+            ordered = ordered && r.completed >= last;
+            last = r.completed;
+        }));
+    bg->Start();
+    const Time stop = MicroSeconds(8050);
+    Simulator::Stop(stop);
+    Simulator::Run();
+    REQUIRE(bg->GetFlowsStarted() > 100);
+    CHECK(reported == bg->GetFlowRecords().size());
+    CHECK(late == 0);  // each at its completion time
+    CHECK(ordered);    // in the order of completion
+    uint64_t done = 0; // the flows completed by the stop are all reported, the others not
+    for (const MessageRecord& r : bg->GetFlowRecords())
+    {
+        CHECK(r.completed <= stop);
+        done += r.bytes;
+    }
+    CHECK(reported < bg->GetFlowsStarted());
+    CHECK(bg->GetCompletedBytes() == done);
     Simulator::Destroy();
 }
 

@@ -4,7 +4,7 @@
 // A link's reserve (FluidNetwork::SetLinkReserve: the aggregate background's load on the main
 // network, without a flow) against hand-solved max-min rates and against the capped flow it
 // stands for; FluidAggregate's LoadTolerance within its stated bound of the exact coupling;
-// the analytic background reported at its completion times; bad values rejected.
+// bad values rejected.
 
 #include "ns3/core-module.h"
 #include "ns3/mlnet-module.h"
@@ -321,52 +321,5 @@ TEST_CASE("flow: link reserves reject bad links, classes and rates naming them",
     CHECK(net->GetLinkLoad(l) == 1000);
     net->SetLinkCapacity(l, 2000);
     CHECK(net->GetLinkReserveRate(l, 6) == 800);
-    Simulator::Destroy();
-}
-
-TEST_CASE("flow: analytic background flows are reported at their completion times", "[flow]")
-{
-    // Eight hosts under two leaves (100 Gb/s); web-search flows at load 0.3, stopped at 8 ms;
-    // the run is stopped at 8.05 ms, while some flows are still in flight.
-    RngSeedManager::SetRun(4);
-    FabricTopology t = FabricTopologyHelper().BuildLeafSpine(2, 1, 4);
-    Ptr<FluidFabric> fabric = FlowBackendHelper().Install(t);
-    std::vector<Ptr<MessageTransport>> h =
-        FlowBackendHelper::Transports(t, {0, 1, 2, 3, 4, 5, 6, 7});
-    fabric->GetAggregate()->SetAttribute("Interval", TimeValue(MicroSeconds(500)));
-    Ptr<BackgroundTraffic> bg = CreateObject<BackgroundTraffic>();
-    bg->SetAttribute("Fluid", StringValue("analytic"));
-    bg->SetAttribute("Load", DoubleValue(0.3));
-    bg->SetAttribute("StopTime", TimeValue(MilliSeconds(8)));
-    bg->SetHosts(h, h);
-    bg->AssignStreams(1);
-    uint64_t reported = 0;
-    uint64_t late = 0;
-    Time last;
-    bool ordered = true;
-    bg->TraceConnectWithoutContext(
-        "FlowDone",
-        Callback<void, const MessageRecord&>([&](const MessageRecord& r) {
-            ++reported;
-            late += r.completed != Simulator::Now() ? 1 : 0;
-            ordered = ordered && r.completed >= last;
-            last = r.completed;
-        }));
-    bg->Start();
-    const Time stop = MicroSeconds(8050);
-    Simulator::Stop(stop);
-    Simulator::Run();
-    REQUIRE(bg->GetFlowsStarted() > 100);
-    CHECK(reported == bg->GetFlowRecords().size());
-    CHECK(late == 0);  // each at its completion time
-    CHECK(ordered);    // in the order of completion
-    uint64_t done = 0; // the flows completed by the stop are all reported, the others not
-    for (const MessageRecord& r : bg->GetFlowRecords())
-    {
-        CHECK(r.completed <= stop);
-        done += r.bytes;
-    }
-    CHECK(reported < bg->GetFlowsStarted());
-    CHECK(bg->GetCompletedBytes() == done);
     Simulator::Destroy();
 }
