@@ -60,9 +60,9 @@ AggregationDevice::GetTypeId()
                           MakeUintegerChecker<uint16_t>(1, 0xffff))
             .AddAttribute("PassThroughPath",
                           "How pass-through frames and the engine's results share a port: "
-                          "Bypass (PANAMA's datapath: pass-through frames never wait behind "
-                          "results; results leave when no pass-through frame of an unpaused "
-                          "class waits) or SharedFifo (one FIFO per class for both)",
+                          "Bypass (PANAMA's datapath: the port's mux takes pass-through frames "
+                          "and results in turn, frame by frame, so neither waits behind a "
+                          "backlog of the other) or SharedFifo (one FIFO per class for both)",
                           EnumValue(AggregationDevice::BYPASS),
                           MakeEnumAccessor(&AggregationDevice::m_path),
                           MakeEnumChecker(AggregationDevice::BYPASS,
@@ -350,6 +350,8 @@ AggregationDevice::PortDequeue(uint32_t port,
                                FlowKey* /* key */)
 {
     const uint8_t side = uint8_t(port);
+    // A pass-through frame leaves side `side`: the mux's next turn is a waiting result's.
+    m_sides[side].results.turn = true;
     // A packet left side `side`: traffic into it comes from the other side.
     Side& from = m_sides[1 - side];
     if (from.passPaused[cls] && m_sides[side].dev->GetQueueBytes(cls) <= m_passPause / 2)
@@ -422,6 +424,7 @@ AggregationDevice::ResultSource::PortPull(uint8_t pausedMask, FabricFrame& f, co
         if (!((pausedMask >> it->second) & 1u))
         {
             bytes -= it->first->GetSize();
+            turn = false; // the next turn is the class queues'
             f = FabricFrame(it->first);
             key = nullptr; // the next switch parses it, as before
             queue.erase(it);
@@ -435,6 +438,12 @@ bool
 AggregationDevice::ResultSource::MayPull() const
 {
     return !queue.empty();
+}
+
+bool
+AggregationDevice::ResultSource::PullFirst() const
+{
+    return turn && !queue.empty();
 }
 
 } // namespace ns3

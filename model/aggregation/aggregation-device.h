@@ -58,10 +58,13 @@ struct AggregationDeviceStats
  * Output of the two paths (PassThroughPath): with BYPASS (default; PANAMA's datapath, where
  * non-aggregation packets bypass the aggregation logic and only meet its output at the port's
  * transmit mux) a pass-through frame is queued in its class queue and the results of the
- * engine wait in the device's own result queue, which the port serves (as its pull source)
- * only when no pass-through frame of an unpaused class is waiting: a pass-through frame waits
- * at most for the frame on the wire, never behind a backlog of results. With SHARED_FIFO both
- * go into the port's class queue in arrival order (one FIFO per class), so a pass-through frame
+ * engine wait in the device's own result queue; the port's mux takes the two in turn, frame by
+ * frame, while both have a frame of an unpaused class waiting (after a pass-through frame the
+ * oldest sendable result, after a result the class queues): a pass-through frame waits at most
+ * for the frame on the wire and one result, never behind a backlog of results, and a stream of
+ * pass-through traffic at line rate cannot starve the results (it gets half the port; its class
+ * queue backs up and past PassThroughPauseBytes pauses its sender). With SHARED_FIFO both go
+ * into the port's class queue in arrival order (one FIFO per class), so a pass-through frame
  * waits behind every result queued before it in its class.
  */
 class AggregationDevice : public Object, public FabricPortHandler
@@ -117,9 +120,12 @@ class AggregationDevice : public Object, public FabricPortHandler
       public:
         bool PortPull(uint8_t pausedMask, FabricFrame& f, const FlowKey*& key) override;
         bool MayPull() const override;
+        /// \return true after a pass-through frame left while results wait (their turn)
+        bool PullFirst() const override;
 
         std::deque<std::pair<Ptr<Packet>, uint8_t>> queue; //!< (result, class), arrival order
         uint64_t bytes{0};                                 //!< bytes in queue
+        bool turn{false}; //!< a pass-through frame left last: a waiting result goes next
     };
 
     struct Side

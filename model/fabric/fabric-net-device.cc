@@ -438,6 +438,16 @@ FabricNetDevice::TransmitStart()
         return;
     }
     uint8_t paused = GetPausedMask();
+    if (m_pullSource && m_pullSource->PullFirst())
+    {
+        const FlowKey* key = nullptr;
+        FabricFrame f;
+        if (m_pullSource->PortPull(paused, f, key))
+        {
+            StartFrame(f, kEtherTypeIpv4, key);
+            return;
+        }
+    }
     int c = SelectClass(paused);
     if (c >= 0)
     {

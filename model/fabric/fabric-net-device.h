@@ -119,6 +119,19 @@ class FabricPullSource
     {
         return true;
     }
+
+    /**
+     * Whether the port should ask this source before its class queues for its next frame (a
+     * source that shares the port with them, e.g. round robin, rather than taking what they
+     * leave). Asked at every transmit opportunity; if PortPull() then returns false, the class
+     * queues are served as usual.
+     * eturn true to be pulled first now (default: false, pulled only when no class queue
+     *         has an unpaused frame)
+     */
+    virtual bool PullFirst() const
+    {
+        return false;
+    }
 };
 
 /**
@@ -133,7 +146,8 @@ class FabricPullSource
  *
  * Transmission: PFC frames first, then the eight class queues by strict priority (class 7
  * highest, as in 802.1p) or deficit weighted round robin, skipping paused classes, then the
- * optional pull source (an RDMA NIC's queue-pair scheduler). A received PFC frame pauses the
+ * optional pull source (an RDMA NIC's queue-pair scheduler; a source may ask to go first,
+ * FabricPullSource::PullFirst). A received PFC frame pauses the
  * named classes of this port for the given number of 512-bit quanta, or resumes them.
  *
  * Received IPv4 packets go to the fabric receive callback (a switch, or a host NIC transport);
