@@ -367,7 +367,7 @@ FluidAggregate::Terms(uint32_t link, int cls)
     {
         // the main network changed on the link since the last refresh (or the class did);
         // the loads are reserves, which the terms do not count
-        m_main->GetLinkShareTerms(link, uint8_t(cls), m_ignore, t.free, t.sharing);
+        m_main->GetLinkShareTerms(link, uint8_t(cls), {}, t.free, t.sharing);
         t.version = version;
         t.top = cls;
     }

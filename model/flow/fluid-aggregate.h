@@ -180,7 +180,6 @@ class FluidAggregate : public Object
     };
 
     std::vector<ShareTerms> m_terms; //!< per link
-    std::vector<uint64_t> m_ignore;  //!< no flow: GetLinkShareTerms does not count the loads
     std::vector<uint32_t> m_hot;     //!< links with background flows or load to hand over
     std::vector<char> m_isHot;       //!< per link: in m_hot
     uint64_t m_intervals{0};
