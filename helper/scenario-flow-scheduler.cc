@@ -7,7 +7,7 @@
 //                          "cadentflow-deadline",
 //                "mode": "centralised" | "decentralised", "controlDelay": "10us",
 //                "hosts": [0, 1, ...] (default: every host), "topClass": 6,
-//                "priorityLevels": 7, "correctEstimates": true}
+//                "priorityLevels": 7, "correctEstimates": true, "capTolerance": 0}
 //
 // The data-parallel (parameter-server mode) and pipeline jobs on those hosts then post their
 // messages through the scheduler, declaring them.
@@ -18,6 +18,7 @@
 #include "scenario-extension.h"
 
 #include "ns3/boolean.h"
+#include "ns3/double.h"
 #include "ns3/flow-policy-factory.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
@@ -42,6 +43,7 @@ class SchedulerSection : public TrafficSpec
     uint32_t topClass{6};
     uint32_t levels{7};
     bool correct{true};
+    double capTolerance{0};
 
     void Install(TrafficContext& ctx) const override
     {
@@ -56,6 +58,7 @@ class SchedulerSection : public TrafficSpec
                                  StringValue(centralised ? "Centralised" : "Decentralised"));
         fs.SetSchedulerAttribute("ControlDelay", TimeValue(controlDelay));
         fs.SetSchedulerAttribute("TopClass", UintegerValue(topClass));
+        fs.SetSchedulerAttribute("CapTolerance", DoubleValue(capTolerance));
         if (ctx.Config().backend == "flow")
         {
             // levels and caps become the fluid flows' classes and rate caps
@@ -170,6 +173,8 @@ ParseSection(ScenarioObject& in, const ScenarioConfig& cfg)
                     " (level l uses class topClass - l)");
     }
     s->correct = in.Bool("correctEstimates", true);
+    // RdmaFlowScheduler::CapTolerance (opt-in approximation, 0 = exact; its checker's range)
+    s->capTolerance = in.Double("capTolerance", 0, 0.1, 0.0);
     return s;
 }
 

@@ -280,7 +280,7 @@ RegisterSessionSections(py::module_& m)
                "A flow scheduler (doc/scheduling.rst) of the scenario's \"scheduler\" section, "
                "keys in snake_case: policy ('fair' | 'fifo' | 'madd' | 'echelon' | "
                "'cadentflow-priority' | 'cadentflow-deadline'), mode, control_delay, hosts, "
-               "top_class, priority_levels, correct_estimates. A parameter-server "
+               "top_class, priority_levels, correct_estimates, cap_tolerance. A parameter-server "
                "data-parallel job or a pipeline job then posts through it (run() refuses a "
                "scheduler no traffic() entry uses)");
     DefMethod(

@@ -14,29 +14,48 @@
 
 using namespace ns3;
 
+namespace
+{
+/// One flow of class 3 over two links of the same capacity (it runs at line rate on both)
+struct LoneFlow
+{
+    Ptr<FluidNetwork> net;
+    uint32_t l0;
+    uint32_t l1;
+};
+
+LoneFlow
+LoneFlowOverTwoLinks(double capacity, uint64_t bytes)
+{
+    LoneFlow f;
+    f.net = CreateObject<FluidNetwork>();
+    f.l0 = f.net->AddLink(capacity, Time(0));
+    f.l1 = f.net->AddLink(capacity, Time(0));
+    FluidNetwork::FlowSpec s;
+    s.path = {f.l0, f.l1};
+    s.bytes = bytes;
+    s.cls = 3;
+    f.net->StartFlow(s);
+    return f;
+}
+} // namespace
+
 TEST_CASE("flow: a newcomer shares a link whose flows are bottlenecked at a tie elsewhere",
           "[flow]")
 {
     // One flow over two links of 1000 B/s: it runs at 1000 on both, and its last filling names
     // one of them. A newcomer on either link gets 500 (max-min cuts the flow to 500).
-    Ptr<FluidNetwork> net = CreateObject<FluidNetwork>();
-    const uint32_t l0 = net->AddLink(1000, Time(0));
-    const uint32_t l1 = net->AddLink(1000, Time(0));
-    FluidNetwork::FlowSpec s;
-    s.path = {l0, l1};
-    s.bytes = 1000000;
-    s.cls = 3;
-    net->StartFlow(s);
+    const LoneFlow f = LoneFlowOverTwoLinks(1000, 1000000);
     Simulator::Stop(Seconds(0.1));
     Simulator::Run();
-    for (uint32_t l : {l0, l1})
+    for (uint32_t l : {f.l0, f.l1})
     {
         double free = -1;
         double sharing = -1;
-        net->GetLinkShareTerms(l, 3, {}, free, sharing);
+        f.net->GetLinkShareTerms(l, 3, {}, free, sharing);
         CHECK(free == Approx(1000));
         CHECK(sharing == Approx(1));
-        CHECK(net->GetLinkShare(l, 3, 1, {}) == Approx(500));
+        CHECK(f.net->GetLinkShare(l, 3, 1, {}) == Approx(500));
     }
     Simulator::Destroy();
 }
@@ -85,19 +104,12 @@ TEST_CASE("flow: an analytic background flow behind a lone line-rate flow gets i
     // a flow at C / 2: 2 MB / C (before, l1 was the main flow's link at a tie, left no free
     // capacity, and the background flow took 1e9 times its drain).
     const double C = 1e9;
-    Ptr<FluidNetwork> main = CreateObject<FluidNetwork>();
-    const uint32_t l0 = main->AddLink(C, Time(0));
-    const uint32_t l1 = main->AddLink(C, Time(0));
-    FluidNetwork::FlowSpec m;
-    m.path = {l0, l1};
-    m.bytes = uint64_t(1e9);
-    m.cls = 3;
-    main->StartFlow(m);
+    const LoneFlow main = LoneFlowOverTwoLinks(C, uint64_t(1e9));
     Ptr<FluidAggregate> agg = CreateObject<FluidAggregate>();
     agg->SetAttribute("Interval", TimeValue(MilliSeconds(1)));
-    agg->Attach(main);
+    agg->Attach(main.net);
     std::vector<FluidAggregate::AnalyticFlow> flows(1);
-    const std::vector<uint32_t> links = {l1};
+    const std::vector<uint32_t> links = {main.l1};
     flows[0].first = 0;
     flows[0].nPath = 1;
     flows[0].wire = 1e6;

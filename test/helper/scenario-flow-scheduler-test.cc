@@ -47,6 +47,26 @@ TEST_CASE("helper: scenario jobs run through the scheduler section", "[helper]")
     }
 }
 
+TEST_CASE("helper: the scheduler section's capTolerance keeps MADD's iteration within it",
+          "[helper]")
+{
+    // MADD re-caps every running flow at each arrival; a tolerance of 1e-3 leaves out the
+    // re-caps that move a cap by less than 1e-3 of it, so each flow's rate, and the iteration,
+    // stays within 1e-3 of the exact run's
+    const std::string ps = R"([{"type": "data-parallel-job", "hosts": [0, 1, 2, 3], "mode": "ps",
+        "servers": [4, 5], "model": "cifarnet", "batch": 8, "iterations": 2}])";
+    ScenarioResult exact = mlnettest::RunScenarioText(WithScheduler(R"({"policy": "madd"})", ps));
+    ScenarioResult tol = mlnettest::RunScenarioText(
+        WithScheduler(R"({"policy": "madd", "capTolerance": 1e-3})", ps));
+    REQUIRE(exact.iterations.size() == 2);
+    REQUIRE(tol.iterations.size() == 2);
+    for (size_t i = 0; i < 2; ++i)
+    {
+        const double e = exact.iterations[i].Duration().GetSeconds();
+        CHECK(tol.iterations[i].Duration().GetSeconds() == Approx(e).epsilon(1e-3));
+    }
+}
+
 TEST_CASE("helper: the scheduler's control delay lengthens a pipeline iteration", "[helper]")
 {
     ScenarioResult fast =
@@ -76,6 +96,8 @@ TEST_CASE("helper: bad scheduler sections are rejected with one line", "[helper]
     CHECK(ScenarioParseError(
               WithScheduler(R"({"policy": "fair", "topClass": 2, "priorityLevels": 7})", "[]"))
               .find("must be <= topClass + 1 = 3") != std::string::npos);
+    CHECK(ScenarioParseError(WithScheduler(R"({"policy": "madd", "capTolerance": 0.2})", "[]"))
+              .find("scheduler.capTolerance") != std::string::npos);
     CHECK(ScenarioParseError(WithScheduler(R"({"policy": "fair", "delay": "1us"})", "[]"))
               .find("scheduler.delay: unknown key") != std::string::npos);
 }
