@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <ctime>
+#include <iostream>
 #include <numeric>
 #include <set>
 #include <sstream>
@@ -248,6 +249,18 @@ RunOne(const Options& o, const std::string& scheme, const std::vector<JobPlan>& 
 
     RunResult r;
     r.end = Simulator::Now().GetSeconds();
+    if (fabric)
+    {
+        // Where a flow-level run's CPU goes: the main network's rate recomputations and the
+        // flows each one refilled, and the simulator's events (stderr: not a result).
+        Ptr<FluidNetwork> net = fabric->GetNetwork();
+        const uint64_t rc = net->GetRecomputations();
+        std::cerr << "fluid " << scheme << ": " << Simulator::GetEventCount() << " events, " << rc
+                  << " recomputations, " << net->GetFlowsRecomputed() << " flows recomputed ("
+                  << (rc ? double(net->GetFlowsRecomputed()) / double(rc) : 0.0)
+                  << " per recomputation, at most " << net->GetMaxFlowsRecomputed() << ")"
+                  << std::endl;
+    }
     for (const auto& a : aggs)
     {
         for (const auto& w : a->GetWorkers())
