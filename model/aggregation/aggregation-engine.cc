@@ -273,6 +273,16 @@ AggregationEngine::Receive(Ptr<Packet> p, const AggregationStackHeader& h, bool 
     std::vector<uint32_t> values = AggregationStackHeader::ReadValues(*p, h);
     const std::vector<uint32_t>* vp = values.empty() ? nullptr : &values;
     bool ecn = h.ecn == 3 || h.agg.GetEcnOr();
+    if (ecn)
+    {
+        // Where a tree's congestion signal enters a slot (CE: marked on the way here; ECN_OR:
+        // marked below the sender), to trace a result's mark back to its contribution.
+        NS_LOG_LOGIC(m_name << ": marked "
+                            << (h.agg.type == AggregationHeader::RESULT ? "result" : "contribution")
+                            << " job " << h.agg.jobId << " tree " << h.agg.treeId << " seq "
+                            << h.agg.seq << " sender " << h.agg.sender << " ce " << (h.ecn == 3)
+                            << " ecn-or " << h.agg.GetEcnOr());
+    }
     if (h.agg.type == AggregationHeader::RESULT)
     {
         m_stats.resultsRx++;

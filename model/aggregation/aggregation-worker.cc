@@ -552,6 +552,9 @@ AggregationWorker::Receive(Ptr<const Packet> p, const AggregationStackHeader& h)
     if (marked)
     {
         m_stats.markedResults++;
+        NS_LOG_LOGIC("job " << m_jobId << " tree " << t.cfg.treeId << " marked result " << seq
+                            << " ce " << (h.ecn == 3) << " ecn-or " << h.agg.GetEcnOr() << " rate "
+                            << t.cc.rate);
     }
     t.ops->Advance(t.cc, now);
     t.ops->OnResult(t.cc, marked, now);
