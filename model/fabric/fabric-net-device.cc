@@ -438,15 +438,20 @@ FabricNetDevice::TransmitStart()
         return;
     }
     uint8_t paused = GetPausedMask();
-    if (m_pullSource && m_pullSource->PullFirst())
-    {
+    // one frame from the pull source, if it has one for the unpaused classes
+    auto pull = [this, paused]() {
         const FlowKey* key = nullptr;
         FabricFrame f;
-        if (m_pullSource->PortPull(paused, f, key))
+        if (!m_pullSource->PortPull(paused, f, key))
         {
-            StartFrame(f, kEtherTypeIpv4, key);
-            return;
+            return false;
         }
+        StartFrame(f, kEtherTypeIpv4, key);
+        return true;
+    };
+    if (m_pullSource && m_pullSource->PullFirst() && pull())
+    {
+        return;
     }
     int c = SelectClass(paused);
     if (c >= 0)
@@ -465,12 +470,7 @@ FabricNetDevice::TransmitStart()
     }
     if (m_pullSource)
     {
-        const FlowKey* key = nullptr;
-        FabricFrame f;
-        if (m_pullSource->PortPull(paused, f, key))
-        {
-            StartFrame(f, kEtherTypeIpv4, key);
-        }
+        pull();
     }
     else if (m_watched & W_PULL_CB)
     {

@@ -125,7 +125,7 @@ class FabricPullSource
      * source that shares the port with them, e.g. round robin, rather than taking what they
      * leave). Asked at every transmit opportunity; if PortPull() then returns false, the class
      * queues are served as usual.
-     * eturn true to be pulled first now (default: false, pulled only when no class queue
+     * \return true to be pulled first now (default: false, pulled only when no class queue
      *         has an unpaused frame)
      */
     virtual bool PullFirst() const
