@@ -57,13 +57,21 @@
       iterations, their mean, p50, p99 (interpolated between ranks, as summary.csv), min and
       max (ms), the idle-network iteration of the job under the run's scheme and the job's
       bound (the spread behind a mean in the tables above).
+  plot-aggregation.py speedups DIR [DIR ...]
+      per run (panama-shared-cluster --out=DIR, one scheme or several; ring of the same load
+      and seed is taken from any of the DIRs): the jobs and their fewest measured iterations,
+      the mean iteration (mean over the jobs of each job's mean) with summary.csv's p50 / p99,
+      each job's speed-up over ring (ring's job mean / the scheme's) and its idle-network bound
+      as mean [min-max] over the jobs, the scheme's iteration over its own idle-network
+      iteration (mean [min-max] over the jobs), the gradient load moved, the simulated time and
+      the CPU time; then the speed-up per model, mean [min-max] over its jobs.
 """
 
 import csv
 import math
 import os
 import sys
-from collections import OrderedDict, defaultdict
+from collections import OrderedDict, defaultdict, namedtuple
 
 import matplotlib
 
@@ -600,19 +608,25 @@ def grid_runs(grid):
     return out
 
 
+JobMean = namedtuple("JobMean", "model mean bound iterations idle")
+
+
 def job_means(d):
-    """(load, seed, scheme) -> job -> (model, mean s, bound, measured iterations)."""
+    """(load, seed, scheme) -> job -> JobMean: the model, the mean of the job's measured
+    iterations (s), its idle-network bound, how many iterations and the idle-network iteration of
+    the job under the run's scheme (s)."""
     per = defaultdict(lambda: defaultdict(list))
     meta = {}
     for r in read_iters(d):
         key = (r["load"], r["seed"], r["scheme"])
         per[key][r["job"]].append(float(r["duration_s"]))
-        meta[(key, r["job"])] = (r["model"], float(r.get("bound_speedup") or "nan"))
+        meta[(key, r["job"])] = (r["model"], float(r.get("bound_speedup") or "nan"),
+                                 float(r.get("idle_iter_s") or "nan"))
     out = defaultdict(dict)
     for key, jobs in per.items():
         for job, v in jobs.items():
-            model, bound = meta[(key, job)]
-            out[key][job] = (model, mean(v), bound, len(v))
+            model, bound, idle = meta[(key, job)]
+            out[key][job] = JobMean(model, mean(v), bound, len(v), idle)
     return out
 
 
@@ -685,10 +699,10 @@ def seed_table(runs):
         for seed in sorted(per, key=int):
             v = per[seed]
             jobs = v["jobs"]
-            it = mean([m for _, m, _, _ in jobs.values()])
-            bound = mean([b for _, _, b, _ in jobs.values()])
+            it = mean([x.mean for x in jobs.values()])
+            bound = mean([x.bound for x in jobs.values()])
             rj = ring.get((load, seed), {})
-            sp = mean([rj[j][1] / m for j, (_, m, _, _) in jobs.items() if j in rj and m > 0])
+            sp = mean([rj[j].mean / x.mean for j, x in jobs.items() if j in rj and x.mean > 0])
             nan = float("nan")  # no 7 KB flows in the run: no FCT
             vals = [it * 1e3, v["p50"] * 1e3, v["p99"] * 1e3, sp, bound, v["moved"],
                     nan if v["nofct"] else v["fct"] * 1e6, nan if v["nofct"] else v["fct99"] * 1e6]
@@ -766,7 +780,7 @@ def packed_table(runs):
         v = per[key]
         if "ring" not in v:
             continue
-        model, ring, bound, nr = v["ring"]
+        model, ring, bound, nr = v["ring"][:4]
         cells = []
         for scheme in ("panama", "switchml", ("panama", "random")):
             if scheme in v and v[scheme][1] > 0:
@@ -845,7 +859,7 @@ def reproduction(out, grid):
             r = ring.get((load, seed), {})
             if scheme == "ring":
                 continue
-            for job, (model, m, bound, n) in jobs.items():
+            for job, (model, m, bound, n, _) in jobs.items():
                 if job in r and m > 0:
                     speed_rows.append((name, scheme, model, r[job][1] / m, bound, n, r[job][3]))
     print()
@@ -935,6 +949,44 @@ def print_jobs(dirs):
                     max(v), idle, bound)))
 
 
+def speedups(dirs):
+    runs = []  # (name, summary row, jobs)
+    ring = {}
+    for d in dirs:
+        means = job_means(d)
+        for r in read_csv(os.path.join(d, "summary.csv")):
+            key = (r["load"], r["seed"], r["scheme"])
+            runs.append((os.path.basename(os.path.normpath(d)), r, means.get(key, {})))
+            if r["scheme"] == "ring":
+                ring[(r["load"], r["seed"])] = means.get(key, {})
+    print("%-20s %-5s %-4s %-11s %4s %5s %7s %15s %-19s %-19s %-19s %6s %6s %6s" % (
+        "run", "load", "seed", "scheme", "jobs", "iters", "iter ms", "p50 / p99 ms",
+        "speed-up [jobs]", "bound [jobs]", "/ idle [jobs]", "grad", "sim s", "CPU s"))
+    models = []
+    for name, r, jobs in sorted(runs, key=lambda x: (float(x[1]["load"]), int(x[1]["seed"]),
+                                                   SCHEMES.index(x[1]["scheme"]))):
+        if not jobs:
+            continue
+        rj = ring.get((r["load"], r["seed"]), {})
+        sp = {j: rj[j].mean / x.mean for j, x in jobs.items() if j in rj and x.mean > 0}
+        print("%-20s %-5s %-4s %-11s %4d %5d %7.1f %15s %-19s %-19s %-19s %6.3f %6.2f %6.0f" % (
+            name, r["load"], r["seed"], r["scheme"], len(jobs),
+            min(x.iterations for x in jobs.values()), mean([x.mean for x in jobs.values()]) * 1e3,
+            "%.1f / %.1f" % (float(r["p50_iter_s"]) * 1e3, float(r["p99_iter_s"]) * 1e3),
+            span(list(sp.values()), "%.2f") if rj else "-",
+            span([x.bound for x in jobs.values()], "%.2f"),
+            span([x.mean / x.idle for x in jobs.values()], "%.2f"), float(r["grad_load"]),
+            float(r["end_s"]), float(r.get("cpu_s") or "nan")))
+        if r["scheme"] != "ring" and sp:
+            by = defaultdict(list)
+            for j, v in sp.items():
+                by[jobs[j].model].append(v)
+            models.append((name, r["seed"], r["scheme"], by))
+    for name, seed, scheme, by in models:
+        print("%s (seed %s, %s over ring): %s" % (name, seed, scheme, ", ".join(
+            "%s %s (%d)" % (m, span(v, "%.2f"), len(v)) for m, v in sorted(by.items()))))
+
+
 def main(argv):
     if len(argv) < 3 or argv[1] in ("-h", "--help"):
         print(__doc__)
@@ -958,6 +1010,8 @@ def main(argv):
         reproduction(argv[2], argv[3])
     elif cmd == "jobs":
         print_jobs(argv[2:])
+    elif cmd == "speedups" and len(argv) >= 3:
+        speedups(argv[2:])
     elif cmd == "ring-diag" and len(argv) >= 4:
         plot_ring_diag(argv[2], argv[3:])
     else:
