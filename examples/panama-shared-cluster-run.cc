@@ -62,6 +62,10 @@ RunOne(const Options& o, const std::string& scheme, const std::vector<JobPlan>& 
         agg.SetDeviceAttribute("PassThroughPath",
                                EnumValue(o.passThrough == "shared" ? AggregationDevice::SHARED_FIFO
                                                                    : AggregationDevice::BYPASS));
+        if (o.panamaSlots > 0)
+        {
+            agg.SetMaxSlots(o.panamaSlots); // --window-slots: every tree's pool and window
+        }
         agg.InstallDevices(t.edge, "up");
         agg.InstallDevices(t.agg, "up");
         agg.InstallDevices(t.core, "all");

@@ -166,6 +166,12 @@ main(int argc, char* argv[])
                  "SwitchML slot pool per tree (its window), at most what the switches' "
                  "BufferBytesPerJob holds for all of a job's trees",
                  o.switchmlSlots);
+    cmd.AddValue("window-slots",
+                 "PANAMA's slot pool per tree, i.e. its workers' window (chunks outstanding per "
+                 "tree), in [0, 4096]; 0 = the helper's cap of 512. A pool is also at most what "
+                 "every device's BufferBytesPerJob holds for the job's trees through it (at k=4 "
+                 "and the default 2 MiB: 512), so up to that every job gets this window",
+                 o.panamaSlots);
     cmd.AddValue("fusion",
                  "Ring all-reduce tensor-fusion buffer (bytes; Horovod's 64 MiB)",
                  o.fusionBytes);
@@ -271,6 +277,11 @@ main(int argc, char* argv[])
         if (!(o.shortLoad >= 0 && o.shortLoad < 1) || !(o.longLoad >= 0 && o.longLoad < 1))
         {
             throw std::invalid_argument("--short-load and --long-load must be in [0, 1)");
+        }
+        if (o.panamaSlots > 4096)
+        {
+            throw std::invalid_argument("--window-slots = " + std::to_string(o.panamaSlots) +
+                                        ": must be in [0, 4096] (0: the helper's 512)");
         }
         if (o.panamaCc != "dcqcn" && o.panamaCc != "dctcp")
         {

@@ -43,6 +43,8 @@ struct Options
     double longLoad{0.1};
     uint32_t trees{0};
     uint32_t switchmlSlots{256};
+    /// PANAMA's slot pool per tree, its workers' window (--window-slots; 0 = the helper's 512)
+    uint32_t panamaSlots{0};
     uint64_t fusionBytes{64 * 1048576};
     std::string panamaCc{"dcqcn"};
     std::string dcqcn{"paper"}; //!< DCQCN of every RDMA QP and of PANAMA's reaction point
