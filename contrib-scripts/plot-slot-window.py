@@ -51,7 +51,7 @@ def parse(argv):
 
 
 def run_jobs(d, scheme):
-    """seed -> (job -> (model, mean s, bound, iterations), summary row) of one run."""
+    """seed -> (job -> plot-aggregation.py's JobMean, summary row) of one run."""
     means = pa.job_means(d)
     out = {}
     for r in pa.read_csv(os.path.join(d, "summary.csv")):
@@ -81,17 +81,17 @@ def main(argv):
             rj = ring.get(seed)
             if rj is None:
                 sys.exit("plot-slot-window.py: no ring run of seed %s among --ring" % seed)
-            sp = {j: rj[j][1] / m for j, (_, m, _, _) in jobs.items() if j in rj and m > 0}
-            bound = pa.mean([b for _, _, b, _ in jobs.values()])
-            it = pa.mean([m for _, m, _, _ in jobs.values()])
+            sp = {j: rj[j].mean / x.mean for j, x in jobs.items() if j in rj and x.mean > 0}
+            bound = pa.mean([x.bound for x in jobs.values()])
+            it = pa.mean([x.mean for x in jobs.values()])
             rows[seed].append((window, pa.mean(list(sp.values())), min(sp.values()),
                                max(sp.values()), bound))
-            for j, (model, _, _, _) in jobs.items():
-                perjob[(seed, j, model)].append((window, sp[j]))
+            for j, x in jobs.items():
+                perjob[(seed, j, x.model)].append((window, sp[j]))
             print("%-8d %-6d %-4s %8.1f %-24s %6.2f %8.1f %8.0f  %s" % (
                 nbytes, window, seed, it * 1e3, "%.2f [%.2f-%.2f]" % rows[seed][-1][1:4], bound,
                 float(r["short_p99_fct_s"]) * 1e6, float(r.get("cpu_s") or "nan"),
-                ", ".join("%s %.1f (%.2fx)" % (jobs[j][0], jobs[j][1] * 1e3, sp[j])
+                ", ".join("%s %.1f (%.2fx)" % (jobs[j].model, jobs[j].mean * 1e3, sp[j])
                           for j in sorted(jobs, key=int))))
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
     ax = axes[0]
