@@ -16,8 +16,9 @@ jobs ("nominal window"); the T = 1 jobs have twice that, up to 512.
 Prints per run: the mean iteration (mean over the jobs of each job's mean), every job's mean
 with its model, the speed-up over the same seed's ring (mean over the jobs of ring's job mean /
 PANAMA's, [min-max] over the jobs), the jobs' idle-network bound (mean over the jobs), the 7 KB
-flows' p99 FCT and the run's CPU seconds; draws (a) the mean speed-up per seed against the
-nominal window, bars = the jobs' range, dashed = the bound; (b) every job's speed-up (seed 1,
+flows' p99 FCT, the ECN marks of all switch ports per simulated second (ports.csv), the PFC
+pauses and the run's CPU seconds; draws (a) the mean speed-up per seed against the
+nominal window (the seeds drawn slightly apart), bars = the jobs' range, dashed = the bound; (b) every job's speed-up (seed 1,
 or the first seed) against the nominal window.
 """
 
@@ -72,9 +73,9 @@ def main(argv):
             ring[seed] = jobs
     rows = defaultdict(list)  # seed -> [(nominal window, mean, lo, hi, bound)]
     perjob = defaultdict(list)  # (seed, job, model) -> [(nominal window, speed-up)]
-    print("%-8s %-6s %-4s %8s %-24s %6s %8s %8s  %s" % (
-        "bytes", "window", "seed", "iter ms", "speed-up [jobs]", "bound", "p99 us", "CPU s",
-        "jobs: model ms (speed-up)"))
+    print("%-8s %-6s %-4s %8s %-24s %6s %8s %9s %6s %6s  %s" % (
+        "bytes", "window", "seed", "iter ms", "speed-up [jobs]", "bound", "p99 us", "marks/s",
+        "pauses", "CPU s", "jobs: model ms (speed-up)"))
     for nbytes, d in sorted(panama):
         window = min(512, nbytes // 4096)
         for seed, (jobs, r) in sorted(run_jobs(d, "panama").items(), key=lambda x: int(x[0])):
@@ -88,16 +89,19 @@ def main(argv):
                                max(sp.values()), bound))
             for j, x in jobs.items():
                 perjob[(seed, j, x.model)].append((window, sp[j]))
-            print("%-8d %-6d %-4s %8.1f %-24s %6.2f %8.1f %8.0f  %s" % (
+            marks = sum(int(p["ecn_marks"]) for p in pa.read_csv(os.path.join(d, "ports.csv"))
+                        if p["seed"] == seed and p["scheme"] == "panama")
+            print("%-8d %-6d %-4s %8.1f %-24s %6.2f %8.1f %9.0f %6s %6.0f  %s" % (
                 nbytes, window, seed, it * 1e3, "%.2f [%.2f-%.2f]" % rows[seed][-1][1:4], bound,
-                float(r["short_p99_fct_s"]) * 1e6, float(r.get("cpu_s") or "nan"),
+                float(r["short_p99_fct_s"]) * 1e6, marks / float(r["end_s"]), r["pfc_pauses"],
+                float(r.get("cpu_s") or "nan"),
                 ", ".join("%s %.1f (%.2fx)" % (jobs[j].model, jobs[j].mean * 1e3, sp[j])
                           for j in sorted(jobs, key=int))))
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
     ax = axes[0]
-    for seed in sorted(rows, key=int):
+    for i, seed in enumerate(sorted(rows, key=int)):
         v = sorted(rows[seed])
-        x = [w for w, *_ in v]
+        x = [w * 1.04**i for w, *_ in v]  # seeds side by side (log axis)
         line = ax.errorbar(x, [m for _, m, _, _, _ in v],
                            yerr=[[m - lo for _, m, lo, _, _ in v], [hi - m for _, m, _, hi, _ in v]],
                            marker="o", capsize=3, label="seed %s" % seed)
