@@ -337,11 +337,12 @@ FluidNetwork::Fill(const std::vector<uint32_t>& flows, const std::vector<uint32_
         }
         for (uint32_t li : reserved)
         {
-            reserveFrozen[li] = 0;
-            if (active[li]++ == 0)
+            if (active[li] == 0)
             {
-                touched.push_back(li);
+                continue; // alone in the class on its link: below
             }
+            reserveFrozen[li] = 0;
+            ++active[li]; // a flow of the class is on the link: it is in `touched`
             wsum[li] += 1.0;
             push(Level{m_links[links[li]].reserve[c], nf + li, 0, true});
         }
@@ -349,7 +350,36 @@ FluidNetwork::Fill(const std::vector<uint32_t>& flows, const std::vector<uint32_
         {
             pushLink(li);
         }
-        std::size_t left = members.size() + reserved.size();
+        // A reserve alone in the class on its link rises by itself until its rate (its entry
+        // first in the heap) or the link's saturation at what is left (the link's first; a tie
+        // gives the same): granted here, without the heap, as nothing else depends on it.
+        std::size_t alone = 0;
+        for (uint32_t li : reserved)
+        {
+            if (active[li] != 0)
+            {
+                continue;
+            }
+            Link& link = m_links[links[li]];
+            const double rate = std::min(std::max(avail[li], 0.0), link.reserve[c]);
+            link.granted[c] = rate;
+            if (rate < link.reserve[c])
+            {
+                link.reserveHeld |= bit;
+            }
+            else
+            {
+                link.reserveHeld &= uint8_t(~bit);
+            }
+            NS_LOG_LOGIC("reserve of class " << int(c) << " alone on link " << links[li] << ": "
+                                             << rate << " of " << link.reserve[c]);
+            avail[li] -= rate;
+            ++version[li];
+            reserveFrozen[li] = 1;
+            touched.push_back(li);
+            ++alone;
+        }
+        std::size_t left = members.size() + reserved.size() - alone;
         // A flow stops rising at fill level T: its rate is weight x T.
         auto freeze = [&](uint32_t fi, double level, uint32_t bottleneck) {
             Flow& f = m_flows[flows[fi]];

@@ -195,6 +195,97 @@ TEST_CASE("flow: a reserve gives the rates of the capped flow it stands for", "[
     CHECK(withReserves[flows.size() + 3] == Approx(455));
 }
 
+TEST_CASE("flow: a reserve alone in its class on its link takes what the classes above leave, "
+          "up to its rate",
+          "[flow]")
+{
+    // Five 1000 B/s links. Each reserve below is the only one of its class among the flows
+    // recomputed on its link (the filling grants it min(left, rate) without the heap); on l3 a
+    // flow of its class is on the link but outside the later recomputations.
+    //   l0: A (class 3), reserve class 6 of 300 (1200 from t = 6 s: more than the link)
+    //   l1: B (class 7, cap 800, 300 from t = 2 s), E (class 3), reserve class 6 of 500
+    //   l2: C (class 7, no cap; cap 950 from t = 6 s), D (class 3), reserve class 5 of 100
+    //   l3, l4: H (class 6) on both, K (class 6, cap 100 from t = 4 s) on l4, reserve class 6
+    //   of 400 on l3, M (class 3) on l3 from t = 2 s
+    for (bool incremental : {true, false})
+    {
+        Ptr<FluidNetwork> net = CreateObject<FluidNetwork>();
+        net->SetAttribute("Incremental", BooleanValue(incremental));
+        std::vector<uint32_t> l;
+        for (int i = 0; i < 5; ++i)
+        {
+            l.push_back(net->AddLink(1000, Time(0)));
+        }
+        std::vector<uint64_t> id(8, 0); // A, B, C, D, E, H, K, M
+        bool mStarted = false;
+        std::vector<std::vector<double>> rates; // per check: the 8 flows, then the 4 reserves
+        auto sample = [&]() {
+            std::vector<double> r;
+            for (size_t i = 0; i < id.size(); ++i)
+            {
+                r.push_back(i == 7 && !mStarted ? -1.0 : net->GetRate(id[i]));
+            }
+            r.push_back(net->GetLinkReserveRate(l[0], 6));
+            r.push_back(net->GetLinkReserveRate(l[1], 6));
+            r.push_back(net->GetLinkReserveRate(l[2], 5));
+            r.push_back(net->GetLinkReserveRate(l[3], 6));
+            rates.push_back(r);
+        };
+        Simulator::Schedule(Seconds(0), [&]() {
+            id[0] = net->StartFlow(Flow({l[0]}, 3));
+            id[1] = net->StartFlow(Flow({l[1]}, 7, 800));
+            id[2] = net->StartFlow(Flow({l[2]}, 7));
+            id[3] = net->StartFlow(Flow({l[2]}, 3));
+            id[4] = net->StartFlow(Flow({l[1]}, 3));
+            id[5] = net->StartFlow(Flow({l[3], l[4]}, 6));
+            id[6] = net->StartFlow(Flow({l[4]}, 6));
+            net->SetLinkReserve(l[0], 6, 300);
+            net->SetLinkReserve(l[1], 6, 500);
+            net->SetLinkReserve(l[2], 5, 100);
+            net->SetLinkReserve(l[3], 6, 400);
+        });
+        Simulator::Schedule(Seconds(1), sample);
+        Simulator::Schedule(Seconds(2), [&]() {
+            net->SetRateCap(id[1], 300);
+            id[7] = net->StartFlow(Flow({l[3]}, 3));
+            mStarted = true;
+        });
+        Simulator::Schedule(Seconds(3), sample);
+        Simulator::Schedule(Seconds(4), [&]() { net->SetRateCap(id[6], 100); });
+        Simulator::Schedule(Seconds(5), sample);
+        Simulator::Schedule(Seconds(6), [&]() {
+            net->SetRateCap(id[2], 950);
+            net->SetLinkReserve(l[0], 6, 1200);
+        });
+        Simulator::Schedule(Seconds(7), sample);
+        Simulator::Stop(Seconds(8));
+        Simulator::Run();
+        REQUIRE(rates.size() == 4);
+        // By hand (max-min per class, the classes from 7 down):
+        //  1 s: l0 leaves the reserve its 300 and A 700; l1 leaves 200 below B's 800: the reserve
+        //       is held there, E gets 0; C takes l2, its reserve and D get 0; l4 splits 500/500
+        //       between H and K, the reserve of l3 takes its 400 beside H
+        //  3 s: B at 300: l1's reserve gets its 500, E 200; M on l3 (H at 500 outside the
+        //       recomputation) gets 1000 - 500 - 400 = 100
+        //  5 s: K at 100: H rises to what l3 leaves beside the reserve, 600; M 0
+        //  7 s: C at 950: l2's reserve gets 50 (held); l0's reserve takes the link (A 0)
+        const std::vector<std::vector<double>> expected = {
+            {700, 800, 1000, 0, 0, 500, 500, -1, 300, 200, 0, 400},
+            {700, 300, 1000, 0, 200, 500, 500, 100, 300, 500, 0, 400},
+            {700, 300, 1000, 0, 200, 600, 100, 0, 300, 500, 0, 400},
+            {0, 300, 950, 0, 200, 600, 100, 0, 1000, 500, 50, 400}};
+        for (size_t i = 0; i < rates.size(); ++i)
+        {
+            for (size_t j = 0; j < expected[i].size(); ++j)
+            {
+                INFO("incremental " << incremental << ", check " << i << ", rate " << j);
+                CHECK(rates[i][j] == Approx(expected[i][j]).margin(1e-6));
+            }
+        }
+        Simulator::Destroy();
+    }
+}
+
 TEST_CASE("flow: FluidAggregate's LoadTolerance stays within 2 x tolerance x capacity of the "
           "exact load",
           "[flow]")
