@@ -388,7 +388,8 @@ FluidAggregate::Interval()
     for (std::size_t i = 0; i < m_hot.size(); ++i)
     {
         const uint32_t l = m_hot[i];
-        const double slack = m_tolerance * m_main->GetLinkCapacity(l);
+        // (0 without a tolerance: the link's capacity, a cache miss per link, is not read)
+        const double slack = m_tolerance > 0 ? m_tolerance * m_main->GetLinkCapacity(l) : 0.0;
         bool busy = false;
         for (uint8_t c = 0; c < kClasses; ++c)
         {

@@ -537,6 +537,7 @@ BackgroundTraffic::Batch()
     a.flowDst.clear();
     a.flowBytes.clear();
     a.flowPosted.clear();
+    // The draws first (each random stream in the same order as one flow at a time)...
     for (uint32_t i = 0; i < m_src.size(); ++i)
     {
         while (a.next[i] < end)
@@ -548,16 +549,6 @@ BackgroundTraffic::Batch()
                 break;
             }
             const uint64_t bytes = m_cdf.Sample(m_size->GetValue());
-            const Analytic::PairRoute& r = a.RouteOf(i, uint32_t(d), m_class);
-            FluidAggregate::AnalyticFlow f;
-            f.first = r.first;
-            f.nPath = r.nPath;
-            f.nReverse = r.nReverse;
-            f.reverseShare = r.reverseShare;
-            f.wire = double(a.src[i]->WireBytes(bytes));
-            f.cls = m_class;
-            f.latency = r.latency;
-            a.flows.push_back(f);
             a.flowSrc.push_back(i);
             a.flowDst.push_back(uint32_t(d));
             a.flowBytes.push_back(bytes);
@@ -566,6 +557,50 @@ BackgroundTraffic::Batch()
             ++m_flows;
             a.next[i] += Seconds(m_gap->GetValue());
         }
+    }
+    // ... then the routes, in the same order. The pair table, the routes and their links are
+    // tens of MB at 1,024 hosts, read at random: each is asked for some flows ahead
+    // (a prefetch), so that the loads of a flow do not wait one after the other.
+    const std::size_t n = a.flowSrc.size();
+    const std::size_t nDst = a.dst.size();
+    auto key = [&a, nDst](std::size_t k) { return uint64_t(a.flowSrc[k]) * nDst + a.flowDst[k]; };
+    constexpr std::size_t kPairAhead = 12; // the pair table's entry
+    constexpr std::size_t kRouteAhead = 6; // the route (its entry read by then)
+    constexpr std::size_t kLinksAhead = 3; // the route's links (the route read by then)
+    const bool table = !a.pairIndex.empty();
+    for (std::size_t k = 0; k < n; ++k)
+    {
+        if (table && k + kPairAhead < n)
+        {
+            __builtin_prefetch(&a.pairIndex[key(k + kPairAhead)]);
+        }
+        if (table && k + kRouteAhead < n)
+        {
+            const int32_t idx = a.pairIndex[key(k + kRouteAhead)];
+            if (idx >= 0)
+            {
+                __builtin_prefetch(&a.routes[uint32_t(idx)]);
+            }
+        }
+        if (table && k + kLinksAhead < n)
+        {
+            const int32_t idx = a.pairIndex[key(k + kLinksAhead)];
+            if (idx >= 0)
+            {
+                __builtin_prefetch(&a.links[a.routes[uint32_t(idx)].first]);
+            }
+        }
+        const uint32_t i = a.flowSrc[k];
+        const Analytic::PairRoute& r = a.RouteOf(i, a.flowDst[k], m_class);
+        FluidAggregate::AnalyticFlow f;
+        f.first = r.first;
+        f.nPath = r.nPath;
+        f.nReverse = r.nReverse;
+        f.reverseShare = r.reverseShare;
+        f.wire = double(a.src[i]->WireBytes(a.flowBytes[k]));
+        f.cls = m_class;
+        f.latency = r.latency;
+        a.flows.push_back(f);
     }
     a.aggregate->CompleteAnalytic(a.flows, a.links);
     // Each flow is reported (Done: record, summary, FlowDone) at its completion time.
