@@ -397,17 +397,14 @@ FluidNetwork::Fill(const std::vector<uint32_t>& flows, const std::vector<uint32_
         // A reserve alone in the class on its link rises by itself until its rate (its entry
         // first in the heap) or the link's saturation at what is left (the link's first; a tie
         // gives the same): granted here, without the heap, as nothing else depends on it.
-        std::size_t alone = 0;
-        for (uint32_t li : reserved)
-        {
-            if (active[li] != 0)
-            {
-                continue;
-            }
+        // A reserve stops rising at its rate (held = false) or where its link saturates: its
+        // grant, taken from what its link has left. \return the rate granted
+        auto grantReserve = [&](uint32_t li, double level, bool held) {
             Link& link = m_links[links[li]];
-            const double rate = std::min(std::max(avail[li], 0.0), link.reserve[c]);
+            reserveFrozen[li] = 1;
+            const double rate = std::min(level, link.reserve[c]);
             link.granted[c] = rate;
-            if (rate < link.reserve[c])
+            if (held && rate < link.reserve[c])
             {
                 link.reserveHeld |= bit;
             }
@@ -415,11 +412,20 @@ FluidNetwork::Fill(const std::vector<uint32_t>& flows, const std::vector<uint32_
             {
                 link.reserveHeld &= uint8_t(~bit);
             }
-            NS_LOG_LOGIC("reserve of class " << int(c) << " alone on link " << links[li] << ": "
-                                             << rate << " of " << link.reserve[c]);
             avail[li] -= rate;
             ++version[li];
-            reserveFrozen[li] = 1;
+            return rate;
+        };
+        std::size_t alone = 0;
+        for (uint32_t li : reserved)
+        {
+            if (active[li] != 0)
+            {
+                continue;
+            }
+            const double rate = grantReserve(li, std::max(avail[li], 0.0), true);
+            NS_LOG_LOGIC("reserve of class " << int(c) << " alone on link " << links[li] << ": "
+                                             << rate << " of " << m_links[links[li]].reserve[c]);
             touched.push_back(li);
             ++alone;
         }
@@ -452,23 +458,10 @@ FluidNetwork::Fill(const std::vector<uint32_t>& flows, const std::vector<uint32_
                 }
             }
         };
-        // A reserve stops rising at its rate (held = false) or where its link saturates.
+        // A reserve in the heap: granted, then its link's other members rise without it.
         auto freezeReserve = [&](uint32_t li, double level, bool held) {
-            Link& link = m_links[links[li]];
-            reserveFrozen[li] = 1;
             --left;
-            const double rate = std::min(level, link.reserve[c]);
-            link.granted[c] = rate;
-            if (held && rate < link.reserve[c])
-            {
-                link.reserveHeld |= bit;
-            }
-            else
-            {
-                link.reserveHeld &= uint8_t(~bit);
-            }
-            avail[li] -= rate;
-            ++version[li];
+            grantReserve(li, level, held);
             if (--active[li] == 0)
             {
                 wsum[li] = 0;

@@ -300,10 +300,16 @@ struct BackgroundTraffic::Analytic
         due = Simulator::Schedule(at - Simulator::Now(), &Analytic::Report, this, owner);
     }
 
+    /// \param i a source \param d a destination \return the pair's key in the route tables
+    uint64_t PairKey(uint32_t i, uint32_t d) const
+    {
+        return uint64_t(i) * dst.size() + d;
+    }
+
     /// \param i a source \param d a destination \param cls the class \return its route
     const PairRoute& RouteOf(uint32_t i, uint32_t d, uint8_t cls)
     {
-        const uint64_t key = uint64_t(i) * dst.size() + d;
+        const uint64_t key = PairKey(i, d);
         int64_t idx = -1;
         if (!pairIndex.empty())
         {
@@ -562,8 +568,7 @@ BackgroundTraffic::Batch()
     // tens of MB at 1,024 hosts, read at random: each is asked for some flows ahead
     // (a prefetch), so that the loads of a flow do not wait one after the other.
     const std::size_t n = a.flowSrc.size();
-    const std::size_t nDst = a.dst.size();
-    auto key = [&a, nDst](std::size_t k) { return uint64_t(a.flowSrc[k]) * nDst + a.flowDst[k]; };
+    auto key = [&a](std::size_t k) { return a.PairKey(a.flowSrc[k], a.flowDst[k]); };
     constexpr std::size_t kPairAhead = 12; // the pair table's entry
     constexpr std::size_t kRouteAhead = 6; // the route (its entry read by then)
     constexpr std::size_t kLinksAhead = 3; // the route's links (the route read by then)
