@@ -27,6 +27,19 @@ constexpr uint8_t kClasses = 8;
 /// The smallest background capacity of a link, as a share of the link's (a link taken whole
 /// by the classes above leaves the background flows this trickle until the next refresh).
 constexpr double kMinShare = 1e-9;
+/// Interval(): how many links ahead the per-link rows are asked for.
+constexpr std::size_t kHotAhead = 4;
+
+/// Ask for a per-link row (up to 64 B, two cache lines where it straddles them).
+/// \param row the row
+template <class Row>
+void
+PrefetchRow(const Row& row)
+{
+    const char* b = reinterpret_cast<const char*>(&row);
+    __builtin_prefetch(b);
+    __builtin_prefetch(b + sizeof(Row) - 1);
+}
 } // namespace
 
 TypeId
@@ -223,6 +236,11 @@ FluidAggregate::CompleteAnalytic(std::vector<AnalyticFlow>& flows,
     {
         CopyLinks();
     }
+    // The batch's links, flow after flow (path, then way back), copied once from `links` (tens
+    // of MB read at random) so that the passes below read them in sequence; a scratch kept
+    // between calls.
+    thread_local std::vector<uint32_t> seq;
+    seq.clear();
     for (const AnalyticFlow& f : flows)
     {
         if (f.nPath == 0 || uint64_t(f.first) + f.nPath + f.nReverse > links.size() ||
@@ -241,26 +259,41 @@ FluidAggregate::CompleteAnalytic(std::vector<AnalyticFlow>& flows,
                                             std::to_string(links[k]) + " out of range [0, " +
                                             std::to_string(m_batch.size()) + ")");
             }
+            seq.push_back(links[k]);
         }
     }
-    // The batch's bytes per link and class (its load rho, less each flow's own).
+    // The batch's bytes per link and class (its load rho, less each flow's own). The links
+    // with bytes are marked in a bit set, read in link order below (the order of the loads
+    // handed over: the same as sorting them).
+    thread_local std::vector<uint64_t> marked;
+    marked.resize((m_batch.size() + 63) / 64);
     auto add = [this](uint32_t l, uint8_t c, double bytes) {
         if (m_batch[l][c] == 0)
         {
-            m_batchLinks.push_back(l);
+            marked[l >> 6] |= uint64_t(1) << (l & 63);
         }
         m_batch[l][c] += bytes;
     };
+    std::size_t at = 0;
     for (const AnalyticFlow& f : flows)
     {
-        for (uint32_t k = f.first; k < f.first + f.nPath; ++k)
+        for (uint32_t k = 0; k < f.nPath; ++k)
         {
-            add(links[k], f.cls, f.wire);
+            add(seq[at++], f.cls, f.wire);
         }
-        for (uint32_t k = f.first + f.nPath; k < f.first + f.nPath + f.nReverse; ++k)
+        for (uint32_t k = 0; k < f.nReverse; ++k)
         {
-            add(links[k], f.cls, f.wire * f.reverseShare);
+            add(seq[at++], f.cls, f.wire * f.reverseShare);
         }
+    }
+    m_batchLinks.clear();
+    for (std::size_t w = 0; w < marked.size(); ++w)
+    {
+        for (uint64_t bits = marked[w]; bits != 0; bits &= bits - 1)
+        {
+            m_batchLinks.push_back(uint32_t(w * 64 + __builtin_ctzll(bits)));
+        }
+        marked[w] = 0;
     }
     const double T = m_interval.GetSeconds();
     // A_l per link and class of the batch, read once (the main network does not change within
@@ -277,26 +310,26 @@ FluidAggregate::CompleteAnalytic(std::vector<AnalyticFlow>& flows,
             }
         }
     }
+    at = 0;
     for (AnalyticFlow& f : flows)
     {
         double slowest = std::numeric_limits<double>::infinity();
         double shared = 0; // the links' processor-sharing delays
-        for (uint32_t k = f.first; k < f.first + f.nPath; ++k)
+        for (uint32_t k = 0; k < f.nPath; ++k)
         {
-            const uint32_t l = links[k];
+            const uint32_t l = seq[at + k];
             const double a = avail[l * kClasses + f.cls];
             const double rho =
                 std::min(m_maxUtilisation, std::max(0.0, (m_batch[l][f.cls] - f.wire) / (a * T)));
             slowest = std::min(slowest, a);
             shared += f.wire * rho / (a * (1 - rho));
         }
+        at += f.nPath + f.nReverse;
         const double drain = f.wire / slowest + shared;
         f.fct = NanoSeconds(int64_t(std::ceil(drain * 1e9))) + f.latency;
     }
     m_analyticFlows += flows.size();
-    // The batch's bytes to the main network, as the background network's.
-    std::sort(m_batchLinks.begin(), m_batchLinks.end());
-    m_batchLinks.erase(std::unique(m_batchLinks.begin(), m_batchLinks.end()), m_batchLinks.end());
+    // The batch's bytes to the main network, as the background network's, in link order.
     for (uint32_t l : m_batchLinks)
     {
         for (uint8_t c = 0; c < kClasses; ++c)
@@ -387,6 +420,17 @@ FluidAggregate::Interval()
     std::size_t keep = 0;
     for (std::size_t i = 0; i < m_hot.size(); ++i)
     {
+        if (i + kHotAhead < m_hot.size())
+        {
+            // the per-link rows the loop reads, a few links ahead (links in m_hot's order are
+            // at random places: one miss after the other without this)
+            const uint32_t n = m_hot[i + kHotAhead];
+            PrefetchRow(m_count[n]);
+            PrefetchRow(m_extra[n]);
+            PrefetchRow(m_seen[n]);
+            PrefetchRow(m_backlog[n]);
+            PrefetchRow(m_carried[n]);
+        }
         const uint32_t l = m_hot[i];
         // (0 without a tolerance: the link's capacity, a cache miss per link, is not read)
         const double slack = m_tolerance > 0 ? m_tolerance * m_main->GetLinkCapacity(l) : 0.0;

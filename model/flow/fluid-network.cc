@@ -312,9 +312,17 @@ FluidNetwork::ProgressReserves(Link& l, Time now)
     {
         return;
     }
-    const double dt = (now - l.reserveLast).GetSeconds();
-    for (uint8_t c = 0; c < N_CLASSES; ++c)
+    if (l.reserveMask == 0)
     {
+        l.reserveLast = now; // no reserve, no grant: nothing carried
+        return;
+    }
+    const double dt = (now - l.reserveLast).GetSeconds();
+    // Only a class with a reserve has a grant (SetLinkReserve clears both): the classes of
+    // reserveMask, in the same order as all eight would be.
+    for (unsigned mask = l.reserveMask; mask != 0; mask &= mask - 1)
+    {
+        const int c = __builtin_ctz(mask);
         if (l.granted[c] > 0)
         {
             const double bytes = l.granted[c] * dt;
