@@ -30,4 +30,5 @@ list(APPEND MLNET_TEST_SOURCES
   ${MLNET_ROOT}/test/flow/fluid-share-test.cc
   ${MLNET_ROOT}/test/flow/fluid-reserve-test.cc
   ${MLNET_ROOT}/test/flow/fluid-speed-test.cc
+  ${MLNET_ROOT}/test/flow/flow-udp-periodic-test.cc
 )

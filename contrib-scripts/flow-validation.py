@@ -140,6 +140,23 @@ def scenarios(seed=1):
                                                "googlenet"])])
     s["rdma-permutation-1MB-k4"] = fat_tree(4, [{"type": "rdma-permutation", "bytes": "1MB"}])
     s["rdma-permutation-8MB-k8"] = fat_tree(8, [{"type": "rdma-permutation", "bytes": "8MB"}])
+    # UDP constant-rate flows (no congestion control at either level): a permutation below the
+    # line rate (at most two flows per link: no queue) and one at it (ECMP collisions share a
+    # link: FIFO at packet level, max-min at flow level)
+    s["udp-permutation-40G-k4"] = fat_tree(4, [{"type": "permutation", "rate": "40Gbps",
+                                                "bytes": "2MB"}], duration="2ms")
+    s["udp-permutation-100G-k4"] = fat_tree(4, [{"type": "permutation", "rate": "100Gbps",
+                                                 "bytes": "2MB"}], duration="2ms")
+    # Periodic jobs (compute, then one message to a peer): alone on their paths, and two
+    # pairs sharing a destination host link
+    s["periodic4-k4"] = fat_tree(4, [{"type": "periodic-job", "src": a, "dst": b,
+                                      "compute": "200us", "bytes": "4MB", "iterations": 10}
+                                     for a, b in [(0, 5), (6, 11), (12, 1), (7, 14)]])
+    s["periodic2-shared-k4"] = fat_tree(4, [{"type": "periodic-job", "src": a, "dst": 15,
+                                             "compute": "200us", "bytes": "4MB",
+                                             "iterations": 10} for a in (0, 4)])
+    for name in ["periodic4-k4", "periodic2-shared-k4"]:
+        s[name + "-fixed"] = dict(s[name], cc="fixed")
     s["rdma-incast-8to1-k4"] = fat_tree(4, [{"type": "rdma", "src": i, "dst": 15,
                                              "bytes": "2MB"} for i in range(8)])
     s["rdma-incast-16to1-leafspine"] = leaf_spine(4, 2, 8, [

@@ -135,6 +135,29 @@ RdmaFlowRecord(const FlowStatsRecord& base, Ptr<RdmaQueuePair> qp, Ptr<RdmaNic> 
     return r;
 }
 
+/// The flow-level record of a fluid connection: what reached the destination and when (the
+/// per-packet columns stay empty).
+FlowStatsRecord
+FluidFlowRecord(const FlowStatsRecord& base, Ptr<FluidConnection> fc)
+{
+    FlowStatsRecord r = base;
+    // Delivered at the destination, and when its last byte arrived there (the goodput's end,
+    // as the packet backend's last arrival).
+    r.deliveredBytes = fc->GetBytesDelivered();
+    const Time last = fc->GetLastDelivery();
+    r.lastRxNs = last.IsPositive() ? last.GetNanoSeconds() : -1;
+    return r;
+}
+
+/// A connection of the flow backend from host src to host dst in a class.
+Ptr<FluidConnection>
+OpenFluid(const FabricTopology& topo, uint32_t src, uint32_t dst, uint8_t cls)
+{
+    return DynamicCast<FluidConnection>(FlowBackendHelper::Transports(topo, {src})[0]->Open(
+        FlowBackendHelper::Transports(topo, {dst})[0],
+        cls));
+}
+
 /// Post one message of `bytes` at p.start and register the flow's record and its activity
 /// (busy until the message is posted and completed).
 void
@@ -160,12 +183,10 @@ InstallRdmaFlow(TrafficContext& ctx,
     {
         // The flow backend: one message on a fluid connection (congestion control is not
         // modelled; the per-packet columns of the record are empty).
-        Ptr<MessageConnection> c = FlowBackendHelper::Transports(topo, {src})[0]->Open(
-            FlowBackendHelper::Transports(topo, {dst})[0],
-            p.priority);
+        Ptr<FluidConnection> c = OpenFluid(topo, src, dst, p.priority);
         if (p.aggregate)
         {
-            DynamicCast<FluidConnection>(c)->SetAggregate(true);
+            c->SetAggregate(true);
         }
         auto done = std::make_shared<Time>(Time(-1));
         auto posted = std::make_shared<bool>(false);
@@ -176,15 +197,9 @@ InstallRdmaFlow(TrafficContext& ctx,
                         }));
         });
         base.flowLevel = true;
-        Ptr<FluidConnection> fc = DynamicCast<FluidConnection>(c);
-        base.srcPort = fc->GetUdpSourcePort();
-        ctx.AddFlow([base, fc, done]() {
-            FlowStatsRecord r = base;
-            // Delivered at the destination, and when its last byte arrived there (the
-            // goodput's end, as the packet backend's last arrival).
-            r.deliveredBytes = fc->GetBytesDelivered();
-            const Time last = fc->GetLastDelivery();
-            r.lastRxNs = last.IsPositive() ? last.GetNanoSeconds() : -1;
+        base.srcPort = c->GetUdpSourcePort();
+        ctx.AddFlow([base, c, done]() {
+            FlowStatsRecord r = FluidFlowRecord(base, c);
             r.completedNs = *done >= Time(0) ? done->GetNanoSeconds() : -1;
             return r;
         });
@@ -317,9 +332,6 @@ class PeriodicJobSpec : public TrafficSpec
         job->SetAttribute("MinIterationPeriod", TimeValue(minPeriod));
         job->SetAttribute("PriorityClass", UintegerValue(params.priority));
         params.Report(ctx, "periodic-job");
-        Ptr<RdmaQueuePair> qp = ConnectQp(topo, src, dst, params, params.Factory());
-        job->SetQueuePair(qp);
-        job->Start();
         FlowStatsRecord base;
         base.id = id;
         base.type = "periodic-job";
@@ -329,13 +341,38 @@ class PeriodicJobSpec : public TrafficSpec
         base.offeredBps = topo.HostDevice(src)->GetDataRate().GetBitRate();
         base.targetBytes = bytes * iterations;
         base.startNs = params.start.GetNanoSeconds();
-        Ptr<RdmaNic> dstNic = NicOf(topo, dst);
-        ctx.AddFlow([base, qp, dstNic, job]() {
-            FlowStatsRecord r = RdmaFlowRecord(base, qp, dstNic);
-            JobRecord jr = job->GetJobRecord();
-            r.completedNs = jr.finished ? jr.end.GetNanoSeconds() : -1;
-            return r;
-        });
+        // The job's end is the flow's completion.
+        auto end = [job]() {
+            const JobRecord jr = job->GetJobRecord();
+            return jr.finished ? jr.end.GetNanoSeconds() : int64_t(-1);
+        };
+        if (ctx.Config().backend == "flow")
+        {
+            // The flow backend: the job's messages on a fluid connection (no congestion
+            // control, so the iteration-gain keys change nothing; per-packet columns empty).
+            Ptr<FluidConnection> c = OpenFluid(topo, src, dst, params.priority);
+            job->SetConnection(c);
+            job->Start();
+            base.flowLevel = true;
+            base.srcPort = c->GetUdpSourcePort();
+            ctx.AddFlow([base, c, end]() {
+                FlowStatsRecord r = FluidFlowRecord(base, c);
+                r.completedNs = end();
+                return r;
+            });
+        }
+        else
+        {
+            Ptr<RdmaQueuePair> qp = ConnectQp(topo, src, dst, params, params.Factory());
+            job->SetQueuePair(qp);
+            job->Start();
+            Ptr<RdmaNic> dstNic = NicOf(topo, dst);
+            ctx.AddFlow([base, qp, dstNic, end]() {
+                FlowStatsRecord r = RdmaFlowRecord(base, qp, dstNic);
+                r.completedNs = end();
+                return r;
+            });
+        }
         ctx.AddIterations([job]() { return job->GetIterationRecords(); });
         ctx.AddActivity([job]() { return !job->IsFinished(); });
     }

@@ -3,16 +3,25 @@
  */
 #include "scenario-traffic.h"
 
+#include "flow-backend-helper.h"
+
 #include "ns3/boolean.h"
 #include "ns3/constant-rate-flow.h"
 #include "ns3/data-class.h"
 #include "ns3/data-rate.h"
+#include "ns3/fabric-net-device.h"
+#include "ns3/flow-key.h"
 #include "ns3/flow-sink.h"
+#include "ns3/fluid-fabric.h"
 #include "ns3/log.h"
 #include "ns3/random-variable-stream.h"
+#include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
+#include <cmath>
 #include <map>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
@@ -53,6 +62,156 @@ ParseFlowParams(ScenarioObject& in, const ScenarioConfig& cfg)
     return p;
 }
 
+/**
+ * A constant-rate flow at flow level: the frames ConstantRateFlow puts on the wire, as fluid
+ * flows on its 5-tuple's path capped at its sending rate in wire bytes, with no congestion
+ * control. It sends in slices so that it stops at the traffic end as the packet source does:
+ * the whole flow in one if it ends before then even at a quarter of its rate, else slices of
+ * 1/8 of the time left (the first 1/64) at the rate the previous slice got (doc/flow-backend.rst,
+ * *UDP constant-rate flows*).
+ */
+class FluidConstantFlow : public std::enable_shared_from_this<FluidConstantFlow>
+{
+  public:
+    Ptr<FluidNetwork> net;
+    std::vector<uint32_t> path; //!< the links of its 5-tuple
+    uint8_t cls{DataClass::DEFAULT};
+    double cap{0};           //!< its sending rate in wire bytes/s
+    uint64_t frame{0};       //!< wire bytes of one packet
+    bool unlimited{false};   //!< no byte count: until the traffic end
+    uint64_t packetsLeft{0}; //!< packets not sent yet (a flow with a byte count)
+    Time end;                //!< the traffic end: no slice starts then or later
+    Time latency;            //!< from a slice's drain to its delivery
+    uint64_t delivered{0};   //!< packets delivered at the destination
+    Time lastDelivery{Seconds(-1)};
+
+    /// Start sending (now).
+    void Start()
+    {
+        m_rate = cap;
+        Next();
+    }
+
+    /// \return true until it has stopped sending and its last slice is delivered
+    bool Busy() const
+    {
+        return !m_stopped || m_inFlight > 0;
+    }
+
+  private:
+    /// Start the next slice, or stop.
+    void Next()
+    {
+        const Time now = Simulator::Now();
+        if ((!unlimited && packetsLeft == 0) || now >= end)
+        {
+            m_stopped = true;
+            return;
+        }
+        // packets the estimated rate sends until the traffic end
+        const double untilEnd = (end - now).GetSeconds() * m_rate / double(frame);
+        uint64_t n = packetsLeft;
+        if (unlimited || double(packetsLeft) > untilEnd / 4)
+        {
+            n = std::max<uint64_t>(1, uint64_t(untilEnd / (m_first ? 64 : 8)));
+            n = unlimited ? n : std::min(n, packetsLeft);
+        }
+        m_first = false;
+        packetsLeft -= unlimited ? 0 : n;
+        ++m_inFlight;
+        m_sliceStart = now;
+        std::shared_ptr<FluidConstantFlow> self = shared_from_this();
+        FluidNetwork::FlowSpec s;
+        s.path = path;
+        s.bytes = n * frame;
+        s.cls = cls;
+        s.rateCap = cap;
+        s.latency = latency;
+        s.drained = FluidNetwork::FlowCallback([self, n](uint64_t) {
+            const double t = (Simulator::Now() - self->m_sliceStart).GetSeconds();
+            if (t > 0)
+            {
+                self->m_rate = std::min(self->cap, double(n * self->frame) / t);
+            }
+            self->Next();
+        });
+        s.delivered = FluidNetwork::FlowCallback([self, n](uint64_t) {
+            self->delivered += n;
+            self->lastDelivery = Simulator::Now();
+            --self->m_inFlight;
+        });
+        net->StartFlow(std::move(s));
+    }
+
+    double m_rate{0};       //!< the rate the next slice is sized at (bytes/s)
+    bool m_first{true};     //!< the next slice is the first
+    bool m_stopped{false};  //!< no slice will start any more
+    uint32_t m_inFlight{0}; //!< slices not delivered yet
+    Time m_sliceStart;      //!< when the slice draining now started
+};
+
+/**
+ * Install a constant-rate flow at flow level (a FluidConstantFlow) and register its record
+ * and its activity.
+ * \param ctx the run \param base its record so far \param p its parameters
+ * \param ipBytes IPv4 bytes per packet \param maxBytes IPv4 bytes in all (0 = unlimited)
+ */
+void
+InstallFluidConstantFlow(TrafficContext& ctx,
+                         FlowStatsRecord base,
+                         const ConstantFlowParams& p,
+                         uint64_t ipBytes,
+                         uint64_t maxBytes)
+{
+    const FabricTopology& topo = ctx.Topology();
+    Ptr<FluidTransport> t = FlowBackendHelper::GetTransport(topo.hosts.Get(base.src));
+    Ptr<FluidFabric> fabric = t->GetFabric();
+    auto f = std::make_shared<FluidConstantFlow>();
+    f->net = fabric->GetNetwork();
+    FlowKey key; // the packet source's 5-tuple: the same ECMP path
+    key.src = topo.HostAddress(base.src).Get();
+    key.dst = topo.HostAddress(base.dst).Get();
+    key.sport = base.srcPort;
+    key.dport = kDstPort;
+    key.protocol = 17;
+    key.dscp = p.cls.cls;
+    f->path = fabric->Route(key);
+    f->cls = p.cls.cls;
+    // The bytes the host device puts on the wire per packet (minimum frame, Ethernet overhead)
+    // and the source's packet interval at its rate of IPv4 bytes.
+    f->frame = topo.HostDevice(base.src)->WireBits(uint32_t(ipBytes)) / 8;
+    const double interval = 8.0 * double(ipBytes) / double(p.rate.GetBitRate());
+    f->cap = double(f->frame) / interval;
+    f->unlimited = maxBytes == 0;
+    f->packetsLeft = maxBytes / ipBytes;
+    f->end = ctx.TrafficEnd();
+    // The last packet leaves one interval (or, above the path's rate, one frame time at its
+    // slowest link) before the drain, then is stored and forwarded at every hop.
+    double path = 0;
+    double slowest = 0;
+    for (uint32_t l : f->path)
+    {
+        const double frameTime = double(f->frame) / f->net->GetLinkCapacity(l);
+        path += f->net->GetLinkDelay(l).GetSeconds() + frameTime;
+        slowest = std::max(slowest, frameTime);
+    }
+    f->latency =
+        NanoSeconds(int64_t(std::llround(std::max(0.0, path - std::max(interval, slowest)) * 1e9)));
+    Simulator::Schedule(p.start, [f]() { f->Start(); });
+    base.flowLevel = true;
+    ctx.AddFlow([base, f, ipBytes]() {
+        FlowStatsRecord r = base;
+        r.deliveredBytes = f->delivered * ipBytes;
+        r.lastRxNs = f->lastDelivery.IsPositive() ? f->lastDelivery.GetNanoSeconds() : -1;
+        if (r.targetBytes > 0 && r.deliveredBytes >= r.targetBytes)
+        {
+            r.completedNs = r.lastRxNs;
+        }
+        return r;
+    });
+    ctx.AddActivity([f]() { return f->Busy(); });
+}
+
 /// Install one ConstantRateFlow from host src to host dst and register its record.
 void
 InstallConstantFlow(TrafficContext& ctx,
@@ -74,6 +233,21 @@ InstallConstantFlow(TrafficContext& ctx,
     // requested bytes up to whole packets, so the flow sends at least what was asked.
     const uint64_t ipBytes = p.payload + 28;
     const uint64_t maxBytes = (p.bytes + ipBytes - 1) / ipBytes * ipBytes;
+    FlowStatsRecord base;
+    base.id = id;
+    base.type = type;
+    base.src = src;
+    base.dst = dst;
+    base.srcPort = srcPort;
+    base.priority = p.cls.cls;
+    base.offeredBps = static_cast<double>(p.rate.GetBitRate());
+    base.targetBytes = maxBytes;
+    base.startNs = p.start.GetNanoSeconds();
+    if (ctx.Config().backend == "flow")
+    {
+        InstallFluidConstantFlow(ctx, base, p, ipBytes, maxBytes);
+        return;
+    }
     Ptr<ConstantRateFlow> app = CreateObject<ConstantRateFlow>();
     app->SetAttribute("Remote", Ipv4AddressValue(topo.HostAddress(dst)));
     app->SetAttribute("SourcePort", UintegerValue(srcPort));
@@ -87,17 +261,6 @@ InstallConstantFlow(TrafficContext& ctx,
     app->SetStopTime(ctx.TrafficEnd());
     topo.hosts.Get(src)->AddApplication(app);
     Ptr<FlowSink> sink = ctx.Sink(dst);
-
-    FlowStatsRecord base;
-    base.id = id;
-    base.type = type;
-    base.src = src;
-    base.dst = dst;
-    base.srcPort = srcPort;
-    base.priority = p.cls.cls;
-    base.offeredBps = static_cast<double>(p.rate.GetBitRate());
-    base.targetBytes = maxBytes;
-    base.startNs = p.start.GetNanoSeconds();
     const FlowSink::FlowId key(topo.HostAddress(src).Get(), srcPort, kDstPort);
     ctx.AddFlow([base, app, sink, key]() {
         FlowStatsRecord r = base;

@@ -337,12 +337,16 @@ Scenario::ParseChecked(const nlohmann::json& j)
     cfg.backend = root.Choice("backend", {"packet", "flow"}, std::string("packet"));
     cfg.ringGranularity =
         root.Choice("ringGranularity", {"message", "group", "phased"}, cfg.ringGranularity);
-    // What the flow backend runs (doc/flow-backend.rst): RDMA messages and the training jobs.
-    const std::vector<std::string> flowTraffic = {"data-parallel-job",
+    // What the flow backend runs (doc/flow-backend.rst): RDMA messages, the training jobs and
+    // the UDP constant-rate flows; a type registered elsewhere runs at packet level only.
+    const std::vector<std::string> flowTraffic = {"constant",
+                                                  "data-parallel-job",
+                                                  "periodic-job",
+                                                  "permutation",
                                                   "pipeline-job",
-                                                  "tensor-parallel-job",
                                                   "rdma",
-                                                  "rdma-permutation"};
+                                                  "rdma-permutation",
+                                                  "tensor-parallel-job"};
     const std::vector<std::string> packetSections = {"host"};
     {
         ScenarioObject out = root.Object("output");
@@ -369,7 +373,8 @@ Scenario::ParseChecked(const nlohmann::json& j)
         {
             root.Fail(key,
                       "is not available with \"backend\": \"flow\" (the flow backend "
-                      "models no host path yet)");
+                      "models no host interconnect: NIC buffer, PCIe, IOMMU and memory bus are "
+                      "packet-level models; use \"backend\": \"packet\")");
         }
         cfg.sections.push_back(ScenarioSectionRegistry::Parse(key, raw, cfg));
         cfg.sectionKeys.push_back(key);

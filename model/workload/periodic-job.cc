@@ -56,7 +56,7 @@ void
 PeriodicJob::DoDispose()
 {
     NS_LOG_FUNCTION(this);
-    m_qp = nullptr;
+    m_conn = nullptr;
     m_jitter = nullptr;
     TrainingJob::DoDispose();
 }
@@ -111,33 +111,46 @@ PeriodicJob::DrawComputeTime()
 void
 PeriodicJob::SetQueuePair(Ptr<RdmaQueuePair> qp)
 {
-    NS_LOG_FUNCTION(this << qp);
-    if (!qp)
-    {
-        throw std::invalid_argument("PeriodicJob::SetQueuePair: qp must not be null");
-    }
-    m_qp = qp;
+    SetConnection(qp);
 }
 
 Ptr<RdmaQueuePair>
 PeriodicJob::GetQueuePair() const
 {
-    return m_qp;
+    return DynamicCast<RdmaQueuePair>(m_conn);
+}
+
+void
+PeriodicJob::SetConnection(Ptr<MessageConnection> c)
+{
+    NS_LOG_FUNCTION(this << c);
+    if (!c)
+    {
+        throw std::invalid_argument("PeriodicJob::SetConnection: the connection must not be null");
+    }
+    m_conn = c;
+}
+
+Ptr<MessageConnection>
+PeriodicJob::GetConnection() const
+{
+    return m_conn;
 }
 
 void
 PeriodicJob::DoStartIteration()
 {
     NS_LOG_FUNCTION(this);
-    if (!m_qp)
+    if (!m_conn)
     {
-        throw std::invalid_argument("PeriodicJob: no queue pair (call SetQueuePair)");
+        throw std::invalid_argument(
+            "PeriodicJob: no connection (call SetQueuePair or SetConnection)");
     }
-    if (m_qp->GetPriorityClass() != m_class)
+    if (m_conn->GetPriorityClass() != m_class)
     {
-        m_qp->SetPriorityClass(m_class); // the job's class (PriorityClass) for all it sends
+        m_conn->SetPriorityClass(m_class); // the job's class (PriorityClass) for all it sends
     }
-    m_qp->StartIteration(m_bytes);
+    m_conn->StartIteration(m_bytes);
     m_iterCompute = DrawComputeTime();
     Simulator::Schedule(m_iterCompute, &PeriodicJob::Communicate, this);
 }
@@ -147,14 +160,14 @@ PeriodicJob::Communicate()
 {
     NS_LOG_FUNCTION(this);
     m_posted = Simulator::Now();
-    m_qp->PostSend(m_bytes, MakeCallback(&PeriodicJob::OnSent, this));
+    m_conn->PostSend(m_bytes, MakeCallback(&PeriodicJob::OnSent, this));
 }
 
 void
 PeriodicJob::OnSent(uint64_t id, uint64_t bytes)
 {
     NS_LOG_FUNCTION(this << id << bytes);
-    RecordMessage(0, 1, bytes, m_qp->GetPriorityClass(), m_posted);
+    RecordMessage(0, 1, bytes, m_conn->GetPriorityClass(), m_posted);
     EndIteration(m_iterCompute);
 }
 

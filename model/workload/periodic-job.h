@@ -7,6 +7,7 @@
 
 #include "training-job.h"
 
+#include "ns3/message-transport.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/rdma-queue-pair.h"
 
@@ -16,10 +17,12 @@ namespace ns3
 /**
  * \ingroup mlnet
  * \brief The simplest training job: compute for ComputeTime, then send MessageBytes to a peer
- * on one queue pair, repeat.
+ * on one message connection, repeat.
  *
- * Each iteration starts with qp->StartIteration(MessageBytes) (for iteration-aware congestion
- * control), computes, posts the message, and ends when the message is acknowledged. Alone on an
+ * The connection is an RDMA queue pair at packet level (SetQueuePair) or a FluidConnection of
+ * the flow backend (SetConnection with FluidTransport::Open()). Each iteration starts with
+ * StartIteration(MessageBytes) on it (for iteration-aware congestion control; ignored at flow
+ * level), computes, posts the message, and ends when the message is acknowledged. Alone on an
  * idle path the iteration time is ComputeTime + MessageBytes / goodput + a round trip.
  *
  * Compute jitter: iteration i computes for ComputeTime x max(0, 1 + X_i), X_i drawn from the
@@ -38,10 +41,17 @@ class PeriodicJob : public TrainingJob
     PeriodicJob();
     ~PeriodicJob() override;
 
-    /// \param qp the queue pair the job sends on (required before Start())
+    /// \param qp the queue pair the job sends on (SetConnection of a queue pair)
     void SetQueuePair(Ptr<RdmaQueuePair> qp);
-    /// \return the queue pair
+    /// \return the queue pair (null if the connection is not one)
     Ptr<RdmaQueuePair> GetQueuePair() const;
+    /**
+     * \param c the connection the job sends on, of either backend (required before Start())
+     * \throws std::invalid_argument if c is null
+     */
+    void SetConnection(Ptr<MessageConnection> c);
+    /// \return the connection
+    Ptr<MessageConnection> GetConnection() const;
 
     /**
      * A relative jitter X ~ Normal(0, cv^2) bounded to |X| <= 1, for the ComputeJitter attribute.
@@ -78,7 +88,7 @@ class PeriodicJob : public TrainingJob
     void Communicate();
     void OnSent(uint64_t id, uint64_t bytes);
 
-    Ptr<RdmaQueuePair> m_qp;
+    Ptr<MessageConnection> m_conn;      //!< the queue pair or fluid connection it sends on
     Time m_compute;                     //!< mean compute phase
     Ptr<RandomVariableStream> m_jitter; //!< relative deviation X of each compute phase
     Time m_iterCompute;                 //!< this iteration's compute phase

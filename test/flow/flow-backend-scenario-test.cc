@@ -230,8 +230,5 @@ TEST_CASE("flow: the backend key is validated in the scenario parser", "[flow]")
     CHECK(
         mlnettest::ScenarioParseError(ScenarioText("fluid", "[]")).rfind("scenario: backend", 0) ==
         0);
-    CHECK(mlnettest::ScenarioParseError(
-              ScenarioText("flow", R"([{"type": "permutation", "rate": "1Gbps"}])"))
-              .find("is not available with \"backend\": \"flow\"") != std::string::npos);
     CHECK(mlnettest::ScenarioParseError(ScenarioText("flow", "[]")) == "");
 }
