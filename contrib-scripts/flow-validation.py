@@ -238,6 +238,15 @@ def scenarios(seed=1):
                  "ring8+websearch-30-k4", "websearch-30-k4", "ps4+2-googlenet-k4-fair",
                  "ps4+2-googlenet-k4-echelon", "ps4+2-googlenet-k4-cadentflow-priority"]:
         s[name + "-fixed"] = dict(s[name], cc="fixed")
+    # ... and with a packet-level retransmission timeout of 100 ms instead of RdmaNic's 1 ms:
+    # without the spurious go-back-N resends that the many queue pairs of the scheduler's
+    # scenarios cause there ("packetArgs": mlnet-run arguments of the packet runs only; the flow
+    # runs are the scenario's own)
+    for name in ["ps4+2-googlenet-k4-fair", "ps4+2-googlenet-k4-cadentflow-priority",
+                 "ps4+2-googlenet-k4-fair-fixed", "ps4+2-googlenet-k4-cadentflow-priority-fixed",
+                 "ps4+2-googlenet-k4", "ps4+2-googlenet-k4-fixed"]:
+        s[name + "-rto100ms"] = dict(s[name],
+                                     packetArgs=["--ns3::RdmaNic::RetransmitTimeout=100ms"])
     # ... and the in-network aggregation mixes without any congestion control: the trees' slot
     # pools as fixed windows ("aggregationCc": "none"), the RDMA flows at line rate (PFC only)
     for name in ["ina4x4-mixed-k4-panama", "ina4+ring4-k4-panama", "ina8+websearch-30-k4-panama"]:
@@ -252,9 +261,9 @@ def run(mlnet_run, name, scenario, backend, seed, cache=None, args=()):
     key = None
     if cache and backend == "packet":
         # packet runs are the slow ones and do not depend on the flow model: reuse them for the
-        # same scenario text
-        key = os.path.join(cache, hashlib.sha256(json.dumps(scenario, sort_keys=True).encode())
-                           .hexdigest()[:16] + ".json")
+        # same scenario text (and the same extra arguments, if any)
+        text = json.dumps(scenario, sort_keys=True) + (json.dumps(list(args)) if args else "")
+        key = os.path.join(cache, hashlib.sha256(text.encode()).hexdigest()[:16] + ".json")
         if os.path.exists(key):
             with open(key) as f:
                 return tuple(json.load(f))
@@ -334,13 +343,16 @@ def main():
             for name, sc in scenarios(seed).items():
                 if a.only and name not in a.only:
                     continue
+                sc = dict(sc)
+                pargs = sc.pop("packetArgs", [])
                 for backend in ("packet", "flow"):
                     extra = {"ringGranularity": "message"} if backend == "flow" else {}
                     path = os.path.join(a.write, "%s-s%d-%s.json" % (name, seed, backend))
                     with open(path, "w") as f:
                         json.dump(dict(sc, backend=backend, name=name, seed=seed, **extra), f,
                                   indent=1)
-                    print(path)
+                    # the packet run's extra mlnet-run arguments, if any, after the file
+                    print(" ".join([path] + (pargs if backend == "packet" else [])))
         return
     errors_iter = []
     errors_coarse = {}
@@ -360,7 +372,9 @@ def main():
             if a.iterations and not any(t["type"] == "rdma" for t in sc["traffic"]):
                 sc = dict(sc, traffic=[dict(t, iterations=a.iterations) if "iterations" in t
                                        else t for t in sc["traffic"]])
-            ps, pi, pf = run(a.mlnet_run, name, sc, "packet", seed, a.cache)
+            sc = dict(sc)
+            pargs = sc.pop("packetArgs", [])
+            ps, pi, pf = run(a.mlnet_run, name, sc, "packet", seed, a.cache, pargs)
             fs, fi, ff = run(a.mlnet_run, name, dict(sc, ringGranularity="message"), "flow", seed)
             row = [name, seed]
             if pi:

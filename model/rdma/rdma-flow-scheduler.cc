@@ -504,6 +504,8 @@ RdmaFlowScheduler::Start(Message& m, uint8_t cls, double capBps)
     m.record.start = Simulator::Now();
     m_onQp[{m.src->GetAddress().Get(), qp->GetQpn()}] = m.decl.id;
     const uint64_t id = m.decl.id;
+    NS_LOG_DEBUG("start flow " << id << " qp " << qp->GetQpn() << " class " << unsigned(cls)
+                               << " cap " << capBps);
     qp->PostSend(
         m.decl.bytes,
         MessageConnection::CompletionCallback([this, id](uint64_t, uint64_t) { OnCompleted(id); }));
@@ -524,6 +526,7 @@ RdmaFlowScheduler::OnMessageRx(Ipv4Address src, uint32_t srcQpn, uint64_t)
         return;
     }
     mit->second.record.received = Simulator::Now();
+    NS_LOG_DEBUG("received flow " << it->second);
     MessageCallback cb = mit->second.onReceived;
     if (!cb.IsNull())
     {
@@ -543,6 +546,7 @@ RdmaFlowScheduler::OnCompleted(uint64_t id)
     Message m = std::move(it->second);
     m_msgs.erase(it);
     m.record.completed = Simulator::Now();
+    NS_LOG_DEBUG("completed flow " << id);
     m_central.CompleteFlow(id);
     if (m.scope != kAll)
     {
