@@ -27,8 +27,10 @@ constexpr uint8_t kClasses = 8;
 /// The smallest background capacity of a link, as a share of the link's (a link taken whole
 /// by the classes above leaves the background flows this trickle until the next refresh).
 constexpr double kMinShare = 1e-9;
-/// Interval(): how many links ahead the per-link rows are asked for.
+/// Interval(), CompleteAnalytic(): how many links ahead the per-link state is asked for.
 constexpr std::size_t kHotAhead = 4;
+/// CompleteAnalytic(): how many flows ahead their links are asked for.
+constexpr std::size_t kFlowsAhead = 8;
 
 /// Ask for a per-link row (up to 64 B, two cache lines where it straddles them).
 /// \param row the row
@@ -241,8 +243,21 @@ FluidAggregate::CompleteAnalytic(std::vector<AnalyticFlow>& flows,
     // between calls.
     thread_local std::vector<uint32_t> seq;
     seq.clear();
-    for (const AnalyticFlow& f : flows)
+    for (std::size_t i = 0; i < flows.size(); ++i)
     {
+        if (i + kFlowsAhead < flows.size())
+        {
+            // a flow's links some flows ahead: their first and last lines (in range: `links`
+            // is not read here, only asked for)
+            const AnalyticFlow& g = flows[i + kFlowsAhead];
+            const uint64_t end = uint64_t(g.first) + g.nPath + g.nReverse;
+            if (g.nPath > 0 && end <= links.size())
+            {
+                __builtin_prefetch(&links[g.first]);
+                __builtin_prefetch(&links[end - 1]);
+            }
+        }
+        const AnalyticFlow& f = flows[i];
         if (f.nPath == 0 || uint64_t(f.first) + f.nPath + f.nReverse > links.size() ||
             f.cls >= kClasses || !(f.wire > 0) || !(f.reverseShare >= 0))
         {
@@ -300,8 +315,17 @@ FluidAggregate::CompleteAnalytic(std::vector<AnalyticFlow>& flows,
     // the call); a scratch kept between calls, indexed by link x 8 + class.
     thread_local std::vector<double> avail;
     avail.resize(m_batch.size() * kClasses);
-    for (uint32_t l : m_batchLinks)
+    for (std::size_t i = 0; i < m_batchLinks.size(); ++i)
     {
+        if (i + kHotAhead < m_batchLinks.size())
+        {
+            // the main network's link and its terms, read by Available() (links at random
+            // places in memory: asked for a few ahead)
+            const uint32_t n = m_batchLinks[i + kHotAhead];
+            m_main->PrefetchLink(n);
+            __builtin_prefetch(&m_terms[n]);
+        }
+        const uint32_t l = m_batchLinks[i];
         for (uint8_t c = 0; c < kClasses; ++c)
         {
             if (m_batch[l][c] > 0)
@@ -425,6 +449,7 @@ FluidAggregate::Interval()
             // the per-link rows the loop reads, a few links ahead (links in m_hot's order are
             // at random places: one miss after the other without this)
             const uint32_t n = m_hot[i + kHotAhead];
+            m_main->PrefetchLink(n); // its reserves, read and set below
             PrefetchRow(m_count[n]);
             PrefetchRow(m_extra[n]);
             PrefetchRow(m_seen[n]);

@@ -55,9 +55,11 @@ PrefetchWhole(const T& p)
  * four links ahead, their flow lists two ahead, the records of the next link's flows (the first
  * 16). The records (~300-400 B each, a few of their fields read) are read at random, and a
  * recomputation over a ring's links waits on one cache miss after the other without this.
- * Fill() reads seven of a link record's lines (ProgressReserves(): the reserves, their grants,
- * bytes and time, the carried bytes), so it asks for the whole record (`whole`); Violations()
- * reads the records after Fill() did, and asks for the lines it reads.
+ * Fill() reads three or four of a link record's six lines (the first two, and those of the
+ * classes of its reserves and flows: ProgressReserves(), the grants), so it asks for the whole
+ * record (`whole`); Violations() reads the records after Fill() did, and asks for the first
+ * two. A flow's class, weight and cap are in its record's second line, its rate, stamp and
+ * bottleneck in the third.
  * \param all the network's links \param flows its flows \param order the loop's link ids
  * \param i the loop's position \param whole ask for the link records' every line
  */
@@ -80,9 +82,7 @@ PrefetchAhead(const Links& all,
         else
         {
             __builtin_prefetch(&l.capacity);
-            __builtin_prefetch(&l.flows);
             __builtin_prefetch(&l.local);
-            __builtin_prefetch(&l.reserveMask);
         }
     }
     if (i + 2 < n)
@@ -99,7 +99,6 @@ PrefetchAhead(const Links& all,
         {
             const auto& f = flows[l.flows[j]];
             __builtin_prefetch(&f.stamp);
-            __builtin_prefetch(&f.rate);
             __builtin_prefetch(&f.spec.cls);
         }
     }
@@ -246,10 +245,12 @@ FluidNetwork::Violations(const std::vector<uint32_t>& links)
             load[f.spec.cls] += f.rate * link.coefs[j];
             top[f.spec.cls] = std::max(top[f.spec.cls], f.rate / f.spec.weight);
         }
-        for (uint8_t c = 0; link.reserveMask != 0 && c < N_CLASSES; ++c)
+        for (unsigned mask = link.reserveMask; mask != 0; mask &= mask - 1)
         {
-            load[c] += link.granted[c]; // a reserve: weight 1, on this link only
-            top[c] = std::max(top[c], link.granted[c]);
+            // a reserve: weight 1, on this link only (another class has no grant)
+            const int c = __builtin_ctz(mask);
+            load[c] += link.byClass[c].granted;
+            top[c] = std::max(top[c], link.byClass[c].granted);
         }
         double atLeast[N_CLASSES]; // load of the class and the classes above it
         double sum = 0;
@@ -280,7 +281,7 @@ FluidNetwork::Violations(const std::vector<uint32_t>& links)
             // a reserve held below its rate: bottlenecked here, as a flow would be
             if ((link.reserveHeld >> c & 1) != 0 &&
                 (atLeast[c] < link.capacity * (1 - kTolerance) ||
-                 top[c] > link.granted[c] * (1 + kTolerance) + 1e-6))
+                 top[c] > link.byClass[c].granted * (1 + kTolerance) + 1e-6))
             {
                 holds = false;
             }
@@ -416,7 +417,7 @@ FluidNetwork::Fill(const std::vector<uint32_t>& flows, const std::vector<uint32_
             reserveFrozen[li] = 0;
             ++active[li]; // a flow of the class is on the link: it is in `touched`
             wsum[li] += 1.0;
-            push(Level{m_links[links[li]].reserve[c], nf + li, 0, true});
+            push(Level{m_links[links[li]].byClass[c].reserve, nf + li, 0, true});
         }
         for (uint32_t li : touched)
         {
@@ -430,9 +431,9 @@ FluidNetwork::Fill(const std::vector<uint32_t>& flows, const std::vector<uint32_
         auto grantReserve = [&](uint32_t li, double level, bool held) {
             Link& link = m_links[links[li]];
             reserveFrozen[li] = 1;
-            const double rate = std::min(level, link.reserve[c]);
-            link.granted[c] = rate;
-            if (held && rate < link.reserve[c])
+            const double rate = std::min(level, link.byClass[c].reserve);
+            link.byClass[c].granted = rate;
+            if (held && rate < link.byClass[c].reserve)
             {
                 link.reserveHeld |= bit;
             }
@@ -453,7 +454,8 @@ FluidNetwork::Fill(const std::vector<uint32_t>& flows, const std::vector<uint32_
             }
             const double rate = grantReserve(li, std::max(avail[li], 0.0), true);
             NS_LOG_LOGIC("reserve of class " << int(c) << " alone on link " << links[li] << ": "
-                                             << rate << " of " << m_links[links[li]].reserve[c]);
+                                             << rate << " of "
+                                             << m_links[links[li]].byClass[c].reserve);
             touched.push_back(li);
             ++alone;
         }

@@ -143,7 +143,7 @@ FluidNetwork::GetLinkClassBytes(uint32_t link, uint8_t cls) const
         throw std::invalid_argument("FluidNetwork::GetLinkClassBytes: class = " +
                                     std::to_string(cls) + " is out of range [0, 7]");
     }
-    return LinkAt(link).carriedByClass[cls];
+    return LinkAt(link).byClass[cls].carried;
 }
 
 double
@@ -205,12 +205,12 @@ FluidNetwork::SetLinkReserve(uint32_t link, uint8_t cls, double rate)
                                     " bytes/s is out of range (>= 0, finite; 0 = none)");
     }
     Link& l = m_links[link];
-    if (l.reserve[cls] == rate)
+    if (l.byClass[cls].reserve == rate)
     {
         return;
     }
     ProgressReserves(l, Simulator::Now());
-    l.reserve[cls] = rate;
+    l.byClass[cls].reserve = rate;
     const uint8_t bit = uint8_t(1u << cls);
     if (rate > 0)
     {
@@ -220,7 +220,7 @@ FluidNetwork::SetLinkReserve(uint32_t link, uint8_t cls, double rate)
     {
         l.reserveMask &= uint8_t(~bit);
         l.reserveHeld &= uint8_t(~bit);
-        l.granted[cls] = 0;
+        l.byClass[cls].granted = 0;
     }
     if (l.flows.empty())
     {
@@ -238,16 +238,18 @@ FluidNetwork::SetLinkReserve(uint32_t link, uint8_t cls, double rate)
         free = !f.finished && f.bottleneck != link;
         load += f.rate * l.coefs[j];
     }
+    // (the classes of reserveMask only: another class has no reserve and no grant)
     double reserved = 0;
-    for (uint8_t c = 0; c < N_CLASSES; ++c)
+    for (unsigned mask = l.reserveMask; mask != 0; mask &= mask - 1)
     {
-        reserved += l.reserve[c];
+        reserved += l.byClass[__builtin_ctz(mask)].reserve;
     }
     if (free && load + reserved <= l.capacity * (1 - 1e-9))
     {
-        for (uint8_t c = 0; c < N_CLASSES; ++c)
+        for (unsigned mask = l.reserveMask; mask != 0; mask &= mask - 1)
         {
-            l.granted[c] = l.reserve[c];
+            ClassState& k = l.byClass[__builtin_ctz(mask)];
+            k.granted = k.reserve;
         }
         l.reserveHeld = 0;
         l.load = load + reserved;
@@ -273,10 +275,14 @@ FluidNetwork::GrantAlone(Link& l)
     l.reserveHeld = 0;
     for (int c = N_CLASSES - 1; c >= 0; --c)
     {
-        l.granted[c] = std::min(l.reserve[c], std::max(left, 0.0));
-        left -= l.granted[c];
-        l.load += l.granted[c];
-        if (l.granted[c] < l.reserve[c])
+        if ((l.reserveMask >> c & 1) == 0)
+        {
+            continue; // no reserve, no grant
+        }
+        l.byClass[c].granted = std::min(l.byClass[c].reserve, std::max(left, 0.0));
+        left -= l.byClass[c].granted;
+        l.load += l.byClass[c].granted;
+        if (l.byClass[c].granted < l.byClass[c].reserve)
         {
             l.reserveHeld |= uint8_t(1u << c);
         }
@@ -287,14 +293,14 @@ double
 FluidNetwork::GetLinkReserve(uint32_t link, uint8_t cls) const
 {
     CheckLinkClass(link, cls, "GetLinkReserve");
-    return m_links[link].reserve[cls];
+    return m_links[link].byClass[cls].reserve;
 }
 
 double
 FluidNetwork::GetLinkReserveRate(uint32_t link, uint8_t cls) const
 {
     CheckLinkClass(link, cls, "GetLinkReserveRate");
-    return m_links[link].granted[cls];
+    return m_links[link].byClass[cls].granted;
 }
 
 double
@@ -302,7 +308,8 @@ FluidNetwork::GetLinkReserveBytes(uint32_t link, uint8_t cls) const
 {
     CheckLinkClass(link, cls, "GetLinkReserveBytes");
     const Link& l = m_links[link];
-    return l.reserveBytes[cls] + l.granted[cls] * (Simulator::Now() - l.reserveLast).GetSeconds();
+    return l.byClass[cls].reserveBytes +
+           l.byClass[cls].granted * (Simulator::Now() - l.reserveLast).GetSeconds();
 }
 
 void
@@ -318,17 +325,18 @@ FluidNetwork::ProgressReserves(Link& l, Time now)
         return;
     }
     const double dt = (now - l.reserveLast).GetSeconds();
-    // Only a class with a reserve has a grant (SetLinkReserve clears both): the classes of
-    // reserveMask, in the same order as all eight would be.
+    // Only a class with a reserve has a grant (SetLinkReserve clears both; the same holds in
+    // SetLinkReserve, GrantAlone and Violations): the classes of reserveMask, in the same
+    // order as all eight would be.
     for (unsigned mask = l.reserveMask; mask != 0; mask &= mask - 1)
     {
         const int c = __builtin_ctz(mask);
-        if (l.granted[c] > 0)
+        if (l.byClass[c].granted > 0)
         {
-            const double bytes = l.granted[c] * dt;
-            l.reserveBytes[c] += bytes;
+            const double bytes = l.byClass[c].granted * dt;
+            l.byClass[c].reserveBytes += bytes;
             l.carried += bytes;
-            l.carriedByClass[c] += bytes;
+            l.byClass[c].carried += bytes;
         }
     }
     l.reserveLast = now;
@@ -417,6 +425,19 @@ uint64_t
 FluidNetwork::GetLinkVersion(uint32_t link) const
 {
     return LinkAt(link).version;
+}
+
+void
+FluidNetwork::PrefetchLink(uint32_t link) const
+{
+    if (link < m_links.size())
+    {
+        const char* b = reinterpret_cast<const char*>(&m_links[link]);
+        for (std::size_t off = 0; off < sizeof(Link); off += 64)
+        {
+            __builtin_prefetch(b + off);
+        }
+    }
 }
 
 Time
@@ -751,7 +772,7 @@ FluidNetwork::Progress(Flow& f, Time now)
         {
             Link& link = m_links[f.links[i]];
             link.carried += moved * f.coef[i];
-            link.carriedByClass[f.spec.cls] += moved * f.coef[i];
+            link.byClass[f.spec.cls].carried += moved * f.coef[i];
         }
     }
     f.last = now;

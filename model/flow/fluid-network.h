@@ -187,6 +187,14 @@ class FluidNetwork : public Object
      * \param link a link id \return the counter
      */
     uint64_t GetLinkVersion(uint32_t link) const;
+    /**
+     * Ask the memory for a link's state ahead of reading it: a hint, without effect on any
+     * result. A caller that visits many links in a random order (FluidAggregate's intervals
+     * and batches) asks a few links ahead, so that its reads of one link do not wait on the
+     * memory one after the other.
+     * \param link a link id (nothing is done for an unknown one)
+     */
+    void PrefetchLink(uint32_t link) const;
 
     /**
      * \param path link ids
@@ -243,46 +251,59 @@ class FluidNetwork : public Object
     void DoDispose() override;
 
   private:
-    struct Link
+    /// A link's state for one traffic class (what an interval or a recomputation reads of a
+    /// class together: one class's in half a cache line).
+    struct ClassState
     {
-        double capacity{0};
-        double nominal{0}; //!< the capacity given to AddLink (for the path latency)
-        Time delay;
-        double frameTime{0};                //!< FrameBytes / capacity (s)
-        std::vector<uint32_t> flows;        //!< slots of the flows crossing it
-        std::vector<double> coefs;          //!< their bytes on this link per byte (as flows)
-        double load{0};                     //!< sum of the rates of its flows (bytes/s)
-        double carried{0};                  //!< bytes carried so far
-        double carriedByClass[N_CLASSES]{}; //!< of which per traffic class
-        uint64_t stamp{0};                  //!< last recomputation that visited it
-        uint32_t local{0};                  //!< index in the recomputation's arrays
-        uint64_t version{0};                //!< GetLinkVersion()
-        double reserve[N_CLASSES]{};        //!< SetLinkReserve(): the rate per class
-        double granted[N_CLASSES]{};        //!< what each reserve gets
-        double reserveBytes[N_CLASSES]{};   //!< bytes the reserves carried up to reserveLast
-        Time reserveLast;                   //!< reserveBytes are as of this time
-        uint8_t reserveMask{0};             //!< classes with a reserve (bit c)
-        uint8_t reserveHeld{0};             //!< classes whose reserve the link holds below its rate
+        double reserve{0};      //!< SetLinkReserve(): the rate
+        double granted{0};      //!< what the reserve gets
+        double reserveBytes{0}; //!< bytes the reserve carried up to Link::reserveLast
+        double carried{0};      //!< bytes of flows and reserve of the class carried so far
     };
 
-    struct Flow
+    /// A directed link. Its record starts a cache line (alignas): the first line holds what
+    /// every recomputation covering it reads (capacity, flows), the second its bookkeeping,
+    /// then the classes, two to a line.
+    struct alignas(64) Link
     {
-        uint64_t id{0};
-        bool live{false};     //!< the slot holds a transmitting flow
-        bool finished{false}; //!< drained, waiting for the recomputation to detach it
+        double capacity{0};
+        std::vector<uint32_t> flows; //!< slots of the flows crossing it
+        std::vector<double> coefs;   //!< their bytes on this link per byte (as flows)
+        double load{0};              //!< sum of the rates of its flows (bytes/s)
+        uint64_t stamp{0};           //!< last recomputation that visited it
+        uint32_t local{0};           //!< index in the recomputation's arrays
+        uint8_t reserveMask{0};      //!< classes with a reserve (bit c)
+        uint8_t reserveHeld{0};      //!< classes whose reserve the link holds below its rate
+        uint64_t version{0};         //!< GetLinkVersion()
+        Time reserveLast;            //!< the reserves' bytes are as of this time
+        double carried{0};           //!< bytes carried so far
+        double nominal{0};           //!< the capacity given to AddLink (for the path latency)
+        Time delay;
+        double frameTime{0};           //!< FrameBytes / capacity (s)
+        ClassState byClass[N_CLASSES]; //!< per traffic class
+    };
+
+    /// A flow. Its record starts a cache line (alignas): the specification's class, weight
+    /// and cap share the second line, and its rate, stamp and bottleneck the third, so that a
+    /// recomputation reads two lines of a flow on a link it covers (was three).
+    struct alignas(64) Flow
+    {
         FlowSpec spec;
-        std::vector<uint32_t> links;     //!< path, then reversePath if reverseShare > 0
-        std::vector<double> coef;        //!< bytes on links[i] per byte of the flow
-        std::vector<uint32_t> posInLink; //!< its index in each of links' flows
-        double remaining{0};
         double rate{0};
-        Time last;         //!< remaining is as of this time
-        Time start;        //!< when it started
-        EventId done;      //!< its drain-completion event
         uint64_t stamp{0}; //!< last recomputation that visited it
         uint32_t local{0}; //!< index in the recomputation's arrays
         /// what stopped its rate in the last filling: a link id, or kCapped (its rate cap)
         uint32_t bottleneck{0};
+        bool live{false};     //!< the slot holds a transmitting flow
+        bool finished{false}; //!< drained, waiting for the recomputation to detach it
+        uint64_t id{0};
+        std::vector<uint32_t> links;     //!< path, then reversePath if reverseShare > 0
+        std::vector<double> coef;        //!< bytes on links[i] per byte of the flow
+        std::vector<uint32_t> posInLink; //!< its index in each of links' flows
+        double remaining{0};
+        Time last;    //!< remaining is as of this time
+        Time start;   //!< when it started
+        EventId done; //!< its drain-completion event
     };
 
     static constexpr uint32_t kCapped = 0xffffffffu; //!< Flow::bottleneck: the rate cap
