@@ -36,20 +36,6 @@ CeilNs(double seconds)
     return NanoSeconds(int64_t(std::max(ns, 0.0)));
 }
 
-/// Ask for every cache line of an object (a record read at random, several of its lines used).
-/// \param p the object
-template <class T>
-void
-PrefetchWhole(const T& p)
-{
-    const char* b = reinterpret_cast<const char*>(&p);
-    for (std::size_t off = 0; off < sizeof(T); off += 64)
-    {
-        __builtin_prefetch(b + off);
-    }
-    __builtin_prefetch(b + sizeof(T) - 1);
-}
-
 /**
  * Ask for what a loop over the links of a recomputation reads, ahead of it: the link records
  * four links ahead, their flow lists two ahead, the records of the next link's flows (the first
@@ -57,15 +43,17 @@ PrefetchWhole(const T& p)
  * recomputation over a ring's links waits on one cache miss after the other without this.
  * Fill() reads three or four of a link record's six lines (the first two, and those of the
  * classes of its reserves and flows: ProgressReserves(), the grants), so it asks for the whole
- * record (`whole`); Violations() reads the records after Fill() did, and asks for the first
- * two. A flow's class, weight and cap are in its record's second line, its rate, stamp and
- * bottleneck in the third.
- * \param all the network's links \param flows its flows \param order the loop's link ids
- * \param i the loop's position \param whole ask for the link records' every line
+ * record (`whole`, FluidNetwork::PrefetchLink()); Violations() reads the records after Fill()
+ * did, and asks for the first two. A flow's class, weight and cap are in its record's second
+ * line, its rate, stamp and bottleneck in the third.
+ * \param net the network \param all its links \param flows its flows
+ * \param order the loop's link ids \param i the loop's position
+ * \param whole ask for the link records' every line
  */
 template <class Links, class Flows>
 void
-PrefetchAhead(const Links& all,
+PrefetchAhead(const FluidNetwork& net,
+              const Links& all,
               const Flows& flows,
               const std::vector<uint32_t>& order,
               size_t i,
@@ -74,13 +62,13 @@ PrefetchAhead(const Links& all,
     const std::size_t n = order.size();
     if (i + 4 < n)
     {
-        const auto& l = all[order[i + 4]];
         if (whole)
         {
-            PrefetchWhole(l);
+            net.PrefetchLink(order[i + 4]);
         }
         else
         {
+            const auto& l = all[order[i + 4]];
             __builtin_prefetch(&l.capacity);
             __builtin_prefetch(&l.local);
         }
@@ -233,7 +221,7 @@ FluidNetwork::Violations(const std::vector<uint32_t>& links)
     more.clear();
     for (std::size_t i = 0; i < links.size(); ++i)
     {
-        PrefetchAhead(m_links, m_flows, links, i, false);
+        PrefetchAhead(*this, m_links, m_flows, links, i, false);
         const uint32_t l = links[i];
         Link& link = m_links[l];
         // Per class: the load of the class and the highest level (rate per unit of weight).
@@ -329,7 +317,7 @@ FluidNetwork::Fill(const std::vector<uint32_t>& flows, const std::vector<uint32_
     reserveFrozen.assign(nl, 0);
     for (std::size_t i = 0; i < nl; ++i)
     {
-        PrefetchAhead(m_links, m_flows, links, i, true);
+        PrefetchAhead(*this, m_links, m_flows, links, i, true);
         Link& link = m_links[links[i]];
         link.local = uint32_t(i);
         if (link.reserveMask != 0)
