@@ -67,8 +67,9 @@ RdmaNic::GetTypeId()
                           MakeUintegerChecker<uint8_t>(0, 7))
             .AddAttribute("RetransmitTimeout",
                           "Go back to the oldest unacknowledged packet when nothing was "
-                          "acknowledged for this long",
-                          TimeValue(MilliSeconds(1)),
+                          "acknowledged for this long (default 4.096 us x 2^14: RoCE's local "
+                          "ACK timeout at NCCL_IB_TIMEOUT 14, NCCL's default before 2.14)",
+                          TimeValue(NanoSeconds(67108864)),
                           MakeTimeAccessor(&RdmaNic::m_rto),
                           MakeTimeChecker(MicroSeconds(1)))
             .AddAttribute("MaxInflightBytes",

@@ -64,6 +64,13 @@ TEST_CASE("helper: a session's RDMA flow completes at the line rate", "[helper]"
     CHECK(t.switches == 2);
     CHECK(t.addresses.size() == 2);
     s.InstallRdma("ns3::Dcqcn", std::nullopt, {});
+    // The run ends with the last event: the sender's retransmission timer, which expires
+    // (doing nothing) up to RetransmitTimeout after the last ACK; 1 ms keeps it within the
+    // 1 ms margin of the last check (the default, 67.1 ms, would end the run 67 ms later).
+    for (const Ptr<RdmaNic>& nic : s.GetNics())
+    {
+        nic->SetAttribute("RetransmitTimeout", TimeValue(MilliSeconds(1)));
+    }
     const uint64_t bytes = 1000000; // 1,000 packets of the default 1,000-byte MTU
     std::shared_ptr<SessionFlow> f = s.AddRdmaFlow(0, 1, bytes, 0.0, 3, 1.0, false);
     s.Run();
