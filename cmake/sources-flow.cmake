@@ -10,6 +10,7 @@ list(APPEND MLNET_SOURCES
   ${_dir}/fluid-fabric.cc
   ${_dir}/fluid-connection.cc
   ${_dir}/fluid-transport.cc
+  ${_dir}/fluid-host.cc
 )
 list(APPEND MLNET_HEADERS
   ${_dir}/fluid-network.h
@@ -17,6 +18,7 @@ list(APPEND MLNET_HEADERS
   ${_dir}/fluid-fabric.h
   ${_dir}/fluid-connection.h
   ${_dir}/fluid-transport.h
+  ${_dir}/fluid-host.h
 )
 list(APPEND MLNET_TEST_SOURCES
   ${MLNET_ROOT}/test/flow/fluid-network-test.cc
@@ -31,4 +33,5 @@ list(APPEND MLNET_TEST_SOURCES
   ${MLNET_ROOT}/test/flow/fluid-reserve-test.cc
   ${MLNET_ROOT}/test/flow/fluid-speed-test.cc
   ${MLNET_ROOT}/test/flow/flow-udp-periodic-test.cc
+  ${MLNET_ROOT}/test/flow/flow-host-test.cc
 )

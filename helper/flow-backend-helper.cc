@@ -3,6 +3,7 @@
  */
 #include "flow-backend-helper.h"
 
+#include "ns3/boolean.h"
 #include "ns3/node-list.h"
 #include "ns3/node.h"
 #include "ns3/uinteger.h"
@@ -69,6 +70,40 @@ FlowBackendHelper::Install(const FabricTopology& topo)
         node->AggregateObject(t);
     }
     return fabric;
+}
+
+std::vector<Ptr<FluidHost>>
+FlowBackendHelper::InstallHost(const NodeContainer& hosts, const HostInterconnectHelper& host)
+{
+    std::vector<Ptr<FluidHost>> out;
+    for (auto it = hosts.Begin(); it != hosts.End(); ++it)
+    {
+        Ptr<FluidTransport> t = GetTransport(*it);
+        if (!t)
+        {
+            throw std::invalid_argument("FlowBackendHelper::InstallHost: node " +
+                                        std::to_string((*it)->GetId()) +
+                                        " has no FluidTransport (call Install first)");
+        }
+        if (HostInterconnectHelper::Get(*it))
+        {
+            throw std::invalid_argument("FlowBackendHelper::InstallHost: node " +
+                                        std::to_string((*it)->GetId()) +
+                                        " already has a host interconnect");
+        }
+        Ptr<HostInterconnect> hi = host.Create();
+        BooleanValue enabled;
+        hi->GetAttribute("Enabled", enabled);
+        if (enabled.Get())
+        {
+            Ptr<FluidHost> fh = CreateObject<FluidHost>();
+            fh->Install(hi, t);
+            (*it)->AggregateObject(fh);
+            out.push_back(fh);
+        }
+        (*it)->AggregateObject(hi);
+    }
+    return out;
 }
 
 Ptr<FluidTransport>

@@ -5,8 +5,10 @@
 #define MLNET_FLOW_BACKEND_HELPER_H
 
 #include "fabric-topology-helper.h"
+#include "host-interconnect-helper.h"
 
 #include "ns3/fluid-fabric.h"
+#include "ns3/fluid-host.h"
 #include "ns3/fluid-transport.h"
 #include "ns3/object-factory.h"
 
@@ -49,6 +51,20 @@ class FlowBackendHelper
      * \throws std::invalid_argument if a host already has a transport of this backend
      */
     Ptr<FluidFabric> Install(const FabricTopology& topo);
+
+    /**
+     * Put a host interconnect on hosts of the flow backend: per host a HostInterconnect from
+     * the helper's attributes (aggregated to the node, as at packet level) and, if it is
+     * Enabled, a FluidHost whose links carry the host's connections (doc/host.rst, "Flow
+     * level"). Call after Install() and before the hosts' connections are opened.
+     * \param hosts the hosts (each with a FluidTransport)
+     * \param host the host path's attributes
+     * \return the FluidHosts installed (none for a disabled path), in the order of the hosts
+     * \throws std::invalid_argument if a host has no FluidTransport, already has a host path,
+     *         or the parameters do not make a valid path
+     */
+    static std::vector<Ptr<FluidHost>> InstallHost(const NodeContainer& hosts,
+                                                   const HostInterconnectHelper& host);
 
     /// \param host a host node \return its FluidTransport (null if none)
     static Ptr<FluidTransport> GetTransport(Ptr<Node> host);

@@ -52,13 +52,19 @@ HostInterconnectHelper::Install(const NodeContainer& hosts) const
             {
                 nic = RdmaHelper().Install(NodeContainer(*it)).front();
             }
-            h = m_factory.Create<HostInterconnect>();
+            h = Create();
             h->Attach(nic);
             (*it)->AggregateObject(h);
         }
         out.push_back(h);
     }
     return out;
+}
+
+Ptr<HostInterconnect>
+HostInterconnectHelper::Create() const
+{
+    return m_factory.Create<HostInterconnect>();
 }
 
 Ptr<HostInterconnect>

@@ -47,6 +47,13 @@ class HostInterconnectHelper
      */
     std::vector<Ptr<HostInterconnect>> Install(const NodeContainer& hosts) const;
 
+    /**
+     * A HostInterconnect with the attributes set, attached to no NIC (the flow backend's
+     * FluidHost takes its rates: FlowBackendHelper::InstallHost).
+     * \return the new object
+     */
+    Ptr<HostInterconnect> Create() const;
+
     /// \param node a host \return its HostInterconnect (null if none)
     static Ptr<HostInterconnect> Get(Ptr<Node> node);
 

@@ -15,6 +15,7 @@
 // and every other HostInterconnect attribute in camelCase (pageWalkAccesses, hostCcGain, ...;
 // HostKeys()). Overrides and demand changes name hosts of "hosts".
 
+#include "flow-backend-helper.h"
 #include "host-interconnect-helper.h"
 #include "input-limits.h"
 #include "scenario-extension.h"
@@ -263,7 +264,15 @@ class HostSection : public TrafficSpec
                     helper.SetAttribute(name, *value);
                 }
             }
-            helper.Install(NodeContainer(t.hosts.Get(h)));
+            if (ctx.Config().backend == "flow")
+            {
+                // fluid links at the host path's steady-state rates (FluidHost)
+                FlowBackendHelper::InstallHost(NodeContainer(t.hosts.Get(h)), helper);
+            }
+            else
+            {
+                helper.Install(NodeContainer(t.hosts.Get(h)));
+            }
         }
         for (const DemandChange& c : changes)
         {

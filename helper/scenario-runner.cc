@@ -524,7 +524,19 @@ ScenarioRunner::CollectHosts(double seconds) const
         r.bufferedBytes = hi->GetBufferBytes();
         r.simulatedSeconds = seconds;
         r.memoryAppDemand = hi->GetMemoryAppDemand();
-        if (hi->IsActive())
+        if (Ptr<FluidHost> fh = node->GetObject<FluidHost>())
+        {
+            // flow level: the fluid links' bytes and the operating point (FluidHost)
+            m_fluid->GetNetwork()->Advance();
+            r.flowLevel = true;
+            r.stats.dmaPayloadBytes = uint64_t(std::llround(fh->GetReceivedPayloadBytes()));
+            r.stats.txPayloadBytes = uint64_t(std::llround(fh->GetTransmittedPayloadBytes()));
+            const HostPathTiming::Operating op = hi->GetOperatingPoint();
+            r.appLoadBps = hi->GetAppLoad();
+            r.writeRateBps = op.writeRate;
+            r.memoryUtilization = op.memUtil;
+        }
+        else if (hi->IsActive())
         {
             const HostPathTiming::Operating op = hi->GetOperatingPoint();
             r.appLoadBps = hi->GetAppLoad();

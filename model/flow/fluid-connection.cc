@@ -3,6 +3,7 @@
  */
 #include "fluid-connection.h"
 
+#include "fluid-host.h"
 #include "fluid-transport.h"
 
 #include "ns3/boolean.h"
@@ -68,6 +69,7 @@ FluidConnection::PostSend(uint64_t bytes, CompletionCallback cb)
     m_waiting.push_back(Message{id, bytes, Simulator::Now(), cb});
     if (!m_sending)
     {
+        NotifyHost(true);
         StartNext();
     }
     return id;
@@ -141,6 +143,26 @@ FluidConnection::OnDrained()
     if (!m_waiting.empty())
     {
         StartNext();
+    }
+    else
+    {
+        NotifyHost(false);
+    }
+}
+
+void
+FluidConnection::NotifyHost(bool started)
+{
+    if (FluidHost* host = m_remote ? PeekPointer(m_remote->m_host) : nullptr)
+    {
+        if (started)
+        {
+            host->ConnectionStarted();
+        }
+        else
+        {
+            host->ConnectionStopped();
+        }
     }
 }
 

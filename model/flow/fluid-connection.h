@@ -174,6 +174,9 @@ class FluidConnection : public MessageConnection
 
     /// Start the flow of the oldest message that has not started.
     void StartNext();
+    /// Tell the destination's host path (FluidHost), if it has one, that this connection
+    /// started (true) or stopped (false) transmitting.
+    void NotifyHost(bool started);
     /// \return the network the connection's messages drain in
     Ptr<FluidNetwork> MessageNetwork() const;
     /// The message in flight has left the source.

@@ -3,6 +3,8 @@
  */
 #include "fluid-transport.h"
 
+#include "fluid-host.h"
+
 #include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/rdma-nic.h"
@@ -109,6 +111,7 @@ FluidTransport::DoDispose()
     }
     m_conns.clear();
     m_fabric = nullptr;
+    m_host = nullptr;
     m_rxCb = ReceiveCallback();
     MessageTransport::DoDispose();
 }
@@ -254,7 +257,29 @@ FluidTransport::RouteTo(const FluidTransport& peer, uint16_t srcPort, uint8_t cl
     r.reverseShare =
         std::min(1.0, double(m_ackFrameBytes) / (double(m_ackInterval) * double(WireBytes(m_mtu))));
     r.ackLatency = NanoSeconds(int64_t(std::llround(ack * 1e9)));
+    // The host interconnects (FluidHost): memory -> NIC at the source, NIC -> memory at the
+    // destination (the acknowledgements are the NICs' and cross neither).
+    if (m_host && m_host->GetTransmitLink() >= 0)
+    {
+        r.path.insert(r.path.begin(), uint32_t(m_host->GetTransmitLink()));
+    }
+    if (peer.m_host)
+    {
+        r.path.push_back(uint32_t(peer.m_host->GetReceiveLink()));
+    }
     return r;
+}
+
+void
+FluidTransport::SetHost(Ptr<FluidHost> host)
+{
+    m_host = host;
+}
+
+Ptr<FluidHost>
+FluidTransport::GetHost() const
+{
+    return m_host;
 }
 
 void
@@ -359,6 +384,7 @@ FluidTransport::StartRing(const RingTransfer& ring)
         c->m_posted += ring.sent[i];
         c->m_sending = true; // messages posted meanwhile wait for the ring
         c->m_ring = g;
+        c->NotifyHost(true);
     }
     if (m_ringGranularity == RING_PHASED)
     {
@@ -481,6 +507,10 @@ FluidTransport::RingDrained(const std::shared_ptr<FluidConnection::RingGroup>& g
         if (!c->m_waiting.empty())
         {
             c->StartNext();
+        }
+        else
+        {
+            c->NotifyHost(false);
         }
     }
 }

@@ -16,6 +16,8 @@
 namespace ns3
 {
 
+class FluidHost;
+
 /**
  * \ingroup mlnet
  * \brief The flow backend's transport of one host: the MessageTransport the workloads talk to
@@ -106,6 +108,16 @@ class FluidTransport : public MessageTransport
     Ptr<FluidConnection> GetConnection(uint32_t qpn) const;
     /// \return payload bytes of the messages received completely
     uint64_t GetBytesReceived() const;
+    /**
+     * Route through the host's interconnect (FluidHost::Install): the connections opened from
+     * now on from this host start with its transmit link (if it has one), those to it end with
+     * its receive link, and the connections to it tell it when they start and stop
+     * transmitting.
+     * \param host the host's fluid interconnect
+     */
+    void SetHost(Ptr<FluidHost> host);
+    /// \return the host's fluid interconnect (null: none)
+    Ptr<FluidHost> GetHost() const;
 
   protected:
     void DoDispose() override;
@@ -128,6 +140,7 @@ class FluidTransport : public MessageTransport
                              Time received);
 
     Ptr<FluidFabric> m_fabric;
+    Ptr<FluidHost> m_host; //!< SetHost (null: none)
     uint32_t m_address{0};
     std::vector<Ptr<FluidConnection>> m_conns; //!< by connection number
     uint32_t m_responders{0};                  //!< connections opened towards this host

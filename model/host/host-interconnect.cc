@@ -247,6 +247,12 @@ HostInterconnect::GetTypeId()
                             "the host queueing delay)",
                             MakeTraceSourceAccessor(&HostInterconnect::m_dmaTrace),
                             "ns3::HostInterconnect::DmaTracedCallback")
+            .AddTraceSource("OperatingPoint",
+                            "The operating point was solved again (Configure, Attach, a new "
+                            "memory demand or throttle level): (DMA write rate, DMA read rate), "
+                            "bit/s of payload",
+                            MakeTraceSourceAccessor(&HostInterconnect::m_opTrace),
+                            "ns3::HostInterconnect::OperatingTracedCallback")
             .AddTraceSource("HostDrop",
                             "A packet was dropped: the NIC buffer was full",
                             MakeTraceSourceAccessor(&HostInterconnect::m_dropTrace),
@@ -276,18 +282,9 @@ HostInterconnect::DoDispose()
 }
 
 void
-HostInterconnect::Attach(Ptr<RdmaNic> nic)
+HostInterconnect::Configure()
 {
-    NS_LOG_FUNCTION(this << nic);
-    if (!m_enabled)
-    {
-        return;
-    }
-    if (!nic || !nic->GetDevice())
-    {
-        throw std::invalid_argument("HostInterconnect::Attach: the RDMA NIC must be bound to a "
-                                    "device");
-    }
+    NS_LOG_FUNCTION(this);
     HostPathTiming::Config cfg;
     cfg.writeCredits = m_writeCredits;
     cfg.ioLatency = m_ioLatency.GetSeconds();
@@ -303,6 +300,24 @@ HostInterconnect::Attach(Ptr<RdmaNic> nic)
         cfg);
     m_iotlb = std::make_unique<Iotlb>(m_iotlbEntries, m_pageBytes);
     m_qpSpan = (m_perQpBytes + m_pageBytes - 1) / m_pageBytes * m_pageBytes;
+    m_missCache.clear();
+    Recompute();
+}
+
+void
+HostInterconnect::Attach(Ptr<RdmaNic> nic)
+{
+    NS_LOG_FUNCTION(this << nic);
+    if (!m_enabled)
+    {
+        return;
+    }
+    if (!nic || !nic->GetDevice())
+    {
+        throw std::invalid_argument("HostInterconnect::Attach: the RDMA NIC must be bound to a "
+                                    "device");
+    }
+    Configure();
     m_nic = nic;
     m_dev = nic->GetDevice();
     // PFC thresholds, as the switch MMU sizes its headroom: 2 x BDP + 2 maximum frames.
@@ -325,7 +340,6 @@ HostInterconnect::Attach(Ptr<RdmaNic> nic)
     m_resumeAt = m_pauseAt - resumeOffset;
     m_pauseDuration = m_dev->GetDataRate().CalculateBytesTxTime(uint64_t(m_pauseQuanta) *
                                                                 PfcHeader::kBitsPerQuantum / 8);
-    Recompute();
     nic->SetHostPath(MakeCallback(&HostInterconnect::Receive, this),
                      m_txPath ? MakeCallback(&HostInterconnect::TransmitReady, this)
                               : RdmaNic::HostTransmitHook());
@@ -390,31 +404,109 @@ HostInterconnect::GetAppLoad() const
 }
 
 double
-HostInterconnect::GetStreamWriteRate(uint32_t flows) const
+HostInterconnect::GetStreamWriteRate(uint32_t flows, uint32_t writeBytes) const
 {
     if (!m_timing)
     {
-        throw std::invalid_argument("HostInterconnect::GetStreamWriteRate: not attached to a NIC");
+        throw std::invalid_argument("HostInterconnect::GetStreamWriteRate: not configured "
+                                    "(Attach or Configure first)");
     }
-    if (flows < 1 || 2 * uint64_t(flows) > m_iotlbEntries)
+    if (flows < 1)
     {
-        throw std::invalid_argument("HostInterconnect::GetStreamWriteRate: flows " +
-                                    std::to_string(flows) + " out of range [1, " +
-                                    std::to_string(m_iotlbEntries / 2) + "] (IotlbEntries / 2)");
+        throw std::invalid_argument(
+            "HostInterconnect::GetStreamWriteRate: flows 0 out of range (>= 1)");
     }
     if (!m_iommu)
     {
         return m_op.writeRate;
     }
-    return m_timing->MissLimitedRate(
-        Iotlb::CyclicMissesPerByte(m_iotlbEntries, m_pageBytes, flows, m_perQpBytes),
-        m_op);
+    if (2 * uint64_t(flows) <= m_iotlbEntries)
+    {
+        return m_timing->MissLimitedRate(
+            Iotlb::CyclicMissesPerByte(m_iotlbEntries, m_pageBytes, flows, m_perQpBytes),
+            m_op);
+    }
+    if (writeBytes < 1 || writeBytes > m_perQpBytes)
+    {
+        throw std::invalid_argument("HostInterconnect::GetStreamWriteRate: writeBytes " +
+                                    std::to_string(writeBytes) + " out of range [1, " +
+                                    std::to_string(m_perQpBytes) + "] (RxBufferPerQp)");
+    }
+    auto [it, fresh] = m_missCache.emplace(std::make_pair(flows, writeBytes), 0.0);
+    if (fresh)
+    {
+        it->second = Iotlb::InterleavedMissesPerByte(m_iotlbEntries,
+                                                     m_pageBytes,
+                                                     flows,
+                                                     m_perQpBytes,
+                                                     writeBytes);
+    }
+    return m_timing->MissLimitedRate(it->second, m_op);
+}
+
+double
+HostInterconnect::CreditOccupancy(double rate) const
+{
+    return std::min(1.0, rate / m_op.creditRate);
+}
+
+uint32_t
+HostInterconnect::NextThrottleLevel(uint32_t level,
+                                    double occupancy,
+                                    double rateEwma,
+                                    double rate,
+                                    double lineRate) const
+{
+    // hostCC's host-local response: more throttling while host-congested and the network
+    // traffic is below its target; less once the host is not congested and the target is met
+    // (or no traffic arrives); otherwise hold.
+    const double target = m_ccTarget * lineRate;
+    const bool congested = occupancy > m_ccThreshold;
+    if (congested && rateEwma < target)
+    {
+        return std::min(level + 1, m_ccLevels - 1);
+    }
+    if (level > 0 && !congested && (rateEwma >= target || rate == 0))
+    {
+        return level - 1;
+    }
+    return level;
+}
+
+void
+HostInterconnect::SetThrottleLevel(uint32_t level)
+{
+    if (level >= m_ccLevels)
+    {
+        throw std::invalid_argument("HostInterconnect: throttle level " + std::to_string(level) +
+                                    " out of range [0, " + std::to_string(m_ccLevels - 1) +
+                                    "] (HostCcLevels - 1)");
+    }
+    if (level == m_level)
+    {
+        return;
+    }
+    m_level = level;
+    m_levelTrace = level;
+    m_stats.throttleLevel = level;
+    m_stats.maxThrottleLevel = std::max(m_stats.maxThrottleLevel, level);
+    if (m_timing)
+    {
+        Recompute();
+    }
+}
+
+uint32_t
+HostInterconnect::GetThrottleLevel() const
+{
+    return m_level;
 }
 
 void
 HostInterconnect::Recompute()
 {
     m_op = m_timing->Solve(GetAppLoad());
+    m_opTrace(m_op.writeRate, m_op.readRate);
 }
 
 void
@@ -475,12 +567,10 @@ HostInterconnect::StartDma()
         {
             m_qpOffset.resize(e.qp + 1, 0);
         }
-        uint64_t& off = m_qpOffset[e.qp];
-        uint64_t base = kIovaBase + uint64_t(e.qp) * m_qpSpan;
-        uint64_t first = std::min<uint64_t>(e.payload, m_perQpBytes - off);
-        misses += m_iotlb->AccessRange(base + off, first);
-        misses += m_iotlb->AccessRange(base, e.payload - first); // wrapped around
-        off = (off + e.payload) % m_perQpBytes;
+        misses += m_iotlb->AccessCyclic(kIovaBase + uint64_t(e.qp) * m_qpSpan,
+                                        m_perQpBytes,
+                                        m_qpOffset[e.qp],
+                                        e.payload);
         m_stats.iotlbHits = m_iotlb->GetHits();
         m_stats.iotlbMisses = m_iotlb->GetMisses();
         m_hitRate = m_iotlb->GetHitRate();
@@ -540,32 +630,15 @@ HostInterconnect::Control()
     // x request latency; the credit rate is all credits over that latency), as a fraction.
     double rate = (m_stats.dmaPayloadBytes - m_ccLastBytes) * 8.0 / m_ccInterval.GetSeconds();
     m_ccLastBytes = m_stats.dmaPayloadBytes;
-    m_ewma = (1.0 - m_ccGain) * m_ewma + m_ccGain * std::min(1.0, rate / m_op.creditRate);
+    m_ewma = (1.0 - m_ccGain) * m_ewma + m_ccGain * CreditOccupancy(rate);
     m_rateEwma = (1.0 - m_ccGain) * m_rateEwma + m_ccGain * rate;
     if (m_ccThrottling)
     {
-        // hostCC's host-local response: more throttling while host-congested and the network
-        // traffic is below its target; less once the host is not congested and the target is
-        // met (or no traffic arrives); otherwise hold.
-        uint32_t level = m_level;
-        const double target = m_ccTarget * double(m_dev->GetDataRate().GetBitRate());
-        const bool congested = m_ewma > m_ccThreshold;
-        if (congested && m_rateEwma < target)
-        {
-            level = std::min(level + 1, m_ccLevels - 1);
-        }
-        else if (level > 0 && !congested && (m_rateEwma >= target || rate == 0))
-        {
-            --level;
-        }
-        if (level != m_level)
-        {
-            m_level = level;
-            m_levelTrace = level;
-            m_stats.throttleLevel = level;
-            m_stats.maxThrottleLevel = std::max(m_stats.maxThrottleLevel, level);
-            Recompute();
-        }
+        SetThrottleLevel(NextThrottleLevel(m_level,
+                                           m_ewma,
+                                           m_rateEwma,
+                                           rate,
+                                           double(m_dev->GetDataRate().GetBitRate())));
     }
     if (!m_queue.empty() || m_level > 0 || m_ewma > 1e-3)
     {

@@ -17,6 +17,7 @@
 #include "ns3/traced-value.h"
 
 #include <deque>
+#include <map>
 #include <memory>
 #include <vector>
 
@@ -70,6 +71,8 @@ class HostInterconnect : public Object
     typedef void (*UtilizationTracedCallback)(double pcie, double memory);
     /// Trace signature of HostDrop: (dropped packet).
     typedef void (*DropTracedCallback)(Ptr<const Packet> p);
+    /// Trace signature of OperatingPoint: (DMA write rate, DMA read rate), bit/s of payload.
+    typedef void (*OperatingTracedCallback)(double writeRate, double readRate);
 
     static TypeId GetTypeId();
     HostInterconnect();
@@ -83,6 +86,14 @@ class HostInterconnect : public Object
     void Attach(Ptr<RdmaNic> nic);
     /// \return true if attached to a NIC (enabled)
     bool IsActive() const;
+    /**
+     * Build the path's models (PCIe link, memory bus, IOTLB geometry) from the attributes and
+     * solve the operating point, without a NIC: what Attach() does first, and all the flow
+     * backend needs (FluidHost: GetOperatingPoint(), GetStreamWriteRate(), the
+     * OperatingPoint trace). Called again, it rebuilds them from the attributes.
+     * \throws std::invalid_argument if the parameters do not make a valid path
+     */
+    void Configure();
 
     /// \param fraction memory bandwidth the co-located application asks for, in [0, 1]
     void SetMemoryAppDemand(double fraction);
@@ -100,11 +111,45 @@ class HostInterconnect : public Object
      * current operating point (after Attach): the write rate, lowered by one page walk per page
      * when their receive buffers' pages do not fit in the IOTLB (Iotlb::CyclicMissesPerByte,
      * HostPathTiming::MissLimitedRate); the write rate itself with the IOMMU off.
-     * \param flows active queue pairs, at least 1 and at most IotlbEntries / 2
+     * Beyond IotlbEntries / 2 queue pairs (no closed form) the misses per byte are those of
+     * the round-robin replay Iotlb::InterleavedMissesPerByte with writes of `writeBytes`.
+     * \param flows active queue pairs (>= 1)
+     * \param writeBytes payload of one DMA write (a packet: the NIC's Mtu, 1000 by default), in
+     *        [1, RxBufferPerQp]; used only beyond IotlbEntries / 2 queue pairs
      * \return bit/s of payload
-     * \throws std::invalid_argument if not attached or flows is out of that range
+     * \throws std::invalid_argument if not configured (Attach, Configure) or a parameter is out
+     *         of range
      */
-    double GetStreamWriteRate(uint32_t flows) const;
+    double GetStreamWriteRate(uint32_t flows, uint32_t writeBytes = 1000) const;
+    /**
+     * The write-credit occupancy hostCC reads at a DMA rate (Little's law: rate x request
+     * latency over the credits, i.e. rate / creditRate of the operating point), capped at 1.
+     * \param rate DMA payload rate, bit/s \return the occupancy in [0, 1]
+     */
+    double CreditOccupancy(double rate) const;
+    /**
+     * The hostCC throttle's rule for one control interval: one level more while
+     * host-congested (occupancy above HostCcThreshold) and the DMA rate is below HostCcTarget
+     * x line rate, one less once not congested and the target is met (or no traffic arrived),
+     * else the same; between 0 and HostCcLevels - 1.
+     * \param level the level now \param occupancy the congestion signal (EWMA of
+     *        CreditOccupancy) \param rateEwma the DMA rate's EWMA, bit/s \param rate the
+     *        interval's DMA rate, bit/s \param lineRate the NIC's line rate, bit/s
+     * \return the next level
+     */
+    uint32_t NextThrottleLevel(uint32_t level,
+                               double occupancy,
+                               double rateEwma,
+                               double rate,
+                               double lineRate) const;
+    /**
+     * Set the memory application's throttle level (hostCC: it may use 1 - level / HostCcLevels
+     * of its demand) and solve the operating point again.
+     * \param level in [0, HostCcLevels - 1]
+     * \throws std::invalid_argument if out of range
+     */
+    void SetThrottleLevel(uint32_t level);
+    uint32_t GetThrottleLevel() const; //!< \return the throttle level now
 
   protected:
     void DoDispose() override;
@@ -188,6 +233,8 @@ class HostInterconnect : public Object
     uint32_t m_level{0};
     EventId m_ctrl;
     HostPathStats m_stats;
+    /// GetStreamWriteRate(): replayed misses per byte by (queue pairs, write bytes)
+    mutable std::map<std::pair<uint32_t, uint32_t>, double> m_missCache;
 
     TracedValue<uint64_t> m_occupancy;
     TracedValue<double> m_hitRate;
@@ -195,6 +242,7 @@ class HostInterconnect : public Object
     TracedCallback<double, double> m_utilTrace;
     TracedCallback<uint32_t, Time> m_dmaTrace;
     TracedCallback<Ptr<const Packet>> m_dropTrace;
+    TracedCallback<double, double> m_opTrace;
 };
 
 } // namespace ns3

@@ -3,11 +3,31 @@
  */
 #include "iotlb.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace ns3
 {
+
+namespace
+{
+/// The buffers of a pattern (CyclicMissesPerByte, InterleavedMissesPerByte): at least one of
+/// at least one byte. \throws std::invalid_argument otherwise
+void
+CheckBuffers(const char* pattern, uint64_t buffers, uint64_t bufferBytes)
+{
+    if (buffers == 0 || bufferBytes == 0)
+    {
+        throw std::invalid_argument(std::string("Iotlb: ") + pattern +
+                                    " pattern needs at least one buffer of at least one byte "
+                                    "(got " +
+                                    std::to_string(buffers) + " x " + std::to_string(bufferBytes) +
+                                    ")");
+    }
+}
+} // namespace
 
 bool
 Iotlb::IsPowerOfTwo(uint64_t v)
@@ -50,13 +70,7 @@ Iotlb::CyclicMissesPerByte(uint32_t entries,
                            uint64_t bufferBytes)
 {
     Iotlb check(entries, pageBytes); // the constructor's range checks
-    if (buffers == 0 || bufferBytes == 0)
-    {
-        throw std::invalid_argument("Iotlb: cyclic pattern needs at least one buffer of at least "
-                                    "one byte (got " +
-                                    std::to_string(buffers) + " x " + std::to_string(bufferBytes) +
-                                    ")");
-    }
+    CheckBuffers("cyclic", buffers, bufferBytes);
     if (CyclicWorkingSet(pageBytes, buffers, bufferBytes) <= entries)
     {
         return 0.0;
@@ -68,6 +82,52 @@ Iotlb::CyclicMissesPerByte(uint32_t entries,
                                     std::to_string(entries) + ")");
     }
     return 1.0 / double(pageBytes);
+}
+
+double
+Iotlb::InterleavedMissesPerByte(uint32_t entries,
+                                uint64_t pageBytes,
+                                uint64_t buffers,
+                                uint64_t bufferBytes,
+                                uint64_t writeBytes)
+{
+    Iotlb tlb(entries, pageBytes); // the constructor's range checks
+    CheckBuffers("interleaved", buffers, bufferBytes);
+    if (writeBytes == 0 || writeBytes > bufferBytes)
+    {
+        throw std::invalid_argument("Iotlb: write of " + std::to_string(writeBytes) +
+                                    " bytes out of range [1, " + std::to_string(bufferBytes) +
+                                    "] (the buffer)");
+    }
+    const uint64_t span = (bufferBytes + pageBytes - 1) / pageBytes * pageBytes;
+    const uint64_t rounds = (bufferBytes + writeBytes - 1) / writeBytes; // one cycle
+    // Counted: 8 cycles (each buffer's count is off by at most one page entered, 1/8 of a
+    // cycle's pages at most, from the cycles' ends not falling on write boundaries).
+    const uint64_t counted = 8 * rounds;
+    std::vector<uint64_t> offset(buffers, 0);
+    uint64_t misses = 0;
+    for (uint64_t r = 0; r < rounds + counted; ++r)
+    {
+        if (r == rounds)
+        {
+            misses = tlb.GetMisses(); // warmed up by one cycle
+        }
+        for (uint64_t b = 0; b < buffers; ++b)
+        {
+            tlb.AccessCyclic(b * span, bufferBytes, offset[b], writeBytes);
+        }
+    }
+    return double(tlb.GetMisses() - misses) / (double(counted) * buffers * writeBytes);
+}
+
+uint32_t
+Iotlb::AccessCyclic(uint64_t base, uint64_t bufferBytes, uint64_t& offset, uint64_t bytes)
+{
+    const uint64_t first = std::min<uint64_t>(bytes, bufferBytes - offset);
+    uint32_t misses = AccessRange(base + offset, first);
+    misses += AccessRange(base, bytes - first); // wrapped around
+    offset = (offset + bytes) % bufferBytes;
+    return misses;
 }
 
 bool

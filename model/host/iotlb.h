@@ -80,6 +80,38 @@ class Iotlb
                                       uint64_t bufferBytes);
     /// \return pages of that working set: buffers x ceil(bufferBytes / pageBytes)
     static uint64_t CyclicWorkingSet(uint64_t pageBytes, uint64_t buffers, uint64_t bufferBytes);
+    /**
+     * Translate the pages of one write into a buffer written cyclically (HostInterconnect's DMA
+     * write of a packet into its queue pair's receive buffer): `bytes` from `offset` of the
+     * buffer of `bufferBytes` at `base`, the part beyond its end wrapping to its start; the
+     * offset then moves on by `bytes`, modulo bufferBytes.
+     * \param base first byte of the buffer \param bufferBytes its length (>= 1)
+     * \param[in,out] offset where the write starts in the buffer, in [0, bufferBytes)
+     * \param bytes length of the write (at most bufferBytes)
+     * \return number of misses
+     */
+    uint32_t AccessCyclic(uint64_t base, uint64_t bufferBytes, uint64_t& offset, uint64_t bytes);
+    /**
+     * Steady-state misses per byte of the cyclic pattern of CyclicMissesPerByte for any number
+     * of buffers, when the buffers are written round-robin, one write of `writeBytes` each in
+     * turn (queue pairs receiving at equal rates): the pattern is replayed through an LRU IOTLB
+     * of `entries` (AccessCyclic on page-aligned buffers, as HostInterconnect places them), one
+     * cycle (every buffer written once through) to warm up, then one cycle counted. It agrees
+     * with the closed form where that applies; beyond 2 x buffers > entries, a page may also be
+     * evicted between two writes into it (up to one miss per write when buffers >= entries).
+     * Cost: buffers x 2 x ceil(bufferBytes / writeBytes) lookups.
+     * \param entries translations held \param pageBytes page size
+     * \param buffers buffers written (active queue pairs, >= 1)
+     * \param bufferBytes bytes per buffer (>= 1) \param writeBytes bytes per write, in [1,
+     *        bufferBytes]
+     * \return misses per byte
+     * \throws std::invalid_argument as the constructor, or naming the parameter out of range
+     */
+    static double InterleavedMissesPerByte(uint32_t entries,
+                                           uint64_t pageBytes,
+                                           uint64_t buffers,
+                                           uint64_t bufferBytes,
+                                           uint64_t writeBytes);
 
   private:
     uint32_t m_entries;

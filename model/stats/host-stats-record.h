@@ -31,6 +31,9 @@ struct HostStatsRecord
     double appLoadBps{0};        //!< memory bandwidth it was allowed at the end (bit/s)
     double writeRateBps{0};      //!< DMA write rate of the operating point at the end (bit/s)
     double memoryUtilization{0}; //!< memory-bus utilisation of that operating point
+    /// measured by the flow backend (FluidHost): the per-packet columns (packets, drops, NIC
+    /// buffer, marks, pauses, IOTLB lookups, queueing delays, DMA busy share) are written empty
+    bool flowLevel{false};
 
     /// \return IOTLB hits / lookups (0 without lookups)
     double IotlbHitRate() const

@@ -111,7 +111,8 @@ template <class R>
 bool
 FlowLevel(const R& r)
 {
-    if constexpr (std::is_same_v<R, FlowStatsRecord> || std::is_same_v<R, PortStatsRecord>)
+    if constexpr (std::is_same_v<R, FlowStatsRecord> || std::is_same_v<R, PortStatsRecord> ||
+                  std::is_same_v<R, HostStatsRecord>)
     {
         return r.flowLevel;
     }
@@ -247,25 +248,25 @@ StatsWriter::WriteHostsCsv(std::ostream& os, const std::vector<HostStatsRecord>&
     static const std::vector<Column<H>> columns = {
         MLNET_COLUMN(H, "host", r.host),
         MLNET_COLUMN(H, "name", CsvField(r.name)),
-        MLNET_COLUMN(H, "rxPackets", r.stats.rxPackets),
-        MLNET_COLUMN(H, "rxBytes", r.stats.rxBytes),
-        MLNET_COLUMN(H, "deliveredPackets", r.stats.deliveredPackets),
-        MLNET_COLUMN(H, "deliveredBytes", r.stats.deliveredBytes),
-        MLNET_COLUMN(H, "dropPackets", r.stats.dropPackets),
-        MLNET_COLUMN(H, "dropBytes", r.stats.dropBytes),
-        MLNET_COLUMN(H, "bufferedBytes", r.bufferedBytes),
+        MLNET_PACKET_COLUMN(H, "rxPackets", r.stats.rxPackets),
+        MLNET_PACKET_COLUMN(H, "rxBytes", r.stats.rxBytes),
+        MLNET_PACKET_COLUMN(H, "deliveredPackets", r.stats.deliveredPackets),
+        MLNET_PACKET_COLUMN(H, "deliveredBytes", r.stats.deliveredBytes),
+        MLNET_PACKET_COLUMN(H, "dropPackets", r.stats.dropPackets),
+        MLNET_PACKET_COLUMN(H, "dropBytes", r.stats.dropBytes),
+        MLNET_PACKET_COLUMN(H, "bufferedBytes", r.bufferedBytes),
         MLNET_COLUMN(H, "dmaPayloadBytes", r.stats.dmaPayloadBytes),
         MLNET_COLUMN(H, "txPayloadBytes", r.stats.txPayloadBytes),
-        MLNET_COLUMN(H, "ceMarked", r.stats.ceMarked),
-        MLNET_COLUMN(H, "pausesSent", r.stats.pausesSent),
-        MLNET_COLUMN(H, "resumesSent", r.stats.resumesSent),
-        MLNET_COLUMN(H, "iotlbHits", r.stats.iotlbHits),
-        MLNET_COLUMN(H, "iotlbMisses", r.stats.iotlbMisses),
-        MLNET_COLUMN(H, "iotlbHitRate", r.IotlbHitRate()),
-        MLNET_COLUMN(H, "maxBufferBytes", r.stats.maxBufferBytes),
-        MLNET_COLUMN(H, "meanQueueDelayNs", r.MeanQueueDelayNs()),
-        MLNET_COLUMN(H, "maxQueueDelayNs", r.stats.maxQueueDelay.GetNanoSeconds()),
-        MLNET_COLUMN(H, "dmaBusyFraction", r.DmaBusyFraction()),
+        MLNET_PACKET_COLUMN(H, "ceMarked", r.stats.ceMarked),
+        MLNET_PACKET_COLUMN(H, "pausesSent", r.stats.pausesSent),
+        MLNET_PACKET_COLUMN(H, "resumesSent", r.stats.resumesSent),
+        MLNET_PACKET_COLUMN(H, "iotlbHits", r.stats.iotlbHits),
+        MLNET_PACKET_COLUMN(H, "iotlbMisses", r.stats.iotlbMisses),
+        MLNET_PACKET_COLUMN(H, "iotlbHitRate", r.IotlbHitRate()),
+        MLNET_PACKET_COLUMN(H, "maxBufferBytes", r.stats.maxBufferBytes),
+        MLNET_PACKET_COLUMN(H, "meanQueueDelayNs", r.MeanQueueDelayNs()),
+        MLNET_PACKET_COLUMN(H, "maxQueueDelayNs", r.stats.maxQueueDelay.GetNanoSeconds()),
+        MLNET_PACKET_COLUMN(H, "dmaBusyFraction", r.DmaBusyFraction()),
         MLNET_COLUMN(H, "memoryAppDemand", r.memoryAppDemand),
         MLNET_COLUMN(H, "appLoadBps", r.appLoadBps),
         MLNET_COLUMN(H, "writeRateBps", r.writeRateBps),

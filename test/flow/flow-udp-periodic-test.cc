@@ -232,7 +232,7 @@ TEST_CASE("flow: a periodic job's iteration at flow level is compute + drain + l
     CHECK(packet.flows[0].srcPort == flow.flows[0].srcPort); // the same 5-tuple
 }
 
-TEST_CASE("flow: the flow backend accepts the UDP types and periodic jobs, not the host section",
+TEST_CASE("flow: the flow backend accepts the UDP types, periodic jobs and the host section",
           "[flow]")
 {
     auto text = [](const std::string& extra, const std::string& traffic) {
@@ -247,8 +247,5 @@ TEST_CASE("flow: the flow backend accepts the UDP types and periodic jobs, not t
     CHECK(mlnettest::ScenarioParseError(text("",
                                              R"([{"type": "periodic-job", "src": 0, "dst": 3,
                          "compute": "1us", "bytes": "1KB", "iterations": 1}])")) == "");
-    const std::string host = mlnettest::ScenarioParseError(text(R"("host": {}, )", "[]"));
-    CHECK(host.rfind("scenario: host", 0) == 0);
-    CHECK(host.find("is not available with \"backend\": \"flow\" (the flow backend models no "
-                    "host interconnect") != std::string::npos);
+    CHECK(mlnettest::ScenarioParseError(text(R"("host": {"pfc": true}, )", "[]")) == "");
 }

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """run_scenario() with "backend": "flow" for the UDP types and periodic jobs: the same flows,
-bytes and (on idle paths) times as at packet level; "host" still refused.
+bytes and (on idle paths) times as at packet level; the "host" section runs there too.
 
 Run with PYTHONPATH pointing at the build's python/ directory (CTest sets it).
 """
@@ -40,9 +40,10 @@ class TestFlowUdpPeriodic(unittest.TestCase):
             self.assertLess(abs(int(f["durationNs"]) - int(p["durationNs"])),
                             0.01 * int(p["durationNs"]))
 
-    def test_host_section_is_refused_at_flow_level(self):
-        with self.assertRaisesRegex(ValueError, "no host interconnect"):
-            mlnet.run_scenario(scenario("flow", [], host={}))
+    def test_host_section_runs_at_flow_level(self):
+        r = mlnet.run_scenario(scenario("flow", [], host={"hosts": [5]}))
+        self.assertEqual(r["summary"]["backend"], "flow")
+        self.assertEqual([h["host"] for h in r["hosts"]], [5])
 
 
 if __name__ == "__main__":

@@ -76,6 +76,33 @@ class TestRunScenarioHosts(unittest.TestCase):
     def test_bad_section_raises_value_error(self):
         with self.assertRaises(ValueError):
             mlnet.run_scenario(self.scenario({"pcieLanes": 3}))
+        flow = dict(self.scenario({"pcieLanes": 3}), backend="flow")
+        with self.assertRaises(ValueError):
+            mlnet.run_scenario(flow)
+
+    def test_flow_level_host_path_agrees_with_the_lossless_packet_path(self):
+        # Gen3 x4 into host 2 (28.8 Gb/s of DMA writes, below the 92.4 Gb/s of payload the
+        # link carries), lossless, line-rate senders: both levels move the 600 KB at the host
+        # path's rate; the flow level's hosts.csv row has the fluid link's bytes and leaves the
+        # per-packet columns empty.
+        host = {"hosts": [2], "pcieLanes": 4, "pfc": True, "iommu": False}
+        s = self.scenario(host)
+        for t in s["traffic"]:
+            t["cc"] = "fixed"
+        packet = mlnet.run_scenario(s)
+        flow = mlnet.run_scenario(dict(s, backend="flow"))
+        self.assertEqual(flow["summary"]["backend"], "flow")
+        h = flow["hosts"][0]
+        self.assertEqual(h["host"], 2)
+        self.assertEqual(h["dmaPayloadBytes"], 600000)
+        self.assertEqual(h["rxPackets"], "")
+        self.assertEqual(h["iotlbHitRate"], "")
+        last = {name: max(float(f["completedNs"]) for f in r["flows"])
+                for name, r in (("packet", packet), ("flow", flow))}
+        self.assertAlmostEqual(last["flow"] / last["packet"], 1.0, delta=0.01)
+        # 600,000 B at 4 x 8 GT/s x 128/130 x 256/280 = 28.8 Gb/s take 166.6 us
+        self.assertGreater(last["flow"], 166.6e3)
+        self.assertLess(last["flow"], 166.6e3 + 10e3)
 
 
 if __name__ == "__main__":
