@@ -7,8 +7,8 @@ one row per scenario: the metric at packet level, at flow level, the error and t
 level's is the best of three runs).
 
 Metrics: for RDMA messages the makespan (last completion) and the mean completion time of the
-messages (flows.csv completedNs); for training jobs the mean iteration time of the iterations
-after the first two, the job's last one left out (iterations.csv).
+messages (flows.csv completedNs); for training jobs the mean iteration time over the jobs'
+iterations after their first two, each job's last one left out (iterations.csv).
 
 usage: host-flow-validation.py MLNET_RUN OUT_DIR [--only NAME[,NAME...]] [--list]
 """
@@ -95,6 +95,43 @@ def scenarios():
         if host:
             sc["host"] = host
         s[name] = sc
+    # At fat-tree scale (k = 4, 16 hosts): a parameter-server job whose 12 workers push into and
+    # pull from one server (12 x 16 pages of receive buffers for 64 IOTLB entries: the working
+    # set follows the tensors' messages), 4 KiB and 2 MiB pages; and two rings of 8 with every
+    # host's memory application at 90 %.
+    for page in ["4KiB", "2MiB"]:
+        name = "ps12-googlenet-k4-iommu-" + page.lower()
+        s[name] = {"name": name, "topology": {"type": "fat-tree", "k": 4},
+                   "host": {"hosts": [15], "pageSize": page, "pfc": True},
+                   "traffic": [{"type": "data-parallel-job", "hosts": list(range(12)),
+                                "mode": "ps", "servers": [15], "model": "googlenet",
+                                "gpu": "a100", "batch": 32, "iterations": 6}],
+                   "duration": "1us", "drain": "10s"}
+    # the same job without the host section: the flow level's error on this fabric alone
+    ps = dict(s["ps12-googlenet-k4-iommu-4kib"], name="ps12-googlenet-k4-nohost")
+    del ps["host"]
+    s[ps["name"]] = ps
+    name = "ring8x2-googlenet-k4-mem0.9"
+    s[name] = {"name": name, "topology": {"type": "fat-tree", "k": 4},
+               "host": {"memoryAppDemand": 0.9, "pfc": True},
+               "traffic": [{"type": "data-parallel-job", "hosts": list(range(0, 16, 2)),
+                            "mode": "ring", "model": "googlenet", "gpu": "a100", "batch": 32,
+                            "iterations": 6},
+                           {"type": "data-parallel-job", "hosts": list(range(1, 16, 2)),
+                            "mode": "ring", "model": "googlenet", "gpu": "a100", "batch": 32,
+                            "iterations": 6}],
+               "duration": "1us", "drain": "10s"}
+    ring = dict(s[name], name="ring8x2-googlenet-k4-nohost")
+    del ring["host"]
+    s[ring["name"]] = ring
+    # both with line-rate senders ("cc": "fixed" for every job): DCQCN's part of the error
+    for base in ["ring8x2-googlenet-k4-nohost", name]:
+        fixed = dict(s[base], name=base + "-fixed", cc="fixed")
+        s[fixed["name"]] = fixed
+    # and with an eighth of the NIC buffer (128 KiB): what the buffer hides at packet level
+    small = dict(s[name + "-fixed"], name=name + "-fixed-rxbuf128k")
+    small["host"] = dict(small["host"], rxBuffer="128KiB")
+    s[small["name"]] = small
     return s
 
 
@@ -113,15 +150,11 @@ def run(mlnet_run, sc, backend, out):
         with open(it_path) as f:
             rows = list(csv.DictReader(f))
         if rows:
-            keys = rows[0].keys()
-            dur = "durationNs" if "durationNs" in keys else None
-            if dur is None:
-                start = [k for k in keys if k.lower().startswith("start")][0]
-                end = [k for k in keys if k.lower().startswith("end")][0]
-                d = [float(r[end]) - float(r[start]) for r in rows]
-            else:
-                d = [float(r[dur]) for r in rows]
-            d = d[2:-1]
+            # per job, its iterations after the first two, its last one left out
+            d = []
+            for job in sorted({r["jobId"] for r in rows}):
+                mine = [float(r["durationNs"]) for r in rows if r["jobId"] == job]
+                d += mine[2:-1]
             res["iter_us"] = sum(d) / len(d) / 1e3
             return res
     with open(os.path.join(out, "flows.csv")) as f:

@@ -96,10 +96,12 @@ class Iotlb
      * of buffers, when the buffers are written round-robin, one write of `writeBytes` each in
      * turn (queue pairs receiving at equal rates): the pattern is replayed through an LRU IOTLB
      * of `entries` (AccessCyclic on page-aligned buffers, as HostInterconnect places them), one
-     * cycle (every buffer written once through) to warm up, then one cycle counted. It agrees
-     * with the closed form where that applies; beyond 2 x buffers > entries, a page may also be
-     * evicted between two writes into it (up to one miss per write when buffers >= entries).
-     * Cost: buffers x 2 x ceil(bufferBytes / writeBytes) lookups.
+     * cycle (every buffer written once through) to warm up, then eight cycles counted (a
+     * buffer's count is off by at most one page entered, as the cycles' ends need not fall on
+     * write boundaries: within 1/8 of a cycle's pages, 0.8 %, of the closed form where that
+     * applies). Beyond 2 x buffers > entries a page may also be evicted between two writes into
+     * it (up to one miss per write when buffers >= entries).
+     * Cost: buffers x 9 x ceil(bufferBytes / writeBytes) writes.
      * \param entries translations held \param pageBytes page size
      * \param buffers buffers written (active queue pairs, >= 1)
      * \param bufferBytes bytes per buffer (>= 1) \param writeBytes bytes per write, in [1,
