@@ -274,10 +274,7 @@ HostPath(const py::kwargs& kw)
         for (uint64_t q = 0; q < flows; ++q)
         {
             const uint64_t base = (uint64_t(1) << 40) + q * span;
-            const uint64_t first = std::min(payload, perQp - offset[q]);
-            uint32_t misses = tlb.AccessRange(base + offset[q], first);
-            misses += tlb.AccessRange(base, payload - first);
-            offset[q] = (offset[q] + payload) % perQp;
+            const uint32_t misses = tlb.AccessCyclic(base, perQp, offset[q], payload);
             if (r >= rounds / 2)
             {
                 time += timing.PacketTime(payload, misses, op);
