@@ -298,7 +298,8 @@ FluidAggregate::CompleteAnalytic(std::vector<AnalyticFlow>& flows,
         }
         for (uint32_t k = 0; k < f.nReverse; ++k)
         {
-            add(seq[at++], f.cls, f.wire * f.reverseShare);
+            // acknowledgements in class 7, as FluidNetwork carries them
+            add(seq[at++], FluidNetwork::N_CLASSES - 1, f.wire * f.reverseShare);
         }
     }
     m_batchLinks.clear();

@@ -96,10 +96,10 @@ class FluidAggregate : public Object
      *   drain = wire / min_l A_l + sum_l wire x rho_l / (A_l (1 - rho_l)),
      *   fct = drain (rounded up to the ns) + latency.
      * A flow alone on its links thus completes as one fluid flow would. Every flow's bytes (its
-     * wire bytes on its path, wire x reverseShare on its way back) are handed to the main
-     * network as the background network's are (AddLoad()).
-     * \param flows the batch (fct is set) \param links the links the flows index
-     * \throws std::invalid_argument before Attach, or for a link, class or size out of range
+     * wire bytes on its path, wire x reverseShare on its way back, in class 7) are handed to the
+     * main network as the background network's are (AddLoad()). \param flows the batch (fct is set)
+     * \param links the links the flows index \throws std::invalid_argument before Attach, or for a
+     * link, class or size out of range
      */
     void CompleteAnalytic(std::vector<AnalyticFlow>& flows, const std::vector<uint32_t>& links);
     /**

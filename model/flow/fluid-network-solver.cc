@@ -24,6 +24,23 @@ namespace
 constexpr double kTolerance = 1e-9;
 /// Rounds of widening after which a recomputation takes the whole connected component.
 constexpr int kMaxRounds = 8;
+/// Fillings of one Fill() after which the acknowledgement loads are taken as they are.
+constexpr int kMaxFillings = 40;
+/**
+ * The acknowledgement loads are solved to this share of their links' capacity: one that moves
+ * by at most that much from one filling to the next has converged, and a link that carries
+ * acknowledgements is full (or not overfull) for the max-min conditions within it. A flow's
+ * change moves the acknowledgements of the flows bottlenecked behind it by 84/1082 of it, and
+ * theirs the next ones' by as much again (around a ring): at 1e-9 a change of a ring member
+ * went 8 links on (one round of widening, or one more filling, each), at this share 5.
+ */
+constexpr double kAckTolerance = 1e-7;
+/// The class of the acknowledgements (the fabric's control class, served first).
+constexpr uint8_t kAckClass = 7;
+/// Scratch::guess of a flow whose acknowledgements rise with it in its class's filling.
+constexpr double kRising = -1;
+/// Scratch::guess of such a flow whose acknowledgements are to be counted at its rate.
+constexpr double kToCount = -2;
 
 /// \return the ns step at or after t seconds from now (exact fluid time, rounded up; a
 /// millionth of a ns is taken as rounding error of the division, not as a step)
@@ -227,9 +244,16 @@ FluidNetwork::Violations(const std::vector<uint32_t>& links)
         // Per class: the load of the class and the highest level (rate per unit of weight).
         double load[N_CLASSES] = {};
         double top[N_CLASSES] = {};
+        double tolerance = kTolerance; // (kAckTolerance on a link with acknowledgements)
         for (std::size_t j = 0; j < link.flows.size(); ++j)
         {
             const Flow& f = m_flows[link.flows[j]];
+            if (link.coefs[j] < 0)
+            {
+                load[kAckClass] -= f.rate * link.coefs[j]; // acknowledgements: no level here
+                tolerance = kAckTolerance;
+                continue;
+            }
             load[f.spec.cls] += f.rate * link.coefs[j];
             top[f.spec.cls] = std::max(top[f.spec.cls], f.rate / f.spec.weight);
         }
@@ -248,16 +272,18 @@ FluidNetwork::Violations(const std::vector<uint32_t>& links)
             atLeast[c] = sum;
         }
         link.load = sum;
-        bool holds = true;
-        for (uint32_t s : link.flows)
+        // Acknowledgements of this recomputation's flows may take more than the flows outside
+        // it left (they are served first): then those flows join.
+        bool holds = sum <= link.capacity * (1 + tolerance) + 1e-6;
+        for (std::size_t j = 0; holds && j < link.flows.size(); ++j)
         {
-            const Flow& f = m_flows[s];
+            const Flow& f = m_flows[link.flows[j]];
             if (f.bottleneck != l)
             {
                 continue;
             }
             const double level = f.rate / f.spec.weight;
-            if (atLeast[f.spec.cls] < link.capacity * (1 - kTolerance) ||
+            if (atLeast[f.spec.cls] < link.capacity * (1 - tolerance) ||
                 top[f.spec.cls] > level * (1 + kTolerance) + 1e-6)
             {
                 holds = false;
@@ -268,7 +294,7 @@ FluidNetwork::Violations(const std::vector<uint32_t>& links)
         {
             // a reserve held below its rate: bottlenecked here, as a flow would be
             if ((link.reserveHeld >> c & 1) != 0 &&
-                (atLeast[c] < link.capacity * (1 - kTolerance) ||
+                (atLeast[c] < link.capacity * (1 - tolerance) ||
                  top[c] > link.byClass[c].granted * (1 + kTolerance) + 1e-6))
             {
                 holds = false;
@@ -294,18 +320,11 @@ FluidNetwork::Fill(const std::vector<uint32_t>& flows, const std::vector<uint32_
     // Component-local arrays: links by their index in `links`, flows by theirs in `flows`.
     // (scratch vectors kept between recomputations: no allocation per recomputation)
     const std::size_t nl = links.size();
-    std::vector<double>& avail = m_scratch.avail;
-    std::vector<double>& wsum = m_scratch.wsum;
-    std::vector<uint32_t>& active = m_scratch.active;
-    std::vector<uint32_t>& version = m_scratch.version;
-    avail.assign(nl, 0.0);
-    wsum.assign(nl, 0.0);
-    active.assign(nl, 0);
-    version.assign(nl, 0);
+    std::vector<double>& base = m_scratch.base;
+    base.assign(nl, 0.0);
     // The links' reserves (SetLinkReserve) are filled whenever their link is in the
     // recomputation, each as a flow of weight 1 on its link capped at its rate; in the heap
     // a reserve is the flow index nf + its local link.
-    const uint32_t nf = uint32_t(flows.size());
     const Time now = Simulator::Now();
     std::vector<std::vector<uint32_t>>& reserves = m_scratch.reserves;
     reserves.resize(N_CLASSES);
@@ -313,8 +332,6 @@ FluidNetwork::Fill(const std::vector<uint32_t>& flows, const std::vector<uint32_
     {
         r.clear();
     }
-    std::vector<char>& reserveFrozen = m_scratch.reserveFrozen;
-    reserveFrozen.assign(nl, 0);
     for (std::size_t i = 0; i < nl; ++i)
     {
         PrefetchAhead(*this, m_links, m_flows, links, i, true);
@@ -331,17 +348,18 @@ FluidNetwork::Fill(const std::vector<uint32_t>& flows, const std::vector<uint32_
                 }
             }
         }
-        // What the flows outside the recomputation take (at their rates) is not available.
+        // What the flows outside the recomputation take (at their rates, acknowledgements
+        // included) is not available.
         double outside = 0;
         for (std::size_t j = 0; j < link.flows.size(); ++j)
         {
             const Flow& f = m_flows[link.flows[j]];
             if (f.stamp != m_stamp)
             {
-                outside += f.rate * link.coefs[j];
+                outside += f.rate * std::abs(link.coefs[j]);
             }
         }
-        avail[i] = link.capacity - outside;
+        base[i] = link.capacity - outside;
     }
     std::vector<std::vector<uint32_t>>& byClass = m_scratch.byClass;
     byClass.resize(N_CLASSES);
@@ -349,15 +367,98 @@ FluidNetwork::Fill(const std::vector<uint32_t>& flows, const std::vector<uint32_
     {
         members.clear();
     }
+    // A flow whose acknowledgements cross links its data does not: they are counted at the
+    // rate it had (guess >= 0), served before every class, and set to its new rate when it
+    // is frozen; the filling is repeated until no such rate moves where it changes another
+    // (the previous filling's rates are the next guesses). A flow that had no rate: in the
+    // first filling they rise with it in its class (kRising), without stopping it where such a
+    // link saturates; where that proves wrong (they would take more than the link has left, or
+    // a class above saturated it: they are served first), they are counted from then on.
+    std::vector<double>& guess = m_scratch.guess;
+    std::vector<uint32_t>& acking = m_scratch.acking;
+    guess.assign(flows.size(), 0.0);
+    acking.clear();
     for (std::size_t i = 0; i < flows.size(); ++i)
     {
         Flow& f = m_flows[flows[i]];
         f.local = uint32_t(i);
-        f.rate = 0;
         byClass[f.spec.cls].push_back(uint32_t(i));
+        for (std::size_t j = f.nPath; j < f.links.size(); ++j)
+        {
+            if (f.coef[j] < 0)
+            {
+                // (a flow that had no rate: they rise with it in the first filling)
+                guess[i] = f.rate > 0 ? f.rate : kRising;
+                acking.push_back(uint32_t(i));
+                break;
+            }
+        }
     }
+    for (int filling = 1;; ++filling)
+    {
+        ++m_fillings;
+        if (FillOnce(flows, links))
+        {
+            break;
+        }
+        if (filling >= kMaxFillings)
+        {
+            NS_LOG_WARN("acknowledgement loads not converged after " << filling << " fillings of "
+                                                                     << flows.size() << " flows");
+            break;
+        }
+        for (uint32_t fi : acking)
+        {
+            if (guess[fi] != kRising)
+            {
+                guess[fi] = m_flows[flows[fi]].rate; // counted, or to be counted from now on
+            }
+        }
+    }
+}
+
+bool
+FluidNetwork::FillOnce(const std::vector<uint32_t>& flows, const std::vector<uint32_t>& links)
+{
+    const std::size_t nl = links.size();
+    const uint32_t nf = uint32_t(flows.size());
+    std::vector<double>& avail = m_scratch.avail;
+    std::vector<double>& wsum = m_scratch.wsum;
+    std::vector<uint32_t>& active = m_scratch.active;
+    std::vector<uint32_t>& version = m_scratch.version;
+    std::vector<uint8_t>& full = m_scratch.full;
+    std::vector<uint8_t>& used = m_scratch.used;
+    const std::vector<double>& guess = m_scratch.guess;
+    avail.assign(m_scratch.base.begin(), m_scratch.base.end());
+    wsum.assign(nl, 0.0);
+    active.assign(nl, 0);
+    version.assign(nl, 0);
+    full.assign(nl, 0);
+    used.assign(nl, 0);
+    std::vector<char>& reserveFrozen = m_scratch.reserveFrozen;
+    reserveFrozen.assign(nl, 0);
     std::vector<char>& frozen = m_scratch.frozen;
     frozen.assign(flows.size(), 0);
+    for (uint32_t fi = 0; fi < nf; ++fi)
+    {
+        m_flows[flows[fi]].rate = 0;
+    }
+    // The acknowledgements counted at a rate, on links the data does not cross: served first
+    // (class 7), before the data of every class.
+    for (uint32_t fi : m_scratch.acking)
+    {
+        const Flow& f = m_flows[flows[fi]];
+        for (std::size_t j = f.nPath; guess[fi] > 0 && j < f.links.size(); ++j)
+        {
+            if (f.coef[j] < 0)
+            {
+                avail[m_links[f.links[j]].local] += f.coef[j] * guess[fi];
+            }
+        }
+    }
+    bool exact = true;
+    const std::vector<std::vector<uint32_t>>& byClass = m_scratch.byClass;
+    const std::vector<std::vector<uint32_t>>& reserves = m_scratch.reserves;
     // A min-heap of candidate levels (std::push_heap/pop_heap over a kept vector).
     std::vector<Level>& heap = m_scratch.heap;
     heap.clear();
@@ -367,6 +468,11 @@ FluidNetwork::Fill(const std::vector<uint32_t>& flows, const std::vector<uint32_
     };
     auto pushLink = [&](uint32_t li) {
         push(Level{std::max(avail[li], 0.0) / wsum[li], li, version[li], false});
+    };
+    // The entries of a flow filled with it: its path, its acknowledgements on links its path
+    // crosses (coef > 0), and the others while they rise with it (not counted at a rate).
+    auto filled = [&guess](const Flow& f, std::size_t j) {
+        return j < f.nPath || f.coef[j] > 0 || guess[f.local] < 0;
     };
     for (int c = N_CLASSES - 1; c >= 0; --c)
     {
@@ -384,12 +490,16 @@ FluidNetwork::Fill(const std::vector<uint32_t>& flows, const std::vector<uint32_
             const Flow& f = m_flows[flows[fi]];
             for (std::size_t j = 0; j < f.links.size(); ++j)
             {
+                if (!filled(f, j))
+                {
+                    continue;
+                }
                 const uint32_t li = m_links[f.links[j]].local;
                 if (active[li]++ == 0)
                 {
                     touched.push_back(li);
                 }
-                wsum[li] += f.spec.weight * f.coef[j];
+                wsum[li] += f.spec.weight * std::abs(f.coef[j]);
             }
             if (f.spec.rateCap > 0)
             {
@@ -421,9 +531,14 @@ FluidNetwork::Fill(const std::vector<uint32_t>& flows, const std::vector<uint32_
             reserveFrozen[li] = 1;
             const double rate = std::min(level, link.byClass[c].reserve);
             link.byClass[c].granted = rate;
+            if (rate > 0)
+            {
+                used[li] |= bit;
+            }
             if (held && rate < link.byClass[c].reserve)
             {
                 link.reserveHeld |= bit;
+                full[li] |= bit;
             }
             else
             {
@@ -462,17 +577,59 @@ FluidNetwork::Fill(const std::vector<uint32_t>& flows, const std::vector<uint32_
             }
             for (std::size_t j = 0; j < f.links.size(); ++j)
             {
+                if (!filled(f, j))
+                {
+                    continue;
+                }
                 const uint32_t li = m_links[f.links[j]].local;
-                avail[li] -= f.rate * f.coef[j];
+                avail[li] -= f.rate * std::abs(f.coef[j]);
                 ++version[li];
+                if (f.rate > 0 && f.coef[j] > 0)
+                {
+                    used[li] |= bit; // (its data, or its acknowledgements with its data)
+                }
                 if (--active[li] == 0)
                 {
                     wsum[li] = 0;
                 }
                 else
                 {
-                    wsum[li] -= f.spec.weight * f.coef[j];
+                    wsum[li] -= f.spec.weight * std::abs(f.coef[j]);
                     pushLink(li);
+                }
+            }
+            if (guess[fi] >= 0)
+            {
+                // Its acknowledgements counted at a rate: from it to the rate just set, at
+                // once (the links' later saturations see them as they are). The flows stopped
+                // on such a link so far (of this class or above) saw the guess: right if it
+                // was. The link must have room at this level for the difference where flows of
+                // this recomputation of the class or above carry data over it (they come after
+                // the acknowledgements); elsewhere more than it has is the flows' outside the
+                // recomputation (Violations() adds them) or of the classes below (they get
+                // none of it).
+                for (std::size_t j = f.nPath; j < f.links.size(); ++j)
+                {
+                    const double delta = -f.coef[j] * (f.rate - guess[fi]);
+                    if (f.coef[j] > 0 || delta == 0)
+                    {
+                        continue;
+                    }
+                    const uint32_t li = m_links[f.links[j]].local;
+                    const double tolerance = kAckTolerance * m_links[f.links[j]].capacity;
+                    avail[li] -= delta;
+                    const bool over = avail[li] - wsum[li] * level < -tolerance;
+                    if (std::abs(delta) > tolerance &&
+                        ((full[li] >> c) != 0 ||
+                         (over && (active[li] > 0 || (used[li] >> c) != 0))))
+                    {
+                        exact = false;
+                    }
+                    if (active[li] > 0)
+                    {
+                        ++version[li];
+                        pushLink(li);
+                    }
                 }
             }
         };
@@ -514,28 +671,62 @@ FluidNetwork::Fill(const std::vector<uint32_t>& flows, const std::vector<uint32_
             {
                 continue; // stale: the link's active set changed since
             }
-            // The link saturates: every flow of this class still rising on it stops here.
+            // The link saturates: every flow of this class still rising on it stops here
+            // (not one that only acknowledges over it: its acknowledgements are served first).
             const Link& link = m_links[links[e.idx]];
-            for (uint32_t s : link.flows)
+            bool stops = false;
+            for (std::size_t j = 0; j < link.flows.size(); ++j)
             {
-                const Flow& f = m_flows[s];
-                if (f.stamp == m_stamp && f.spec.cls == c && !frozen[f.local])
+                const Flow& f = m_flows[link.flows[j]];
+                if (f.stamp == m_stamp && f.spec.cls == c && !frozen[f.local] && link.coefs[j] > 0)
                 {
                     freeze(f.local, e.level, links[e.idx]);
+                    stops = true;
                 }
             }
             if ((link.reserveMask & bit) != 0 && !reserveFrozen[e.idx])
             {
                 freezeReserve(e.idx, e.level, true);
+                stops = true;
+            }
+            if (stops)
+            {
+                full[e.idx] |= bit; // its capacity set rates of this class
             }
         }
         heap.clear(); // caps of flows frozen by links, stale links
+        // The class's acknowledgements that rose with their flow, on links its data does not
+        // cross: right unless they took more than the link had (they rose on after it
+        // saturated, or after a class above filled it) where flows of this recomputation of
+        // the class or above carry data (they come after the acknowledgements); else they are
+        // counted at the flow's rate in the next filling. (More than the link had elsewhere is
+        // the flows' outside the recomputation: Violations() adds them.)
+        for (uint32_t fi : members)
+        {
+            const Flow& f = m_flows[flows[fi]];
+            if (guess[fi] >= 0 || f.rate == 0)
+            {
+                continue;
+            }
+            for (std::size_t j = f.nPath; j < f.links.size(); ++j)
+            {
+                const uint32_t li = m_links[f.links[j]].local;
+                if (f.coef[j] < 0 && (used[li] >> c) != 0 &&
+                    avail[li] < -kAckTolerance * m_links[f.links[j]].capacity)
+                {
+                    exact = false;
+                    m_scratch.guess[fi] = kToCount;
+                    break;
+                }
+            }
+        }
         for (uint32_t li : touched)
         {
             avail[li] = std::max(avail[li], 0.0); // what the lower classes may use
             version[li]++;
         }
     }
+    return exact;
 }
 
 } // namespace ns3

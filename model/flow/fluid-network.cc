@@ -236,7 +236,7 @@ FluidNetwork::SetLinkReserve(uint32_t link, uint8_t cls, double rate)
     {
         const Flow& f = m_flows[l.flows[j]];
         free = !f.finished && f.bottleneck != link;
-        load += f.rate * l.coefs[j];
+        load += f.rate * std::abs(l.coefs[j]); // (< 0: acknowledgements)
     }
     // (the classes of reserveMask only: another class has no reserve and no grant)
     double reserved = 0;
@@ -381,12 +381,16 @@ FluidNetwork::GetLinkShareTerms(uint32_t link,
     for (std::size_t j = 0; j < l.flows.size(); ++j)
     {
         const Flow& f = m_flows[l.flows[j]];
-        if (f.finished || f.spec.cls < cls ||
+        if (f.finished || (f.spec.cls < cls && l.coefs[j] > 0) ||
             std::find(ignore.begin(), ignore.end(), f.id) != ignore.end())
         {
             continue;
         }
-        if (f.spec.cls == cls && f.bottleneck == link)
+        if (l.coefs[j] < 0)
+        {
+            used -= f.rate * l.coefs[j]; // acknowledgements: served first, whatever the class
+        }
+        else if (f.spec.cls == cls && f.bottleneck == link)
         {
             sharing += f.spec.weight * l.coefs[j];
         }
@@ -466,43 +470,46 @@ FluidNetwork::StartFlow(FlowSpec spec)
     {
         throw std::invalid_argument("FluidNetwork::StartFlow: path is empty (needs >= 1 link)");
     }
-    for (std::size_t i = 0; i < spec.path.size(); ++i)
-    {
-        LinkAt(spec.path[i]);
-        for (std::size_t j = 0; j < i; ++j)
+    // Each list's links known and distinct (a link may be on both lists: data one way, others'
+    // acknowledgements), each coefficient list empty or one positive entry per link.
+    auto checkLinks = [this](const std::vector<uint32_t>& links, const char* what) {
+        for (std::size_t i = 0; i < links.size(); ++i)
         {
-            if (spec.path[j] == spec.path[i])
+            LinkAt(links[i]);
+            for (std::size_t j = 0; j < i; ++j)
             {
-                throw std::invalid_argument("FluidNetwork::StartFlow: path crosses link " +
-                                            std::to_string(spec.path[i]) + " twice");
+                if (links[j] == links[i])
+                {
+                    throw std::invalid_argument(std::string("FluidNetwork::StartFlow: ") + what +
+                                                " crosses link " + std::to_string(links[i]) +
+                                                " twice");
+                }
             }
         }
-    }
-    for (uint32_t l : spec.reversePath)
-    {
-        LinkAt(l);
-        if (std::count(spec.path.begin(), spec.path.end(), l) ||
-            std::count(spec.reversePath.begin(), spec.reversePath.end(), l) > 1)
-        {
-            throw std::invalid_argument("FluidNetwork::StartFlow: reverse path link " +
-                                        std::to_string(l) + " is used twice");
-        }
-    }
-    if (!spec.pathCoef.empty() && spec.pathCoef.size() != spec.path.size())
-    {
-        throw std::invalid_argument("FluidNetwork::StartFlow: pathCoef has " +
-                                    std::to_string(spec.pathCoef.size()) +
-                                    " entries; it must be empty or one per path link (" +
-                                    std::to_string(spec.path.size()) + ")");
-    }
-    for (double c : spec.pathCoef)
-    {
-        if (!(c > 0) || !std::isfinite(c))
-        {
-            throw std::invalid_argument("FluidNetwork::StartFlow: pathCoef entry " +
-                                        std::to_string(c) + " is out of range (> 0, finite)");
-        }
-    }
+    };
+    auto checkCoefs =
+        [](const std::vector<double>& coefs, std::size_t n, const char* name, const char* what) {
+            if (!coefs.empty() && coefs.size() != n)
+            {
+                throw std::invalid_argument(std::string("FluidNetwork::StartFlow: ") + name +
+                                            " has " + std::to_string(coefs.size()) +
+                                            " entries; it must be empty or one per " + what +
+                                            " link (" + std::to_string(n) + ")");
+            }
+            for (double c : coefs)
+            {
+                if (!(c > 0) || !std::isfinite(c))
+                {
+                    throw std::invalid_argument(std::string("FluidNetwork::StartFlow: ") + name +
+                                                " entry " + std::to_string(c) +
+                                                " is out of range (> 0, finite)");
+                }
+            }
+        };
+    checkLinks(spec.path, "path");
+    checkLinks(spec.reversePath, "reverse path");
+    checkCoefs(spec.pathCoef, spec.path.size(), "pathCoef", "path");
+    checkCoefs(spec.reverseCoef, spec.reversePath.size(), "reverseCoef", "reverse path");
     if (!(spec.reverseShare >= 0 && spec.reverseShare <= 1))
     {
         throw std::invalid_argument("FluidNetwork::StartFlow: reverse share = " +
@@ -562,10 +569,19 @@ FluidNetwork::StartFlow(FlowSpec spec)
     {
         f.coef.assign(spec.pathCoef.begin(), spec.pathCoef.end());
     }
-    if (spec.reverseShare > 0)
+    f.nPath = uint32_t(spec.path.size());
+    if (spec.reverseShare > 0 || !spec.reverseCoef.empty())
     {
-        f.links.insert(f.links.end(), spec.reversePath.begin(), spec.reversePath.end());
-        f.coef.resize(f.links.size(), spec.reverseShare);
+        // Acknowledgement entries (class 7): +share where the path crosses the link too (the
+        // flow's own rate sets them in its filling), -share elsewhere (see Flow::coef).
+        for (std::size_t i = 0; i < spec.reversePath.size(); ++i)
+        {
+            const uint32_t l = spec.reversePath[i];
+            const double share = spec.reverseCoef.empty() ? spec.reverseShare : spec.reverseCoef[i];
+            const bool own = std::find(spec.path.begin(), spec.path.end(), l) != spec.path.end();
+            f.links.push_back(l);
+            f.coef.push_back(own ? share : -share);
+        }
     }
     f.spec = std::move(spec);
     f.posInLink.resize(f.links.size());
@@ -574,7 +590,8 @@ FluidNetwork::StartFlow(FlowSpec spec)
         Link& link = m_links[f.links[i]];
         f.posInLink[i] = uint32_t(link.flows.size());
         link.flows.push_back(slot);
-        link.coefs.push_back(f.coef[i]);
+        // on the link, every acknowledgement entry is < 0 (class 7, see Link::coefs)
+        link.coefs.push_back(i < f.nPath ? f.coef[i] : -std::abs(f.coef[i]));
     }
     m_slotOf.emplace(f.id, slot);
     NS_LOG_DEBUG("flow " << f.id << " starts: " << f.spec.bytes << " B over " << f.spec.path.size()
@@ -722,6 +739,12 @@ FluidNetwork::GetBytesDrained() const
     return m_bytesDrained;
 }
 
+uint64_t
+FluidNetwork::GetFillings() const
+{
+    return m_fillings;
+}
+
 void
 FluidNetwork::Advance()
 {
@@ -771,8 +794,10 @@ FluidNetwork::Progress(Flow& f, Time now)
         for (std::size_t i = 0; i < f.links.size(); ++i)
         {
             Link& link = m_links[f.links[i]];
-            link.carried += moved * f.coef[i];
-            link.byClass[f.spec.cls].carried += moved * f.coef[i];
+            const double bytes = moved * std::abs(f.coef[i]);
+            link.carried += bytes;
+            // (the acknowledgements in class 7)
+            link.byClass[i < f.nPath ? f.spec.cls : N_CLASSES - 1].carried += bytes;
         }
     }
     f.last = now;
@@ -842,21 +867,21 @@ FluidNetwork::Detach(uint32_t slot)
         std::vector<uint32_t>& on = m_links[l].flows;
         std::vector<double>& coefs = m_links[l].coefs;
         const uint32_t pos = f.posInLink[i];
+        const uint32_t last = uint32_t(on.size() - 1);
         const uint32_t moved = on.back();
         on[pos] = moved;
         on.pop_back();
         coefs[pos] = coefs.back();
         coefs.pop_back();
-        if (moved != slot)
+        // The entry that was last (a flow may have two on the link, its data and its
+        // acknowledgements, and may be this flow) is now at pos.
+        Flow& g = m_flows[moved];
+        for (std::size_t j = 0; j < g.links.size(); ++j)
         {
-            Flow& g = m_flows[moved];
-            for (std::size_t j = 0; j < g.links.size(); ++j)
+            if (g.links[j] == l && g.posInLink[j] == last)
             {
-                if (g.links[j] == l)
-                {
-                    g.posInLink[j] = pos;
-                    break;
-                }
+                g.posInLink[j] = pos;
+                break;
             }
         }
     }

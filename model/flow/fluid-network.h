@@ -36,7 +36,17 @@ namespace ns3
  *  - each flow limited by its rate cap (0 = none).
  *
  * A flow may also load the links of its way back (its acknowledgements): a share of its rate
- * on each of them (FlowSpec::reverseShare), taken in the same class and filling.
+ * on each of them (FlowSpec::reverseShare), carried in class 7 (the control class the packet
+ * backend's acknowledgements travel in) whatever the flow's class: on every link the
+ * acknowledgement loads of all flows are served first, the data of class c gets the capacity
+ * less them and less the data of the classes above c, and a flow's rate is still set in its
+ * own class on its path. A link that carries a flow's acknowledgements but not its data does
+ * not stop the flow (its acknowledgements take what they need there; the data bottlenecked
+ * there gets the rest). The acknowledgement loads depend on rates set later in the filling,
+ * so the filling is repeated with each flow's acknowledgements at the rate the previous one
+ * gave it until no rate moves (a fixed point; a flow's acknowledgements on a link its own
+ * data crosses rise with it inside one filling, and a change on a link that bottlenecks no
+ * flow of that class or above and has room for it needs no repetition).
  *
  * A flow's transmission ends when its bytes have drained (the completion event, at the ns
  * step at or after the exact fluid time); its links are free from then. The bytes are delivered
@@ -71,7 +81,7 @@ class FluidNetwork : public Object
         /// links that carry the flow's acknowledgements (the way back; none by default)
         std::vector<uint32_t> reversePath;
         /// bytes on each reversePath link per byte of the flow (e.g. one 84 B acknowledgement
-        /// per 1082 B packet), in [0, 1]
+        /// per 1082 B packet), in [0, 1]; carried in class 7
         double reverseShare{0};
         uint64_t bytes{0};  //!< bytes to move (>= 1), as the links count them
         uint8_t cls{3};     //!< traffic class 0..7 (7 is served first)
@@ -84,6 +94,13 @@ class FluidNetwork : public Object
         FlowCallback drained;   //!< its last byte left the source (may be null)
         FlowCallback delivered; //!< the bytes are at the destination (may be null)
         FlowCallback completed; //!< delivered + extraLatency (may be null)
+        /**
+         * Bytes on reversePath[i] per byte of the flow, one per reversePath link (each > 0,
+         * finite), instead of reverseShare on each; empty: reverseShare. A group (see
+         * pathCoef) sums its members' acknowledgement shares per link; a link may then be on
+         * both path and reversePath (its data one way, others' acknowledgements).
+         */
+        std::vector<double> reverseCoef;
     };
 
     static TypeId GetTypeId();
@@ -113,7 +130,7 @@ class FluidNetwork : public Object
     /**
      * \param link a link id \param cls a traffic class (0..7)
      * \return bytes of flows of that class the link has carried so far (as GetLinkBytes();
-     *         a flow's acknowledgement share counts in its own class, in which it is carried)
+     *         acknowledgements count in class 7, in which they are carried)
      */
     double GetLinkClassBytes(uint32_t link, uint8_t cls) const;
     /// \param link a link id \return the sum of the rates of its flows and reserves now
@@ -153,8 +170,9 @@ class FluidNetwork : public Object
     double GetLinkReserveBytes(uint32_t link, uint8_t cls) const;
     /**
      * What flows of class `cls` and total weight `weight` joining a link would get of it now,
-     * with the other flows at their current rates: the capacity less the rates of the classes
-     * above and of the flows of the class bottlenecked elsewhere, shared by weight with the
+     * with the other flows at their current rates: the capacity less the acknowledgement
+     * loads, the rates of the classes above and of the flows of the class bottlenecked
+     * elsewhere, shared by weight with the
      * flows of the class bottlenecked at this link (one step of the progressive filling). A
      * flow of the class bottlenecked elsewhere whose rate per weight is above the level a
      * newcomer of weight 1 would get shares here too (max-min would cut it to that level).
@@ -243,6 +261,11 @@ class FluidNetwork : public Object
     uint64_t GetMaxFlowsRecomputed() const;
     /// \return bytes of the flows whose transmission has ended
     uint64_t GetBytesDrained() const;
+    /**
+     * \return progressive fillings run so far: one per round of a recomputation, more where
+     *         the acknowledgement loads needed repeated fillings (see the class doc)
+     */
+    uint64_t GetFillings() const;
 
     /// Bring every link's carried bytes up to now (for statistics at the end of a run).
     void Advance();
@@ -268,16 +291,18 @@ class FluidNetwork : public Object
     {
         double capacity{0};
         std::vector<uint32_t> flows; //!< slots of the flows crossing it
-        std::vector<double> coefs;   //!< their bytes on this link per byte (as flows)
-        double load{0};              //!< sum of the rates of its flows (bytes/s)
-        uint64_t stamp{0};           //!< last recomputation that visited it
-        uint32_t local{0};           //!< index in the recomputation's arrays
-        uint8_t reserveMask{0};      //!< classes with a reserve (bit c)
-        uint8_t reserveHeld{0};      //!< classes whose reserve the link holds below its rate
-        uint64_t version{0};         //!< GetLinkVersion()
-        Time reserveLast;            //!< the reserves' bytes are as of this time
-        double carried{0};           //!< bytes carried so far
-        double nominal{0};           //!< the capacity given to AddLink (for the path latency)
+        /// their bytes on this link per byte (as flows); < 0: -share of an acknowledgement
+        /// entry (class 7)
+        std::vector<double> coefs;
+        double load{0};         //!< sum of the rates of its flows (bytes/s)
+        uint64_t stamp{0};      //!< last recomputation that visited it
+        uint32_t local{0};      //!< index in the recomputation's arrays
+        uint8_t reserveMask{0}; //!< classes with a reserve (bit c)
+        uint8_t reserveHeld{0}; //!< classes whose reserve the link holds below its rate
+        uint64_t version{0};    //!< GetLinkVersion()
+        Time reserveLast;       //!< the reserves' bytes are as of this time
+        double carried{0};      //!< bytes carried so far
+        double nominal{0};      //!< the capacity given to AddLink (for the path latency)
         Time delay;
         double frameTime{0};           //!< FrameBytes / capacity (s)
         ClassState byClass[N_CLASSES]; //!< per traffic class
@@ -296,9 +321,16 @@ class FluidNetwork : public Object
         uint32_t bottleneck{0};
         bool live{false};     //!< the slot holds a transmitting flow
         bool finished{false}; //!< drained, waiting for the recomputation to detach it
+        uint32_t nPath{0};    //!< links[0, nPath) are its path, the rest acknowledgements'
         uint64_t id{0};
-        std::vector<uint32_t> links;     //!< path, then reversePath if reverseShare > 0
-        std::vector<double> coef;        //!< bytes on links[i] per byte of the flow
+        /// path, then reversePath if it has acknowledgement shares (from nPath on)
+        std::vector<uint32_t> links;
+        /**
+         * Bytes on links[i] per byte of the flow. An acknowledgement entry (i >= nPath) is
+         * > 0 where the flow's path crosses the same link (filled with the flow: its own rate
+         * sets it) and -share elsewhere (at the rate of the previous filling).
+         */
+        std::vector<double> coef;
         std::vector<uint32_t> posInLink; //!< its index in each of links' flows
         double remaining{0};
         Time last;    //!< remaining is as of this time
@@ -329,6 +361,13 @@ class FluidNetwork : public Object
      * link is not available). Sets each flow's rate and bottleneck.
      */
     void Fill(const std::vector<uint32_t>& flows, const std::vector<uint32_t>& links);
+    /**
+     * One progressive filling of Fill(): the acknowledgements a flow sends over links its
+     * data does not cross at the rate Scratch::guess holds for it, served before every class.
+     * \return true if the rates are those of a filling with the acknowledgements at the rates
+     *         it set (no acknowledgement load moved on a link where it changes a rate)
+     */
+    bool FillOnce(const std::vector<uint32_t>& flows, const std::vector<uint32_t>& links);
     /**
      * The max-min conditions on the links whose flows or rates changed: every flow whose
      * bottleneck is such a link must still be bottlenecked there (the link full for its class
@@ -384,6 +423,11 @@ class FluidNetwork : public Object
         std::vector<uint32_t> more;    //!< Violations(): flows to add
         std::vector<std::vector<uint32_t>> reserves; //!< Fill(): local links by reserve class
         std::vector<char> reserveFrozen;             //!< Fill(): per local link
+        std::vector<double> base;     //!< Fill(): per local link, capacity less the outside
+        std::vector<double> guess;    //!< Fill(): per local flow, its acknowledgements' rate
+        std::vector<uint8_t> full;    //!< Fill(): per local link, classes it bottlenecked
+        std::vector<uint8_t> used;    //!< Fill(): per local link, classes whose data it carries
+        std::vector<uint32_t> acking; //!< Fill(): local flows with acknowledgements elsewhere
     };
 
     Scratch m_scratch;
@@ -396,6 +440,7 @@ class FluidNetwork : public Object
     uint64_t m_flowsRecomputed{0};
     uint64_t m_maxFlowsRecomputed{0};
     uint64_t m_bytesDrained{0};
+    uint64_t m_fillings{0};
 
     TracedCallback<uint64_t, uint64_t> m_startTrace;
     TracedCallback<uint64_t, uint64_t, Time, Time> m_endTrace;

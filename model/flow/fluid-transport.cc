@@ -331,17 +331,23 @@ FluidTransport::StartRing(const RingTransfer& ring)
     }
     Ptr<FluidNetwork> net = m_fabric->GetNetwork();
     FluidNetwork::FlowSpec spec;
-    std::unordered_map<uint32_t, std::size_t> index; // link -> position in spec.path
-    auto add = [&spec, &index](uint32_t link, double coef) {
-        auto [it, fresh] = index.emplace(link, spec.path.size());
+    // link -> position in spec.path (data) and in spec.reversePath (acknowledgements)
+    std::unordered_map<uint32_t, std::size_t> index;
+    std::unordered_map<uint32_t, std::size_t> back;
+    auto add = [](std::unordered_map<uint32_t, std::size_t>& at,
+                  std::vector<uint32_t>& links,
+                  std::vector<double>& coefs,
+                  uint32_t link,
+                  double coef) {
+        auto [it, fresh] = at.emplace(link, links.size());
         if (fresh)
         {
-            spec.path.push_back(link);
-            spec.pathCoef.push_back(coef);
+            links.push_back(link);
+            coefs.push_back(coef);
         }
         else
         {
-            spec.pathCoef[it->second] += coef;
+            coefs[it->second] += coef;
         }
     };
     uint64_t stepWire = 0;
@@ -351,13 +357,13 @@ FluidTransport::StartRing(const RingTransfer& ring)
         // Every member's data (one byte per byte) and acknowledgements (its reverse share).
         for (uint32_t l : c->m_path)
         {
-            add(l, 1.0);
+            add(index, spec.path, spec.pathCoef, l, 1.0);
         }
         if (c->m_reverseShare > 0)
         {
             for (uint32_t l : c->m_reversePath)
             {
-                add(l, c->m_reverseShare);
+                add(back, spec.reversePath, spec.reverseCoef, l, c->m_reverseShare);
             }
         }
         g->latency.push_back(net->PathLatency(c->m_path));
