@@ -19,6 +19,7 @@ list(APPEND MLNET_SOURCES
   ${_dir}/rdma-nic.cc
   ${_dir}/rdma-flow-scheduler.cc
   ${_dir}/scheduled-flow-stats.cc
+  ${_dir}/rdma-timeout-report.cc
 )
 list(APPEND MLNET_HEADERS
   ${_dir}/message-transport.h
@@ -39,6 +40,7 @@ list(APPEND MLNET_HEADERS
   ${_dir}/rdma-receive-stats.h
   ${_dir}/rdma-flow-scheduler.h
   ${_dir}/scheduled-flow-stats.h
+  ${_dir}/rdma-timeout-report.h
 )
 list(APPEND MLNET_TEST_SOURCES
   ${MLNET_ROOT}/test/rdma/dcqcn-test.cc

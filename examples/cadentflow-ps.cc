@@ -12,6 +12,7 @@
 // slower than fair sharing; where the gain is low, the flexibility ratio is high.
 
 #include "flow-scheduling-examples.h"
+#include "rdma-timeout-line.h"
 
 #include <fstream>
 #include <iomanip>
@@ -22,6 +23,7 @@
 
 using namespace ns3;
 using mlnetexamples::BuildSwitchClusterTransports;
+using mlnetexamples::PrintRdmaTimeouts;
 using mlnetexamples::SplitList;
 
 namespace
@@ -77,6 +79,7 @@ RunOne(const DnnModel& model, const std::string& policy, const PsConfig& c, uint
     job->Start();
     Simulator::Stop(Seconds(3600));
     Simulator::Run();
+    PrintRdmaTimeouts("cadentflow-ps", model.GetName() + " " + policy);
     if (!job->IsFinished())
     {
         Simulator::Destroy();

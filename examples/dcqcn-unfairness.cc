@@ -26,6 +26,8 @@
 //   ./dcqcn-unfairness --fractions=0.4,0.4 --iterations=300 --warmup=100 --cv=0.05 --runs=3
 //       --aggressiveness=1.5,2,4,8 --out=unfair-compatible      (one command line)
 
+#include "rdma-timeout-line.h"
+
 #include "ns3/core-module.h"
 #include "ns3/mlnet-module.h"
 
@@ -189,6 +191,7 @@ Simulate(const Options& o,
         jobs.push_back(job);
     }
     Simulator::Run();
+    mlnetexamples::PrintRdmaTimeouts("dcqcn-unfairness", c.Name());
     RunData d;
     for (const auto& job : jobs)
     {

@@ -25,6 +25,7 @@
 
 #include "example-coflow-job.h"
 #include "flow-scheduling-examples.h"
+#include "rdma-timeout-line.h"
 
 #include <cmath>
 #include <fstream>
@@ -223,6 +224,7 @@ RunOne(const std::string& policy, const PipeConfig& c, uint32_t run)
     }
     Simulator::Stop(c.duration);
     Simulator::Run();
+    mlnetexamples::PrintRdmaTimeouts("echelon-pipeline", policy);
     for (auto& j : jobs)
     {
         JobResult jr;

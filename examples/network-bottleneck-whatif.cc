@@ -8,6 +8,8 @@
 // Steady state: the mean over the iterations after --warmup, without the last one; p50 and p99
 // of the same iterations are printed next to it. --perIteration writes every iteration.
 
+#include "rdma-timeout-line.h"
+
 #include "ns3/core-module.h"
 #include "ns3/mlnet-module.h"
 
@@ -202,6 +204,10 @@ main(int argc, char* argv[])
                 job->Start();
                 Simulator::Stop(Seconds(1000));
                 Simulator::Run();
+                mlnetexamples::PrintRdmaTimeouts("network-bottleneck-whatif",
+                                                 std::to_string(n) + " servers at " +
+                                                     std::to_string(static_cast<uint32_t>(rate)) +
+                                                     " Gbit/s");
                 if (!job->IsFinished())
                 {
                     throw std::runtime_error("job did not finish in 1000 simulated seconds");

@@ -7,6 +7,7 @@
 
 #include "panama-shared-cluster-output.h"
 #include "panama-shared-cluster-ring-trace.h"
+#include "rdma-timeout-line.h"
 
 #include <chrono>
 #include <ctime>
@@ -250,6 +251,7 @@ RunOne(const Options& o, const std::string& scheme, const std::vector<JobPlan>& 
     }
     Simulator::Stop(o.duration);
     Simulator::Run();
+    mlnetexamples::PrintRdmaTimeouts("panama-shared-cluster", scheme);
 
     RunResult r;
     r.end = Simulator::Now().GetSeconds();

@@ -14,6 +14,8 @@
 // (SysML 2019), ByteScheduler up to 196% (SOSP 2019). The model is deterministic (no
 // randomness on this path), so seeds do not apply.
 
+#include "rdma-timeout-line.h"
+
 #include "ns3/core-module.h"
 #include "ns3/mlnet-module.h"
 
@@ -303,6 +305,7 @@ RunOne(const DnnModel& m,
     job->Start();
     Simulator::Stop(Seconds(1000));
     Simulator::Run();
+    mlnetexamples::PrintRdmaTimeouts("tensor-priority", m.GetName() + " " + policy);
     if (!job->IsFinished())
     {
         Simulator::Destroy();

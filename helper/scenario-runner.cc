@@ -14,6 +14,7 @@
 #include "ns3/random-variable-stream.h"
 #include "ns3/rdma-nic.h"
 #include "ns3/rdma-queue-pair.h"
+#include "ns3/rdma-timeout-report.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
 #include "ns3/stats-writer.h"
@@ -48,62 +49,6 @@ const Time kFluidDrainCheck = MicroSeconds(100);
 const std::chrono::seconds kProgressWall(2);
 /// Random stream of the traffic (the switches use 1000 and up, see FabricTopologyHelper).
 constexpr int64_t kTrafficStream = 100;
-
-/**
- * The RDMA queue pairs' retransmission timeouts of a run, as one warning (empty if none): a
- * timeout makes a queue pair go back to its oldest unacknowledged packet and send everything
- * after it again, bytes that load the fabric and lengthen the flows and iterations. Without
- * drops they are spurious: RdmaNic::RetransmitTimeout is below the queueing delay.
- * \param hosts the hosts (those without an RdmaNic are skipped)
- * \param dropped bytes the fabric dropped in the run
- * \return the warning, or an empty string
- */
-std::string
-RetransmitTimeoutWarning(const NodeContainer& hosts, uint64_t dropped)
-{
-    uint64_t timeouts = 0;
-    uint32_t qps = 0;
-    Time rto;
-    for (auto it = hosts.Begin(); it != hosts.End(); ++it)
-    {
-        Ptr<RdmaNic> nic = (*it)->GetObject<RdmaNic>();
-        if (!nic)
-        {
-            continue;
-        }
-        for (uint32_t i = 0; i < nic->GetNQueuePairs(); ++i)
-        {
-            const uint64_t n = nic->GetQueuePair(i)->GetTimeouts();
-            if (n > 0)
-            {
-                timeouts += n;
-                ++qps;
-                TimeValue v;
-                nic->GetAttribute("RetransmitTimeout", v);
-                rto = v.Get();
-            }
-        }
-    }
-    if (timeouts == 0)
-    {
-        return "";
-    }
-    std::ostringstream w;
-    w << timeouts << " RDMA retransmission timeouts on " << qps
-      << " queue pairs (RdmaNic::RetransmitTimeout = " << rto.As(Time::MS)
-      << "): each sent its unacknowledged packets again (go-back-N), bytes that load the "
-         "fabric and lengthen flows and iterations; ";
-    if (dropped == 0)
-    {
-        w << "no packet was dropped, so they are spurious: the timeout is below the queueing "
-             "delay (raise --ns3::RdmaNic::RetransmitTimeout)";
-    }
-    else
-    {
-        w << "the fabric dropped " << dropped << " bytes, which they recover";
-    }
-    return w.str();
-}
 } // namespace
 
 ScenarioRunner::ScenarioRunner(ScenarioConfig cfg)
@@ -645,7 +590,9 @@ ScenarioRunner::Run()
     }
     s.drained = m_drained;
     s.warnings = m_warnings;
-    const std::string rto = RetransmitTimeoutWarning(m_topo.hosts, s.bytesDropped);
+    // the switches' drops are s.bytesDropped
+    const std::string rto =
+        RdmaTimeoutReport::Count(NodeContainer(m_topo.hosts, m_topo.switches)).Warning();
     if (!rto.empty())
     {
         NS_LOG_WARN(rto);
