@@ -9,7 +9,8 @@
 //   "bytescheduler", "iterations": 3, "start": "0us", "cc": "dcqcn",
 //   PS mode only: "coLocated": false (servers on the worker hosts; no "servers" then),
 //   "messageOverhead": "0us", "serverSumRate" and "serverUpdateRate" (absent = instantaneous),
-//   "serverPriority": false, "outstandingPerChannel": 0}
+//   "serverPriority": false, "outstandingPerChannel": 0,
+//   "serverAssignment": "round-robin"|"balanced-bytes"}
 //  {"type": "pipeline-job", "hosts": [0, 1, 2, 3], "schedule": "gpipe"|"1f1b",
 //   "microBatches": 8, "forward": "100us", "backward": "200us", "activationBytes": "1MB",
 //   "iterations": 3, "start": "0us", "cc": "dcqcn"}
@@ -196,6 +197,7 @@ class DataParallelSpec : public TrafficSpec
     DataRate serverUpdateRate;
     bool serverPriority{false};
     uint32_t outstandingPerChannel{0};
+    std::string serverAssignment{"RoundRobin"};
 
     void Install(TrafficContext& ctx) const override
     {
@@ -220,6 +222,7 @@ class DataParallelSpec : public TrafficSpec
         job->SetAttribute("ServerUpdateRate", DataRateValue(serverUpdateRate));
         job->SetAttribute("ServerPriority", BooleanValue(serverPriority));
         job->SetAttribute("OutstandingPerChannel", UintegerValue(outstandingPerChannel));
+        job->SetAttribute("ServerAssignment", StringValue(serverAssignment));
         job->SetWorkers(Transports(ctx, params.hosts, params.cc));
         if (!servers.empty() && !coLocated)
         {
@@ -274,6 +277,11 @@ ParseDataParallel(ScenarioObject& in, const ScenarioConfig& cfg)
         s->serverPriority = in.Bool("serverPriority", false);
         s->outstandingPerChannel =
             static_cast<uint32_t>(in.Uint("outstandingPerChannel", 0, 1 << 20, 0));
+        s->serverAssignment = in.Choice("serverAssignment",
+                                        {"round-robin", "balanced-bytes"},
+                                        std::string("round-robin")) == "balanced-bytes"
+                                  ? "BalancedBytes"
+                                  : "RoundRobin";
         if (s->coLocated)
         {
             if (in.Has("servers"))

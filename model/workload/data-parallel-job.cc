@@ -18,7 +18,9 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <numeric>
 #include <stdexcept>
+#include <tuple>
 
 namespace ns3
 {
@@ -145,7 +147,20 @@ DataParallelJob::GetTypeId()
                           "reached without the network",
                           BooleanValue(false),
                           MakeBooleanAccessor(&DataParallelJob::m_coLocated),
-                          MakeBooleanChecker());
+                          MakeBooleanChecker())
+            .AddAttribute(
+                "ServerAssignment",
+                "PS mode: placement of the gradient slices on the servers. "
+                "RoundRobin (the default, TensorFlow's round-robin placement): "
+                "slice j of tensor t on server (t + j) mod servers, which can put "
+                "most bytes on one server (the large tensors of a model often share "
+                "an index parity); BalancedBytes: each slice, largest first, on the "
+                "server with the fewest bytes so far (ties: lowest index; the "
+                "longest-processing-time-first rule), so servers differ by at most one "
+                "slice's bytes",
+                EnumValue(ROUND_ROBIN),
+                MakeEnumMemberAccessor(&DataParallelJob::m_assignment),
+                MakeEnumChecker(ROUND_ROBIN, "RoundRobin", BALANCED_BYTES, "BalancedBytes"));
     return tid;
 }
 
@@ -411,6 +426,10 @@ DataParallelJob::Prepare()
     m_launched.assign(m_plan.size(), false);
     m_sliceWait.assign(m_plan.size(), 0);
     m_slicePosted.assign(m_plan.size(), Time(0));
+    if (m_mode == PARAMETER_SERVER)
+    {
+        AssignServers();
+    }
     if (m_mode == RING_ALLREDUCE && m_workers.size() >= 2)
     {
         m_allReduce = CreateObject<RingAllReduce>();
@@ -624,16 +643,60 @@ DataParallelJob::Launch(uint32_t k)
     }
     else
     {
-        // shard: slices round-robin over the servers, by position in the tensor
-        uint32_t s =
-            (m_plan[k].tensorId + m_plan[k].offset / std::max<uint64_t>(1, m_plan[k].size)) %
-            m_servers.size();
+        uint32_t s = m_sliceServer[k];
         m_sliceWait[k] = m_workers.size();
         for (uint32_t w = 0; w < m_workers.size(); ++w)
         {
             Enqueue(w, SEND_PUSH, k, w, s);
         }
     }
+}
+
+void
+DataParallelJob::AssignServers()
+{
+    NS_LOG_FUNCTION(this);
+    const std::size_t n = m_servers.size();
+    m_sliceServer.assign(m_plan.size(), 0);
+    if (m_assignment == ROUND_ROBIN)
+    {
+        // by position in the tensor
+        for (std::size_t k = 0; k < m_plan.size(); ++k)
+        {
+            m_sliceServer[k] =
+                (m_plan[k].tensorId + m_plan[k].offset / std::max<uint64_t>(1, m_plan[k].size)) % n;
+        }
+        return;
+    }
+    // BalancedBytes: largest slice first (LPT), each to the server with the fewest bytes so far,
+    // ties in model order (tensor, then offset), whatever the plan's order, so that every
+    // tensor-order policy gets the same placement; the busiest server then carries at most one
+    // slice more than the least busy one
+    std::vector<uint32_t> order(m_plan.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::sort(order.begin(), order.end(), [this](uint32_t a, uint32_t b) {
+        return std::make_tuple(m_plan[b].size, m_plan[a].tensorId, m_plan[a].offset) <
+               std::make_tuple(m_plan[a].size, m_plan[b].tensorId, m_plan[b].offset);
+    });
+    std::vector<uint64_t> load(n, 0);
+    for (uint32_t k : order)
+    {
+        const auto s =
+            static_cast<uint32_t>(std::min_element(load.begin(), load.end()) - load.begin());
+        m_sliceServer[k] = s;
+        load[s] += m_plan[k].size * m_bytesPerParam;
+    }
+}
+
+std::vector<uint64_t>
+DataParallelJob::GetServerBytes() const
+{
+    std::vector<uint64_t> bytes(m_sliceServer.empty() ? 0 : m_servers.size(), 0);
+    for (std::size_t k = 0; k < m_sliceServer.size(); ++k)
+    {
+        bytes[m_sliceServer[k]] += m_plan[k].size * m_bytesPerParam;
+    }
+    return bytes;
 }
 
 void

@@ -66,7 +66,8 @@ namespace ns3
  * how TicTac's order is enforced. With CoLocatedServers each worker host also runs a server
  * shard (as P3 and ByteScheduler deploy PS): SetServers is not needed, and the shard on a
  * worker's own host is reached without the network (only the framework costs apply). All
- * costs 0 (the defaults) is the ideal host of earlier versions, bit for bit.
+ * costs 0 (the defaults) is the ideal host of earlier versions, bit for bit. ServerAssignment
+ * places the slices: round-robin by tensor and slice index (the default) or balanced by bytes.
  */
 class DataParallelJob : public TrainingJob
 {
@@ -77,6 +78,13 @@ class DataParallelJob : public TrainingJob
         RING_ALLREDUCE,
         PARAMETER_SERVER,
         AGGREGATOR,
+    };
+
+    /// How parameter-server mode places the slices on the servers.
+    enum ServerAssignment
+    {
+        ROUND_ROBIN,    //!< (tensor index + slice index) mod servers
+        BALANCED_BYTES, //!< each slice, largest first, to the server with the fewest bytes
     };
 
     /// \return the TypeId
@@ -121,6 +129,11 @@ class DataParallelJob : public TrainingJob
     uint64_t GetPushBytes() const;
     /// \return bytes pulled by all workers so far (PS)
     uint64_t GetPullBytes() const;
+    /**
+     * \return per server, the bytes one worker pushes to it per iteration (PS mode, after
+     * Start(); empty before or in other modes): the ServerAssignment's placement
+     */
+    std::vector<uint64_t> GetServerBytes() const;
     /// \return forward + backward time of one iteration
     Time GetComputeTime() const;
     /// \return gradient bytes of the model
@@ -242,6 +255,8 @@ class DataParallelJob : public TrainingJob
      * \return false if the sending NIC has no flow scheduler (nothing posted)
      */
     bool PostScheduled(uint32_t k, bool push, uint32_t w, uint32_t s);
+    /// PS: place every plan slice on a server (m_sliceServer) by ServerAssignment
+    void AssignServers();
 
     DnnModel m_model;
     std::vector<LayerTiming> m_timing;
@@ -263,15 +278,17 @@ class DataParallelJob : public TrainingJob
     Time m_intraLatency;         //!< intra-server per-step latency
     uint64_t m_allReduces{0};    //!< all-reduce operations started
     bool m_prepared{false};
-    Time m_msgOverhead;                 //!< framework CPU time per message and end (PS)
-    DataRate m_sumRate;                 //!< server summation rate (0 = instantaneous)
-    DataRate m_updateRate;              //!< server update (apply) rate (0 = instantaneous)
-    bool m_serverPriority{false};       //!< server threads serve by plan priority
-    uint32_t m_channelDepth{0};         //!< messages in flight per channel (0 = the policy's)
-    bool m_coLocated{false};            //!< a server shard on every worker host
-    std::vector<HostThread> m_threads;  //!< workers, then servers
-    std::vector<uint32_t> m_channelOut; //!< in flight per (src, dst) host pair
-    uint64_t m_taskSeq{0};              //!< arrival counter of tasks
+    Time m_msgOverhead;           //!< framework CPU time per message and end (PS)
+    DataRate m_sumRate;           //!< server summation rate (0 = instantaneous)
+    DataRate m_updateRate;        //!< server update (apply) rate (0 = instantaneous)
+    bool m_serverPriority{false}; //!< server threads serve by plan priority
+    uint32_t m_channelDepth{0};   //!< messages in flight per channel (0 = the policy's)
+    bool m_coLocated{false};      //!< a server shard on every worker host
+    ServerAssignment m_assignment{ROUND_ROBIN}; //!< placement of the slices (PS)
+    std::vector<uint32_t> m_sliceServer;        //!< PS: server of each plan slice
+    std::vector<HostThread> m_threads;          //!< workers, then servers
+    std::vector<uint32_t> m_channelOut;         //!< in flight per (src, dst) host pair
+    uint64_t m_taskSeq{0};                      //!< arrival counter of tasks
 
     std::vector<GradientTensor> m_tensors;
     std::vector<TransferSlice> m_plan;

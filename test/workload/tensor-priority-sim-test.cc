@@ -46,6 +46,7 @@ struct PsRun
     bool serverPriority{false};
     uint64_t window{0};
     bool record{false};
+    std::string assignment{"RoundRobin"}; //!< DataParallelJob::ServerAssignment
 };
 
 /// Result of a run.
@@ -58,6 +59,7 @@ struct PsResult
     uint64_t networkBytes{0}; //!< bytes of recorded (network) messages
     std::vector<MessageRecord> messages;
     std::vector<TransferSlice> plan;
+    std::vector<uint64_t> serverBytes; //!< DataParallelJob::GetServerBytes
 };
 
 PsResult
@@ -82,6 +84,7 @@ RunPs(const DnnModel& m, Ptr<TensorOrderPolicy> policy, const PsRun& r)
     job->SetAttribute("ServerPriority", BooleanValue(r.serverPriority));
     job->SetAttribute("MaxInflightBytes", UintegerValue(r.window));
     job->SetAttribute("RecordMessages", BooleanValue(r.record));
+    job->SetAttribute("ServerAssignment", StringValue(r.assignment));
     job->SetWorkers({nics.begin(), nics.begin() + r.workers});
     if (r.servers == 0)
     {
@@ -108,6 +111,7 @@ RunPs(const DnnModel& m, Ptr<TensorOrderPolicy> policy, const PsRun& r)
         out.networkBytes += msg.bytes;
     }
     out.plan = job->GetPlan();
+    out.serverBytes = job->GetServerBytes();
     Simulator::Destroy();
     return out;
 }
@@ -285,6 +289,50 @@ TEST_CASE("workload: bad parameter-server framework settings are rejected", "[wo
     Simulator::Destroy();
 }
 
+TEST_CASE("workload: BalancedBytes spreads the bytes round-robin puts on one server", "[workload]")
+{
+    // large tensors at even indices, small ones at odd: round-robin over 2 servers puts every
+    // large tensor on server 0 (as GoogLeNet's layers do in ps4+2-googlenet-k4)
+    const DnnModel m = Model({{1000000, 200, 200},
+                              {1000, 200, 200},
+                              {1000000, 200, 200},
+                              {1000, 200, 200},
+                              {1000000, 200, 200},
+                              {1000, 200, 200}});
+    PsRun r;
+    r.servers = 2;
+    r.record = true;
+    const PsResult rr = RunPs(m, CreateObject<FifoTensorOrder>(), r);
+    r.assignment = "BalancedBytes";
+    const PsResult bal = RunPs(m, CreateObject<FifoTensorOrder>(), r);
+    const uint64_t modelBytes = 4 * (3 * 1000000 + 3 * 1000);
+    // per server, per worker and iteration; largest first, each on the server with the fewest
+    // bytes so far: 4 MB -> 0, 4 MB -> 1, 4 MB -> 0, then the three 4 KB ones -> 1
+    CHECK(rr.serverBytes == std::vector<uint64_t>{12000000, 12000});
+    CHECK(bal.serverBytes == std::vector<uint64_t>{8000000, 4012000});
+    for (const PsResult* res : {&rr, &bal})
+    {
+        CHECK(res->serverBytes[0] + res->serverBytes[1] == modelBytes);
+        // every push reaches the server the placement names: bytes into host 2 (server 0) and
+        // host 3 (server 1) per iteration and worker
+        std::vector<uint64_t> into(2, 0);
+        for (const auto& msg : res->messages)
+        {
+            if (msg.dstHost >= 2)
+            {
+                into[msg.dstHost - 2] += msg.bytes;
+            }
+        }
+        CHECK(into[0] == res->serverBytes[0] * r.workers * r.iterations);
+        CHECK(into[1] == res->serverBytes[1] * r.workers * r.iterations);
+    }
+    // the busiest server's downlink bounds the push phase: 2 workers x its bytes at 10 Gb/s
+    INFO("round-robin " << rr.steady * 1e3 << " ms, balanced " << bal.steady * 1e3 << " ms");
+    CHECK(rr.steady > 2 * 12000000 * 8 / 10e9);
+    CHECK(bal.steady > 2 * 8000000 * 8 / 10e9);
+    CHECK(bal.steady < 0.8 * rr.steady);
+}
+
 TEST_CASE("workload: the framework keys of a parameter-server job run from a scenario",
           "[workload]")
 {
@@ -309,6 +357,12 @@ TEST_CASE("workload: the framework keys of a parameter-server job run from a sce
                       Catch::Contains("servers"));
     CHECK_THROWS_WITH(mlnettest::RunScenarioText(scenario(base + R"(, "messageOverhead": "2s"})")),
                       Catch::Contains("messageOverhead"));
+    ScenarioResult balanced =
+        mlnettest::RunScenarioText(scenario(base + R"(, "serverAssignment": "balanced-bytes"})"));
+    REQUIRE(balanced.iterations.size() == 2);
+    CHECK_THROWS_WITH(
+        mlnettest::RunScenarioText(scenario(base + R"(, "serverAssignment": "hash"})")),
+        Catch::Contains("serverAssignment") && Catch::Contains("balanced-bytes"));
 }
 
 TEST_CASE("workload: bytescheduler's credit trades pipelining against preemption", "[workload]")
