@@ -42,7 +42,16 @@ struct PsConfig
     std::string mode{"centralised"};
     std::string cc{"ns3::DcqcnVendor"};
     std::string backend{"packet"};
+    std::string serverAssignment{"round-robin"}; //!< or balanced-bytes
 };
+
+/// \return the DataParallelJob::ServerAssignment of a --serverAssignment value
+DataParallelJob::ServerAssignment
+Assignment(const PsConfig& c)
+{
+    return c.serverAssignment == "balanced-bytes" ? DataParallelJob::BALANCED_BYTES
+                                                  : DataParallelJob::ROUND_ROBIN;
+}
 
 /// One simulation: \return per-iteration times (s) after warm-up, without the last iteration
 /// (which also waits for its own synchronisation)
@@ -74,6 +83,7 @@ RunOne(const DnnModel& model, const std::string& policy, const PsConfig& c, uint
     job->SetAttribute("BatchSize", UintegerValue(c.batch));
     job->SetAttribute("Iterations", UintegerValue(c.iterations));
     job->SetAttribute("RecordMessages", BooleanValue(false));
+    job->SetAttribute("ServerAssignment", EnumValue(Assignment(c)));
     job->SetWorkers({nics.begin(), nics.begin() + c.workers});
     job->SetServers({nics.begin() + c.workers, nics.end()});
     job->Start();
@@ -140,6 +150,11 @@ main(int argc, char* argv[])
                  "packet (RDMA NICs, the default) or flow (the fluid backend: the policy's "
                  "classes and rate caps on fluid flows; --cc and --runs change nothing there)",
                  c.backend);
+    cmd.AddValue("serverAssignment",
+                 "Placement of the slices on the servers: round-robin (tensor index mod servers, "
+                 "the default) or balanced-bytes (largest first on the least-loaded server; "
+                 "DataParallelJob::ServerAssignment)",
+                 c.serverAssignment);
     cmd.Parse(argc, argv);
     const uint32_t firstRun = RngSeedManager::GetRun(); // --RngRun, default 1
     try
@@ -156,6 +171,11 @@ main(int argc, char* argv[])
         if (c.backend != "packet" && c.backend != "flow")
         {
             throw std::invalid_argument("--backend = " + c.backend + ": must be packet or flow");
+        }
+        if (c.serverAssignment != "round-robin" && c.serverAssignment != "balanced-bytes")
+        {
+            throw std::invalid_argument("--serverAssignment = " + c.serverAssignment +
+                                        ": must be round-robin or balanced-bytes");
         }
         if (c.mode != "centralised" && c.mode != "decentralised")
         {
@@ -190,7 +210,7 @@ main(int argc, char* argv[])
         std::cout << c.workers << " workers + " << c.workers << " parameter servers, " << c.rate
                   << " Gbit/s, " << c.gpu << " batch " << c.batch << ", " << c.iterations
                   << " iterations (" << c.warmup << " warm-up), " << runs << " run(s), " << c.cc
-                  << ", " << c.mode << ", " << c.backend << " level"
+                  << ", " << c.mode << ", " << c.backend << " level, servers " << c.serverAssignment
                   << (c.mode == "centralised"
                           ? ", control delay " + std::to_string(c.controlDelay.GetMicroSeconds()) +
                                 " us"
@@ -199,14 +219,22 @@ main(int argc, char* argv[])
         for (const auto& name : SplitList(models))
         {
             DnnModel m = ModelZoo::Get(name);
-            // the pull phase as the forward pass sees it: tensor t comes from server t mod W
-            // (DataParallelJob's placement), whose uplink carries it once per worker (link
-            // 1 + server), and crosses the worker's downlink (link 0)
+            // the pull phase as the forward pass sees it: tensor t comes from its server (the
+            // job's placement, one slice per tensor), whose uplink carries it once per worker
+            // (link 1 + server), and crosses the worker's downlink (link 0)
             const ComputeDag dag = IterationDag::Build(m, gpu, c.batch);
+            std::vector<TransferSlice> whole(dag.GetTensors().size());
+            for (uint32_t t = 0; t < whole.size(); ++t)
+            {
+                whole[t].tensorId = t;
+                whole[t].size = dag.GetTensors()[t].bytes;
+            }
+            const std::vector<uint32_t> server =
+                DataParallelJob::PlaceSlices(whole, c.workers, Assignment(c));
             std::vector<std::vector<ComputeDag::LinkUse>> links(dag.GetTensors().size());
             for (uint32_t t = 0; t < links.size(); ++t)
             {
-                links[t] = {{0, 1.0}, {1 + t % c.workers, double(c.workers)}};
+                links[t] = {{0, 1.0}, {1 + server[t], double(c.workers)}};
             }
             const DagSchedule ideal =
                 dag.IdealSchedule(links, std::vector<double>(1 + c.workers, goodput));

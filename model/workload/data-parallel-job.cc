@@ -428,7 +428,7 @@ DataParallelJob::Prepare()
     m_slicePosted.assign(m_plan.size(), Time(0));
     if (m_mode == PARAMETER_SERVER)
     {
-        AssignServers();
+        m_sliceServer = PlaceSlices(m_plan, m_servers.size(), m_assignment);
     }
     if (m_mode == RING_ALLREDUCE && m_workers.size() >= 2)
     {
@@ -652,40 +652,46 @@ DataParallelJob::Launch(uint32_t k)
     }
 }
 
-void
-DataParallelJob::AssignServers()
+std::vector<uint32_t>
+DataParallelJob::PlaceSlices(const std::vector<TransferSlice>& plan,
+                             uint32_t servers,
+                             ServerAssignment assignment)
 {
-    NS_LOG_FUNCTION(this);
-    const std::size_t n = m_servers.size();
-    m_sliceServer.assign(m_plan.size(), 0);
-    if (m_assignment == ROUND_ROBIN)
+    if (servers == 0)
+    {
+        throw std::invalid_argument("DataParallelJob::PlaceSlices: servers = 0 is out of range "
+                                    "(must be >= 1)");
+    }
+    std::vector<uint32_t> server(plan.size(), 0);
+    if (assignment == ROUND_ROBIN)
     {
         // by position in the tensor
-        for (std::size_t k = 0; k < m_plan.size(); ++k)
+        for (std::size_t k = 0; k < plan.size(); ++k)
         {
-            m_sliceServer[k] =
-                (m_plan[k].tensorId + m_plan[k].offset / std::max<uint64_t>(1, m_plan[k].size)) % n;
+            server[k] =
+                (plan[k].tensorId + plan[k].offset / std::max<uint64_t>(1, plan[k].size)) % servers;
         }
-        return;
+        return server;
     }
     // BalancedBytes: largest slice first (LPT), each to the server with the fewest bytes so far,
     // ties in model order (tensor, then offset), whatever the plan's order, so that every
     // tensor-order policy gets the same placement; the busiest server then carries at most one
     // slice more than the least busy one
-    std::vector<uint32_t> order(m_plan.size());
+    std::vector<uint32_t> order(plan.size());
     std::iota(order.begin(), order.end(), 0);
-    std::sort(order.begin(), order.end(), [this](uint32_t a, uint32_t b) {
-        return std::make_tuple(m_plan[b].size, m_plan[a].tensorId, m_plan[a].offset) <
-               std::make_tuple(m_plan[a].size, m_plan[b].tensorId, m_plan[b].offset);
+    std::sort(order.begin(), order.end(), [&plan](uint32_t a, uint32_t b) {
+        return std::make_tuple(plan[b].size, plan[a].tensorId, plan[a].offset) <
+               std::make_tuple(plan[a].size, plan[b].tensorId, plan[b].offset);
     });
-    std::vector<uint64_t> load(n, 0);
+    std::vector<uint64_t> load(servers, 0);
     for (uint32_t k : order)
     {
         const auto s =
             static_cast<uint32_t>(std::min_element(load.begin(), load.end()) - load.begin());
-        m_sliceServer[k] = s;
-        load[s] += m_plan[k].size * m_bytesPerParam;
+        server[k] = s;
+        load[s] += plan[k].size;
     }
+    return server;
 }
 
 std::vector<uint64_t>

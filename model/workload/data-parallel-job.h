@@ -89,6 +89,17 @@ class DataParallelJob : public TrainingJob
 
     /// \return the TypeId
     static TypeId GetTypeId();
+    /**
+     * The servers of a plan's slices under a ServerAssignment (what a job in PS mode uses; an
+     * analytical bound can place its tensors the same way).
+     * \param plan slices (tensorId, offset and size are read) \param servers servers (>= 1)
+     * \param assignment the rule
+     * \return per slice, its server in [0, servers)
+     * \throws std::invalid_argument if servers is 0
+     */
+    static std::vector<uint32_t> PlaceSlices(const std::vector<TransferSlice>& plan,
+                                             uint32_t servers,
+                                             ServerAssignment assignment);
     DataParallelJob();
     ~DataParallelJob() override;
 
@@ -255,8 +266,6 @@ class DataParallelJob : public TrainingJob
      * \return false if the sending NIC has no flow scheduler (nothing posted)
      */
     bool PostScheduled(uint32_t k, bool push, uint32_t w, uint32_t s);
-    /// PS: place every plan slice on a server (m_sliceServer) by ServerAssignment
-    void AssignServers();
 
     DnnModel m_model;
     std::vector<LayerTiming> m_timing;

@@ -310,6 +310,19 @@ TEST_CASE("workload: BalancedBytes spreads the bytes round-robin puts on one ser
     // bytes so far: 4 MB -> 0, 4 MB -> 1, 4 MB -> 0, then the three 4 KB ones -> 1
     CHECK(rr.serverBytes == std::vector<uint64_t>{12000000, 12000});
     CHECK(bal.serverBytes == std::vector<uint64_t>{8000000, 4012000});
+    // the same placement from the static rule the examples' bounds use
+    std::vector<TransferSlice> whole(6);
+    for (uint32_t t = 0; t < 6; ++t)
+    {
+        whole[t].tensorId = t;
+        whole[t].size = t % 2 == 0 ? 1000000 : 1000;
+    }
+    CHECK(DataParallelJob::PlaceSlices(whole, 2, DataParallelJob::BALANCED_BYTES) ==
+          std::vector<uint32_t>{0, 1, 1, 1, 0, 1});
+    CHECK(DataParallelJob::PlaceSlices(whole, 2, DataParallelJob::ROUND_ROBIN) ==
+          std::vector<uint32_t>{0, 1, 0, 1, 0, 1});
+    CHECK_THROWS_WITH(DataParallelJob::PlaceSlices(whole, 0, DataParallelJob::ROUND_ROBIN),
+                      Catch::Contains("servers") && Catch::Contains(">= 1"));
     for (const PsResult* res : {&rr, &bal})
     {
         CHECK(res->serverBytes[0] + res->serverBytes[1] == modelBytes);
