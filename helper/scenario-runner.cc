@@ -598,6 +598,12 @@ ScenarioRunner::Run()
         NS_LOG_WARN(rto);
         s.warnings.push_back(rto);
     }
+    const std::string acks = m_fluid ? m_fluid->GetNetwork()->GetUnconvergedWarning() : "";
+    if (!acks.empty())
+    {
+        NS_LOG_WARN(acks);
+        s.warnings.push_back(acks);
+    }
     s.congestionControl = m_cc;
     s.dataClasses = PortClasses::DataClassesInUse(r.portClasses);
     s.trafficClasses = m_classes;

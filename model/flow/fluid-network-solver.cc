@@ -18,14 +18,75 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("FluidNetworkSolver");
 
+/// A candidate fill level of the progressive filling: a link saturates or a flow hits its cap.
+struct FluidNetworkLevel
+{
+    double level;     //!< fill level (bytes/s per unit of weight)
+    uint32_t idx;     //!< local link or flow index
+    uint32_t version; //!< the link's version when pushed (stale entries are skipped)
+    bool isFlow;      //!< true: a flow's cap, false: a link's saturation
+
+    /// \param o another level \return true if this one is higher
+    bool operator>(const FluidNetworkLevel& o) const
+    {
+        return level > o.level;
+    }
+};
+
+/// Fill()'s working arrays, kept so that a recomputation allocates nothing.
+struct FluidNetwork::Scratch
+{
+    std::vector<double> avail;                  //!< per local link: capacity left
+    std::vector<double> wsum;                   //!< per local link: weights of its rising flows
+    std::vector<uint32_t> active;               //!< per local link: rising flows of the class
+    std::vector<uint32_t> version;              //!< per local link: changes (stale heap entries)
+    std::vector<char> frozen;                   //!< per local flow
+    std::vector<std::vector<uint32_t>> byClass; //!< local flows by class
+    std::vector<uint32_t> touched;              //!< local links of the class being filled
+    std::vector<FluidNetworkLevel> heap;        //!< candidate levels (a min-heap)
+    std::vector<uint32_t> links;   //!< Recompute(): links whose flows or rates may change
+    std::vector<uint32_t> members; //!< Recompute(): flows whose rates are computed
+    std::vector<double> old;       //!< Recompute(): their rates before
+    std::vector<uint32_t> more;    //!< Violations(): flows to add
+    std::vector<std::vector<uint32_t>> reserves; //!< Fill(): local links by reserve class
+    std::vector<char> reserveFrozen;             //!< Fill(): per local link
+    std::vector<double> base;     //!< Fill(): per local link, capacity less the outside
+    std::vector<double> guess;    //!< Fill(): per local flow, its acknowledgements' rate
+    std::vector<uint8_t> full;    //!< Fill(): per local link, classes it bottlenecked
+    std::vector<uint8_t> used;    //!< Fill(): per local link, classes whose data it carries
+    std::vector<uint32_t> acking; //!< Fill(): local flows with acknowledgements elsewhere
+    // Fill(): the members' entries and the links' members, copied together once per Fill()
+    // (the fillings read them in order, not the flow and link records at random)
+    std::vector<uint32_t> entryStart; //!< per local flow + 1: its first entry
+    std::vector<uint32_t> entryLink;  //!< per entry: the local link (Flow::links)
+    std::vector<double> entryCoef;    //!< per entry: Flow::coef
+    std::vector<uint32_t> nPath;      //!< per local flow: Flow::nPath
+    std::vector<uint8_t> cls;         //!< per local flow: its class
+    std::vector<double> weight;       //!< per local flow: its weight
+    std::vector<double> cap;          //!< per local flow: its rate cap (0: none)
+    std::vector<double> rate;         //!< per local flow: its rate in the filling
+    std::vector<uint32_t> bottleneck; //!< per local flow: its bottleneck in the filling
+    std::vector<double> capacity;     //!< per local link: its capacity
+    std::vector<uint32_t> dataStart;  //!< per local link + 1: its first data entry
+    /// per data entry: a member with data on the link (coef > 0), in the link's flow order
+    std::vector<uint32_t> dataFlow;
+    /// FillOnce(): the largest move of an acknowledgement load counted at a rate that made the
+    /// filling inexact, as a share of its link's capacity (0 if exact)
+    double moved{0};
+};
+
+void
+FluidNetwork::ScratchDeleter::operator()(Scratch* s) const
+{
+    delete s;
+}
+
 namespace
 {
 /// Relative tolerance of the max-min conditions (rates are sums of a few doubles).
 constexpr double kTolerance = 1e-9;
 /// Rounds of widening after which a recomputation takes the whole connected component.
 constexpr int kMaxRounds = 8;
-/// Fillings of one Fill() after which the acknowledgement loads are taken as they are.
-constexpr int kMaxFillings = 40;
 /**
  * The acknowledgement loads are solved to this share of their links' capacity: one that moves
  * by at most that much from one filling to the next has converged, and a link that carries
@@ -115,13 +176,17 @@ FluidNetwork::Recompute()
 {
     const Time now = Simulator::Now();
     ++m_recomputations;
+    if (!m_scratch)
+    {
+        m_scratch.reset(new Scratch);
+    }
     const uint64_t stamp = ++m_stamp;
     // `links`: the links whose flows or rates may change; `members`: the flows whose rates are
     // computed (their old rates in `old`). Every other flow keeps its rate.
     // (kept between recomputations: no allocation per recomputation)
-    std::vector<uint32_t>& links = m_scratch.links;
-    std::vector<uint32_t>& members = m_scratch.members;
-    std::vector<double>& old = m_scratch.old;
+    std::vector<uint32_t>& links = m_scratch->links;
+    std::vector<uint32_t>& members = m_scratch->members;
+    std::vector<double>& old = m_scratch->old;
     links.clear();
     members.clear();
     old.clear();
@@ -234,7 +299,7 @@ FluidNetwork::Recompute()
 const std::vector<uint32_t>&
 FluidNetwork::Violations(const std::vector<uint32_t>& links)
 {
-    std::vector<uint32_t>& more = m_scratch.more;
+    std::vector<uint32_t>& more = m_scratch->more;
     more.clear();
     for (std::size_t i = 0; i < links.size(); ++i)
     {
@@ -320,48 +385,9 @@ FluidNetwork::Fill(const std::vector<uint32_t>& flows, const std::vector<uint32_
     // Component-local arrays: links by their index in `links`, flows by theirs in `flows`.
     // (scratch vectors kept between recomputations: no allocation per recomputation)
     const std::size_t nl = links.size();
-    std::vector<double>& base = m_scratch.base;
-    base.assign(nl, 0.0);
-    // The links' reserves (SetLinkReserve) are filled whenever their link is in the
-    // recomputation, each as a flow of weight 1 on its link capped at its rate; in the heap
-    // a reserve is the flow index nf + its local link.
-    const Time now = Simulator::Now();
-    std::vector<std::vector<uint32_t>>& reserves = m_scratch.reserves;
-    reserves.resize(N_CLASSES);
-    for (std::vector<uint32_t>& r : reserves)
-    {
-        r.clear();
-    }
-    for (std::size_t i = 0; i < nl; ++i)
-    {
-        PrefetchAhead(*this, m_links, m_flows, links, i, true);
-        Link& link = m_links[links[i]];
-        link.local = uint32_t(i);
-        if (link.reserveMask != 0)
-        {
-            ProgressReserves(link, now);
-            for (uint8_t c = 0; c < N_CLASSES; ++c)
-            {
-                if (link.reserveMask >> c & 1)
-                {
-                    reserves[c].push_back(uint32_t(i));
-                }
-            }
-        }
-        // What the flows outside the recomputation take (at their rates, acknowledgements
-        // included) is not available.
-        double outside = 0;
-        for (std::size_t j = 0; j < link.flows.size(); ++j)
-        {
-            const Flow& f = m_flows[link.flows[j]];
-            if (f.stamp != m_stamp)
-            {
-                outside += f.rate * std::abs(link.coefs[j]);
-            }
-        }
-        base[i] = link.capacity - outside;
-    }
-    std::vector<std::vector<uint32_t>>& byClass = m_scratch.byClass;
+    const std::size_t nf = flows.size();
+    Scratch& sc = *m_scratch;
+    std::vector<std::vector<uint32_t>>& byClass = sc.byClass;
     byClass.resize(N_CLASSES);
     for (std::vector<uint32_t>& members : byClass)
     {
@@ -374,15 +400,26 @@ FluidNetwork::Fill(const std::vector<uint32_t>& flows, const std::vector<uint32_
     // first filling they rise with it in its class (kRising), without stopping it where such a
     // link saturates; where that proves wrong (they would take more than the link has left, or
     // a class above saturated it: they are served first), they are counted from then on.
-    std::vector<double>& guess = m_scratch.guess;
-    std::vector<uint32_t>& acking = m_scratch.acking;
-    guess.assign(flows.size(), 0.0);
+    std::vector<double>& guess = sc.guess;
+    std::vector<uint32_t>& acking = sc.acking;
+    guess.assign(nf, 0.0);
     acking.clear();
-    for (std::size_t i = 0; i < flows.size(); ++i)
+    sc.nPath.resize(nf);
+    sc.cls.resize(nf);
+    sc.weight.resize(nf);
+    sc.cap.resize(nf);
+    sc.rate.resize(nf);
+    sc.bottleneck.resize(nf);
+    for (std::size_t i = 0; i < nf; ++i)
     {
         Flow& f = m_flows[flows[i]];
         f.local = uint32_t(i);
         byClass[f.spec.cls].push_back(uint32_t(i));
+        sc.nPath[i] = f.nPath;
+        sc.cls[i] = f.spec.cls;
+        sc.weight[i] = f.spec.weight;
+        sc.cap[i] = f.spec.rateCap;
+        sc.bottleneck[i] = f.bottleneck;
         for (std::size_t j = f.nPath; j < f.links.size(); ++j)
         {
             if (f.coef[j] < 0)
@@ -394,24 +431,94 @@ FluidNetwork::Fill(const std::vector<uint32_t>& flows, const std::vector<uint32_
             }
         }
     }
-    for (int filling = 1;; ++filling)
+    std::vector<double>& base = sc.base;
+    base.assign(nl, 0.0);
+    sc.capacity.resize(nl);
+    sc.dataStart.resize(nl + 1);
+    sc.dataFlow.clear();
+    // The links' reserves (SetLinkReserve) are filled whenever their link is in the
+    // recomputation, each as a flow of weight 1 on its link capped at its rate; in the heap
+    // a reserve is the flow index nf + its local link.
+    const Time now = Simulator::Now();
+    std::vector<std::vector<uint32_t>>& reserves = sc.reserves;
+    reserves.resize(N_CLASSES);
+    for (std::vector<uint32_t>& r : reserves)
+    {
+        r.clear();
+    }
+    for (std::size_t i = 0; i < nl; ++i)
+    {
+        PrefetchAhead(*this, m_links, m_flows, links, i, true);
+        Link& link = m_links[links[i]];
+        link.local = uint32_t(i);
+        sc.capacity[i] = link.capacity;
+        if (link.reserveMask != 0)
+        {
+            ProgressReserves(link, now);
+            for (uint8_t c = 0; c < N_CLASSES; ++c)
+            {
+                if (link.reserveMask >> c & 1)
+                {
+                    reserves[c].push_back(uint32_t(i));
+                }
+            }
+        }
+        // What the flows outside the recomputation take (at their rates, acknowledgements
+        // included) is not available. The members with data here are the ones it stops
+        // where it saturates.
+        double outside = 0;
+        sc.dataStart[i] = uint32_t(sc.dataFlow.size());
+        for (std::size_t j = 0; j < link.flows.size(); ++j)
+        {
+            const Flow& f = m_flows[link.flows[j]];
+            if (f.stamp != m_stamp)
+            {
+                outside += f.rate * std::abs(link.coefs[j]);
+            }
+            else if (link.coefs[j] > 0)
+            {
+                sc.dataFlow.push_back(f.local);
+            }
+        }
+        base[i] = link.capacity - outside;
+    }
+    sc.dataStart[nl] = uint32_t(sc.dataFlow.size());
+    sc.entryStart.resize(nf + 1);
+    sc.entryLink.clear();
+    sc.entryCoef.clear();
+    for (std::size_t i = 0; i < nf; ++i)
+    {
+        const Flow& f = m_flows[flows[i]];
+        sc.entryStart[i] = uint32_t(sc.entryLink.size());
+        for (std::size_t j = 0; j < f.links.size(); ++j)
+        {
+            sc.entryLink.push_back(m_links[f.links[j]].local);
+            sc.entryCoef.push_back(f.coef[j]);
+        }
+    }
+    sc.entryStart[nf] = uint32_t(sc.entryLink.size());
+    for (uint32_t filling = 1;; ++filling)
     {
         ++m_fillings;
         if (FillOnce(flows, links))
         {
             break;
         }
-        if (filling >= kMaxFillings)
+        if (filling >= m_maxAckFillings)
         {
-            NS_LOG_WARN("acknowledgement loads not converged after " << filling << " fillings of "
-                                                                     << flows.size() << " flows");
+            // Taken as they are: GetUnconvergedFillings() counts it, the run's summary warns.
+            ++m_unconvergedFillings;
+            NS_LOG_WARN("acknowledgement loads not converged after "
+                        << filling << " fillings of " << flows.size() << " flows (a load moved by "
+                        << m_scratch->moved << " of its link's capacity)");
+            m_ackUnconvergedTrace(uint32_t(flows.size()), filling, m_scratch->moved);
             break;
         }
         for (uint32_t fi : acking)
         {
             if (guess[fi] != kRising)
             {
-                guess[fi] = m_flows[flows[fi]].rate; // counted, or to be counted from now on
+                guess[fi] = sc.rate[fi]; // counted, or to be counted from now on
             }
         }
     }
@@ -422,57 +529,65 @@ FluidNetwork::FillOnce(const std::vector<uint32_t>& flows, const std::vector<uin
 {
     const std::size_t nl = links.size();
     const uint32_t nf = uint32_t(flows.size());
-    std::vector<double>& avail = m_scratch.avail;
-    std::vector<double>& wsum = m_scratch.wsum;
-    std::vector<uint32_t>& active = m_scratch.active;
-    std::vector<uint32_t>& version = m_scratch.version;
-    std::vector<uint8_t>& full = m_scratch.full;
-    std::vector<uint8_t>& used = m_scratch.used;
-    const std::vector<double>& guess = m_scratch.guess;
-    avail.assign(m_scratch.base.begin(), m_scratch.base.end());
+    std::vector<double>& avail = m_scratch->avail;
+    std::vector<double>& wsum = m_scratch->wsum;
+    std::vector<uint32_t>& active = m_scratch->active;
+    std::vector<uint32_t>& version = m_scratch->version;
+    std::vector<uint8_t>& full = m_scratch->full;
+    std::vector<uint8_t>& used = m_scratch->used;
+    const std::vector<double>& guess = m_scratch->guess;
+    avail.assign(m_scratch->base.begin(), m_scratch->base.end());
     wsum.assign(nl, 0.0);
     active.assign(nl, 0);
     version.assign(nl, 0);
     full.assign(nl, 0);
     used.assign(nl, 0);
-    std::vector<char>& reserveFrozen = m_scratch.reserveFrozen;
+    std::vector<char>& reserveFrozen = m_scratch->reserveFrozen;
     reserveFrozen.assign(nl, 0);
-    std::vector<char>& frozen = m_scratch.frozen;
+    std::vector<char>& frozen = m_scratch->frozen;
     frozen.assign(flows.size(), 0);
-    for (uint32_t fi = 0; fi < nf; ++fi)
-    {
-        m_flows[flows[fi]].rate = 0;
-    }
+    Scratch& sc = *m_scratch;
+    std::vector<double>& rate = sc.rate;
+    std::vector<uint32_t>& bottleneck = sc.bottleneck;
+    rate.assign(nf, 0.0);
+    const std::vector<uint32_t>& entryStart = sc.entryStart;
+    const std::vector<uint32_t>& entryLink = sc.entryLink;
+    const std::vector<double>& entryCoef = sc.entryCoef;
+    const std::vector<uint32_t>& nPath = sc.nPath;
+    const std::vector<double>& weight = sc.weight;
+    const std::vector<double>& cap = sc.cap;
+    const std::vector<double>& capacity = sc.capacity;
     // The acknowledgements counted at a rate, on links the data does not cross: served first
     // (class 7), before the data of every class.
-    for (uint32_t fi : m_scratch.acking)
+    for (uint32_t fi : sc.acking)
     {
-        const Flow& f = m_flows[flows[fi]];
-        for (std::size_t j = f.nPath; guess[fi] > 0 && j < f.links.size(); ++j)
+        for (uint32_t k = entryStart[fi] + nPath[fi]; guess[fi] > 0 && k < entryStart[fi + 1]; ++k)
         {
-            if (f.coef[j] < 0)
+            if (entryCoef[k] < 0)
             {
-                avail[m_links[f.links[j]].local] += f.coef[j] * guess[fi];
+                avail[entryLink[k]] += entryCoef[k] * guess[fi];
             }
         }
     }
     bool exact = true;
-    const std::vector<std::vector<uint32_t>>& byClass = m_scratch.byClass;
-    const std::vector<std::vector<uint32_t>>& reserves = m_scratch.reserves;
+    double& moved = m_scratch->moved;
+    moved = 0;
+    const std::vector<std::vector<uint32_t>>& byClass = m_scratch->byClass;
+    const std::vector<std::vector<uint32_t>>& reserves = m_scratch->reserves;
     // A min-heap of candidate levels (std::push_heap/pop_heap over a kept vector).
-    std::vector<Level>& heap = m_scratch.heap;
+    std::vector<FluidNetworkLevel>& heap = m_scratch->heap;
     heap.clear();
-    auto push = [&heap](const Level& e) {
+    auto push = [&heap](const FluidNetworkLevel& e) {
         heap.push_back(e);
-        std::push_heap(heap.begin(), heap.end(), std::greater<Level>());
+        std::push_heap(heap.begin(), heap.end(), std::greater<FluidNetworkLevel>());
     };
     auto pushLink = [&](uint32_t li) {
-        push(Level{std::max(avail[li], 0.0) / wsum[li], li, version[li], false});
+        push(FluidNetworkLevel{std::max(avail[li], 0.0) / wsum[li], li, version[li], false});
     };
     // The entries of a flow filled with it: its path, its acknowledgements on links its path
     // crosses (coef > 0), and the others while they rise with it (not counted at a rate).
-    auto filled = [&guess](const Flow& f, std::size_t j) {
-        return j < f.nPath || f.coef[j] > 0 || guess[f.local] < 0;
+    auto filled = [&](uint32_t fi, uint32_t k) {
+        return k < entryStart[fi] + nPath[fi] || entryCoef[k] > 0 || guess[fi] < 0;
     };
     for (int c = N_CLASSES - 1; c >= 0; --c)
     {
@@ -483,27 +598,26 @@ FluidNetwork::FillOnce(const std::vector<uint32_t>& flows, const std::vector<uin
             continue;
         }
         const uint8_t bit = uint8_t(1u << c);
-        std::vector<uint32_t>& touched = m_scratch.touched;
+        std::vector<uint32_t>& touched = m_scratch->touched;
         touched.clear();
         for (uint32_t fi : members)
         {
-            const Flow& f = m_flows[flows[fi]];
-            for (std::size_t j = 0; j < f.links.size(); ++j)
+            for (uint32_t k = entryStart[fi]; k < entryStart[fi + 1]; ++k)
             {
-                if (!filled(f, j))
+                if (!filled(fi, k))
                 {
                     continue;
                 }
-                const uint32_t li = m_links[f.links[j]].local;
+                const uint32_t li = entryLink[k];
                 if (active[li]++ == 0)
                 {
                     touched.push_back(li);
                 }
-                wsum[li] += f.spec.weight * std::abs(f.coef[j]);
+                wsum[li] += weight[fi] * std::abs(entryCoef[k]);
             }
-            if (f.spec.rateCap > 0)
+            if (cap[fi] > 0)
             {
-                push(Level{f.spec.rateCap / f.spec.weight, fi, 0, true});
+                push(FluidNetworkLevel{cap[fi] / weight[fi], fi, 0, true});
             }
         }
         for (uint32_t li : reserved)
@@ -515,7 +629,7 @@ FluidNetwork::FillOnce(const std::vector<uint32_t>& flows, const std::vector<uin
             reserveFrozen[li] = 0;
             ++active[li]; // a flow of the class is on the link: it is in `touched`
             wsum[li] += 1.0;
-            push(Level{m_links[links[li]].byClass[c].reserve, nf + li, 0, true});
+            push(FluidNetworkLevel{m_links[links[li]].byClass[c].reserve, nf + li, 0, true});
         }
         for (uint32_t li : touched)
         {
@@ -564,27 +678,27 @@ FluidNetwork::FillOnce(const std::vector<uint32_t>& flows, const std::vector<uin
         }
         std::size_t left = members.size() + reserved.size() - alone;
         // A flow stops rising at fill level T: its rate is weight x T.
-        auto freeze = [&](uint32_t fi, double level, uint32_t bottleneck) {
-            Flow& f = m_flows[flows[fi]];
+        auto freeze = [&](uint32_t fi, double level, uint32_t stop) {
             frozen[fi] = 1;
             --left;
-            f.rate = f.spec.weight * level;
-            f.bottleneck = bottleneck;
-            if (f.spec.rateCap > 0 && f.rate >= f.spec.rateCap)
+            double r = weight[fi] * level;
+            bottleneck[fi] = stop;
+            if (cap[fi] > 0 && r >= cap[fi])
             {
-                f.rate = f.spec.rateCap;
-                f.bottleneck = kCapped;
+                r = cap[fi];
+                bottleneck[fi] = kCapped;
             }
-            for (std::size_t j = 0; j < f.links.size(); ++j)
+            rate[fi] = r;
+            for (uint32_t k = entryStart[fi]; k < entryStart[fi + 1]; ++k)
             {
-                if (!filled(f, j))
+                if (!filled(fi, k))
                 {
                     continue;
                 }
-                const uint32_t li = m_links[f.links[j]].local;
-                avail[li] -= f.rate * std::abs(f.coef[j]);
+                const uint32_t li = entryLink[k];
+                avail[li] -= r * std::abs(entryCoef[k]);
                 ++version[li];
-                if (f.rate > 0 && f.coef[j] > 0)
+                if (r > 0 && entryCoef[k] > 0)
                 {
                     used[li] |= bit; // (its data, or its acknowledgements with its data)
                 }
@@ -594,7 +708,7 @@ FluidNetwork::FillOnce(const std::vector<uint32_t>& flows, const std::vector<uin
                 }
                 else
                 {
-                    wsum[li] -= f.spec.weight * std::abs(f.coef[j]);
+                    wsum[li] -= weight[fi] * std::abs(entryCoef[k]);
                     pushLink(li);
                 }
             }
@@ -608,15 +722,15 @@ FluidNetwork::FillOnce(const std::vector<uint32_t>& flows, const std::vector<uin
                 // the acknowledgements); elsewhere more than it has is the flows' outside the
                 // recomputation (Violations() adds them) or of the classes below (they get
                 // none of it).
-                for (std::size_t j = f.nPath; j < f.links.size(); ++j)
+                for (uint32_t k = entryStart[fi] + nPath[fi]; k < entryStart[fi + 1]; ++k)
                 {
-                    const double delta = -f.coef[j] * (f.rate - guess[fi]);
-                    if (f.coef[j] > 0 || delta == 0)
+                    const double delta = -entryCoef[k] * (r - guess[fi]);
+                    if (entryCoef[k] > 0 || delta == 0)
                     {
                         continue;
                     }
-                    const uint32_t li = m_links[f.links[j]].local;
-                    const double tolerance = kAckTolerance * m_links[f.links[j]].capacity;
+                    const uint32_t li = entryLink[k];
+                    const double tolerance = kAckTolerance * capacity[li];
                     avail[li] -= delta;
                     const bool over = avail[li] - wsum[li] * level < -tolerance;
                     if (std::abs(delta) > tolerance &&
@@ -624,6 +738,7 @@ FluidNetwork::FillOnce(const std::vector<uint32_t>& flows, const std::vector<uin
                          (over && (active[li] > 0 || (used[li] >> c) != 0))))
                     {
                         exact = false;
+                        moved = std::max(moved, std::abs(delta) / capacity[li]);
                     }
                     if (active[li] > 0)
                     {
@@ -649,8 +764,8 @@ FluidNetwork::FillOnce(const std::vector<uint32_t>& flows, const std::vector<uin
         };
         while (left > 0 && !heap.empty())
         {
-            std::pop_heap(heap.begin(), heap.end(), std::greater<Level>());
-            const Level e = heap.back();
+            std::pop_heap(heap.begin(), heap.end(), std::greater<FluidNetworkLevel>());
+            const FluidNetworkLevel e = heap.back();
             heap.pop_back();
             if (e.isFlow)
             {
@@ -673,17 +788,17 @@ FluidNetwork::FillOnce(const std::vector<uint32_t>& flows, const std::vector<uin
             }
             // The link saturates: every flow of this class still rising on it stops here
             // (not one that only acknowledges over it: its acknowledgements are served first).
-            const Link& link = m_links[links[e.idx]];
             bool stops = false;
-            for (std::size_t j = 0; j < link.flows.size(); ++j)
+            for (uint32_t k = sc.dataStart[e.idx]; k < sc.dataStart[e.idx + 1]; ++k)
             {
-                const Flow& f = m_flows[link.flows[j]];
-                if (f.stamp == m_stamp && f.spec.cls == c && !frozen[f.local] && link.coefs[j] > 0)
+                const uint32_t fi = sc.dataFlow[k];
+                if (sc.cls[fi] == c && !frozen[fi])
                 {
-                    freeze(f.local, e.level, links[e.idx]);
+                    freeze(fi, e.level, links[e.idx]);
                     stops = true;
                 }
             }
+            const Link& link = m_links[links[e.idx]];
             if ((link.reserveMask & bit) != 0 && !reserveFrozen[e.idx])
             {
                 freezeReserve(e.idx, e.level, true);
@@ -703,19 +818,19 @@ FluidNetwork::FillOnce(const std::vector<uint32_t>& flows, const std::vector<uin
         // the flows' outside the recomputation: Violations() adds them.)
         for (uint32_t fi : members)
         {
-            const Flow& f = m_flows[flows[fi]];
-            if (guess[fi] >= 0 || f.rate == 0)
+            if (guess[fi] >= 0 || rate[fi] == 0)
             {
                 continue;
             }
-            for (std::size_t j = f.nPath; j < f.links.size(); ++j)
+            for (uint32_t k = entryStart[fi] + nPath[fi]; k < entryStart[fi + 1]; ++k)
             {
-                const uint32_t li = m_links[f.links[j]].local;
-                if (f.coef[j] < 0 && (used[li] >> c) != 0 &&
-                    avail[li] < -kAckTolerance * m_links[f.links[j]].capacity)
+                const uint32_t li = entryLink[k];
+                if (entryCoef[k] < 0 && (used[li] >> c) != 0 &&
+                    avail[li] < -kAckTolerance * capacity[li])
                 {
                     exact = false;
-                    m_scratch.guess[fi] = kToCount;
+                    moved = std::max(moved, -avail[li] / capacity[li]);
+                    sc.guess[fi] = kToCount;
                     break;
                 }
             }
@@ -725,6 +840,12 @@ FluidNetwork::FillOnce(const std::vector<uint32_t>& flows, const std::vector<uin
             avail[li] = std::max(avail[li], 0.0); // what the lower classes may use
             version[li]++;
         }
+    }
+    for (uint32_t fi = 0; fi < nf; ++fi)
+    {
+        Flow& f = m_flows[flows[fi]];
+        f.rate = rate[fi];
+        f.bottleneck = bottleneck[fi];
     }
     return exact;
 }

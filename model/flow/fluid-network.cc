@@ -46,6 +46,16 @@ FluidNetwork::GetTypeId()
                           BooleanValue(true),
                           MakeBooleanAccessor(&FluidNetwork::m_incremental),
                           MakeBooleanChecker())
+            .AddAttribute("MaxAckFillings",
+                          "Fillings (1-1000) after which a recomputation takes the "
+                          "acknowledgement loads (class 7) as its last filling left them, "
+                          "converged to 1e-7 of their links' capacity or not: the fixed point "
+                          "usually converges in 1-6; one that does not is counted "
+                          "(GetUnconvergedFillings(), the run's summary warns) and fires "
+                          "AckUnconverged",
+                          UintegerValue(40),
+                          MakeUintegerAccessor(&FluidNetwork::m_maxAckFillings),
+                          MakeUintegerChecker<uint32_t>(1, 1000))
             .AddTraceSource("FlowStart",
                             "A flow started: (flow id, bytes)",
                             MakeTraceSourceAccessor(&FluidNetwork::m_startTrace),
@@ -53,7 +63,13 @@ FluidNetwork::GetTypeId()
             .AddTraceSource("FlowEnd",
                             "A flow's bytes were delivered: (flow id, bytes, start, delivered)",
                             MakeTraceSourceAccessor(&FluidNetwork::m_endTrace),
-                            "ns3::FluidNetwork::FlowEndTracedCallback");
+                            "ns3::FluidNetwork::FlowEndTracedCallback")
+            .AddTraceSource("AckUnconverged",
+                            "A recomputation's filling kept acknowledgement loads that had not "
+                            "converged after MaxAckFillings fillings: (flows, fillings, largest "
+                            "move of a load in the last one / its link's capacity)",
+                            MakeTraceSourceAccessor(&FluidNetwork::m_ackUnconvergedTrace),
+                            "ns3::FluidNetwork::AckUnconvergedTracedCallback");
     return tid;
 }
 
@@ -743,6 +759,28 @@ uint64_t
 FluidNetwork::GetFillings() const
 {
     return m_fillings;
+}
+
+uint64_t
+FluidNetwork::GetUnconvergedFillings() const
+{
+    return m_unconvergedFillings;
+}
+
+std::string
+FluidNetwork::GetUnconvergedWarning() const
+{
+    if (m_unconvergedFillings == 0)
+    {
+        return "";
+    }
+    return "the acknowledgement loads (class 7) of the fluid network did not converge within "
+           "FluidNetwork::MaxAckFillings = " +
+           std::to_string(m_maxAckFillings) + " fillings " + std::to_string(m_unconvergedFillings) +
+           " times (in " + std::to_string(m_recomputations) +
+           " recomputations): there they are off their flows' rates by more than 1e-7 of a "
+           "link, and so are the rates of the flows sharing those links (raise "
+           "--ns3::FluidNetwork::MaxAckFillings)";
 }
 
 void

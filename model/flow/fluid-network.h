@@ -11,6 +11,8 @@
 #include "ns3/traced-callback.h"
 
 #include <cstdint>
+#include <memory>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -66,6 +68,12 @@ class FluidNetwork : public Object
     typedef Callback<void, uint64_t> FlowCallback;
     /// Trace signature of FlowEnd: (flow id, bytes, started, delivered at the destination).
     typedef void (*FlowEndTracedCallback)(uint64_t id, uint64_t bytes, Time start, Time end);
+    /**
+     * Trace signature of AckUnconverged: (flows of the recomputation's filling, fillings run,
+     * the largest move of an acknowledgement load in the last one as a share of its link's
+     * capacity).
+     */
+    typedef void (*AckUnconvergedTracedCallback)(uint32_t flows, uint32_t fillings, double moved);
 
     /// What a flow is.
     struct FlowSpec
@@ -266,6 +274,21 @@ class FluidNetwork : public Object
      *         the acknowledgement loads needed repeated fillings (see the class doc)
      */
     uint64_t GetFillings() const;
+    /**
+     * The acknowledgement loads (see the class doc) are solved as a fixed point, to 1e-7 of
+     * their links' capacity, in at most MaxAckFillings fillings; a filling that reaches that
+     * number without converging keeps the rates of its last filling (the acknowledgement
+     * loads then differ from their flows' rates by more than the tolerance) and fires the
+     * AckUnconverged trace source.
+     * \return the fillings (one per round of a recomputation) that ended so, since the start
+     */
+    uint64_t GetUnconvergedFillings() const;
+    /**
+     * \return a one-line warning naming GetUnconvergedFillings(), the FluidNetwork's
+     *         MaxAckFillings attribute and what it means for the rates, or an empty string if
+     *         every filling converged (for a run's summary, as RdmaTimeoutReport's)
+     */
+    std::string GetUnconvergedWarning() const;
 
     /// Bring every link's carried bytes up to now (for statistics at the end of a run).
     void Advance();
@@ -391,46 +414,18 @@ class FluidNetwork : public Object
     std::unordered_map<uint64_t, uint32_t> m_slotOf; //!< live flow id -> slot
     std::vector<uint32_t> m_touched; //!< flows started, changed or drained since then
 
-    /// A candidate fill level of the progressive filling: a link saturates or a flow hits its cap.
-    struct Level
-    {
-        double level;     //!< fill level (bytes/s per unit of weight)
-        uint32_t idx;     //!< local link or flow index
-        uint32_t version; //!< the link's version when pushed (stale entries are skipped)
-        bool isFlow;      //!< true: a flow's cap, false: a link's saturation
+    /// The rate solver's working arrays (fluid-network-solver.cc), kept between
+    /// recomputations so that one allocates nothing; made by the first recomputation.
+    struct Scratch;
 
-        /// \param o another level \return true if this one is higher
-        bool operator>(const Level& o) const
-        {
-            return level > o.level;
-        }
+    /// Deletes the Scratch (a type complete in the solver's file only).
+    struct ScratchDeleter
+    {
+        /// \param s the scratch arrays (may be null)
+        void operator()(Scratch* s) const;
     };
 
-    /// Fill()'s working arrays, kept so that a recomputation allocates nothing.
-    struct Scratch
-    {
-        std::vector<double> avail;     //!< per local link: capacity left
-        std::vector<double> wsum;      //!< per local link: weights of its rising flows
-        std::vector<uint32_t> active;  //!< per local link: rising flows of the class
-        std::vector<uint32_t> version; //!< per local link: changes (stale heap entries)
-        std::vector<char> frozen;      //!< per local flow
-        std::vector<std::vector<uint32_t>> byClass; //!< local flows by class
-        std::vector<uint32_t> touched;              //!< local links of the class being filled
-        std::vector<Level> heap;                    //!< candidate levels (a min-heap)
-        std::vector<uint32_t> links;   //!< Recompute(): links whose flows or rates may change
-        std::vector<uint32_t> members; //!< Recompute(): flows whose rates are computed
-        std::vector<double> old;       //!< Recompute(): their rates before
-        std::vector<uint32_t> more;    //!< Violations(): flows to add
-        std::vector<std::vector<uint32_t>> reserves; //!< Fill(): local links by reserve class
-        std::vector<char> reserveFrozen;             //!< Fill(): per local link
-        std::vector<double> base;     //!< Fill(): per local link, capacity less the outside
-        std::vector<double> guess;    //!< Fill(): per local flow, its acknowledgements' rate
-        std::vector<uint8_t> full;    //!< Fill(): per local link, classes it bottlenecked
-        std::vector<uint8_t> used;    //!< Fill(): per local link, classes whose data it carries
-        std::vector<uint32_t> acking; //!< Fill(): local flows with acknowledgements elsewhere
-    };
-
-    Scratch m_scratch;
+    std::unique_ptr<Scratch, ScratchDeleter> m_scratch;
     bool m_incremental{true}; //!< Incremental attribute
     EventId m_recompute;
     uint64_t m_nextId{0};
@@ -441,9 +436,13 @@ class FluidNetwork : public Object
     uint64_t m_maxFlowsRecomputed{0};
     uint64_t m_bytesDrained{0};
     uint64_t m_fillings{0};
+    uint32_t m_maxAckFillings{40};     //!< MaxAckFillings attribute
+    uint64_t m_unconvergedFillings{0}; //!< GetUnconvergedFillings()
 
     TracedCallback<uint64_t, uint64_t> m_startTrace;
     TracedCallback<uint64_t, uint64_t, Time, Time> m_endTrace;
+    /// AckUnconverged: (flows, fillings, largest move / capacity)
+    TracedCallback<uint32_t, uint32_t, double> m_ackUnconvergedTrace;
 };
 
 } // namespace ns3
