@@ -6,6 +6,7 @@ set(_dir ${MLNET_ROOT}/model/flow)
 list(APPEND MLNET_SOURCES
   ${_dir}/fluid-network.cc
   ${_dir}/fluid-network-solver.cc
+  ${_dir}/fluid-network-reserves.cc
   ${_dir}/fluid-aggregate.cc
   ${_dir}/fluid-fabric.cc
   ${_dir}/fluid-connection.cc
