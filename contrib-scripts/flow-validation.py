@@ -275,16 +275,45 @@ def steady_iterations(rows):
             if 0 < int(r["iteration"]) and (keep_last or int(r["iteration"]) < last[r["job"]])]
 
 
+def cache_key(cache, scenario, args=()):
+    """the packet cache's file of a run: the scenario text, the extra arguments and the measure
+    (results of an earlier measure are not reused; "with-last" keeps the keys it had)"""
+    text = json.dumps(scenario, sort_keys=True) + (json.dumps(list(args)) if args else "")
+    text += "" if MEASURE[0] == "with-last" else MEASURE[0]
+    return os.path.join(cache, hashlib.sha256(text.encode()).hexdigest()[:16] + ".json")
+
+
+def self_test():
+    """--self-test: the measures' iteration selection and cache keys on made-up rows"""
+    rows = [{"job": j, "iteration": str(i), "durationNs": str(d)}
+            for j, i, d in [("a", 0, 90), ("b", 0, 80), ("a", 1, 10), ("b", 1, 20), ("a", 2, 11),
+                            ("b", 2, 99), ("a", 3, 95)]]
+    failures = []
+    keys = {}
+    for measure, want in (("steady", [10, 20, 11]), ("with-last", [10, 20, 11, 99, 95])):
+        MEASURE[0] = measure
+        got = steady_iterations(rows)
+        if got != want:
+            failures.append("%s: %s, expected %s" % (measure, got, want))
+        keys[measure] = cache_key("c", {"name": "x"})
+    if keys["steady"] == keys["with-last"]:
+        failures.append("the measures share a cache key")
+    MEASURE[0] = "steady"
+    # a job with one iteration has none in steady state
+    if steady_iterations([{"job": "a", "iteration": "0", "durationNs": "5"}]) != []:
+        failures.append("a one-iteration job is measured")
+    for f in failures:
+        print("flow-validation self-test:", f)
+    return 1 if failures else 0
+
+
 def run(mlnet_run, name, scenario, backend, seed, cache=None, args=()):
     scenario = dict(scenario, backend=backend, name=name, seed=seed)
     key = None
     if cache and backend == "packet":
         # packet runs are the slow ones and do not depend on the flow model: reuse them for the
         # same scenario text (and the same extra arguments, if any)
-        # MEASURE in the key: results of an earlier measure are not reused
-        text = json.dumps(scenario, sort_keys=True) + (json.dumps(list(args)) if args else "")
-        text += "" if MEASURE[0] == "with-last" else MEASURE[0]
-        key = os.path.join(cache, hashlib.sha256(text.encode()).hexdigest()[:16] + ".json")
+        key = cache_key(cache, scenario, args)
         if os.path.exists(key):
             with open(key) as f:
                 return tuple(json.load(f))
@@ -330,7 +359,9 @@ def pct(xs, q):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("mlnet_run")
+    ap.add_argument("mlnet_run", nargs="?")
+    ap.add_argument("--self-test", action="store_true",
+                    help="check the measures' iteration selection on made-up rows and stop")
     ap.add_argument("--only", nargs="*")
     ap.add_argument("--seeds", default="1")
     ap.add_argument("--list", action="store_true", help="print the scenario names and stop")
@@ -356,6 +387,10 @@ def main():
                     help="iterations measured per job: steady (all but the first and the last, "
                          "the default) or with-last (all but the first)")
     a = ap.parse_args()
+    if a.self_test:
+        sys.exit(self_test())
+    if not a.mlnet_run:
+        ap.error("MLNET_RUN is required (the path of build/mlnet-run)")
     MEASURE[0] = a.measure
     if a.list:
         for name, sc in scenarios().items():

@@ -18,6 +18,7 @@
 #include <iomanip>
 #include <iostream>
 #include <map>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
@@ -49,8 +50,7 @@ struct PsConfig
 DataParallelJob::ServerAssignment
 Assignment(const PsConfig& c)
 {
-    return c.serverAssignment == "balanced-bytes" ? DataParallelJob::BALANCED_BYTES
-                                                  : DataParallelJob::ROUND_ROBIN;
+    return DataParallelJob::ServerAssignmentFromName(c.serverAssignment);
 }
 
 /// One simulation: \return per-iteration times (s) after warm-up, without the last iteration
@@ -90,6 +90,13 @@ RunOne(const DnnModel& model, const std::string& policy, const PsConfig& c, uint
     Simulator::Stop(Seconds(3600));
     Simulator::Run();
     PrintRdmaTimeouts("cadentflow-ps", model.GetName() + " " + policy);
+    // the placement's imbalance, once per model (the same for every policy and run)
+    static std::set<std::string> reported;
+    const std::string imbalance = job->GetServerImbalanceWarning();
+    if (!imbalance.empty() && reported.insert(model.GetName()).second)
+    {
+        std::clog << "cadentflow-ps: warning: " << model.GetName() << " " << imbalance << "\n";
+    }
     if (!job->IsFinished())
     {
         Simulator::Destroy();
@@ -172,11 +179,7 @@ main(int argc, char* argv[])
         {
             throw std::invalid_argument("--backend = " + c.backend + ": must be packet or flow");
         }
-        if (c.serverAssignment != "round-robin" && c.serverAssignment != "balanced-bytes")
-        {
-            throw std::invalid_argument("--serverAssignment = " + c.serverAssignment +
-                                        ": must be round-robin or balanced-bytes");
-        }
+        Assignment(c); // throws for a value other than round-robin or balanced-bytes
         if (c.mode != "centralised" && c.mode != "decentralised")
         {
             throw std::invalid_argument("--mode = " + c.mode +

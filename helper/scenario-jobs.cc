@@ -33,6 +33,7 @@
 #include "ns3/data-parallel-job.h"
 #include "ns3/data-rate.h"
 #include "ns3/dnn-model.h"
+#include "ns3/enum.h"
 #include "ns3/gpu-profile.h"
 #include "ns3/log.h"
 #include "ns3/model-zoo.h"
@@ -197,7 +198,7 @@ class DataParallelSpec : public TrafficSpec
     DataRate serverUpdateRate;
     bool serverPriority{false};
     uint32_t outstandingPerChannel{0};
-    std::string serverAssignment{"RoundRobin"};
+    DataParallelJob::ServerAssignment serverAssignment{DataParallelJob::ROUND_ROBIN};
 
     void Install(TrafficContext& ctx) const override
     {
@@ -222,7 +223,7 @@ class DataParallelSpec : public TrafficSpec
         job->SetAttribute("ServerUpdateRate", DataRateValue(serverUpdateRate));
         job->SetAttribute("ServerPriority", BooleanValue(serverPriority));
         job->SetAttribute("OutstandingPerChannel", UintegerValue(outstandingPerChannel));
-        job->SetAttribute("ServerAssignment", StringValue(serverAssignment));
+        job->SetAttribute("ServerAssignment", EnumValue(serverAssignment));
         job->SetWorkers(Transports(ctx, params.hosts, params.cc));
         if (!servers.empty() && !coLocated)
         {
@@ -234,6 +235,7 @@ class DataParallelSpec : public TrafficSpec
         const bool split =
             (aggregator || !servers.empty()) && policy != "fifo" && policy != "p3-slicing";
         StartJob(ctx, job, params, "data-parallel-job", split);
+        ctx.AddWarning([job]() { return job->GetServerImbalanceWarning(); });
     }
 
     std::vector<uint32_t> ScheduledHosts() const override
@@ -277,11 +279,10 @@ ParseDataParallel(ScenarioObject& in, const ScenarioConfig& cfg)
         s->serverPriority = in.Bool("serverPriority", false);
         s->outstandingPerChannel =
             static_cast<uint32_t>(in.Uint("outstandingPerChannel", 0, 1 << 20, 0));
-        s->serverAssignment = in.Choice("serverAssignment",
-                                        {"round-robin", "balanced-bytes"},
-                                        std::string("round-robin")) == "balanced-bytes"
-                                  ? "BalancedBytes"
-                                  : "RoundRobin";
+        s->serverAssignment =
+            DataParallelJob::ServerAssignmentFromName(in.Choice("serverAssignment",
+                                                                {"round-robin", "balanced-bytes"},
+                                                                std::string("round-robin")));
         if (s->coLocated)
         {
             if (in.Has("servers"))

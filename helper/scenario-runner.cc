@@ -126,6 +126,12 @@ ScenarioRunner::AddIterations(IterationCollector collect)
 }
 
 void
+ScenarioRunner::AddWarning(WarningCollector collect)
+{
+    m_warningCollectors.push_back(std::move(collect));
+}
+
+void
 ScenarioRunner::AddActivity(std::function<bool()> busy)
 {
     m_activities.push_back(std::move(busy));
@@ -590,6 +596,15 @@ ScenarioRunner::Run()
     }
     s.drained = m_drained;
     s.warnings = m_warnings;
+    for (const auto& collect : m_warningCollectors)
+    {
+        const std::string w = collect();
+        if (!w.empty())
+        {
+            NS_LOG_WARN(w);
+            s.warnings.push_back(w);
+        }
+    }
     // the switches' drops are s.bytesDropped
     const std::string rto =
         RdmaTimeoutReport::Count(NodeContainer(m_topo.hosts, m_topo.switches)).Warning();
@@ -623,6 +638,7 @@ ScenarioRunner::Reset()
 {
     m_collectors.clear();
     m_iterationCollectors.clear();
+    m_warningCollectors.clear();
     m_activities.clear();
     m_devices.clear();
     m_sinks.clear();

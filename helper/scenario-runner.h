@@ -114,6 +114,7 @@ class ScenarioRunner : private TrafficContext
     uint32_t NewFlowId() override;
     void AddFlow(FlowCollector collect) override;
     void AddIterations(IterationCollector collect) override;
+    void AddWarning(WarningCollector collect) override;
     void AddActivity(std::function<bool()> busy) override;
     void AddCongestionControl(CongestionControlRecord record) override;
     void AddTrafficClass(TrafficClassRecord record) override;
@@ -147,6 +148,7 @@ class ScenarioRunner : private TrafficContext
     std::map<uint32_t, Ptr<FlowSink>> m_sinks;
     std::vector<FlowCollector> m_collectors;
     std::vector<IterationCollector> m_iterationCollectors;
+    std::vector<WarningCollector> m_warningCollectors; //!< the entries' warnings after the run
     std::vector<std::function<bool()>> m_activities;
     std::vector<Ptr<FabricNetDevice>> m_devices; //!< every fabric port of the run
     Ptr<FluidFabric> m_fluid; //!< the flow backend's fabric ("backend": "flow"), else null

@@ -67,6 +67,15 @@ class TrafficContext
      * \param collect returns the job's iteration records
      */
     virtual void AddIterations(IterationCollector collect) = 0;
+    /// A function called after the run that returns a warning about an entry's results (empty:
+    /// none).
+    typedef std::function<std::string()> WarningCollector;
+    /**
+     * Register a warning of a traffic entry, found only once it has run (e.g. a parameter
+     * server that receives most bytes): summary.json's "warnings" and NS_LOG_WARN.
+     * \param collect returns the warning, or an empty string
+     */
+    virtual void AddWarning(WarningCollector collect) = 0;
     /**
      * Register the transport state of a flow or job: the run continues after the traffic
      * period while it is busy (an RDMA flow until its message is posted and completed, a

@@ -204,6 +204,11 @@ class SimulationSession::Sections : public TrafficContext
         m_iterationCollectors.push_back(std::move(collect));
     }
 
+    void AddWarning(WarningCollector /* collect */) override
+    {
+        // summary.json's warnings: a session writes no summary
+    }
+
     void AddActivity(std::function<bool()> /* busy */) override
     {
         // Run() runs until no event is left (or until its time): nothing waits on activities.

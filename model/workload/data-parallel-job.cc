@@ -7,6 +7,7 @@
 #include "rdma-message-dispatcher.h"
 
 #include "ns3/boolean.h"
+#include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/fabric-net-device.h"
 #include "ns3/fifo-tensor-order.h"
@@ -18,7 +19,9 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <iomanip>
 #include <numeric>
+#include <sstream>
 #include <stdexcept>
 #include <tuple>
 
@@ -160,7 +163,15 @@ DataParallelJob::GetTypeId()
                 "slice's bytes",
                 EnumValue(ROUND_ROBIN),
                 MakeEnumMemberAccessor(&DataParallelJob::m_assignment),
-                MakeEnumChecker(ROUND_ROBIN, "RoundRobin", BALANCED_BYTES, "BalancedBytes"));
+                MakeEnumChecker(ROUND_ROBIN, "RoundRobin", BALANCED_BYTES, "BalancedBytes"))
+            .AddAttribute("ServerImbalanceWarning",
+                          "PS mode: GetServerImbalanceWarning() (and summary.json's warnings in a "
+                          "scenario) reports the placement when the busiest server receives more "
+                          "than this many times an even share (1 / servers) of a worker's "
+                          "pushed bytes (in [1, 1e9]; 1e9: never)",
+                          DoubleValue(1.5),
+                          MakeDoubleAccessor(&DataParallelJob::m_imbalanceWarning),
+                          MakeDoubleChecker<double>(1.0, 1e9));
     return tid;
 }
 
@@ -692,6 +703,64 @@ DataParallelJob::PlaceSlices(const std::vector<TransferSlice>& plan,
         load[s] += plan[k].size;
     }
     return server;
+}
+
+DataParallelJob::ServerAssignment
+DataParallelJob::ServerAssignmentFromName(const std::string& name)
+{
+    if (name == "round-robin")
+    {
+        return ROUND_ROBIN;
+    }
+    if (name == "balanced-bytes")
+    {
+        return BALANCED_BYTES;
+    }
+    throw std::invalid_argument("serverAssignment = \"" + name +
+                                "\": must be round-robin or balanced-bytes");
+}
+
+std::string
+DataParallelJob::GetServerImbalanceWarning() const
+{
+    const std::vector<uint64_t> bytes = GetServerBytes();
+    const uint64_t total = std::accumulate(bytes.begin(), bytes.end(), uint64_t(0));
+    if (bytes.size() < 2 || total == 0)
+    {
+        return "";
+    }
+    const auto busiest = std::max_element(bytes.begin(), bytes.end());
+    const double share = double(*busiest) / double(total);
+    const double even = 1.0 / double(bytes.size());
+    if (share <= m_imbalanceWarning * even)
+    {
+        return "";
+    }
+    // what BalancedBytes would give the busiest server
+    std::vector<uint64_t> balanced(bytes.size(), 0);
+    const std::vector<uint32_t> place = PlaceSlices(m_plan, bytes.size(), BALANCED_BYTES);
+    for (std::size_t k = 0; k < place.size(); ++k)
+    {
+        balanced[place[k]] += m_plan[k].size * m_bytesPerParam;
+    }
+    const double best = double(*std::max_element(balanced.begin(), balanced.end())) / double(total);
+    std::ostringstream w;
+    w << std::fixed << std::setprecision(1) << GetJobName() << ": parameter server "
+      << (busiest - bytes.begin()) << " receives " << 100 * share << " % of each worker's " << total
+      << " pushed bytes over " << bytes.size() << " servers (" << std::setprecision(2)
+      << share / even << "x an even share of " << std::setprecision(1) << 100 * even
+      << " %, ServerImbalanceWarning " << m_imbalanceWarning
+      << "), so it may bound the iteration; ";
+    if (m_assignment == BALANCED_BYTES)
+    {
+        w << "the placement is already balanced by bytes (its largest slices do not divide "
+             "evenly)";
+    }
+    else
+    {
+        w << "serverAssignment \"balanced-bytes\" puts at most " << 100 * best << " % on one";
+    }
+    return w.str();
 }
 
 std::vector<uint64_t>

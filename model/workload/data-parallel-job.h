@@ -100,6 +100,13 @@ class DataParallelJob : public TrainingJob
     static std::vector<uint32_t> PlaceSlices(const std::vector<TransferSlice>& plan,
                                              uint32_t servers,
                                              ServerAssignment assignment);
+    /**
+     * \param name a placement's name as scenarios and examples spell it: "round-robin" or
+     * "balanced-bytes"
+     * \return the ServerAssignment
+     * \throws std::invalid_argument naming the accepted values otherwise
+     */
+    static ServerAssignment ServerAssignmentFromName(const std::string& name);
     DataParallelJob();
     ~DataParallelJob() override;
 
@@ -145,6 +152,13 @@ class DataParallelJob : public TrainingJob
      * Start(); empty before or in other modes): the ServerAssignment's placement
      */
     std::vector<uint64_t> GetServerBytes() const;
+    /**
+     * \return one line when the busiest parameter server receives more than
+     * ServerImbalanceWarning times an even share of a worker's pushed bytes (its share, the
+     * even share, and the busiest share BalancedBytes would give); empty otherwise, before
+     * Start() and outside PS mode
+     */
+    std::string GetServerImbalanceWarning() const;
     /// \return forward + backward time of one iteration
     Time GetComputeTime() const;
     /// \return gradient bytes of the model
@@ -294,6 +308,7 @@ class DataParallelJob : public TrainingJob
     uint32_t m_channelDepth{0};   //!< messages in flight per channel (0 = the policy's)
     bool m_coLocated{false};      //!< a server shard on every worker host
     ServerAssignment m_assignment{ROUND_ROBIN}; //!< placement of the slices (PS)
+    double m_imbalanceWarning{1.5};             //!< busiest server / even share that warns
     std::vector<uint32_t> m_sliceServer;        //!< PS: server of each plan slice
     std::vector<HostThread> m_threads;          //!< workers, then servers
     std::vector<uint32_t> m_channelOut;         //!< in flight per (src, dst) host pair

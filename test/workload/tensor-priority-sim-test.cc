@@ -10,6 +10,7 @@
 #include "ns3/core-module.h"
 #include "ns3/mlnet-module.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <sstream>
 
@@ -47,6 +48,7 @@ struct PsRun
     uint64_t window{0};
     bool record{false};
     std::string assignment{"RoundRobin"}; //!< DataParallelJob::ServerAssignment
+    double imbalanceWarning{1.5};         //!< DataParallelJob::ServerImbalanceWarning
 };
 
 /// Result of a run.
@@ -60,6 +62,7 @@ struct PsResult
     std::vector<MessageRecord> messages;
     std::vector<TransferSlice> plan;
     std::vector<uint64_t> serverBytes; //!< DataParallelJob::GetServerBytes
+    std::string imbalance;             //!< DataParallelJob::GetServerImbalanceWarning
 };
 
 PsResult
@@ -85,6 +88,7 @@ RunPs(const DnnModel& m, Ptr<TensorOrderPolicy> policy, const PsRun& r)
     job->SetAttribute("MaxInflightBytes", UintegerValue(r.window));
     job->SetAttribute("RecordMessages", BooleanValue(r.record));
     job->SetAttribute("ServerAssignment", StringValue(r.assignment));
+    job->SetAttribute("ServerImbalanceWarning", DoubleValue(r.imbalanceWarning));
     job->SetWorkers({nics.begin(), nics.begin() + r.workers});
     if (r.servers == 0)
     {
@@ -112,6 +116,7 @@ RunPs(const DnnModel& m, Ptr<TensorOrderPolicy> policy, const PsRun& r)
     }
     out.plan = job->GetPlan();
     out.serverBytes = job->GetServerBytes();
+    out.imbalance = job->GetServerImbalanceWarning();
     Simulator::Destroy();
     return out;
 }
@@ -310,6 +315,21 @@ TEST_CASE("workload: BalancedBytes spreads the bytes round-robin puts on one ser
     // bytes so far: 4 MB -> 0, 4 MB -> 1, 4 MB -> 0, then the three 4 KB ones -> 1
     CHECK(rr.serverBytes == std::vector<uint64_t>{12000000, 12000});
     CHECK(bal.serverBytes == std::vector<uint64_t>{8000000, 4012000});
+    // round-robin's busiest server: 12,000,000 of 12,012,000 bytes, 99.9 % (2.00x the even
+    // 50 %, above 1.5): reported with what balanced placement gives it (8,000,000: 66.6 %,
+    // 1.33x, below 1.5: not reported)
+    CHECK_THAT(rr.imbalance,
+               Catch::Contains("parameter server 0 receives 99.9 %") &&
+                   Catch::Contains("12012000 pushed bytes over 2 servers") &&
+                   Catch::Contains("2.00x an even share of 50.0 %") &&
+                   Catch::Contains("\"balanced-bytes\" puts at most 66.6 %"));
+    CHECK(bal.imbalance.empty());
+    CHECK(DataParallelJob::ServerAssignmentFromName("balanced-bytes") ==
+          DataParallelJob::BALANCED_BYTES);
+    CHECK(DataParallelJob::ServerAssignmentFromName("round-robin") == DataParallelJob::ROUND_ROBIN);
+    CHECK_THROWS_WITH(DataParallelJob::ServerAssignmentFromName("hash"),
+                      Catch::Contains("serverAssignment") &&
+                          Catch::Contains("round-robin or balanced-bytes"));
     // the same placement from the static rule the examples' bounds use
     std::vector<TransferSlice> whole(6);
     for (uint32_t t = 0; t < 6; ++t)
@@ -344,6 +364,16 @@ TEST_CASE("workload: BalancedBytes spreads the bytes round-robin puts on one ser
     CHECK(rr.steady > 2 * 12000000 * 8 / 10e9);
     CHECK(bal.steady > 2 * 8000000 * 8 / 10e9);
     CHECK(bal.steady < 0.8 * rr.steady);
+    // the threshold: 2.5 x 50 % is above round-robin's 99.9 %; at 1.0 the balanced 66.6 %
+    // is reported as a placement already balanced
+    r.record = false;
+    r.assignment = "RoundRobin";
+    r.imbalanceWarning = 2.5;
+    CHECK(RunPs(m, CreateObject<FifoTensorOrder>(), r).imbalance.empty());
+    r.assignment = "BalancedBytes";
+    r.imbalanceWarning = 1.0;
+    CHECK_THAT(RunPs(m, CreateObject<FifoTensorOrder>(), r).imbalance,
+               Catch::Contains("66.6 %") && Catch::Contains("already balanced"));
 }
 
 TEST_CASE("workload: the framework keys of a parameter-server job run from a scenario",
@@ -373,6 +403,17 @@ TEST_CASE("workload: the framework keys of a parameter-server job run from a sce
     ScenarioResult balanced =
         mlnettest::RunScenarioText(scenario(base + R"(, "serverAssignment": "balanced-bytes"})"));
     REQUIRE(balanced.iterations.size() == 2);
+    // GoogLeNet over 3 co-located shards: round-robin's busiest shard in summary.json's
+    // warnings, balanced placement's not
+    auto imbalance = [](const ScenarioResult& res) {
+        return std::count_if(
+            res.summary.warnings.begin(),
+            res.summary.warnings.end(),
+            [](const std::string& w) { return w.find("parameter server") != std::string::npos; });
+    };
+    INFO(ideal.summary.warnings.size() << " warnings");
+    CHECK(imbalance(ideal) == 1);
+    CHECK(imbalance(balanced) == 0);
     CHECK_THROWS_WITH(
         mlnettest::RunScenarioText(scenario(base + R"(, "serverAssignment": "hash"})")),
         Catch::Contains("serverAssignment") && Catch::Contains("balanced-bytes"));
