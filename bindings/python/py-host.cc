@@ -229,25 +229,12 @@ HostPath(const py::kwargs& kw)
         throw std::invalid_argument("pcie_lanes = " + std::to_string(lanes) +
                                     ": must be a power of two in [1, 32]");
     }
-    // The pure models; their constructors check the remaining combinations.
-    HostPathTiming::Config cfg;
-    cfg.writeCredits = uint32_t(Get<UintegerValue>(h, "WriteCredits"));
-    cfg.ioLatency = Get<TimeValue>(h, "IoLatency").GetSeconds();
-    cfg.walkAccesses = Get<DoubleValue>(h, "PageWalkAccesses");
-    cfg.readRequests = uint32_t(Get<UintegerValue>(h, "ReadRequests"));
-    cfg.readRequestBytes = uint32_t(Get<UintegerValue>(h, "ReadRequestBytes"));
-    const double bandwidth = Get<DoubleValue>(h, "MemoryBandwidth");
-    HostPathTiming timing(PcieLinkModel(uint32_t(Get<UintegerValue>(h, "PcieGeneration")),
-                                        lanes,
-                                        uint32_t(Get<UintegerValue>(h, "MaxPayloadSize")),
-                                        uint32_t(Get<UintegerValue>(h, "TlpOverhead"))),
-                          MemoryBusModel(bandwidth,
-                                         Get<TimeValue>(h, "MemoryIdleLatency").GetSeconds(),
-                                         Get<TimeValue>(h, "MemoryQueueingScale").GetSeconds(),
-                                         Get<DoubleValue>(h, "MemoryMaxUtilization")),
-                          cfg);
-    const double demand = Get<DoubleValue>(h, "MemoryAppDemand");
-    const HostPathTiming::Operating op = timing.Solve(demand * bandwidth);
+    // The path's models as HostInterconnect builds them from these attributes (their
+    // constructors check the remaining combinations), at the MemoryAppDemand operating point.
+    Ptr<HostInterconnect> path = h->GetObject<HostInterconnect>();
+    path->Configure();
+    const HostPathTiming& timing = path->GetTiming();
+    const HostPathTiming::Operating op = path->GetOperatingPoint();
 
     // IOTLB: the queue pairs' receive buffers written round-robin, one packet each, each
     // buffer cyclically from its page-aligned base (as HostInterconnect writes them); the hit

@@ -397,6 +397,17 @@ HostInterconnect::GetOperatingPoint() const
     return m_op;
 }
 
+const HostPathTiming&
+HostInterconnect::GetTiming() const
+{
+    if (!m_timing)
+    {
+        throw std::invalid_argument("HostInterconnect::GetTiming: not configured (call Attach or "
+                                    "Configure first)");
+    }
+    return *m_timing;
+}
+
 double
 HostInterconnect::GetAppLoad() const
 {

@@ -104,6 +104,12 @@ class HostInterconnect : public Object
     double GetIotlbHitRate() const;        //!< \return IOTLB hits / lookups (0: none)
     /// \return the path's operating point at the current memory load (after Attach)
     HostPathTiming::Operating GetOperatingPoint() const;
+    /**
+     * \return the path's timing model built from the attributes (after Attach or Configure):
+     * what a replay of packet times (HostPathTiming::PacketTime) needs
+     * \throws std::invalid_argument if not configured
+     */
+    const HostPathTiming& GetTiming() const;
     /// \return memory bandwidth the application is allowed now (demand x throttle), bit/s
     double GetAppLoad() const;
     /**

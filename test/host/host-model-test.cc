@@ -10,6 +10,7 @@
 #include "ns3/host-interconnect.h"
 #include "ns3/host-path-timing.h"
 #include "ns3/iotlb.h"
+#include "ns3/nstime.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -224,6 +225,24 @@ TEST_CASE("host: DMA write throughput is credits x line / latency (Little's law)
     // A page walk adds its memory accesses at the loaded latency.
     HostPathTiming::Operating op = t.Solve(0.9 * 600e9);
     REQUIRE(t.PacketTime(1000, 1, op) - t.PacketTime(1000, 0, op) == Approx(op.memLatency));
+    // HostInterconnect builds the same model from its attributes (GetTiming: what the Python
+    // host_path() replays packet times with), and none before Configure / Attach.
+    Ptr<HostInterconnect> host = CreateObject<HostInterconnect>();
+    REQUIRE_THROWS_WITH(host->GetTiming(), Catch::Contains("not configured"));
+    host->SetAttribute("PcieGeneration", UintegerValue(3));
+    host->SetAttribute("PcieLanes", UintegerValue(16));
+    host->SetAttribute("MaxPayloadSize", UintegerValue(256));
+    host->SetAttribute("TlpOverhead", UintegerValue(24));
+    host->SetAttribute("MemoryBandwidth", DoubleValue(600e9));
+    host->SetAttribute("MemoryIdleLatency", TimeValue(NanoSeconds(80)));
+    host->SetAttribute("MemoryQueueingScale", TimeValue(NanoSeconds(40)));
+    host->SetAttribute("MemoryMaxUtilization", DoubleValue(0.98));
+    host->SetMemoryAppDemand(0.9);
+    host->Configure();
+    const HostPathTiming::Operating same = host->GetTiming().Solve(0.9 * 600e9);
+    REQUIRE(same.writeRate == Approx(op.writeRate).epsilon(1e-12));
+    REQUIRE(host->GetOperatingPoint().writeRate == Approx(op.writeRate).epsilon(1e-12));
+    REQUIRE(host->GetTiming().PacketTime(1000, 1, same) == Approx(t.PacketTime(1000, 1, op)));
 }
 
 TEST_CASE("host: invalid parameters are rejected with clear errors", "[host]")
