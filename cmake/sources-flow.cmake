@@ -25,6 +25,7 @@ list(APPEND MLNET_TEST_SOURCES
   ${MLNET_ROOT}/test/flow/fluid-network-test.cc
   ${MLNET_ROOT}/test/flow/flow-ack-class-test.cc
   ${MLNET_ROOT}/test/flow/fluid-ack-unconverged-test.cc
+  ${MLNET_ROOT}/test/flow/fluid-analytic-ack-test.cc
   ${MLNET_ROOT}/test/flow/fluid-fabric-test.cc
   ${MLNET_ROOT}/test/flow/fluid-transport-test.cc
   ${MLNET_ROOT}/test/flow/flow-backend-scenario-test.cc

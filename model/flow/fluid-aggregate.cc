@@ -266,6 +266,14 @@ FluidAggregate::CompleteAnalytic(std::vector<AnalyticFlow>& flows,
                 "links given), class (range [0, 7]), wire bytes (> 0) or reverseShare (>= 0) "
                 "out of range");
         }
+        if (f.nReverse > 0)
+        {
+            // (data in class 7 shares the acknowledgements' load: no limit then)
+            m_ackShare = std::max(m_ackShare,
+                                  f.cls == FluidNetwork::N_CLASSES - 1
+                                      ? std::numeric_limits<double>::infinity()
+                                      : f.reverseShare);
+        }
         for (uint32_t k = f.first; k < f.first + f.nPath + f.nReverse; ++k)
         {
             if (links[k] >= m_batch.size())
@@ -489,7 +497,14 @@ FluidAggregate::Interval()
             m_carried[l][c] += carried;
             double& backlog = m_backlog[l][c];
             backlog += whole - carried;
-            const double rate = backlog >= 1 ? backlog / dt : 0.0; // whole bytes, as handed
+            double rate = backlog >= 1 ? backlog / dt : 0.0; // whole bytes, as handed
+            if (c == FluidNetwork::N_CLASSES - 1 && m_ackShare > 0)
+            {
+                // The analytic flows' acknowledgements, served before every class: at most
+                // what the acknowledgements of data at line rate take (CompleteAnalytic hands
+                // a flow's at once; its data, in its class, gets a max-min share).
+                rate = std::min(rate, m_ackShare * m_main->GetLinkCapacity(l));
+            }
             if (rate == applied)
             {
                 // no change

@@ -97,7 +97,10 @@ class FluidAggregate : public Object
      *   fct = drain (rounded up to the ns) + latency.
      * A flow alone on its links thus completes as one fluid flow would. Every flow's bytes (its
      * wire bytes on its path, wire x reverseShare on its way back, in class 7) are handed to the
-     * main network as the background network's are (AddLoad()). \param flows the batch (fct is set)
+     * main network as the background network's are (AddLoad()); the class-7 load of a link at
+     * most at reverseShare x its capacity (acknowledgements come with their data, which crosses
+     * the reverse link at most at its capacity; handed at once, a flow's acknowledgements would
+     * take the whole link ahead of every class). \param flows the batch (fct is set)
      * \param links the links the flows index \throws std::invalid_argument before Attach, or for a
      * link, class or size out of range
      */
@@ -194,6 +197,10 @@ class FluidAggregate : public Object
     std::vector<std::array<double, 8>> m_batch; //!< CompleteAnalytic(): a batch's bytes
     std::vector<uint32_t> m_batchLinks;         //!< CompleteAnalytic(): links in m_batch
     uint64_t m_analyticFlows{0};
+    /// CompleteAnalytic(): the largest reverseShare of its flows so far (infinite once one's data
+    /// is in class 7): Interval() hands a link's class-7 load at most this share of the link's
+    /// capacity, the acknowledgements of data at line rate (0: no analytic flow, no limit)
+    double m_ackShare{0};
     double m_added{0};
     double m_handed{0};
 };
