@@ -3,7 +3,6 @@
  */
 #include "fluid-connection.h"
 
-#include "fluid-dcqcn.h"
 #include "fluid-host.h"
 #include "fluid-transport.h"
 
@@ -53,13 +52,6 @@ FluidConnection::DoDispose()
 {
     m_waiting.clear();
     m_ring.reset();
-    if (m_local && m_local->GetFabric())
-    {
-        if (Ptr<FluidDcqcn> cc = FluidDcqcn::Of(m_local->GetFabric()->GetNetwork()))
-        {
-            cc->Forget(this); // its reaction point
-        }
-    }
     m_local = nullptr;
     m_remote = nullptr;
     MessageConnection::DoDispose();
@@ -111,21 +103,8 @@ FluidConnection::StartNext()
     m_sending = true;
     m_sendingBytes = m.bytes;
     m_sendingWire = s.bytes;
-    if (m_aggregate)
-    {
-        m_flow = m_local->GetFabric()->GetAggregate()->StartFlow(std::move(s));
-        return;
-    }
-    Ptr<FluidNetwork> net = m_local->GetFabric()->GetNetwork();
-    if (Ptr<FluidDcqcn> cc = FluidDcqcn::Of(net)) // DCQCN at flow level (opt-in)
-    {
-        m_flow = cc->StartFlow(this,
-                               std::move(s),
-                               double(m_local->GetLineRate().GetBitRate()),
-                               1.0 / m_local->GetWirePerPayload());
-        return;
-    }
-    m_flow = net->StartFlow(std::move(s));
+    m_flow = m_aggregate ? m_local->GetFabric()->GetAggregate()->StartFlow(std::move(s))
+                         : m_local->GetFabric()->GetNetwork()->StartFlow(std::move(s));
 }
 
 Ptr<FluidNetwork>
@@ -256,15 +235,7 @@ FluidConnection::SetMaxRate(DataRate cap)
     }
     else if (m_sending)
     {
-        Ptr<FluidDcqcn> cc = m_aggregate ? nullptr : FluidDcqcn::Of(MessageNetwork());
-        if (cc && cc->GetOps(this))
-        {
-            cc->SetRateCap(this, double(m_maxRate) / 8.0); // with its DCQCN rate
-        }
-        else
-        {
-            MessageNetwork()->SetRateCap(m_flow, double(m_maxRate) / 8.0);
-        }
+        MessageNetwork()->SetRateCap(m_flow, double(m_maxRate) / 8.0);
     }
 }
 
