@@ -32,6 +32,24 @@ NS_LOG_COMPONENT_DEFINE("DataParallelJob");
 NS_OBJECT_ENSURE_REGISTERED(GradientAggregator);
 NS_OBJECT_ENSURE_REGISTERED(DataParallelJob);
 
+namespace
+{
+/// \return per server, the bytes of the plan's slices placed on it (place[k]: slice k's server)
+std::vector<uint64_t>
+BytesPerServer(const std::vector<TransferSlice>& plan,
+               const std::vector<uint32_t>& place,
+               std::size_t servers,
+               uint64_t bytesPerParam)
+{
+    std::vector<uint64_t> bytes(servers, 0);
+    for (std::size_t k = 0; k < place.size(); ++k)
+    {
+        bytes[place[k]] += plan[k].size * bytesPerParam;
+    }
+    return bytes;
+}
+} // namespace
+
 TypeId
 GradientAggregator::GetTypeId()
 {
@@ -737,12 +755,11 @@ DataParallelJob::GetServerImbalanceWarning() const
         return "";
     }
     // what BalancedBytes would give the busiest server
-    std::vector<uint64_t> balanced(bytes.size(), 0);
-    const std::vector<uint32_t> place = PlaceSlices(m_plan, bytes.size(), BALANCED_BYTES);
-    for (std::size_t k = 0; k < place.size(); ++k)
-    {
-        balanced[place[k]] += m_plan[k].size * m_bytesPerParam;
-    }
+    const std::vector<uint64_t> balanced =
+        BytesPerServer(m_plan,
+                       PlaceSlices(m_plan, bytes.size(), BALANCED_BYTES),
+                       bytes.size(),
+                       m_bytesPerParam);
     const double best = double(*std::max_element(balanced.begin(), balanced.end())) / double(total);
     std::ostringstream w;
     w << std::fixed << std::setprecision(1) << GetJobName() << ": parameter server "
@@ -766,12 +783,10 @@ DataParallelJob::GetServerImbalanceWarning() const
 std::vector<uint64_t>
 DataParallelJob::GetServerBytes() const
 {
-    std::vector<uint64_t> bytes(m_sliceServer.empty() ? 0 : m_servers.size(), 0);
-    for (std::size_t k = 0; k < m_sliceServer.size(); ++k)
-    {
-        bytes[m_sliceServer[k]] += m_plan[k].size * m_bytesPerParam;
-    }
-    return bytes;
+    return BytesPerServer(m_plan,
+                          m_sliceServer,
+                          m_sliceServer.empty() ? 0 : m_servers.size(),
+                          m_bytesPerParam);
 }
 
 void
