@@ -12,6 +12,7 @@ list(APPEND MLNET_SOURCES
   ${_dir}/fluid-connection.cc
   ${_dir}/fluid-transport.cc
   ${_dir}/fluid-host.cc
+  ${_dir}/fluid-dcqcn.cc
 )
 list(APPEND MLNET_HEADERS
   ${_dir}/fluid-network.h
@@ -20,6 +21,7 @@ list(APPEND MLNET_HEADERS
   ${_dir}/fluid-connection.h
   ${_dir}/fluid-transport.h
   ${_dir}/fluid-host.h
+  ${_dir}/fluid-dcqcn.h
 )
 list(APPEND MLNET_TEST_SOURCES
   ${MLNET_ROOT}/test/flow/fluid-network-test.cc
@@ -38,4 +40,5 @@ list(APPEND MLNET_TEST_SOURCES
   ${MLNET_ROOT}/test/flow/fluid-speed-test.cc
   ${MLNET_ROOT}/test/flow/flow-udp-periodic-test.cc
   ${MLNET_ROOT}/test/flow/flow-host-test.cc
+  ${MLNET_ROOT}/test/flow/flow-dcqcn-test.cc
 )

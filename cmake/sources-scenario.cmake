@@ -14,6 +14,7 @@ list(APPEND MLNET_SOURCES
   ${_dir}/scenario-runner.cc
   ${_dir}/scenario-rdma.cc
   ${_dir}/scenario-congestion-control.cc
+  ${_dir}/scenario-fluid-cc.cc
   ${_dir}/scenario-jobs.cc
   ${_dir}/scenario-extension.cc
   ${_dir}/scenario-aggregation.cc

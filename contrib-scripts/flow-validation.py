@@ -14,6 +14,7 @@ usage: flow-validation.py MLNET_RUN [--only NAME ...] [--seeds 1,2] [--list] [--
                           [--write DIR]
                           [--cache DIR] [--iterations N]
                           [--coarse group,phased] [--aggregate 100us,1ms]
+                          [--fluid-cc dcqcn]
 
 --aggregate runs every scenario with background flows (the "rdma" entries with a "start")
 also with "fluid": "aggregate" at flow level, once per FluidAggregate::Interval given, and
@@ -386,6 +387,9 @@ def main():
     ap.add_argument("--measure", choices=MEASURES, default="steady",
                     help="iterations measured per job: steady (all but the first and the last, "
                          "the default) or with-last (all but the first)")
+    ap.add_argument("--fluid-cc", default="", choices=["", "none", "dcqcn"],
+                    help="the flow-level runs' \"fluidCc\" (\"dcqcn\": DCQCN at flow level, "
+                         "FluidDcqcn, with the scenario's \"cc\"; the packet runs unchanged)")
     a = ap.parse_args()
     if a.self_test:
         sys.exit(self_test())
@@ -434,7 +438,9 @@ def main():
             sc = dict(sc)
             pargs = sc.pop("packetArgs", [])
             ps, pi, pf = run(a.mlnet_run, name, sc, "packet", seed, a.cache, pargs)
-            fs, fi, ff = run(a.mlnet_run, name, dict(sc, ringGranularity="message"), "flow", seed)
+            fcc = {"fluidCc": a.fluid_cc} if a.fluid_cc else {}
+            fs, fi, ff = run(a.mlnet_run, name, dict(sc, ringGranularity="message", **fcc), "flow",
+                             seed)
             row = [name, seed]
             if pi:
                 mp, mf = statistics.mean(pi) / 1e6, statistics.mean(fi) / 1e6

@@ -3,6 +3,7 @@
  */
 #include "fluid-connection.h"
 
+#include "fluid-dcqcn.h"
 #include "fluid-host.h"
 #include "fluid-transport.h"
 
@@ -52,6 +53,13 @@ FluidConnection::DoDispose()
 {
     m_waiting.clear();
     m_ring.reset();
+    if (m_local && m_local->GetFabric())
+    {
+        if (Ptr<FluidDcqcn> cc = FluidDcqcn::Of(m_local->GetFabric()->GetNetwork()))
+        {
+            cc->Forget(this); // its reaction point
+        }
+    }
     m_local = nullptr;
     m_remote = nullptr;
     MessageConnection::DoDispose();
@@ -103,8 +111,21 @@ FluidConnection::StartNext()
     m_sending = true;
     m_sendingBytes = m.bytes;
     m_sendingWire = s.bytes;
-    m_flow = m_aggregate ? m_local->GetFabric()->GetAggregate()->StartFlow(std::move(s))
-                         : m_local->GetFabric()->GetNetwork()->StartFlow(std::move(s));
+    if (m_aggregate)
+    {
+        m_flow = m_local->GetFabric()->GetAggregate()->StartFlow(std::move(s));
+        return;
+    }
+    Ptr<FluidNetwork> net = m_local->GetFabric()->GetNetwork();
+    if (Ptr<FluidDcqcn> cc = FluidDcqcn::Of(net)) // DCQCN at flow level (opt-in)
+    {
+        m_flow = cc->StartFlow(this,
+                               std::move(s),
+                               double(m_local->GetLineRate().GetBitRate()),
+                               1.0 / m_local->GetWirePerPayload());
+        return;
+    }
+    m_flow = net->StartFlow(std::move(s));
 }
 
 Ptr<FluidNetwork>
@@ -235,7 +256,15 @@ FluidConnection::SetMaxRate(DataRate cap)
     }
     else if (m_sending)
     {
-        MessageNetwork()->SetRateCap(m_flow, double(m_maxRate) / 8.0);
+        Ptr<FluidDcqcn> cc = m_aggregate ? nullptr : FluidDcqcn::Of(MessageNetwork());
+        if (cc && cc->GetOps(this))
+        {
+            cc->SetRateCap(this, double(m_maxRate) / 8.0); // with its DCQCN rate
+        }
+        else
+        {
+            MessageNetwork()->SetRateCap(m_flow, double(m_maxRate) / 8.0);
+        }
     }
 }
 

@@ -50,8 +50,8 @@ TEST_CASE("helper: bad scenarios give the documented one-line errors", "[helper]
     const std::string ok = R"("duration": "1ms")";
     CHECK(mlnettest::ScenarioParseError("{" + ok + R"(, "topolgy": {}})") ==
           "scenario: topolgy: unknown key (accepted: name, topology, fabric, duration, drain, "
-          "seed, backend, ringGranularity, output, dataClass, aggregation, cc, host, "
-          "scheduler, traffic)");
+          "seed, backend, ringGranularity, output, dataClass, aggregation, cc, fluidCc, "
+          "host, scheduler, traffic)");
     CHECK(mlnettest::ScenarioParseError("{" + ok + R"(, "topology": {"k": 5}})") ==
           "scenario: topology.k = 5: must be an even integer in [2, 48]");
     CHECK(mlnettest::ScenarioParseError("{" + ok + R"(, "topology": {"k": 66}})") ==

@@ -1,0 +1,85 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+// The top-level "fluidCc" section: congestion control at flow level (doc/flow-backend.rst,
+// *DCQCN at flow level*). Opt-in; at packet level it does nothing, so one file runs at both
+// fidelities.
+//
+//   "fluidCc": "dcqcn"                      the scenario's "cc" (variant and parameters) as a
+//                                           fluid DCQCN model (FluidDcqcn)
+//   "fluidCc": {"model": "dcqcn", "step": "10us", "cnpInterval": "50us"}
+//   "fluidCc": "none"                       the default: max-min rates only
+
+#include "flow-backend-helper.h"
+#include "scenario-congestion-control.h"
+#include "scenario-extension.h"
+
+#include "ns3/dcqcn-base.h"
+#include "ns3/fluid-dcqcn.h"
+#include "ns3/log.h"
+#include "ns3/nstime.h"
+
+#include <optional>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("ScenarioFluidCc");
+
+namespace
+{
+
+/// The "fluidCc" section.
+class FluidCcSpec : public TrafficSpec
+{
+  public:
+    std::string model{"none"};
+    Time step;
+    std::optional<Time> cnpInterval;
+
+    void Install(TrafficContext& ctx) const override
+    {
+        if (model == "none" || ctx.Config().backend != "flow" || ctx.Topology().hosts.GetN() == 0)
+        {
+            return;
+        }
+        // The reaction point is the scenario's "cc": a variant without a DCQCN state machine
+        // ("fixed": line rate under PFC) has no rate to model.
+        const ObjectFactory factory =
+            CongestionControlConfig::ScenarioDefault(ctx.Config()).Factory();
+        if (!DynamicCast<DcqcnBase>(factory.Create<RdmaCongestionOps>()))
+        {
+            NS_LOG_INFO("fluidCc: the scenario's cc " << factory.GetTypeId().GetName()
+                                                      << " is not DCQCN: nothing to model");
+            return;
+        }
+        Ptr<FluidDcqcn> cc = CreateObject<FluidDcqcn>();
+        cc->SetAttribute("Step", TimeValue(step));
+        if (cnpInterval)
+        {
+            cc->SetAttribute("CnpInterval", TimeValue(*cnpInterval));
+        }
+        cc->SetCongestionControl(factory);
+        cc->Install(FlowBackendHelper::GetTransport(ctx.Topology().hosts.Get(0))->GetFabric());
+    }
+};
+
+ScenarioSectionRegistry::Registrar g_fluidCc(
+    "fluidCc",
+    [](ScenarioObject& section, const ScenarioConfig&) {
+        auto spec = std::make_shared<FluidCcSpec>();
+        spec->model = section.Choice("model", {"none", "dcqcn"}, std::string("none"));
+        spec->step =
+            section.Duration("step", NanoSeconds(100), MilliSeconds(1), std::string("10us"));
+        if (!section.Raw("cnpInterval").is_null())
+        {
+            spec->cnpInterval =
+                section.Duration("cnpInterval", Time(0), MilliSeconds(100), std::nullopt);
+        }
+        return spec;
+    },
+    "model");
+
+} // namespace
+
+} // namespace ns3

@@ -1,0 +1,672 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "fluid-dcqcn.h"
+
+#include "fluid-fabric.h"
+
+#include "ns3/boolean.h"
+#include "ns3/dcqcn.h"
+#include "ns3/double.h"
+#include "ns3/fabric-switch.h"
+#include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/random-variable-stream.h"
+#include "ns3/rdma-nic.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("FluidDcqcn");
+
+NS_OBJECT_ENSURE_REGISTERED(FluidDcqcn);
+
+TypeId
+FluidDcqcn::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::FluidDcqcn")
+            .SetParent<Object>()
+            .SetGroupName("Mlnet")
+            .AddConstructor<FluidDcqcn>()
+            .AddAttribute("Step",
+                          "Time step of the fluid DCQCN model (time), > 0: queues, marks, CNPs "
+                          "and rate caps are updated once per step",
+                          TimeValue(MicroSeconds(10)),
+                          MakeTimeAccessor(&FluidDcqcn::m_step),
+                          MakeTimeChecker(TimeStep(1)))
+            .AddAttribute("CnpInterval",
+                          "Notification point: at most one CNP per flow per interval (time); "
+                          "negative: RdmaNic::CnpInterval's default",
+                          TimeValue(Time(-1)),
+                          MakeTimeAccessor(&FluidDcqcn::m_cnpInterval),
+                          MakeTimeChecker())
+            .AddAttribute("CapTolerance",
+                          "A flow's rate cap is applied again only when it moves by more than "
+                          "this fraction of it (dimensionless), in [0, 1)",
+                          DoubleValue(0.005),
+                          MakeDoubleAccessor(&FluidDcqcn::m_tolerance),
+                          MakeDoubleChecker<double>(0.0, 0.999999))
+            .AddTraceSource("Cnp",
+                            "A flow's reaction point got a CNP: (flow id, its rate RC after the "
+                            "cut in bit/s)",
+                            MakeTraceSourceAccessor(&FluidDcqcn::m_cnpTrace),
+                            "ns3::FluidDcqcn::CnpTracedCallback");
+    return tid;
+}
+
+/// The owners' and the marking links' state.
+struct FluidDcqcn::Impl
+{
+    /// A controlled owner: its reaction point and its flow.
+    struct Owner
+    {
+        Ptr<RdmaCongestionOps> ops;
+        RdmaCcState cc;
+        double payloadPerWire{1};
+        double ownCap{0};    //!< the owner's cap (bytes/s, 0 = none)
+        double applied{0};   //!< the cap in force on the flow (bytes/s, 0 = none)
+        double pass{1};      //!< product of out / A over its path at the last step
+        uint64_t flow{0};    //!< its flow in the network
+        bool active{false};  //!< the flow transmits
+        double remaining{0}; //!< the flow's bytes left at the last step
+        bool cnpSent{false};
+        Time lastCnp;
+        std::vector<uint32_t> path;
+        std::vector<double> coef; //!< bytes on path[i] per byte of the flow
+    };
+
+    /// A marking link's state.
+    struct Marking
+    {
+        uint64_t kmin{0};
+        uint64_t kmax{0};
+        double pmax{0};
+        double q{0}; //!< virtual queue (bytes)
+        double p{0}; //!< marking probability
+    };
+
+    Ptr<FluidNetwork> net;
+    ObjectFactory factory;
+    std::unordered_map<const void*, Owner> owners;
+    std::vector<const void*> order;  //!< owners in the order they came (deterministic steps)
+    std::vector<int32_t> markOf;     //!< per link: index in marks, or -1
+    std::vector<Marking> marks;      //!< marking links
+    std::vector<uint32_t> markLinks; //!< marks[i]'s link
+    // per link scratch of a step (valid for the links in `touched`)
+    std::vector<double> offered; //!< controlled flows' offered rates, unthinned (bytes/s)
+    std::vector<double> other;   //!< the other load (bytes/s)
+    std::vector<double> arrival; //!< controlled flows' offered rates, thinned (bytes/s)
+    std::vector<double> ratio;   //!< out / A
+    std::vector<uint64_t> stamp; //!< the step that touched the link last
+    std::vector<uint32_t> touched;
+    std::vector<Owner*> live; //!< the owners whose flow transmits (this step)
+    Ptr<UniformRandomVariable> rng;
+    Time lastStep;
+    double frameBytes{1082};
+    uint64_t cnps{0};
+    uint64_t steps{0};
+    uint64_t capChanges{0};
+
+    /// \return the owner's offered rate now (bytes/s): RC, or its own cap if lower
+    static double Offered(const Owner& o)
+    {
+        const double rc = o.cc.rate / 8.0;
+        return o.ownCap > 0 ? std::min(rc, o.ownCap) : rc;
+    }
+
+    /// \return the combined cap (bytes/s, 0 = none) of an owner now
+    static double CapOf(const Owner& o)
+    {
+        const double rate = o.cc.rate * o.pass / 8.0;
+        const double dcqcn = rate < o.cc.lineRate / 8.0 ? rate : 0.0;
+        if (o.ownCap > 0 && dcqcn > 0)
+        {
+            return std::min(o.ownCap, dcqcn);
+        }
+        return o.ownCap > 0 ? o.ownCap : dcqcn;
+    }
+
+    /// Apply an owner's cap to its flow if it moved by more than the tolerance.
+    void ApplyCap(Owner& o, bool force, double tolerance)
+    {
+        const double cap = CapOf(o);
+        if (cap == o.applied || !o.active)
+        {
+            return;
+        }
+        if (force || cap == 0 || o.applied == 0 ||
+            std::fabs(cap - o.applied) > tolerance * std::max(cap, o.applied))
+        {
+            o.applied = cap;
+            ++capChanges;
+            net->SetRateCap(o.flow, cap);
+        }
+    }
+
+    /**
+     * The live owners' arrivals at their links (offered rates thinned by the links before, with
+     * the ratios of the unthinned loads: one Jacobi sweep) and each link's ratio out / A.
+     * \param dt the step (s) \param queues also advance the marking links' queues by dt
+     * \return whether a queue holds bytes
+     */
+    bool Ratios(double dt, bool queues)
+    {
+        for (uint32_t link : touched)
+        {
+            offered[link] = 0;
+            arrival[link] = 0;
+        }
+        for (const Owner* o : live)
+        {
+            const double r = Offered(*o);
+            for (size_t i = 0; i < o->path.size(); ++i)
+            {
+                offered[o->path[i]] += r * o->coef[i];
+            }
+        }
+        for (uint32_t link : touched)
+        {
+            const double a = offered[link] + other[link];
+            const double out = LinkOutput(QueueOf(link), a, net->GetLinkCapacity(link), dt);
+            ratio[link] = a > 0 ? std::min(1.0, out / a) : 1.0;
+        }
+        for (const Owner* o : live)
+        {
+            double share = Offered(*o);
+            for (size_t i = 0; i < o->path.size(); ++i)
+            {
+                arrival[o->path[i]] += share * o->coef[i];
+                share *= ratio[o->path[i]];
+            }
+        }
+        bool queued = false;
+        for (uint32_t link : touched)
+        {
+            const double a = arrival[link] + other[link];
+            const double c = net->GetLinkCapacity(link);
+            if (queues && markOf[link] >= 0)
+            {
+                Marking& m = marks[size_t(markOf[link])];
+                m.q = QueueStep(m.q, a, c, dt);
+                m.p = FabricSwitch::EcnProbability(uint64_t(m.q), m.kmin, m.kmax, m.pmax);
+            }
+            const double q = QueueOf(link);
+            queued = queued || q > 0;
+            ratio[link] = a > 0 ? LinkOutput(q, a, c, dt) / a : 1.0;
+        }
+        return queued;
+    }
+
+    /// \return a link's virtual queue (bytes; 0 if it does not mark)
+    double QueueOf(uint32_t link) const
+    {
+        return markOf[link] >= 0 ? marks[size_t(markOf[link])].q : 0.0;
+    }
+
+    /// Note a link in this step's scratch (zeroed at its first touch).
+    void Touch(uint32_t link)
+    {
+        if (stamp[link] != steps)
+        {
+            stamp[link] = steps;
+            offered[link] = 0;
+            other[link] = 0;
+            arrival[link] = 0;
+            ratio[link] = 1;
+            touched.push_back(link);
+        }
+    }
+};
+
+FluidDcqcn::FluidDcqcn()
+    : m_impl(std::make_unique<Impl>()),
+      m_step(MicroSeconds(10)),
+      m_cnpInterval(Time(-1)),
+      m_tolerance(0.005)
+{
+    NS_LOG_FUNCTION(this);
+    m_impl->factory.SetTypeId(Dcqcn::GetTypeId());
+    m_impl->rng = CreateObject<UniformRandomVariable>();
+}
+
+FluidDcqcn::~FluidDcqcn()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+FluidDcqcn::DoDispose()
+{
+    m_event.Cancel();
+    m_impl->owners.clear();
+    m_impl->order.clear();
+    m_impl->live.clear();
+    m_impl->net = nullptr;
+    m_impl->rng = nullptr;
+    Object::DoDispose();
+}
+
+int64_t
+FluidDcqcn::AssignStreams(int64_t stream)
+{
+    m_impl->rng->SetStream(stream);
+    return 1;
+}
+
+void
+FluidDcqcn::Attach(Ptr<FluidNetwork> net)
+{
+    if (m_impl->net)
+    {
+        throw std::logic_error("FluidDcqcn: already attached to a network");
+    }
+    if (!net)
+    {
+        throw std::invalid_argument("FluidDcqcn::Attach: the network is null");
+    }
+    if (Of(net))
+    {
+        throw std::logic_error("FluidDcqcn: the network already has a FluidDcqcn");
+    }
+    m_impl->net = net;
+    UintegerValue frame;
+    net->GetAttribute("FrameBytes", frame);
+    m_impl->frameBytes = double(frame.Get());
+    m_impl->markOf.assign(net->GetNLinks(), -1);
+    if (m_cnpInterval.IsNegative())
+    {
+        // The packet NIC's notification point: one source of truth for the interval.
+        TypeId::AttributeInformation info;
+        RdmaNic::GetTypeId().LookupAttributeByName("CnpInterval", &info);
+        m_cnpInterval = DynamicCast<const TimeValue>(info.initialValue)->Get();
+    }
+    net->AggregateObject(this);
+}
+
+void
+FluidDcqcn::Install(Ptr<FluidFabric> fabric)
+{
+    Ptr<FluidNetwork> net = fabric->GetNetwork();
+    Attach(net);
+    for (uint32_t link = 0; link < net->GetNLinks(); ++link)
+    {
+        Ptr<FabricNetDevice> dev;
+        try
+        {
+            dev = fabric->GetDevice(link);
+        }
+        catch (const std::out_of_range&)
+        {
+            continue; // a service link (no device)
+        }
+        Ptr<FabricSwitch> sw = dev ? dev->GetNode()->GetObject<FabricSwitch>() : nullptr;
+        if (!sw)
+        {
+            continue; // a host NIC or an in-line device: no ECN marking
+        }
+        BooleanValue on;
+        sw->GetAttribute("EcnEnabled", on);
+        if (!on.Get())
+        {
+            continue;
+        }
+        for (uint32_t i = 0; i < sw->GetNPorts(); ++i)
+        {
+            if (sw->GetPort(i) == dev)
+            {
+                DoubleValue pmax;
+                sw->GetAttribute("EcnPmax", pmax);
+                const auto k = sw->GetEcnThresholds(i);
+                SetMarking(link, k.first, k.second, pmax.Get());
+                break;
+            }
+        }
+    }
+    NS_LOG_INFO("FluidDcqcn: " << m_impl->marks.size() << " marking links of " << net->GetNLinks());
+}
+
+Ptr<FluidDcqcn>
+FluidDcqcn::Of(Ptr<FluidNetwork> net)
+{
+    return net ? net->GetObject<FluidDcqcn>() : nullptr;
+}
+
+void
+FluidDcqcn::SetMarking(uint32_t link, uint64_t kmin, uint64_t kmax, double pmax)
+{
+    Impl& d = *m_impl;
+    if (!d.net || link >= d.net->GetNLinks())
+    {
+        throw std::invalid_argument("FluidDcqcn::SetMarking: link " + std::to_string(link) +
+                                    " is not a link of the attached network");
+    }
+    if (kmin > kmax || !(pmax >= 0.0 && pmax <= 1.0))
+    {
+        throw std::invalid_argument("FluidDcqcn::SetMarking: need kmin <= kmax and pmax in [0, "
+                                    "1], got kmin " +
+                                    std::to_string(kmin) + ", kmax " + std::to_string(kmax) +
+                                    ", pmax " + std::to_string(pmax));
+    }
+    if (d.markOf.size() < d.net->GetNLinks())
+    {
+        d.markOf.resize(d.net->GetNLinks(), -1);
+    }
+    int32_t& idx = d.markOf[link];
+    if (idx < 0)
+    {
+        idx = int32_t(d.marks.size());
+        d.marks.emplace_back();
+        d.markLinks.push_back(link);
+    }
+    Impl::Marking& m = d.marks[size_t(idx)];
+    m.kmin = kmin;
+    m.kmax = kmax;
+    m.pmax = pmax;
+}
+
+void
+FluidDcqcn::SetCongestionControl(const ObjectFactory& factory)
+{
+    m_impl->factory = factory;
+}
+
+double
+FluidDcqcn::QueueStep(double q, double arrival, double capacity, double dt)
+{
+    return std::max(0.0, q + (arrival - capacity) * dt);
+}
+
+double
+FluidDcqcn::LinkOutput(double q, double arrival, double capacity, double dt)
+{
+    return std::min(capacity, arrival + (dt > 0 ? q / dt : 0.0));
+}
+
+double
+FluidDcqcn::CnpProbability(double mark, double frames)
+{
+    if (mark <= 0.0 || frames <= 0.0)
+    {
+        return 0.0;
+    }
+    if (mark >= 1.0)
+    {
+        return 1.0;
+    }
+    return -std::expm1(frames * std::log1p(-mark));
+}
+
+uint64_t
+FluidDcqcn::StartFlow(const void* owner,
+                      FluidNetwork::FlowSpec spec,
+                      double lineRate,
+                      double payloadPerWire)
+{
+    Impl& d = *m_impl;
+    if (!d.net)
+    {
+        throw std::invalid_argument("FluidDcqcn::StartFlow: not attached to a network");
+    }
+    if (!(lineRate > 0) || !std::isfinite(lineRate))
+    {
+        throw std::invalid_argument("FluidDcqcn::StartFlow: lineRate must be > 0 (bit/s), got " +
+                                    std::to_string(lineRate));
+    }
+    if (!(payloadPerWire > 0) || payloadPerWire > 1)
+    {
+        throw std::invalid_argument(
+            "FluidDcqcn::StartFlow: payloadPerWire must be in (0, 1], got " +
+            std::to_string(payloadPerWire));
+    }
+    const Time now = Simulator::Now();
+    auto it = d.owners.find(owner);
+    if (it == d.owners.end())
+    {
+        Impl::Owner o;
+        o.ops = d.factory.Create<RdmaCongestionOps>();
+        o.cc.lineRate = lineRate;
+        o.cc.rate = lineRate;
+        o.cc.targetRate = lineRate;
+        o.ops->Init(o.cc, now);
+        it = d.owners.emplace(owner, std::move(o)).first;
+        d.order.push_back(owner);
+    }
+    Impl::Owner& o = it->second;
+    o.ops->Advance(o.cc, now); // the timers that expired while it was idle
+    if (o.remaining > 0)
+    {
+        // the previous flow's bytes after the last step: sent, without a step to see them
+        o.ops->OnSent(o.cc, uint32_t(std::min(o.remaining * o.payloadPerWire, 4e9)), now);
+    }
+    o.payloadPerWire = payloadPerWire;
+    o.ownCap = spec.rateCap;
+    o.pass = 1;
+    o.active = true;
+    o.applied = Impl::CapOf(o);
+    spec.rateCap = o.applied;
+    o.path = spec.path;
+    o.coef = spec.pathCoef.empty() ? std::vector<double>(spec.path.size(), 1.0) : spec.pathCoef;
+    o.remaining = double(spec.bytes);
+    o.flow = d.net->StartFlow(std::move(spec));
+    Wake();
+    return o.flow;
+}
+
+void
+FluidDcqcn::SetRateCap(const void* owner, double cap)
+{
+    auto it = m_impl->owners.find(owner);
+    if (it == m_impl->owners.end())
+    {
+        return;
+    }
+    it->second.ownCap = cap;
+    m_impl->ApplyCap(it->second, true, m_tolerance);
+}
+
+void
+FluidDcqcn::Forget(const void* owner)
+{
+    Impl& d = *m_impl;
+    if (d.owners.erase(owner))
+    {
+        d.order.erase(std::find(d.order.begin(), d.order.end(), owner));
+    }
+}
+
+void
+FluidDcqcn::Wake()
+{
+    if (!m_event.IsRunning())
+    {
+        m_impl->lastStep = Simulator::Now();
+        m_event = Simulator::Schedule(m_step, &FluidDcqcn::Step, this);
+    }
+}
+
+void
+FluidDcqcn::Step()
+{
+    Impl& d = *m_impl;
+    const Time now = Simulator::Now();
+    const double dt = (now - d.lastStep).GetSeconds();
+    d.lastStep = now;
+    ++d.steps;
+    const uint32_t nLinks = d.net->GetNLinks();
+    if (d.stamp.size() < nLinks)
+    {
+        d.offered.resize(nLinks);
+        d.other.resize(nLinks);
+        d.arrival.resize(nLinks);
+        d.ratio.resize(nLinks);
+        d.stamp.resize(nLinks, 0);
+    }
+    d.touched.clear();
+    d.live.clear();
+
+    // 1. The controlled flows still transmitting, and their links' other load
+    // (acknowledgements, uncontrolled flows) at its fluid rate.
+    for (const void* key : d.order)
+    {
+        Impl::Owner& o = d.owners[key];
+        if (o.active && !d.net->IsTransmitting(o.flow))
+        {
+            o.active = false; // drained since the last step: its last bytes count below
+        }
+        if (!o.active)
+        {
+            continue;
+        }
+        d.live.push_back(&o);
+        const double rate = d.net->GetRate(o.flow);
+        for (size_t i = 0; i < o.path.size(); ++i)
+        {
+            d.Touch(o.path[i]);
+            d.other[o.path[i]] -= rate * o.coef[i];
+        }
+    }
+    for (size_t i = 0; i < d.marks.size(); ++i)
+    {
+        if (d.marks[i].q > 0)
+        {
+            d.Touch(d.markLinks[i]); // a queue drains with the other load alone
+        }
+    }
+    for (uint32_t link : d.touched)
+    {
+        d.other[link] = std::max(0.0, d.net->GetLinkLoad(link) + d.other[link]);
+    }
+    // 2. The queues after the step, at the rates in force during it; their marks.
+    bool queued = d.Ratios(dt, true);
+
+    // 3. Per flow: bytes sent, CNP, reaction point.
+    for (const void* key : d.order)
+    {
+        Impl::Owner& o = d.owners[key];
+        if (o.path.empty() || (!o.active && o.remaining <= 0))
+        {
+            continue;
+        }
+        const double left = o.active ? d.net->GetRemaining(o.flow) : 0.0;
+        const double sent = std::max(0.0, o.remaining - left);
+        o.remaining = left;
+        double unmarked = 1.0;
+        for (uint32_t link : o.path)
+        {
+            if (d.markOf[link] >= 0)
+            {
+                unmarked *= 1.0 - d.marks[size_t(d.markOf[link])].p;
+            }
+        }
+        double frames = sent / d.frameBytes;
+        if (o.cnpSent)
+        {
+            // only the frames after the notification point's interval has passed count
+            const double open = (now - (o.lastCnp + m_cnpInterval)).GetSeconds();
+            frames *= dt > 0 ? std::min(1.0, std::max(0.0, open / dt)) : 0.0;
+        }
+        const double prob = CnpProbability(1.0 - unmarked, frames);
+        o.ops->Advance(o.cc, now);
+        o.ops->OnSent(o.cc, uint32_t(std::min(sent * o.payloadPerWire, 4e9)), now);
+        if (prob > 0 && d.rng->GetValue() < prob)
+        {
+            o.cnpSent = true;
+            o.lastCnp = now;
+            ++d.cnps;
+            o.ops->OnCnp(o.cc, now);
+            m_cnpTrace(o.flow, o.cc.rate);
+        }
+        if (!o.active)
+        {
+            o.path.clear(); // its last bytes are counted
+        }
+    }
+    // 4. What the links pass in the next step at the new rates: the flows' caps.
+    if (!d.live.empty())
+    {
+        d.Ratios(m_step.GetSeconds(), false);
+        for (Impl::Owner* o : d.live)
+        {
+            o->pass = 1.0;
+            for (uint32_t link : o->path)
+            {
+                o->pass *= d.ratio[link];
+            }
+            d.ApplyCap(*o, false, m_tolerance);
+        }
+    }
+    if (!d.live.empty() || queued)
+    {
+        m_event = Simulator::Schedule(m_step, &FluidDcqcn::Step, this);
+    }
+}
+
+uint32_t
+FluidDcqcn::GetNOwners() const
+{
+    return uint32_t(m_impl->owners.size());
+}
+
+Ptr<RdmaCongestionOps>
+FluidDcqcn::GetOps(const void* owner) const
+{
+    auto it = m_impl->owners.find(owner);
+    return it == m_impl->owners.end() ? nullptr : it->second.ops;
+}
+
+RdmaCcState
+FluidDcqcn::GetState(const void* owner) const
+{
+    auto it = m_impl->owners.find(owner);
+    return it == m_impl->owners.end() ? RdmaCcState() : it->second.cc;
+}
+
+double
+FluidDcqcn::GetQueue(uint32_t link) const
+{
+    const Impl& d = *m_impl;
+    return link < d.markOf.size() && d.markOf[link] >= 0 ? d.marks[size_t(d.markOf[link])].q : 0.0;
+}
+
+double
+FluidDcqcn::GetMarkProbability(uint32_t link) const
+{
+    const Impl& d = *m_impl;
+    return link < d.markOf.size() && d.markOf[link] >= 0 ? d.marks[size_t(d.markOf[link])].p : 0.0;
+}
+
+uint32_t
+FluidDcqcn::GetNMarkingLinks() const
+{
+    return uint32_t(m_impl->marks.size());
+}
+
+uint64_t
+FluidDcqcn::GetCnps() const
+{
+    return m_impl->cnps;
+}
+
+uint64_t
+FluidDcqcn::GetSteps() const
+{
+    return m_impl->steps;
+}
+
+uint64_t
+FluidDcqcn::GetCapChanges() const
+{
+    return m_impl->capChanges;
+}
+
+} // namespace ns3

@@ -1,0 +1,454 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+// DCQCN at flow level (FluidDcqcn): the virtual queue, link output and CNP equations; a flow
+// alone runs exactly as without the model; the reaction point's cut (1 - alpha / 2), alpha's
+// EWMA and fast recovery as the packet Dcqcn defines them; N flows on one bottleneck keep it
+// busy and share it equally, the queue at Zhu et al.'s fixed point (CoNEXT 2016), bytes
+// conserved; the fabric's ECN settings; the scenario key "fluidCc" (opt-in).
+
+#include "common/test-utilities.h"
+
+#include "ns3/core-module.h"
+#include "ns3/mlnet-module.h"
+
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+const double kLine = 100e9;            // bit/s
+const double kFrame = 1082;            // wire bytes per frame (FluidNetwork::FrameBytes)
+const double kPayload = 1000 / 1082.0; // payload per wire byte
+
+FluidNetwork::FlowSpec
+Flow(std::vector<uint32_t> path, uint64_t bytes)
+{
+    FluidNetwork::FlowSpec s;
+    s.path = std::move(path);
+    s.bytes = bytes;
+    return s;
+}
+
+/**
+ * Zhu et al.'s fixed point for N flows on a link of capacity C (packets/s): R = C / N and the
+ * marking probability p solving dR_T/dt = dR_C/dt = 0 with alpha at its own fixed point
+ * (timer and byte-counter increases, additive only; tau = CNP interval, tau' = alpha timer).
+ * \return {p, alpha}
+ */
+std::pair<double, double>
+ZhuFixedPoint(double capacityPps, uint32_t n)
+{
+    const double R = capacityPps / n;
+    const double tau = 50e-6;
+    const double tauA = 55e-6;
+    const double T = 55e-6;
+    const double F = 5;
+    const double B = 10e6 / 1000; // byte counter in packets
+    const double rai = 40e6 / 8 / kFrame;
+    auto f = [&](double p) {
+        const double q = 1 - p;
+        const double a = 1 - std::pow(q, tau * R);
+        const double alpha = 1 - std::pow(q, tauA * R);
+        const double s1 = 1 / (std::pow(q, -B) - 1) + 1 / (std::pow(q, -T * R) - 1);
+        const double s2 = std::pow(q, F * B) / (std::pow(q, -B) - 1) +
+                          std::pow(q, F * T * R) / (std::pow(q, -T * R) - 1);
+        return alpha * a * a / (tau * tau * p * s1) - rai * R * p * s2;
+    };
+    double lo = 1e-9;
+    double hi = 0.5;
+    for (int i = 0; i < 200; ++i)
+    {
+        const double m = std::sqrt(lo * hi);
+        (f(m) < 0 ? lo : hi) = m;
+    }
+    return {lo, 1 - std::pow(1 - lo, tauA * R)};
+}
+
+/// N flows into one marking link (the packet fabric's 100 Gb/s defaults), started `gap` apart.
+struct Bottleneck
+{
+    Ptr<FluidNetwork> net = CreateObject<FluidNetwork>();
+    Ptr<FluidDcqcn> cc = CreateObject<FluidDcqcn>();
+    std::vector<uint32_t> hosts;
+    uint32_t link{0};
+    std::vector<int> owners;
+    std::vector<uint64_t> ids;
+    static constexpr uint64_t kmin = 400000;
+    static constexpr uint64_t kmax = 1600000;
+    static constexpr double pmax = 0.2;
+
+    Bottleneck(uint32_t n, uint64_t bytes, Time gap)
+        : owners(n),
+          ids(n)
+    {
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            hosts.push_back(net->AddLink(kLine / 8, MicroSeconds(1)));
+        }
+        link = net->AddLink(kLine / 8, MicroSeconds(1));
+        cc->Attach(net);
+        cc->AssignStreams(1);
+        cc->SetMarking(link, kmin, kmax, pmax);
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            Simulator::Schedule(gap * i, [this, i, bytes]() {
+                ids[i] = cc->StartFlow(&owners[i], Flow({hosts[i], link}, bytes), kLine, kPayload);
+            });
+        }
+    }
+};
+
+} // namespace
+
+TEST_CASE("flow: dcqcn virtual queue, link output and CNP probability", "[flow]")
+{
+    // q' = max(0, q + (A - C) dt)
+    CHECK(FluidDcqcn::QueueStep(0, 15e9, 12.5e9, 10e-6) == Approx(25000));
+    CHECK(FluidDcqcn::QueueStep(1000, 10e9, 12.5e9, 10e-6) == 0);
+    CHECK(FluidDcqcn::QueueStep(50000, 10e9, 12.5e9, 10e-6) == Approx(25000));
+    // a link passes min(C, A + q / dt): its capacity while the queue lasts
+    CHECK(FluidDcqcn::LinkOutput(0, 10e9, 12.5e9, 10e-6) == 10e9);
+    CHECK(FluidDcqcn::LinkOutput(0, 15e9, 12.5e9, 10e-6) == 12.5e9);
+    CHECK(FluidDcqcn::LinkOutput(50000, 10e9, 12.5e9, 10e-6) == 12.5e9);
+    CHECK(FluidDcqcn::LinkOutput(10000, 10e9, 12.5e9, 10e-6) == Approx(11e9));
+    // at least one of n frames marked: 1 - (1 - p)^n
+    CHECK(FluidDcqcn::CnpProbability(0.01, 100) == Approx(1 - std::pow(0.99, 100)));
+    CHECK(FluidDcqcn::CnpProbability(0.2, 0.5) == Approx(1 - std::sqrt(0.8)));
+    CHECK(FluidDcqcn::CnpProbability(0, 1e6) == 0);
+    CHECK(FluidDcqcn::CnpProbability(1, 1) == 1);
+    CHECK(FluidDcqcn::CnpProbability(0.5, 0) == 0);
+}
+
+TEST_CASE("flow: dcqcn leaves a flow alone on its path at line rate, as without it", "[flow]")
+{
+    auto run = [](bool withCc) {
+        Ptr<FluidNetwork> net = CreateObject<FluidNetwork>();
+        const uint32_t host = net->AddLink(kLine / 8, MicroSeconds(1));
+        const uint32_t link = net->AddLink(kLine / 8, MicroSeconds(1));
+        Ptr<FluidDcqcn> cc;
+        if (withCc)
+        {
+            cc = CreateObject<FluidDcqcn>();
+            cc->Attach(net);
+            cc->SetMarking(link, 0, 0, 1.0); // any queue would mark every frame
+        }
+        Time end;
+        net->TraceConnectWithoutContext(
+            "FlowEnd",
+            MakeCallback(+[](Time* e, uint64_t, uint64_t, Time, Time t) { *e = t; }).Bind(&end));
+        int owner = 0;
+        const uint64_t bytes = 100000000; // 8 ms at line rate
+        const uint64_t id = withCc
+                                ? cc->StartFlow(&owner, Flow({host, link}, bytes), kLine, kPayload)
+                                : net->StartFlow(Flow({host, link}, bytes));
+        Simulator::Schedule(MilliSeconds(4), [&]() { CHECK(net->GetRate(id) == kLine / 8); });
+        Simulator::Run();
+        if (withCc)
+        {
+            CHECK(cc->GetSteps() > 700); // it stepped all along
+            CHECK(cc->GetCnps() == 0);
+            CHECK(cc->GetQueue(link) == 0);
+            CHECK(cc->GetCapChanges() == 0);
+            CHECK(cc->GetState(&owner).rate == kLine);
+        }
+        Simulator::Destroy();
+        return end;
+    };
+    const Time without = run(false);
+    CHECK(without.GetSeconds() == Approx(8e-3).epsilon(1e-3)); // 100 MB at 100 Gb/s
+    CHECK(run(true) == without);
+}
+
+TEST_CASE("flow: dcqcn cut on a CNP is (1 - alpha / 2), alpha's EWMA and fast recovery", "[flow]")
+{
+    Ptr<FluidNetwork> net = CreateObject<FluidNetwork>();
+    const uint32_t host = net->AddLink(kLine / 8, MicroSeconds(1));
+    // a bottleneck at half the line rate that marks every frame once it has a queue
+    const uint32_t link = net->AddLink(kLine / 16, MicroSeconds(1));
+    Ptr<FluidDcqcn> cc = CreateObject<FluidDcqcn>();
+    cc->Attach(net);
+    cc->SetMarking(link, 0, 0, 1.0);
+    REQUIRE(FluidDcqcn::Of(net) == cc);
+    REQUIRE(cc->GetNMarkingLinks() == 1);
+    std::vector<double> traced;
+    cc->TraceConnectWithoutContext("Cnp",
+                                   MakeCallback(+[](std::vector<double>* v, uint64_t, double rate) {
+                                       v->push_back(rate);
+                                   }).Bind(&traced));
+    int owner = 0;
+    const uint64_t id = cc->StartFlow(&owner, Flow({host, link}, 1000000000), kLine, kPayload);
+    Ptr<Dcqcn> rp = DynamicCast<Dcqcn>(cc->GetOps(&owner));
+    REQUIRE(rp);
+    const double g = rp->GetG();
+    const double alpha0 = rp->GetAlpha();
+    // flows start at line rate: the first step (10 us) builds a queue, every frame is marked
+    Simulator::Stop(MicroSeconds(10) + NanoSeconds(1));
+    Simulator::Run();
+    CHECK(cc->GetQueue(link) == Approx((kLine / 8 - kLine / 16) * 10e-6));
+    CHECK(cc->GetMarkProbability(link) == 1.0);
+    REQUIRE(cc->GetCnps() == 1);
+    RdmaCcState s = cc->GetState(&owner);
+    CHECK(s.targetRate == kLine);                          // RT = RC
+    CHECK(s.rate == Approx(kLine * (1 - alpha0 / 2)));     // RC (1 - alpha / 2)
+    CHECK(rp->GetAlpha() == Approx((1 - g) * alpha0 + g)); // alpha's EWMA
+    REQUIRE(traced.size() == 1);
+    CHECK(traced[0] == s.rate);
+    // the new rate is in force: the link passes RC (its queue drains at the capacity too, but
+    // RC = C here)
+    CHECK(net->GetRate(id) == Approx(s.rate / 8));
+    // no further marks: alpha decays by (1 - g) per alpha timer, RC halves its distance to RT
+    // at each of the F rate-increase timer expiries (fast recovery)
+    cc->SetMarking(link, 1000000000, 1000000000, 0.0);
+    net->SetLinkCapacity(link, kLine / 8); // and no bottleneck: the flow runs at its cap
+    const Time t = rp->GetRateIncreaseTimer();
+    const uint32_t f = rp->GetFastRecoveryStages();
+    // expiries at 10 us + k T, applied at the steps after them (every 10 us)
+    Simulator::Stop(t * f + MicroSeconds(10));
+    Simulator::Run();
+    s = cc->GetState(&owner);
+    CHECK(cc->GetCnps() == 1);
+    CHECK(cc->GetQueue(link) == 0);
+    CHECK(s.targetRate == kLine);
+    CHECK(s.rate == Approx(kLine - (kLine / 2) / std::pow(2.0, f)));
+    CHECK(rp->GetAlpha() == Approx(std::pow(1 - g, f) * ((1 - g) * alpha0 + g)));
+    CHECK(net->GetRate(id) == Approx(s.rate / 8).epsilon(0.01)); // within CapTolerance
+    Simulator::Destroy();
+}
+
+TEST_CASE("flow: dcqcn CNPs at most once per CnpInterval", "[flow]")
+{
+    Ptr<FluidNetwork> net = CreateObject<FluidNetwork>();
+    const uint32_t host = net->AddLink(kLine / 8, MicroSeconds(1));
+    const uint32_t link = net->AddLink(kLine / 80, MicroSeconds(1));
+    Ptr<FluidDcqcn> cc = CreateObject<FluidDcqcn>();
+    cc->Attach(net);
+    cc->SetMarking(link, 0, 0, 1.0); // every frame marked while the queue holds bytes
+    int owner = 0;
+    cc->StartFlow(&owner, Flow({host, link}, 1000000000), kLine, kPayload);
+    std::vector<double> at;
+    cc->TraceConnectWithoutContext("Cnp",
+                                   MakeCallback(+[](std::vector<double>* v, uint64_t, double) {
+                                       v->push_back(Simulator::Now().GetMicroSeconds());
+                                   }).Bind(&at));
+    Simulator::Stop(MicroSeconds(1000) + NanoSeconds(1));
+    Simulator::Run();
+    // the queue never empties (10x overload, halving per CNP: it takes many CNPs to get under
+    // C): CNPs at 10 us, then at the first step wholly after each 50 us interval: 70, 130, ...
+    REQUIRE(at.size() >= 5);
+    CHECK(at[0] == 10);
+    for (size_t i = 1; i < at.size(); ++i)
+    {
+        INFO("CNP " << i << " at " << at[i] << " us");
+        CHECK(at[i] - at[i - 1] >= 60);
+        CHECK((i > 4 || at[i] - at[i - 1] == 60));
+    }
+    CHECK(cc->GetSteps() == 100);
+    CHECK(cc->GetState(&owner).rate >=
+          DynamicCast<Dcqcn>(cc->GetOps(&owner))->GetMinRate().GetBitRate());
+    Simulator::Destroy();
+}
+
+TEST_CASE("flow: dcqcn N flows on one bottleneck keep it busy at Zhu's fixed point, bytes "
+          "conserved",
+          "[flow]")
+{
+    for (uint32_t n : {2u, 4u, 8u})
+    {
+        INFO("flows: " << n);
+        const uint64_t bytes = 4000000000ULL / n; // all still sending at 200 ms
+        Bottleneck b(n, bytes, Time(0));
+        // steady state from 20 ms (alpha's time constant is AlphaTimer / g = 14 ms): sample
+        // every 10 us up to 200 ms
+        const Time t0 = MilliSeconds(20);
+        const Time t1 = MilliSeconds(200);
+        std::vector<double> left0(n);
+        double carried0 = 0;
+        double sumQ = 0;
+        double sumP = 0;
+        double sumAlpha = 0;
+        uint32_t samples = 0;
+        Simulator::Schedule(t0, [&]() {
+            b.net->Advance();
+            carried0 = b.net->GetLinkBytes(b.link);
+            for (uint32_t i = 0; i < n; ++i)
+            {
+                left0[i] = b.net->GetRemaining(b.ids[i]);
+            }
+        });
+        for (Time t = t0 + MicroSeconds(5); t < t1; t += MicroSeconds(10))
+        {
+            Simulator::Schedule(t, [&]() {
+                sumQ += b.cc->GetQueue(b.link);
+                sumP += b.cc->GetMarkProbability(b.link);
+                for (uint32_t i = 0; i < n; ++i)
+                {
+                    sumAlpha += DynamicCast<DcqcnBase>(b.cc->GetOps(&b.owners[i]))->GetAlpha() / n;
+                }
+                ++samples;
+            });
+        }
+        double utilization = 0;
+        std::vector<double> share(n);
+        Simulator::Schedule(t1, [&]() {
+            b.net->Advance();
+            const double c = kLine / 8 * (t1 - t0).GetSeconds();
+            utilization = (b.net->GetLinkBytes(b.link) - carried0) / c;
+            for (uint32_t i = 0; i < n; ++i)
+            {
+                share[i] = (left0[i] - b.net->GetRemaining(b.ids[i])) / (c / n);
+            }
+        });
+        uint64_t ended = 0;
+        uint64_t endedBytes = 0;
+        b.net->TraceConnectWithoutContext(
+            "FlowEnd",
+            MakeCallback(+[](uint64_t* count, uint64_t* sum, uint64_t, uint64_t bytes, Time, Time) {
+                ++*count;
+                *sum += bytes;
+            }).Bind(&ended, &endedBytes));
+        Simulator::Run();
+        const auto [pStar, alphaStar] = ZhuFixedPoint(kLine / 8 / kFrame, n);
+        const double qStar = b.kmin + pStar / b.pmax * (b.kmax - b.kmin);
+        INFO("p* " << pStar << " alpha* " << alphaStar << " q* " << qStar);
+        INFO("mean p " << sumP / samples << " alpha " << sumAlpha / samples << " q "
+                       << sumQ / samples);
+        // the rates oscillate around C / N, the queue never empties: the link stays busy
+        CHECK(utilization == Approx(1.0).epsilon(0.01));
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            INFO("flow " << i << " share " << share[i]);
+            CHECK(share[i] == Approx(1.0).epsilon(0.1)); // C / N each, over 180 ms
+        }
+        // the queue sits at q* (within 5 %: q* - Kmin is the few KB where p = p*)
+        CHECK(sumQ / samples == Approx(qStar).epsilon(0.05));
+        // mean marking probability and alpha: the mean-field values, within a factor the CNPs'
+        // randomness (a few per flow and alpha timer) leaves
+        CHECK(sumP / samples > pStar / 3);
+        CHECK(sumP / samples < pStar * 3);
+        CHECK(sumAlpha / samples > alphaStar / 2);
+        CHECK(sumAlpha / samples < alphaStar * 2);
+        // every flow ended with its bytes, and the link carried exactly them
+        CHECK(ended == n);
+        CHECK(endedBytes == n * bytes);
+        CHECK(b.net->GetLinkBytes(b.link) == Approx(double(n * bytes)).epsilon(1e-9));
+        CHECK(b.net->GetBytesDrained() == n * bytes);
+        Simulator::Destroy();
+    }
+}
+
+TEST_CASE("flow: dcqcn a flow joining a busy one converges to equal shares", "[flow]")
+{
+    // flow 0 alone at line rate for 5 ms, then flow 1 (fresh, at line rate) joins
+    Bottleneck b(2, 4000000000ULL, MilliSeconds(5));
+    // DCQCN shares a link fairly on average only: CNPs are random, each cuts a flow by
+    // alpha / 2 (5-15 % here), and the shares drift by a few % over tens of ms
+    const Time t0 = MilliSeconds(40);
+    const Time t1 = MilliSeconds(400);
+    std::vector<double> left0(2);
+    std::vector<double> sent(2);
+    Simulator::Schedule(t0, [&]() {
+        for (uint32_t i = 0; i < 2; ++i)
+        {
+            left0[i] = b.net->GetRemaining(b.ids[i]);
+        }
+    });
+    Simulator::Schedule(t1, [&]() {
+        for (uint32_t i = 0; i < 2; ++i)
+        {
+            sent[i] = left0[i] - b.net->GetRemaining(b.ids[i]);
+        }
+    });
+    Simulator::Stop(t1 + NanoSeconds(1));
+    Simulator::Run();
+    const double c = kLine / 8 * (t1 - t0).GetSeconds();
+    INFO("shares " << sent[0] / c << " " << sent[1] / c);
+    CHECK((sent[0] + sent[1]) / c == Approx(1.0).epsilon(0.01));
+    CHECK(sent[0] / c == Approx(0.5).epsilon(0.05));
+    CHECK(sent[1] / c == Approx(0.5).epsilon(0.05));
+    Simulator::Destroy();
+}
+
+TEST_CASE("flow: dcqcn at flow level is opt-in and reads the fabric's ECN settings", "[flow]")
+{
+    FabricTopology t = FabricTopologyHelper().BuildFatTree(4);
+    Ptr<FluidFabric> fabric = FlowBackendHelper().Install(t);
+    CHECK_FALSE(FluidDcqcn::Of(fabric->GetNetwork())); // off unless installed
+    Ptr<FluidDcqcn> cc = CreateObject<FluidDcqcn>();
+    cc->Install(fabric);
+    REQUIRE(FluidDcqcn::Of(fabric->GetNetwork()) == cc);
+    CHECK_THROWS_AS(CreateObject<FluidDcqcn>()->Install(fabric), std::logic_error);
+    // every switch port marks (k = 4: 16 edge ports down, 16 edge up, 16 agg down, 16 agg up,
+    // 16 core down), no host NIC does
+    CHECK(cc->GetNMarkingLinks() == 80);
+    // a connection's messages run under the reaction point and complete
+    Ptr<FluidTransport> a = FlowBackendHelper::GetTransport(t.hosts.Get(0));
+    Ptr<FluidTransport> b = FlowBackendHelper::GetTransport(t.hosts.Get(15));
+    Ptr<MessageConnection> c = a->Open(b, 3);
+    uint64_t done = 0;
+    c->PostSend(4000000, MakeCallback(+[](uint64_t* d, uint64_t, uint64_t bytes) {
+                             *d += bytes;
+                         }).Bind(&done));
+    c->PostSend(4000000, MakeCallback(+[](uint64_t* d, uint64_t, uint64_t bytes) {
+                             *d += bytes;
+                         }).Bind(&done));
+    Simulator::Run();
+    CHECK(done == 8000000);
+    CHECK(cc->GetNOwners() == 1);
+    CHECK(cc->GetCnps() == 0); // alone on its path: no queue, no mark
+    CHECK(cc->GetCapChanges() == 0);
+    Simulator::Destroy();
+}
+
+TEST_CASE("flow: the fluidCc scenario key", "[flow]")
+{
+    // four rings of 4 whose flows share the fat-tree's links (the flow validation's
+    // ring4x4-mixed-k4): DCQCN at flow level slows them
+    const std::string traffic =
+        R"([{"type": "data-parallel-job", "hosts": [0, 4, 8, 12], "model": "googlenet",
+             "gpu": "a100", "batch": 32, "iterations": 3},
+            {"type": "data-parallel-job", "hosts": [1, 5, 9, 13], "model": "resnet50",
+             "gpu": "a100", "batch": 32, "iterations": 3},
+            {"type": "data-parallel-job", "hosts": [2, 6, 10, 14], "model": "alexnet",
+             "gpu": "a100", "batch": 32, "iterations": 3},
+            {"type": "data-parallel-job", "hosts": [3, 7, 11, 15], "model": "inception_v3",
+             "gpu": "a100", "batch": 32, "iterations": 3}])";
+    auto text = [&](const std::string& extra) {
+        return R"({"topology": {"type": "fat-tree", "k": 4}, "duration": "1us", "drain": "1s",
+                   "backend": "flow", )" +
+               extra + R"("traffic": )" + traffic + "}";
+    };
+    auto mean = [](const ScenarioResult& r) {
+        double sum = 0;
+        for (const IterationRecord& it : r.iterations)
+        {
+            sum += it.Duration().GetSeconds();
+        }
+        return sum / r.iterations.size();
+    };
+    const ScenarioResult off = mlnettest::RunScenarioText(text(""));
+    const ScenarioResult none = mlnettest::RunScenarioText(text(R"("fluidCc": "none", )"));
+    const ScenarioResult on = mlnettest::RunScenarioText(text(R"("fluidCc": "dcqcn", )"));
+    const ScenarioResult fixed =
+        mlnettest::RunScenarioText(text(R"("fluidCc": "dcqcn", "cc": "fixed", )"));
+    const ScenarioResult fixedOff = mlnettest::RunScenarioText(text(R"("cc": "fixed", )"));
+    REQUIRE(off.iterations.size() == 12);
+    REQUIRE(on.iterations.size() == 12);
+    CHECK(on.summary.drained);
+    CHECK(mean(none) == mean(off));
+    CHECK(mean(fixed) == mean(fixedOff)); // no DCQCN state machine: nothing to model
+    INFO("mean iteration: max-min " << mean(off) * 1e3 << " ms, dcqcn " << mean(on) * 1e3 << " ms");
+    CHECK(mean(on) > mean(off));
+    CHECK(mean(on) < 1.5 * mean(off));
+    // parameters: step and cnpInterval, each checked
+    CHECK(mlnettest::ScenarioParseError(text(
+              R"("fluidCc": {"model": "dcqcn", "step": "5us", "cnpInterval": "50us"}, )")) == "");
+    CHECK(mlnettest::ScenarioParseError(text(R"("fluidCc": "cubic", )")).find("fluidCc") !=
+          std::string::npos);
+    CHECK(mlnettest::ScenarioParseError(text(R"("fluidCc": {"model": "dcqcn", "step": "0s"}, )"))
+              .find("step") != std::string::npos);
+}
