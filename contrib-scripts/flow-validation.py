@@ -91,6 +91,11 @@ PANAMA = {"placement": "devices", "tiers": ["edge", "agg", "core"], "ports": "up
 SWITCHES = {"placement": "switches"}
 
 
+# --fluid-cc's values: the flow runs' "fluidCc" key
+FLUID_CC = {"none": "none", "dcqcn": "dcqcn",
+            "dcqcn-other": {"model": "dcqcn", "otherLoad": True}}
+
+
 def fat_tree(k, traffic, duration="1us", **extra):
     s = {"topology": {"type": "fat-tree", "k": k}, "duration": duration, "drain": "10s",
          "traffic": traffic}
@@ -387,9 +392,10 @@ def main():
     ap.add_argument("--measure", choices=MEASURES, default="steady",
                     help="iterations measured per job: steady (all but the first and the last, "
                          "the default) or with-last (all but the first)")
-    ap.add_argument("--fluid-cc", default="", choices=["", "none", "dcqcn"],
+    ap.add_argument("--fluid-cc", default="", choices=["", "none", "dcqcn", "dcqcn-other"],
                     help="the flow-level runs' \"fluidCc\" (\"dcqcn\": DCQCN at flow level, "
-                         "FluidDcqcn, with the scenario's \"cc\"; the packet runs unchanged)")
+                         "FluidDcqcn, with the scenario's \"cc\"; \"dcqcn-other\": the same with "
+                         "\"otherLoad\": true; the packet runs unchanged)")
     a = ap.parse_args()
     if a.self_test:
         sys.exit(self_test())
@@ -438,7 +444,7 @@ def main():
             sc = dict(sc)
             pargs = sc.pop("packetArgs", [])
             ps, pi, pf = run(a.mlnet_run, name, sc, "packet", seed, a.cache, pargs)
-            fcc = {"fluidCc": a.fluid_cc} if a.fluid_cc else {}
+            fcc = {"fluidCc": FLUID_CC[a.fluid_cc]} if a.fluid_cc else {}
             fs, fi, ff = run(a.mlnet_run, name, dict(sc, ringGranularity="message", **fcc), "flow",
                              seed)
             row = [name, seed]

@@ -7,13 +7,14 @@
 //
 //   "fluidCc": "dcqcn"                      the scenario's "cc" (variant and parameters) as a
 //                                           fluid DCQCN model (FluidDcqcn)
-//   "fluidCc": {"model": "dcqcn", "step": "10us", "cnpInterval": "50us"}
+//   "fluidCc": {"model": "dcqcn", "step": "10us", "cnpInterval": "50us", "otherLoad": false}
 //   "fluidCc": "none"                       the default: max-min rates only
 
 #include "flow-backend-helper.h"
 #include "scenario-congestion-control.h"
 #include "scenario-extension.h"
 
+#include "ns3/boolean.h"
 #include "ns3/dcqcn-base.h"
 #include "ns3/fluid-dcqcn.h"
 #include "ns3/log.h"
@@ -36,6 +37,7 @@ class FluidCcSpec : public TrafficSpec
     std::string model{"none"};
     Time step;
     std::optional<Time> cnpInterval;
+    bool otherLoad{false};
 
     void Install(TrafficContext& ctx) const override
     {
@@ -55,6 +57,7 @@ class FluidCcSpec : public TrafficSpec
         }
         Ptr<FluidDcqcn> cc = CreateObject<FluidDcqcn>();
         cc->SetAttribute("Step", TimeValue(step));
+        cc->SetAttribute("OtherLoad", BooleanValue(otherLoad));
         if (cnpInterval)
         {
             cc->SetAttribute("CnpInterval", TimeValue(*cnpInterval));
@@ -76,6 +79,7 @@ ScenarioSectionRegistry::Registrar g_fluidCc(
             spec->cnpInterval =
                 section.Duration("cnpInterval", Time(0), MilliSeconds(100), std::nullopt);
         }
+        spec->otherLoad = section.Bool("otherLoad", false);
         return spec;
     },
     "model");

@@ -243,6 +243,10 @@ FluidConnection::SetPriorityClass(uint8_t cls)
     else if (m_sending)
     {
         MessageNetwork()->SetClass(m_flow, cls);
+        if (Ptr<FluidDcqcn> cc = m_aggregate ? nullptr : FluidDcqcn::Of(MessageNetwork()))
+        {
+            cc->SetClass(this, cls); // its virtual queues are the class's
+        }
     }
 }
 

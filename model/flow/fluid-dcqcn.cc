@@ -56,6 +56,15 @@ FluidDcqcn::GetTypeId()
                           DoubleValue(0.005),
                           MakeDoubleAccessor(&FluidDcqcn::m_tolerance),
                           MakeDoubleChecker<double>(0.0, 0.999999))
+            .AddAttribute("OtherLoad",
+                          "Whether a link's load that this model does not control (the "
+                          "acknowledgements of class 7, flows of uncontrolled owners, at their "
+                          "max-min rates) is served before the controlled classes' virtual "
+                          "queues (true) or left to the max-min rates alone (false, the default; "
+                          "doc/flow-backend.rst, DCQCN at flow level, has both measured)",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&FluidDcqcn::m_otherLoad),
+                          MakeBooleanChecker())
             .AddTraceSource("Cnp",
                             "A flow's reaction point got a CNP: (flow id, its rate RC after the "
                             "cut in bit/s)",
@@ -76,6 +85,7 @@ struct FluidDcqcn::Impl
         double ownCap{0};    //!< the owner's cap (bytes/s, 0 = none)
         double applied{0};   //!< the cap in force on the flow (bytes/s, 0 = none)
         double pass{1};      //!< product of out / A over its path at the last step
+        uint8_t cls{3};      //!< its traffic class
         uint64_t flow{0};    //!< its flow in the network
         bool active{false};  //!< the flow transmits
         double remaining{0}; //!< the flow's bytes left at the last step
@@ -86,23 +96,28 @@ struct FluidDcqcn::Impl
     };
 
     /// A marking link's state.
+    static constexpr uint32_t N_CLASSES = FluidNetwork::N_CLASSES; //!< classes per link
+
     struct Marking
     {
         uint64_t kmin{0};
         uint64_t kmax{0};
         double pmax{0};
-        double q{0}; //!< virtual queue (bytes)
-        double p{0}; //!< marking probability
+        double q[N_CLASSES]{}; //!< virtual queue per class (bytes)
+        double p[N_CLASSES]{}; //!< marking probability per class
     };
 
-    Ptr<FluidNetwork> net;
+    /// The network this object is aggregated to. Not a Ptr: the aggregate holds this object,
+    /// so a Ptr back would be a reference cycle that nothing breaks unless someone disposes it.
+    FluidNetwork* net{nullptr};
     ObjectFactory factory;
     std::unordered_map<const void*, Owner> owners;
     std::vector<const void*> order;  //!< owners in the order they came (deterministic steps)
     std::vector<int32_t> markOf;     //!< per link: index in marks, or -1
     std::vector<Marking> marks;      //!< marking links
     std::vector<uint32_t> markLinks; //!< marks[i]'s link
-    // per link scratch of a step (valid for the links in `touched`)
+    // scratch of a step, per (link, class) slot but `other` (per link); valid for the links
+    // in `touched`
     std::vector<double> offered; //!< controlled flows' offered rates, unthinned (bytes/s)
     std::vector<double> other;   //!< the other load (bytes/s)
     std::vector<double> arrival; //!< controlled flows' offered rates, thinned (bytes/s)
@@ -163,54 +178,76 @@ struct FluidDcqcn::Impl
     {
         for (uint32_t link : touched)
         {
-            offered[link] = 0;
-            arrival[link] = 0;
+            std::fill_n(offered.begin() + link * N_CLASSES, N_CLASSES, 0.0);
+            std::fill_n(arrival.begin() + link * N_CLASSES, N_CLASSES, 0.0);
         }
         for (const Owner* o : live)
         {
             const double r = Offered(*o);
             for (size_t i = 0; i < o->path.size(); ++i)
             {
-                offered[o->path[i]] += r * o->coef[i];
+                offered[o->path[i] * N_CLASSES + o->cls] += r * o->coef[i];
             }
         }
         for (uint32_t link : touched)
         {
-            const double a = offered[link] + other[link];
-            const double out = LinkOutput(QueueOf(link), a, net->GetLinkCapacity(link), dt);
-            ratio[link] = a > 0 ? std::min(1.0, out / a) : 1.0;
+            Serve(link, offered, dt, false);
+            for (uint32_t c = 0; c < N_CLASSES; ++c)
+            {
+                ratio[link * N_CLASSES + c] = std::min(1.0, ratio[link * N_CLASSES + c]);
+            }
         }
         for (const Owner* o : live)
         {
             double share = Offered(*o);
             for (size_t i = 0; i < o->path.size(); ++i)
             {
-                arrival[o->path[i]] += share * o->coef[i];
-                share *= ratio[o->path[i]];
+                const uint32_t slot = o->path[i] * N_CLASSES + o->cls;
+                arrival[slot] += share * o->coef[i];
+                share *= ratio[slot];
             }
         }
         bool queued = false;
         for (uint32_t link : touched)
         {
-            const double a = arrival[link] + other[link];
-            const double c = net->GetLinkCapacity(link);
-            if (queues && markOf[link] >= 0)
-            {
-                Marking& m = marks[size_t(markOf[link])];
-                m.q = QueueStep(m.q, a, c, dt);
-                m.p = FabricSwitch::EcnProbability(uint64_t(m.q), m.kmin, m.kmax, m.pmax);
-            }
-            const double q = QueueOf(link);
-            queued = queued || q > 0;
-            ratio[link] = a > 0 ? LinkOutput(q, a, c, dt) / a : 1.0;
+            queued = Serve(link, arrival, dt, queues) || queued;
         }
         return queued;
     }
 
-    /// \return a link's virtual queue (bytes; 0 if it does not mark)
-    double QueueOf(uint32_t link) const
+    /**
+     * A link's classes in strict priority, the other load first (as the acknowledgements of
+     * class 7): each class's output min(what is left, A + q / dt) and ratio out / A.
+     * \param link the link \param load per (link, class) slot: the controlled arrivals
+     * \param dt the step (s) \param queues also advance its queues by dt and mark
+     * \return whether a queue of the link holds bytes
+     */
+    bool Serve(uint32_t link, const std::vector<double>& load, double dt, bool queues)
     {
-        return markOf[link] >= 0 ? marks[size_t(markOf[link])].q : 0.0;
+        double left = std::max(0.0, net->GetLinkCapacity(link) - other[link]);
+        Marking* m = markOf[link] >= 0 ? &marks[size_t(markOf[link])] : nullptr;
+        bool queued = false;
+        for (uint32_t c = N_CLASSES; c-- > 0;)
+        {
+            const uint32_t slot = link * N_CLASSES + c;
+            const double a = load[slot];
+            double q = 0;
+            if (m)
+            {
+                if (queues)
+                {
+                    m->q[c] = QueueStep(m->q[c], a, left, dt);
+                    m->p[c] =
+                        FabricSwitch::EcnProbability(uint64_t(m->q[c]), m->kmin, m->kmax, m->pmax);
+                }
+                q = m->q[c];
+                queued = queued || q > 0;
+            }
+            const double out = LinkOutput(q, a, left, dt);
+            ratio[slot] = a > 0 ? out / a : 1.0;
+            left = std::max(0.0, left - out);
+        }
+        return queued;
     }
 
     /// Note a link in this step's scratch (zeroed at its first touch).
@@ -219,10 +256,7 @@ struct FluidDcqcn::Impl
         if (stamp[link] != steps)
         {
             stamp[link] = steps;
-            offered[link] = 0;
             other[link] = 0;
-            arrival[link] = 0;
-            ratio[link] = 1;
             touched.push_back(link);
         }
     }
@@ -232,7 +266,8 @@ FluidDcqcn::FluidDcqcn()
     : m_impl(std::make_unique<Impl>()),
       m_step(MicroSeconds(10)),
       m_cnpInterval(Time(-1)),
-      m_tolerance(0.005)
+      m_tolerance(0.005),
+      m_otherLoad(false)
 {
     NS_LOG_FUNCTION(this);
     m_impl->factory.SetTypeId(Dcqcn::GetTypeId());
@@ -278,7 +313,7 @@ FluidDcqcn::Attach(Ptr<FluidNetwork> net)
     {
         throw std::logic_error("FluidDcqcn: the network already has a FluidDcqcn");
     }
-    m_impl->net = net;
+    m_impl->net = PeekPointer(net);
     UintegerValue frame;
     net->GetAttribute("FrameBytes", frame);
     m_impl->frameBytes = double(frame.Get());
@@ -450,6 +485,7 @@ FluidDcqcn::StartFlow(const void* owner,
     }
     o.payloadPerWire = payloadPerWire;
     o.ownCap = spec.rateCap;
+    o.cls = spec.cls;
     o.pass = 1;
     o.active = true;
     o.applied = Impl::CapOf(o);
@@ -472,6 +508,21 @@ FluidDcqcn::SetRateCap(const void* owner, double cap)
     }
     it->second.ownCap = cap;
     m_impl->ApplyCap(it->second, true, m_tolerance);
+}
+
+void
+FluidDcqcn::SetClass(const void* owner, uint8_t cls)
+{
+    if (cls >= Impl::N_CLASSES)
+    {
+        throw std::invalid_argument("FluidDcqcn::SetClass: class = " + std::to_string(cls) +
+                                    " is out of range [0, 7]");
+    }
+    auto it = m_impl->owners.find(owner);
+    if (it != m_impl->owners.end())
+    {
+        it->second.cls = cls;
+    }
 }
 
 void
@@ -505,10 +556,10 @@ FluidDcqcn::Step()
     const uint32_t nLinks = d.net->GetNLinks();
     if (d.stamp.size() < nLinks)
     {
-        d.offered.resize(nLinks);
+        d.offered.resize(nLinks * Impl::N_CLASSES);
         d.other.resize(nLinks);
-        d.arrival.resize(nLinks);
-        d.ratio.resize(nLinks);
+        d.arrival.resize(nLinks * Impl::N_CLASSES);
+        d.ratio.resize(nLinks * Impl::N_CLASSES);
         d.stamp.resize(nLinks, 0);
     }
     d.touched.clear();
@@ -537,14 +588,17 @@ FluidDcqcn::Step()
     }
     for (size_t i = 0; i < d.marks.size(); ++i)
     {
-        if (d.marks[i].q > 0)
+        const double* q = d.marks[i].q;
+        if (std::any_of(q, q + Impl::N_CLASSES, [](double x) { return x > 0; }))
         {
             d.Touch(d.markLinks[i]); // a queue drains with the other load alone
         }
     }
     for (uint32_t link : d.touched)
     {
-        d.other[link] = std::max(0.0, d.net->GetLinkLoad(link) + d.other[link]);
+        // the acknowledgements (class 7) and the uncontrolled flows: served first, or left to
+        // the max-min rates (OtherLoad)
+        d.other[link] = m_otherLoad ? std::max(0.0, d.net->GetLinkLoad(link) + d.other[link]) : 0.0;
     }
     // 2. The queues after the step, at the rates in force during it; their marks.
     bool queued = d.Ratios(dt, true);
@@ -565,7 +619,7 @@ FluidDcqcn::Step()
         {
             if (d.markOf[link] >= 0)
             {
-                unmarked *= 1.0 - d.marks[size_t(d.markOf[link])].p;
+                unmarked *= 1.0 - d.marks[size_t(d.markOf[link])].p[o.cls];
             }
         }
         double frames = sent / d.frameBytes;
@@ -600,7 +654,7 @@ FluidDcqcn::Step()
             o->pass = 1.0;
             for (uint32_t link : o->path)
             {
-                o->pass *= d.ratio[link];
+                o->pass *= d.ratio[link * Impl::N_CLASSES + o->cls];
             }
             d.ApplyCap(*o, false, m_tolerance);
         }
@@ -632,17 +686,21 @@ FluidDcqcn::GetState(const void* owner) const
 }
 
 double
-FluidDcqcn::GetQueue(uint32_t link) const
+FluidDcqcn::GetQueue(uint32_t link, uint8_t cls) const
 {
     const Impl& d = *m_impl;
-    return link < d.markOf.size() && d.markOf[link] >= 0 ? d.marks[size_t(d.markOf[link])].q : 0.0;
+    return link < d.markOf.size() && d.markOf[link] >= 0 && cls < Impl::N_CLASSES
+               ? d.marks[size_t(d.markOf[link])].q[cls]
+               : 0.0;
 }
 
 double
-FluidDcqcn::GetMarkProbability(uint32_t link) const
+FluidDcqcn::GetMarkProbability(uint32_t link, uint8_t cls) const
 {
     const Impl& d = *m_impl;
-    return link < d.markOf.size() && d.markOf[link] >= 0 ? d.marks[size_t(d.markOf[link])].p : 0.0;
+    return link < d.markOf.size() && d.markOf[link] >= 0 && cls < Impl::N_CLASSES
+               ? d.marks[size_t(d.markOf[link])].p[cls]
+               : 0.0;
 }
 
 uint32_t

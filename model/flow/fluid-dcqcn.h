@@ -29,11 +29,14 @@ class FluidFabric;
  * at flow level*).
  *
  * Per switch egress link (a FluidFabric link whose sending device is a FabricSwitch port with
- * ECN on) a virtual queue integrates the offered load less the capacity, clipped at 0:
- * \f$q \leftarrow \max(0, q + (A - C)\,\Delta t)\f$, where A is the sum of the controlled
- * flows' sending rates (their DCQCN rates RC, each thinned by the links before this one that
- * pass less than they are offered) plus the link's other load (acknowledgements, uncontrolled
- * flows, at their fluid rates). Its marking probability is the switch's own RED curve
+ * ECN on) and traffic class (the switch marks on its egress queue per class) a virtual queue
+ * integrates the offered load less what the classes above leave of the capacity, clipped at 0:
+ * \f$q_c \leftarrow \max(0, q_c + (A_c - C_c)\,\Delta t)\f$, where A_c is the sum of the
+ * class's controlled flows' sending rates (their DCQCN rates RC, each thinned by the links before
+ * this one that pass less than they are offered) and C_c the capacity less what the classes
+ * above it pass (strict priority). With OtherLoad the link's other load (acknowledgements,
+ * uncontrolled flows, at their fluid rates) is served first; by default it is left to the
+ * max-min rates. Its marking probability is the switch's own RED curve
  * (FabricSwitch::EcnProbability with the port's Kmin, Kmax and the switch's EcnPmax).
  *
  * Per controlled flow owner (a FluidConnection: a queue pair's image) the reaction point is
@@ -124,6 +127,13 @@ class FluidDcqcn : public Object
      * \param owner an owner \param cap bytes/s (0 = none)
      */
     void SetRateCap(const void* owner, double cap);
+    /**
+     * The owner's traffic class changed (FluidNetwork::SetClass on its flow): the virtual
+     * queues are per link and class, as the switch's ECN marking is per egress queue.
+     * \param owner an owner \param cls the class (0..7; 7 is served first)
+     * \throws std::invalid_argument for a class above 7
+     */
+    void SetClass(const void* owner, uint8_t cls);
     /// Drop an owner's state (e.g. when it is disposed). \param owner an owner
     void Forget(const void* owner);
 
@@ -133,10 +143,16 @@ class FluidDcqcn : public Object
     Ptr<RdmaCongestionOps> GetOps(const void* owner) const;
     /// \param owner an owner \return its rates (bit/s; line rate if it has none)
     RdmaCcState GetState(const void* owner) const;
-    /// \param link a link id \return its virtual queue (bytes; 0 if it does not mark)
-    double GetQueue(uint32_t link) const;
-    /// \param link a link id \return its marking probability now
-    double GetMarkProbability(uint32_t link) const;
+    /**
+     * \param link a link id \param cls a traffic class (0..7; default the data class 3)
+     * \return its virtual queue of that class (bytes; 0 if the link does not mark)
+     */
+    double GetQueue(uint32_t link, uint8_t cls = 3) const;
+    /**
+     * \param link a link id \param cls a traffic class (0..7; default the data class 3)
+     * \return its marking probability of that class now
+     */
+    double GetMarkProbability(uint32_t link, uint8_t cls = 3) const;
     /// \return the links that mark
     uint32_t GetNMarkingLinks() const;
     /// \return CNPs so far
@@ -193,6 +209,7 @@ class FluidDcqcn : public Object
     Time m_step;                                 //!< Step attribute
     Time m_cnpInterval;                          //!< CnpInterval attribute (negative: the NIC's)
     double m_tolerance;                          //!< CapTolerance attribute
+    bool m_otherLoad;                            //!< OtherLoad attribute
     EventId m_event;                             //!< the next step
     TracedCallback<uint64_t, double> m_cnpTrace; //!< Cnp trace source
 };

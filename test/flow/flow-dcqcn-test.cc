@@ -14,6 +14,7 @@
 
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <string>
 #include <vector>
 
 using namespace ns3;
@@ -373,6 +374,80 @@ TEST_CASE("flow: dcqcn a flow joining a busy one converges to equal shares", "[f
     Simulator::Destroy();
 }
 
+TEST_CASE("flow: dcqcn virtual queues per class in strict priority, and OtherLoad", "[flow]")
+{
+    // Two line-rate flows into one marking link (Kmin 0: any queue marks every frame).
+    struct Run
+    {
+        Ptr<FluidNetwork> net = CreateObject<FluidNetwork>();
+        Ptr<FluidDcqcn> cc = CreateObject<FluidDcqcn>();
+        uint32_t link{0};
+        int a{0};
+        int b{0};
+    };
+
+    auto setUp = [](Run& r, bool otherLoad) {
+        const uint32_t h1 = r.net->AddLink(kLine / 8, MicroSeconds(1));
+        const uint32_t h2 = r.net->AddLink(kLine / 8, MicroSeconds(1));
+        r.link = r.net->AddLink(kLine / 8, MicroSeconds(1));
+        r.cc->SetAttribute("OtherLoad", BooleanValue(otherLoad));
+        r.cc->Attach(r.net);
+        r.cc->AssignStreams(1);
+        r.cc->SetMarking(r.link, 0, 0, 1.0);
+        return std::make_pair(h1, h2);
+    };
+    SECTION("a class above takes the link first; only the class below queues and marks")
+    {
+        Run r;
+        const auto h = setUp(r, false);
+        FluidNetwork::FlowSpec hi = Flow({h.first, r.link}, 1000000000);
+        hi.cls = 5;
+        hi.rateCap = 0.6 * kLine / 8; // its own cap (a scheduler's): class 3 gets the rest
+        r.cc->StartFlow(&r.a, hi, kLine, kPayload);
+        r.cc->StartFlow(&r.b, Flow({h.second, r.link}, 1000000000), kLine, kPayload); // class 3
+        Simulator::Stop(MicroSeconds(500));
+        Simulator::Run();
+        // class 5 offers 0.6 C to a link of C: no queue, no mark, no CNP, still at line rate;
+        // class 3 offers C where 0.4 C is left: it queues, its frames are marked, it is cut
+        CHECK(r.cc->GetQueue(r.link, 5) == 0);
+        CHECK(r.cc->GetMarkProbability(r.link, 5) == 0);
+        CHECK(r.cc->GetState(&r.a).rate == kLine);
+        CHECK(r.cc->GetCnps() > 0);
+        CHECK(r.cc->GetState(&r.b).rate < kLine);
+        CHECK_THROWS_AS(r.cc->SetClass(&r.a, 8), std::invalid_argument);
+        Simulator::Destroy();
+    }
+    for (bool otherLoad : {false, true})
+    {
+        SECTION(std::string("an uncontrolled flow beside a controlled one, OtherLoad ") +
+                (otherLoad ? "true" : "false"))
+        {
+            Run r;
+            const auto h = setUp(r, otherLoad);
+            r.cc->StartFlow(&r.a, Flow({h.first, r.link}, 1000000000), kLine, kPayload);
+            const uint64_t u = r.net->StartFlow(Flow({h.second, r.link}, 1000000000));
+            Simulator::Stop(MicroSeconds(500));
+            Simulator::Run();
+            if (otherLoad)
+            {
+                // the uncontrolled flow's max-min share is served first: the controlled flow's
+                // line rate exceeds what is left, so its queue marks and it is cut
+                CHECK(r.cc->GetCnps() > 0);
+                CHECK(r.cc->GetState(&r.a).rate < kLine);
+            }
+            else
+            {
+                // left to the max-min rates: the controlled flow alone fills no queue
+                CHECK(r.cc->GetCnps() == 0);
+                CHECK(r.cc->GetQueue(r.link) == 0);
+                CHECK(r.cc->GetState(&r.a).rate == kLine);
+                CHECK(r.net->GetRate(u) == Approx(kLine / 16));
+            }
+            Simulator::Destroy();
+        }
+    }
+}
+
 TEST_CASE("flow: dcqcn at flow level is opt-in and reads the fabric's ECN settings", "[flow]")
 {
     FabricTopology t = FabricTopologyHelper().BuildFatTree(4);
@@ -451,4 +526,8 @@ TEST_CASE("flow: the fluidCc scenario key", "[flow]")
           std::string::npos);
     CHECK(mlnettest::ScenarioParseError(text(R"("fluidCc": {"model": "dcqcn", "step": "0s"}, )"))
               .find("step") != std::string::npos);
+    CHECK(mlnettest::ScenarioParseError(
+              text(R"("fluidCc": {"model": "dcqcn", "otherLoad": true}, )")) == "");
+    CHECK(mlnettest::ScenarioParseError(text(R"("fluidCc": {"model": "dcqcn", "otherLoad": 2}, )"))
+              .find("otherLoad") != std::string::npos);
 }
