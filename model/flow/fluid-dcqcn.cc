@@ -250,6 +250,14 @@ struct FluidDcqcn::Impl
         return queued;
     }
 
+    /// \return a link's marking state if it marks and the class is valid, else null
+    const Marking* MarkingOf(uint32_t link, uint8_t cls) const
+    {
+        return link < markOf.size() && markOf[link] >= 0 && cls < N_CLASSES
+                   ? &marks[size_t(markOf[link])]
+                   : nullptr;
+    }
+
     /// Note a link in this step's scratch (zeroed at its first touch).
     void Touch(uint32_t link)
     {
@@ -688,19 +696,15 @@ FluidDcqcn::GetState(const void* owner) const
 double
 FluidDcqcn::GetQueue(uint32_t link, uint8_t cls) const
 {
-    const Impl& d = *m_impl;
-    return link < d.markOf.size() && d.markOf[link] >= 0 && cls < Impl::N_CLASSES
-               ? d.marks[size_t(d.markOf[link])].q[cls]
-               : 0.0;
+    const Impl::Marking* m = m_impl->MarkingOf(link, cls);
+    return m ? m->q[cls] : 0.0;
 }
 
 double
 FluidDcqcn::GetMarkProbability(uint32_t link, uint8_t cls) const
 {
-    const Impl& d = *m_impl;
-    return link < d.markOf.size() && d.markOf[link] >= 0 && cls < Impl::N_CLASSES
-               ? d.marks[size_t(d.markOf[link])].p[cls]
-               : 0.0;
+    const Impl::Marking* m = m_impl->MarkingOf(link, cls);
+    return m ? m->p[cls] : 0.0;
 }
 
 uint32_t
