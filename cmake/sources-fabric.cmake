@@ -49,4 +49,5 @@ list(APPEND MLNET_TEST_SOURCES
   ${MLNET_ROOT}/test/fabric/ring-queue-test.cc
   ${MLNET_ROOT}/test/fabric/wire-arena-test.cc
   ${MLNET_ROOT}/test/fabric/channel-wire-test.cc
+  ${MLNET_ROOT}/test/fabric/input-port-share-test.cc
 )

@@ -253,6 +253,19 @@ def scenarios(seed=1):
                  "ps4+2-googlenet-k4", "ps4+2-googlenet-k4-fixed"]:
         s[name + "-rto100ms"] = dict(s[name],
                                      packetArgs=["--ns3::RdmaNic::RetransmitTimeout=100ms"])
+    # ... and the parameter servers without DCQCN with every packet-level queue pair capped at
+    # its max-min share of the busiest server's downlink (1/workers of 100 Gb/s): the line-rate
+    # senders' shares of a congested port then no longer depend on the input ports they arrive
+    # by (doc/flow-backend.rst, *Parameter servers without congestion control*); "-balanced":
+    # the job's "serverAssignment": "balanced-bytes"
+    s["ps4+2-googlenet-k4-fixed-balanced"] = dict(
+        s["ps4+2-googlenet-k4-fixed"],
+        traffic=[dict(t, serverAssignment="balanced-bytes")
+                 for t in s["ps4+2-googlenet-k4-fixed"]["traffic"]])
+    for name, rate in [("ps4+2-googlenet-k4-fixed", "25Gbps"),
+                       ("ps8+4-resnet50-k4-fixed", "12.5Gbps"),
+                       ("ps4+2-googlenet-k4-fixed-balanced", "25Gbps")]:
+        s[name + "-capfair"] = dict(s[name], packetArgs=["--ns3::RdmaFixedRate::Rate=" + rate])
     # ... and the in-network aggregation mixes without any congestion control: the trees' slot
     # pools as fixed windows ("aggregationCc": "none"), the RDMA flows at line rate (PFC only)
     for name in ["ina4x4-mixed-k4-panama", "ina4+ring4-k4-panama", "ina8+websearch-30-k4-panama"]:
