@@ -59,6 +59,24 @@ RdmaDumbbell::Pauses() const
     return n;
 }
 
+std::vector<Ptr<MessageTransport>>
+FluidHosts(const FabricTopology& t, uint32_t n)
+{
+    NodeContainer all;
+    all.Add(t.hosts);
+    all.Add(t.switches);
+    Ptr<FluidFabric> fabric = CreateObject<FluidFabric>();
+    fabric->Build(all);
+    std::vector<Ptr<MessageTransport>> v;
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        Ptr<FluidTransport> tr = CreateObject<FluidTransport>();
+        tr->Bind(fabric, t.HostAddress(i));
+        v.push_back(tr);
+    }
+    return v;
+}
+
 double
 MaxGoodput(double rate, uint32_t mtu)
 {

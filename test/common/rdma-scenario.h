@@ -44,6 +44,9 @@ struct RdmaDumbbell
     uint64_t Pauses() const;
 };
 
+/// \return a FluidTransport on each of the first n hosts of t, over one FluidFabric of t
+std::vector<ns3::Ptr<ns3::MessageTransport>> FluidHosts(const ns3::FabricTopology& t, uint32_t n);
+
 /// Payload goodput upper bound of a link of `rate` bit/s for RDMA packets of `mtu` payload.
 double MaxGoodput(double rate, uint32_t mtu);
 

@@ -63,20 +63,7 @@ PacketLevel(const std::string& rate = "0bps")
 std::vector<double>
 FlowLevel()
 {
-    FabricTopology t = Dumbbell();
-    NodeContainer all;
-    all.Add(t.hosts);
-    all.Add(t.switches);
-    Ptr<FluidFabric> fabric = CreateObject<FluidFabric>();
-    fabric->Build(all);
-    std::vector<Ptr<MessageTransport>> hosts;
-    for (uint32_t i = 0; i < 4; ++i)
-    {
-        Ptr<FluidTransport> tr = CreateObject<FluidTransport>();
-        tr->Bind(fabric, t.HostAddress(i));
-        hosts.push_back(tr);
-    }
-    return RunThreeToOne(hosts);
+    return RunThreeToOne(mlnettest::FluidHosts(Dumbbell(), 4));
 }
 
 // Host 3's link carries the 3 x 2 MB at the payload goodput G of 100 Gb/s (1000 B per 1082 B

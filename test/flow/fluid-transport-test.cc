@@ -5,12 +5,15 @@
 // packet level; a ring all-reduce on an idle fabric takes 2(n-1)/n S/B plus the latency terms,
 // exactly, and agrees with the packet backend.
 
+#include "common/rdma-scenario.h"
+
 #include "ns3/core-module.h"
 #include "ns3/mlnet-module.h"
 
 #include <catch2/catch.hpp>
 
 using namespace ns3;
+using mlnettest::FluidHosts;
 
 namespace
 {
@@ -21,25 +24,6 @@ Build()
     RngSeedManager::SetRun(1);
     FabricTopologyHelper helper;
     return helper.BuildLeafSpine(2, 1, 4);
-}
-
-/// A fluid transport on each of the first n hosts.
-std::vector<Ptr<MessageTransport>>
-FluidHosts(const FabricTopology& t, uint32_t n)
-{
-    NodeContainer all;
-    all.Add(t.hosts);
-    all.Add(t.switches);
-    Ptr<FluidFabric> fabric = CreateObject<FluidFabric>();
-    fabric->Build(all);
-    std::vector<Ptr<MessageTransport>> v;
-    for (uint32_t i = 0; i < n; ++i)
-    {
-        Ptr<FluidTransport> tr = CreateObject<FluidTransport>();
-        tr->Bind(fabric, t.HostAddress(i));
-        v.push_back(tr);
-    }
-    return v;
 }
 
 /// Run one ring all-reduce of S bytes over the transports. \return its duration (s)
