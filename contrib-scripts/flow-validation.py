@@ -256,7 +256,7 @@ def scenarios(seed=1):
     # ... and the parameter servers without DCQCN with every packet-level queue pair capped at
     # its max-min share of the busiest server's downlink (1/workers of 100 Gb/s): the line-rate
     # senders' shares of a congested port then no longer depend on the input ports they arrive
-    # by (doc/flow-backend.rst, *Parameter servers without congestion control*); "-balanced":
+    # by (doc/flow-backend.rst, *Without congestion control*); "-balanced":
     # the job's "serverAssignment": "balanced-bytes"
     s["ps4+2-googlenet-k4-fixed-balanced"] = dict(
         s["ps4+2-googlenet-k4-fixed"],
@@ -266,6 +266,11 @@ def scenarios(seed=1):
                        ("ps8+4-resnet50-k4-fixed", "12.5Gbps"),
                        ("ps4+2-googlenet-k4-fixed-balanced", "25Gbps")]:
         s[name + "-capfair"] = dict(s[name], packetArgs=["--ns3::RdmaFixedRate::Rate=" + rate])
+    # ... and with a window of 40 KB per queue pair at packet level (RdmaNic::MaxInflightBytes):
+    # window-limited senders share a congested port per queue pair, as the fluid model does
+    for name in ["ps4+2-googlenet-k4-fixed", "ps8+4-resnet50-k4-fixed",
+                 "ps4+2-googlenet-k4-fixed-balanced", "ps4+2-googlenet-k4-fair-fixed"]:
+        s[name + "-win40k"] = dict(s[name], packetArgs=["--ns3::RdmaNic::MaxInflightBytes=40000"])
     # ... and the in-network aggregation mixes without any congestion control: the trees' slot
     # pools as fixed windows ("aggregationCc": "none"), the RDMA flows at line rate (PFC only)
     for name in ["ina4x4-mixed-k4-panama", "ina4+ring4-k4-panama", "ina8+websearch-30-k4-panama"]:
