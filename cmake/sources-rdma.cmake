@@ -17,6 +17,7 @@ list(APPEND MLNET_SOURCES
   ${_dir}/roce-v2-header.cc
   ${_dir}/rdma-queue-pair.cc
   ${_dir}/rdma-nic.cc
+  ${_dir}/rdma-nic-rto.cc
   ${_dir}/rdma-flow-scheduler.cc
   ${_dir}/scheduled-flow-stats.cc
   ${_dir}/rdma-timeout-report.cc

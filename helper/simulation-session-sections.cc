@@ -151,6 +151,21 @@ class SimulationSession::Sections : public TrafficContext
         return all;
     }
 
+    /// \return the traffic entries' warnings (the non-empty ones), in registration order
+    std::vector<std::string> Warnings() const
+    {
+        std::vector<std::string> all;
+        for (const auto& collect : m_warningCollectors)
+        {
+            std::string w = collect();
+            if (!w.empty())
+            {
+                all.push_back(std::move(w));
+            }
+        }
+        return all;
+    }
+
     /// \return true if a traffic entry was added
     bool HasTraffic() const
     {
@@ -204,9 +219,9 @@ class SimulationSession::Sections : public TrafficContext
         m_iterationCollectors.push_back(std::move(collect));
     }
 
-    void AddWarning(WarningCollector /* collect */) override
+    void AddWarning(WarningCollector collect) override
     {
-        // summary.json's warnings: a session writes no summary
+        m_warningCollectors.push_back(std::move(collect)); // SimulationSession::GetWarnings
     }
 
     void AddActivity(std::function<bool()> /* busy */) override
@@ -246,6 +261,7 @@ class SimulationSession::Sections : public TrafficContext
     std::map<uint32_t, Ptr<FlowSink>> m_sinks;
     std::vector<FlowCollector> m_flowCollectors;
     std::vector<IterationCollector> m_iterationCollectors;
+    std::vector<WarningCollector> m_warningCollectors;
     uint32_t m_nextFlowId{0};
 };
 
@@ -312,6 +328,12 @@ SimulationSession::CheckSections() const
     {
         m_sections->CheckTraffic();
     }
+}
+
+std::vector<std::string>
+SimulationSession::SectionWarnings() const
+{
+    return m_sections ? m_sections->Warnings() : std::vector<std::string>();
 }
 
 void

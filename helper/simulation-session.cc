@@ -15,11 +15,13 @@
 #include "ns3/pointer.h"
 #include "ns3/rdma-cc-catalog.h"
 #include "ns3/rdma-congestion-ops.h"
+#include "ns3/rdma-timeout-report.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
 #include <sstream>
 #include <stdexcept>
 
@@ -146,6 +148,7 @@ SimulationSession::Close()
         return;
     }
     NS_LOG_FUNCTION(this);
+    m_warnings = GetWarnings(); // before the entries and the NICs are released
     for (auto& f : m_flows)
     {
         f->Snapshot();
@@ -536,6 +539,32 @@ SimulationSession::Run(std::optional<double> until)
     }
     m_ran = true;
     Simulator::Run();
+    for (const std::string& w : GetWarnings())
+    {
+        if (std::find(m_logged.begin(), m_logged.end(), w) == m_logged.end())
+        {
+            NS_LOG_WARN(w);
+            m_logged.push_back(w);
+        }
+    }
+}
+
+std::vector<std::string>
+SimulationSession::GetWarnings() const
+{
+    if (!m_open)
+    {
+        return m_warnings;
+    }
+    // The order of summary.json's: the entries', then the timeouts'.
+    std::vector<std::string> all = SectionWarnings();
+    const std::string rto =
+        RdmaTimeoutReport::Count(NodeContainer(m_topo.hosts, m_topo.switches)).Warning();
+    if (!rto.empty())
+    {
+        all.push_back(rto);
+    }
+    return all;
 }
 
 const std::vector<std::shared_ptr<SessionFlow>>&

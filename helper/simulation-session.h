@@ -221,7 +221,20 @@ class SimulationSession
     std::vector<IterationRecord> GetIterations() const;
 
     /**
-     * Run the simulation (until it runs out of events, or until the time given).
+     * The warnings about the results that a scenario run puts in summary.json's "warnings":
+     * the traffic entries' (AddTraffic; e.g. a parameter-server job whose servers receive
+     * unequal bytes, DataParallelJob::GetServerImbalanceWarning) and the RDMA queue pairs'
+     * retransmission timeouts (RdmaTimeoutReport). Each is also logged once with NS_LOG_WARN
+     * (component SimulationSession) after the Run() that found it.
+     * \return the warnings as of now (after Run()); once closed, those at Close()
+     */
+    std::vector<std::string> GetWarnings() const;
+
+    /**
+     * Run the simulation (until it runs out of events, or until the time given). Run to the
+     * end, the simulated time is then that of the last event that did something: the RDMA
+     * queue pairs' idle retransmission timers are not waited for (see MlnetSimulatorImpl; under
+     * ns-3's DefaultSimulatorImpl, chosen by the user, the clock goes on to them).
      * \param until stop time (s), not in the past; unset: run to the end
      */
     void Run(std::optional<double> until = std::nullopt);
@@ -254,6 +267,8 @@ class SimulationSession
     void CheckSections() const;
     /// Keep the traffic entries' records and release them (Close()).
     void SnapshotSections();
+    /// \return the traffic entries' warnings (empty without AddTraffic)
+    std::vector<std::string> SectionWarnings() const;
 
     bool m_open{false};
     bool m_ran{false}; //!< Run() was called
@@ -272,6 +287,8 @@ class SimulationSession
     std::map<uint32_t, std::string> m_names;
     std::shared_ptr<Sections> m_sections;      //!< null until AddSection/AddTraffic
     std::vector<IterationRecord> m_iterations; //!< the traffic entries' records, once closed
+    std::vector<std::string> m_warnings;       //!< GetWarnings() at Close(), once closed
+    std::vector<std::string> m_logged;         //!< the warnings logged (NS_LOG_WARN) so far
 };
 
 } // namespace ns3

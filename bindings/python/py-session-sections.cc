@@ -1,8 +1,8 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  */
-// mlnet.Simulation's host(), aggregation(), scheduler(), traffic() and iterations: the JSON
-// scenario format's sections and traffic entries in a session (SimulationSession::AddSection,
+// mlnet.Simulation's host(), aggregation(), scheduler(), traffic(), iterations and warnings: the
+// JSON scenario format's sections and traffic entries in a session (SimulationSession::AddSection,
 // AddTraffic). Python's keyword arguments are the JSON keys in snake_case (doc/scenario.rst,
 // "One naming"); they become the JSON object the part's own scenario parser reads, so the
 // values, ranges and messages are the scenario's, with the keys in snake_case.
@@ -308,6 +308,16 @@ RegisterSessionSections(py::module_& m)
                          "the iteration records of the traffic() jobs (job, iteration, start, "
                          "end, compute, exposed_comm, gpu_idle, period_wait, busy; seconds), "
                          "kept after close()"));
+    py::setattr(
+        cls,
+        "warnings",
+        property(py::cpp_function([](py::object self) { return RecordsOf(self).GetWarnings(); }),
+                 py::none(),
+                 py::none(),
+                 "the warnings about the results that a scenario puts in summary.json: "
+                 "the traffic() entries' (e.g. a parameter-server job whose servers "
+                 "receive unequal bytes) and the RDMA retransmission timeouts' (list of "
+                 "str, as of now; kept after close())"));
 }
 
 } // namespace mlnetpy

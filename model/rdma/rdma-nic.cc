@@ -580,44 +580,6 @@ RdmaNic::SendControl(uint32_t dst,
 }
 
 void
-RdmaNic::ArmRto(RdmaQueuePair& qp)
-{
-    if (qp.m_rtoArmed)
-    {
-        return;
-    }
-    qp.m_rtoArmed = true;
-    qp.m_rtoDeadline = FastEvents::Now() + m_rto;
-    // A pending event of an earlier arming fires no later than the new deadline (unless the
-    // timeout was shortened since): it moves itself there (OnRtoTimer), no second event.
-    if (qp.m_rto.IsPending() && qp.m_rto.GetTsStep() > qp.m_rtoDeadline.GetTimeStep())
-    {
-        qp.m_rto.Cancel();
-    }
-    if (!qp.m_rto.IsPending())
-    {
-        qp.m_rto.Schedule(m_rto);
-    }
-}
-
-void
-RdmaNic::OnRtoTimer(RdmaQueuePair& qp)
-{
-    if (!qp.m_rtoArmed)
-    {
-        return; // disarmed since (progress acknowledged everything)
-    }
-    Time now = FastEvents::Now();
-    if (qp.m_rtoDeadline > now)
-    {
-        qp.m_rto.Schedule(qp.m_rtoDeadline - now);
-        return;
-    }
-    qp.m_rtoArmed = false;
-    OnRto(qp);
-}
-
-void
 RdmaNic::OnRto(RdmaQueuePair& qp)
 {
     if (qp.m_sndUna >= qp.m_highSent)
@@ -875,6 +837,10 @@ RdmaNic::ReceiveAck(RdmaQueuePair& qp, uint64_t psn, bool nak)
         if (qp.m_sndUna < qp.m_highSent)
         {
             ArmRto(qp);
+        }
+        else
+        {
+            qp.m_rto.SetIdle(true); // nothing outstanding: see rdma-nic-rto.cc
         }
     }
     if (nak)

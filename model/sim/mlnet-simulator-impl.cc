@@ -99,6 +99,7 @@ MlnetSimulatorImpl::DoDispose()
         }
     }
     m_queued = 0;
+    m_inert = 0;
     m_events = nullptr;
     m_wheel = nullptr;
     SimulatorImpl::DoDispose();
@@ -162,7 +163,7 @@ MlnetSimulatorImpl::GetSystemId() const
 bool
 MlnetSimulatorImpl::IsFinished() const
 {
-    return m_queued == 0 || m_stop;
+    return m_queued == m_inert || m_stop;
 }
 
 void
@@ -201,7 +202,8 @@ MlnetSimulatorImpl::Run()
     }
     try
     {
-        while (m_queued != 0 && !m_stop)
+        // Until only inert events are left (AddInert): they would do nothing.
+        while (m_queued != m_inert && !m_stop)
         {
             // m_events is read every time: an event may call SetScheduler().
             const Scheduler::Event next = m_wheel ? m_wheel->RemoveNext() : m_events->RemoveNext();
@@ -240,7 +242,24 @@ MlnetSimulatorImpl::Run()
         throw;
     }
     s_running = outer;
+    if (!m_stop && m_queued != 0)
+    {
+        DropInert();
+    }
     NS_LOG_LOGIC("run ends at " << m_currentTs << " with " << m_queued << " events queued");
+}
+
+void
+MlnetSimulatorImpl::DropInert()
+{
+    NS_LOG_LOGIC("dropping " << m_queued << " inert events after " << m_currentTs);
+    while (m_queued != 0)
+    {
+        const Scheduler::Event next = m_wheel ? m_wheel->RemoveNext() : m_events->RemoveNext();
+        MlnetEvent::Untag(next.impl)->Unref(); // the scheduler's reference
+        --m_queued;
+    }
+    m_inert = 0;
 }
 
 void

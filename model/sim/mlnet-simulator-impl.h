@@ -49,10 +49,21 @@ class TimingWheelScheduler;
  * the uid it would get under DefaultSimulatorImpl, and a simulation computes the same things in
  * the same order: its outputs are the same but for what measures the host (wall-clock time,
  * speed). GetEventCount() is the same too: a cancelled event still runs its turn (it advances
- * the clock and counts), as in ns-3; Stop(delay) schedules an ordinary event (one uid, one
- * counted event); and an event that model code skipped with a reserved uid (ReserveUid() never
- * followed by ScheduleReserved(), see there) counts once its (time, uid) has passed, as the
- * event ns-3's engine runs in its place.
+ * the clock and counts), as in ns-3 (one exception below: the inert events at the end); Stop(delay)
+ * schedules an ordinary event (one uid, one counted event); and an event that model code skipped
+ * with a reserved uid (ReserveUid() never followed by ScheduleReserved(), see there) counts once
+ * its (time, uid) has passed, as the event ns-3's engine runs in its place.
+ *
+ * The exception: a Run() that runs out of events ends at the last event that did something.
+ * mlnet's models keep timers that would do nothing when they fire queued (a ReusableTimer's
+ * replaced, cancelled or idle expiry, e.g. an RDMA queue pair's retransmission timeout once
+ * everything is acknowledged: up to RdmaNic::RetransmitTimeout, 67.1 ms, after the last
+ * packet), because re-arming them costs nothing then. They are counted (AddInert), and when
+ * only they are left, Run() drops them without running them: no clock advance, not in
+ * GetEventCount(), IsFinished() true. Under DefaultSimulatorImpl the clock would go on to the
+ * last of them. A run with a stop time (Stop(delay): an ordinary event) runs through them up to
+ * it, as before; ns-3 events cancelled with EventId::Cancel are not inert (they still run
+ * their turn, as in ns-3).
  *
  * What it saves per event, compared with DefaultSimulatorImpl:
  *  - no NS_LOG_FUNCTION / NS_LOG_LOGIC on the per-event path (Schedule, ScheduleWithContext,
@@ -194,6 +205,23 @@ class MlnetSimulatorImpl : public SimulatorImpl
         return ts < m_currentTs || (ts == m_currentTs && uid < m_currentUid);
     }
 
+    /**
+     * One more queued event that will do nothing when it runs: a ReusableTimer's expiry that
+     * was replaced or cancelled, or that its owner marked idle (ReusableTimer::SetIdle). When
+     * only such events are left, Run() drops them without running them (the clock stays at the
+     * last event that ran; see Run()).
+     */
+    void AddInert()
+    {
+        ++m_inert;
+    }
+
+    /// One of the AddInert() events ran, or its owner made it live again.
+    void RemoveInert()
+    {
+        --m_inert;
+    }
+
     /// \return the current simulation time in time steps
     uint64_t NowStep() const
     {
@@ -313,6 +341,9 @@ class MlnetSimulatorImpl : public SimulatorImpl
     /// The stop event of Stop(delay).
     void StopEvent();
 
+    /// Drop the queued events, all inert (AddInert), without running them: the end of Run().
+    void DropInert();
+
     /**
      * Abort with a message naming the call: it came from a thread other than the main one.
      * \param call the API call, for the message
@@ -330,6 +361,7 @@ class MlnetSimulatorImpl : public SimulatorImpl
     /// m_events if it is a TimingWheelScheduler (called without virtual dispatch), else null
     TimingWheelScheduler* m_wheel{nullptr};
     uint64_t m_queued{0};          //!< events in m_events
+    uint64_t m_inert{0};           //!< of those, the events that will do nothing (AddInert)
     uint64_t m_currentTs{0};       //!< time of the current event, in time steps
     uint32_t m_currentUid;         //!< uid of the current event
     uint32_t m_currentContext;     //!< context of the current event

@@ -33,6 +33,10 @@ class ReusableTimer::TimerEvent : public EventImpl
         {
             m_timer->OnEvent();
         }
+        else if (MlnetSimulatorImpl* sim = MlnetSimulatorImpl::Running())
+        {
+            sim->RemoveInert(); // the timer's destructor cancelled it: counted inert then
+        }
     }
 
   private:
@@ -80,7 +84,13 @@ ReusableTimer::Schedule(const Time& delay)
 void
 ReusableTimer::Cancel()
 {
-    m_live = false; // a queued copy of m_event now does nothing when it comes
+    if (m_live && !m_idle && LiveQueued())
+    {
+        m_sim->AddInert(); // the queued copy now does nothing when it comes (an idle one is
+                           // counted already)
+    }
+    m_live = false;
+    m_idle = false;
     if (m_hasFallback)
     {
         m_fallback.Cancel();
@@ -90,13 +100,39 @@ ReusableTimer::Cancel()
 }
 
 bool
+ReusableTimer::LiveQueued() const
+{
+    // Every queued copy holds a reference; none left means the simulator dropped them
+    // (Simulator::Destroy, or Run() dropping inert events) before the expiry ran. m_sim is
+    // read only while a copy is queued on it (it is alive then).
+    return m_event->GetReferenceCount() > 1 && !m_sim->HasPassed(m_ts, m_uid);
+}
+
+void
+ReusableTimer::ChangeIdle(bool idle)
+{
+    if (!m_live || !LiveQueued())
+    {
+        m_idle = false; // nothing of m_event queued (or under ns-3's Simulator): nothing to mark
+        return;
+    }
+    m_idle = idle;
+    if (idle)
+    {
+        m_sim->AddInert();
+    }
+    else
+    {
+        m_sim->RemoveInert();
+    }
+}
+
+bool
 ReusableTimer::IsPending() const
 {
     if (m_live)
     {
-        // Every queued copy holds a reference; none left means the simulator dropped them
-        // (Simulator::Destroy) before the expiry ran.
-        return m_event->GetReferenceCount() > 1 && !m_sim->HasPassed(m_ts, m_uid);
+        return LiveQueued();
     }
     return m_hasFallback && !m_fallback.IsExpired();
 }
@@ -111,11 +147,20 @@ void
 ReusableTimer::OnEvent()
 {
     // Only the live expiry runs the owner's function: a replaced one has another (ts, uid).
-    if (m_live && m_sim == MlnetSimulatorImpl::Running() && m_sim->CurrentUid() == m_uid &&
-        m_sim->NowStep() == m_ts)
+    MlnetSimulatorImpl* sim = MlnetSimulatorImpl::Running();
+    if (m_live && m_sim == sim && m_sim->CurrentUid() == m_uid && m_sim->NowStep() == m_ts)
     {
+        if (m_idle)
+        {
+            m_sim->RemoveInert();
+        }
         m_live = false;
+        m_idle = false;
         m_call(m_obj);
+    }
+    else if (sim)
+    {
+        sim->RemoveInert(); // a replaced or cancelled copy: counted inert then (Cancel)
     }
 }
 

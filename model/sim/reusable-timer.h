@@ -36,6 +36,11 @@ class MlnetSimulatorImpl;
  *
  * The owner binds a member function once (Bind) and must outlive the timer's pending expiry
  * or destroy the timer first (the destructor detaches the event: it then does nothing).
+ *
+ * Inside that Run() the copies of m_event that will do nothing (replaced, cancelled, or the
+ * live one marked idle with SetIdle) are counted on the simulator (AddInert): a Run() whose
+ * queue holds only such events ends at once instead of running them (see MlnetSimulatorImpl),
+ * so the simulated end time is the last event that did something.
  */
 class ReusableTimer
 {
@@ -65,6 +70,24 @@ class ReusableTimer
     /// Drop the pending expiry, if any.
     void Cancel();
 
+    /**
+     * Mark the pending expiry idle (its owner's function will do nothing then: a
+     * retransmission timer once everything is acknowledged) or live again. Inside
+     * MlnetSimulatorImpl's Run() an idle expiry, like a replaced or cancelled one, is inert:
+     * when only inert events are left, Run() drops them and ends at the last event that did
+     * something, instead of at the expiry. Until then it stays queued and runs as before, so
+     * re-arming costs nothing. No effect without a pending expiry, nor outside that Run()
+     * (ns-3's Simulator runs it in its turn). Schedule() and Cancel() clear it.
+     * \param idle true: idle; false: live again
+     */
+    void SetIdle(bool idle)
+    {
+        if (idle != m_idle)
+        {
+            ChangeIdle(idle);
+        }
+    }
+
     /// \return true if an expiry is pending (scheduled, not yet run, not cancelled)
     bool IsPending() const;
 
@@ -85,6 +108,10 @@ class ReusableTimer
     void OnEvent();
     /// The fallback event (Simulator::Schedule) came due.
     void OnFallback();
+    /// SetIdle's change. \param idle the new state
+    void ChangeIdle(bool idle);
+    /// \return true if the live expiry of m_event is still queued on m_sim
+    bool LiveQueued() const;
 
     void* m_obj{nullptr};               //!< the owner
     void (*m_call)(void*){nullptr};     //!< calls the owner's bound member function
@@ -93,6 +120,7 @@ class ReusableTimer
     uint64_t m_ts{0};                   //!< the live expiry's time, in time steps
     uint32_t m_uid{0};                  //!< the live expiry's uid
     bool m_live{false};                 //!< an expiry of m_event is live
+    bool m_idle{false};                 //!< the live expiry is idle (counted inert on m_sim)
     bool m_hasFallback{false};          //!< m_fallback was scheduled (may have expired since)
     EventId m_fallback;                 //!< the expiry scheduled through ns-3's Simulator
 };

@@ -5,7 +5,8 @@
 // the same script gives the same firings, the same order among other events at the same time,
 // the same answers of IsPending/GetTs and the same executed-event count, under
 // MlnetSimulatorImpl (the reusable event) and DefaultSimulatorImpl (the fallback); and a
-// pending expiry dropped by Simulator::Destroy() reads as not pending.
+// pending expiry dropped by Simulator::Destroy() reads as not pending; under MlnetSimulatorImpl a
+// Run() out of events drops the idle, replaced or cancelled expiries left (SetIdle).
 
 #include "common/simulator-impl-guard.h"
 
@@ -241,4 +242,103 @@ TEST_CASE("sim: a ReusableTimer expiry dropped by Simulator::Destroy is not pend
     CHECK(t.IsPending());
     Simulator::Run();
     CHECK(t.fired == 2);
+}
+
+TEST_CASE("sim: a Run() out of events ends at the last event that did something, not at an "
+          "idle, replaced or cancelled ReusableTimer expiry",
+          "[sim]")
+{
+    // Each script: an event at 1 ns arms the timer for 100 ns, one at 10 ns makes that expiry
+    // do nothing (idle, replaced then idle, cancelled, the timer destroyed). MlnetSimulatorImpl
+    // drops it (Run() ends at 10 ns, two events counted, the owner not called); ns-3's
+    // DefaultSimulatorImpl runs it in its turn (Run() ends at 100 ns or 200 ns).
+    enum Script
+    {
+        IDLE,
+        REPLACED_IDLE,
+        CANCELLED,
+        DESTROYED
+    };
+
+    for (const std::string scheduler : {"ns3::TimingWheelScheduler", "ns3::MapScheduler"})
+    {
+        for (Script script : {IDLE, REPLACED_IDLE, CANCELLED, DESTROYED})
+        {
+            INFO(scheduler << " script " << int(script));
+            ImplGuard guard;
+            guard.Use("ns3::MlnetSimulatorImpl", scheduler);
+            auto t = std::make_unique<LeanTimer>();
+            LeanTimer* p = t.get();
+            Simulator::Schedule(NanoSeconds(1), [p, script]() {
+                p->Schedule(NanoSeconds(99));
+                if (script == REPLACED_IDLE)
+                {
+                    p->Schedule(NanoSeconds(199)); // the copy at 100 ns stays queued
+                }
+            });
+            Simulator::Schedule(NanoSeconds(10), [&t, script]() {
+                switch (script)
+                {
+                case IDLE:
+                case REPLACED_IDLE:
+                    t->timer.SetIdle(true);
+                    CHECK(t->IsPending()); // idle is still pending
+                    break;
+                case CANCELLED:
+                    t->Cancel();
+                    break;
+                case DESTROYED:
+                    t.reset();
+                    break;
+                }
+            });
+            Simulator::Run();
+            CHECK(Simulator::Now() == NanoSeconds(10));
+            CHECK(Simulator::IsFinished());
+            CHECK(Simulator::GetEventCount() == 2);
+            if (t)
+            {
+                CHECK(t->fired == 0);
+                CHECK_FALSE(t->IsPending());
+                // The timer works again after its expiry was dropped: idle then live again,
+                // it fires.
+                Simulator::Schedule(NanoSeconds(5), [p]() {
+                    p->Schedule(NanoSeconds(20));
+                    p->timer.SetIdle(true);
+                    p->timer.SetIdle(false);
+                });
+                Simulator::Run();
+                CHECK(t->fired == 1);
+                CHECK(Simulator::Now() == NanoSeconds(35));
+                CHECK(Simulator::GetEventCount() == 4);
+            }
+        }
+    }
+
+    ImplGuard guard;
+    for (const std::string impl : {"ns3::MlnetSimulatorImpl", "ns3::DefaultSimulatorImpl"})
+    {
+        INFO(impl);
+        // Idle among live events: it runs in its turn (the owner is called, the clock passes
+        // it), the same under both; a stop time is run to.
+        guard.Use(impl);
+        LeanTimer t;
+        Simulator::Schedule(NanoSeconds(1), [&t]() { t.Schedule(NanoSeconds(99)); });
+        Simulator::Schedule(NanoSeconds(10), [&t]() { t.timer.SetIdle(true); });
+        Simulator::Schedule(NanoSeconds(150), &Log, "later");
+        Simulator::Stop(NanoSeconds(500));
+        Simulator::Run();
+        CHECK(t.fired == 1);
+        CHECK(Simulator::Now() == NanoSeconds(500));
+        CHECK(Simulator::GetEventCount() == 5);
+        // Idle at the end: ns-3's engine runs it, mlnet's drops it.
+        guard.Use(impl);
+        LeanTimer u;
+        Simulator::Schedule(NanoSeconds(1), [&u]() { u.Schedule(NanoSeconds(99)); });
+        Simulator::Schedule(NanoSeconds(10), [&u]() { u.timer.SetIdle(true); });
+        Simulator::Run();
+        const bool mlnet = impl == "ns3::MlnetSimulatorImpl";
+        CHECK(u.fired == (mlnet ? 0 : 1));
+        CHECK(Simulator::Now() == NanoSeconds(mlnet ? 10 : 100));
+    }
 }

@@ -64,13 +64,6 @@ TEST_CASE("helper: a session's RDMA flow completes at the line rate", "[helper]"
     CHECK(t.switches == 2);
     CHECK(t.addresses.size() == 2);
     s.InstallRdma("ns3::Dcqcn", std::nullopt, {});
-    // The run ends with the last event: the sender's retransmission timer, which expires
-    // (doing nothing) up to RetransmitTimeout after the last ACK; 1 ms keeps it within the
-    // 1 ms margin of the last check (the default, 67.1 ms, would end the run 67 ms later).
-    for (const Ptr<RdmaNic>& nic : s.GetNics())
-    {
-        nic->SetAttribute("RetransmitTimeout", TimeValue(MilliSeconds(1)));
-    }
     const uint64_t bytes = 1000000; // 1,000 packets of the default 1,000-byte MTU
     std::shared_ptr<SessionFlow> f = s.AddRdmaFlow(0, 1, bytes, 0.0, 3, 1.0, false);
     s.Run();
@@ -90,7 +83,44 @@ TEST_CASE("helper: a session's RDMA flow completes at the line rate", "[helper]"
     CHECK_FALSE(s.IsOpen());
     CHECK(f->qp == nullptr); // the counters were kept, the queue pair released
     CHECK(f->GetBytesAcked() == bytes);
-    CHECK(s.Now() == Approx(f->finish).margin(1e-3)); // closed when the run ended
+    // The run ended with the last ACK (the sender's idle retransmission timer, 67.1 ms later,
+    // is not waited for), and the session was closed then.
+    CHECK(s.Now() == f->finish);
+}
+
+TEST_CASE("helper: a session run to the end ends at its last packet, not at the idle "
+          "retransmission timer",
+          "[helper]")
+{
+    // 10 packets of 1,000 payload bytes at a fixed 100 Gbps over host - switch - switch - host
+    // (1 us links): each packet is 1,000 + 44 (IPv4, UDP, BTH, ICRC) + 38 (Ethernet framing)
+    // = 1,082 bytes on the wire, 86.56 ns; its ACK 48 + 38 = 86 bytes, 6.88 ns. The last
+    // packet leaves the sender after 10 x 86.56 ns, is stored and forwarded by two switches
+    // (2 x 86.56 ns) over three links (3 us); its ACK takes 3 x 6.88 ns + 3 us back. The run
+    // ends there: 7,059.36 ns (7,060 ns: each device rounds a frame to the 1 ns time step,
+    // carrying the remainder, so within 3 ns); the sender's retransmission timer
+    // (RetransmitTimeout 67.1 ms, armed at the first packet) is idle then and is not waited for.
+    const double expected = (12 * 1082 + 3 * 86) * 8 / 100e9 + 6e-6;
+    SimulationSession s(1);
+    s.Build(OneToOne());
+    s.InstallRdma("ns3::RdmaFixedRate", std::nullopt, {});
+    std::shared_ptr<SessionFlow> f = s.AddRdmaFlow(0, 1, 10000, 0.0, 3, 1.0, false);
+    s.Run();
+    REQUIRE(f->done);
+    CHECK(f->finish == Approx(expected).margin(3e-9)); // 7,060 ns
+    CHECK(s.Now() == f->finish);
+    CHECK(Simulator::IsFinished());
+    CHECK(f->GetTimeouts() == 0);
+    // A second message later (a new queue pair on the same NICs): that run ends at its ACK too.
+    const double start2 = s.Now() + 1e-3;
+    std::shared_ptr<SessionFlow> g = s.AddRdmaFlow(0, 1, 10000, start2, 3, 1.0, false);
+    s.Run();
+    REQUIRE(g->done);
+    CHECK(g->finish - start2 == Approx(expected).margin(3e-9)); // 7,061 ns
+    CHECK(s.Now() == g->finish);
+    // With a stop time, the run goes on to it.
+    s.Run(0.5);
+    CHECK(s.Now() == Approx(0.5).margin(1e-12));
 }
 
 TEST_CASE("helper: a session's periodic job iterates at compute plus transfer time", "[helper]")
@@ -113,6 +143,8 @@ TEST_CASE("helper: a session's periodic job iterates at compute plus transfer ti
     const double transfer = j.bytes * 8 / 100e9;
     CHECK(mean >= j.compute + transfer);
     CHECK(mean <= j.compute + (j.bytes + 100 * kMaxOverheadPerPacket) * 8 / 100e9 + 8e-6);
+    // the run ends with the last iteration, not RetransmitTimeout (67.1 ms) later
+    CHECK(s.Now() == Approx(job->GetIterationRecords().back().end.GetSeconds()).margin(1e-12));
 }
 
 TEST_CASE("helper: a session refuses calls out of order and values out of range", "[helper]")
@@ -363,4 +395,39 @@ TEST_CASE("helper: a session's sections and traffic entries are checked by the s
     CHECK(s.GetIterations().size() == 1);
     CHECK_THROWS_WITH(s.AddTraffic({{"type", "pipeline-job"}}),
                       Catch::Equals("a traffic entry must come before the first run()"));
+}
+
+TEST_CASE("helper: a session keeps the warnings a scenario puts in summary.json", "[helper]")
+{
+    // A parameter-server job of one worker (host 0) and two servers (hosts 1, 2) on CifarNet:
+    // round-robin puts 90.0 % of the worker's 7,025,704 pushed bytes on server 0, 1.80x an even
+    // share of 50 % (above ServerImbalanceWarning, 1.5): summary.json's warning, which the
+    // session now keeps. With one server there is nothing to balance: no warning.
+    auto run = [](const nlohmann::json& servers) {
+        SimulationSession s(1);
+        SessionFabric f;
+        f.kind = "leaf_spine";
+        f.dims = {2, 1, 2};
+        s.Build(f);
+        s.InstallRdma("ns3::Dcqcn", std::nullopt, {});
+        s.AddTraffic({{"type", "data-parallel-job"},
+                      {"hosts", {0}},
+                      {"mode", "ps"},
+                      {"servers", servers},
+                      {"model", "cifarnet"},
+                      {"iterations", 1}});
+        s.Run();
+        REQUIRE(s.GetIterations().size() == 1);
+        const std::vector<std::string> live = s.GetWarnings();
+        s.Close();
+        CHECK(s.GetWarnings() == live); // kept
+        return live;
+    };
+    const std::vector<std::string> w = run({1, 2});
+    REQUIRE(w.size() == 1);
+    CHECK(w[0] == "data-parallel-job0: parameter server 0 receives 90.0 % of each worker's "
+                  "7025704 pushed bytes over 2 servers (1.80x an even share of 50.0 %, "
+                  "ServerImbalanceWarning 1.5), so it may bound the iteration; "
+                  "serverAssignment \"balanced-bytes\" puts at most 89.6 % on one");
+    CHECK(run({1}).empty());
 }

@@ -140,6 +140,22 @@ class TestSimulation(unittest.TestCase):
         self.assertEqual(f.bytes_acked, size)
         self.assertIsNotNone(f.fct)
 
+    def test_run_to_the_end_stops_at_the_last_ack(self):
+        """10 packets of 1,000 B at a fixed 100 Gb/s, two store-and-forward switches, three
+        1 us links and the last ACK back (1,082 B per packet and 86 B per ACK on the wire):
+        7,059.36 ns. run() without a stop time ends there, not at the sender's idle
+        retransmission timer (67.1 ms after its first packet)."""
+        expected = (12 * 1082 + 3 * 86) * 8 / 100e9 + 6e-6
+        with mlnet.Simulation(seed=1) as sim:
+            sim.dumbbell(left=1, right=1, host_rate="100Gbps", fabric_rate="100Gbps",
+                         delay="1us")
+            sim.install_rdma(cc="fixed")
+            f = sim.rdma_flow(src=0, dst=1, bytes=10_000)
+            sim.run()
+            self.assertTrue(f.done)
+            self.assertAlmostEqual(f.finish, expected, delta=3e-9)  # 7,060 ns
+            self.assertEqual(sim.now, f.finish)
+
     def test_periodic_job_alone_matches_compute_plus_transfer(self):
         size = 2_000_000
         with mlnet.Simulation(seed=1) as sim:

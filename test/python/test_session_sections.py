@@ -2,7 +2,7 @@
 """mlnet.Simulation's host(), aggregation(), scheduler() and traffic(): the scenario format's
 sections and traffic entries in a session (SimulationSession::AddSection, AddTraffic), each
 against an analytical expectation, and their errors (ValueError, the scenario parser's message
-with the keys in snake_case)."""
+with the keys in snake_case); the warnings summary.json would hold (Simulation.warnings)."""
 
 import unittest
 
@@ -102,6 +102,30 @@ class TestSessionSections(unittest.TestCase):
             sim.rdma_flow(0, 1, 1000)
             with self.assertRaisesRegex(ValueError, "before the first flow, job or traffic"):
                 sim.host(iommu=True)
+
+    def test_warnings_of_a_parameter_server_job_as_in_summary_json(self):
+        """CifarNet over two parameter servers, round-robin: server 0 gets 90.0 % of the
+        pushed bytes (1.80x an even share, above 1.5): the warning a scenario puts in
+        summary.json, kept after close(); none with one server."""
+        def run(servers):
+            with mlnet.Simulation(seed=1) as sim:
+                sim.leaf_spine(leaves=2, spines=1, hosts_per_leaf=2)
+                sim.install_rdma()
+                sim.traffic("data-parallel-job", hosts=[0], mode="ps", servers=servers,
+                            model="cifarnet", iterations=1)
+                sim.run()
+                self.assertEqual(len(sim.iterations), 1)
+                live = sim.warnings
+            self.assertEqual(sim.warnings, live)  # kept after close()
+            return live
+
+        w = run([1, 2])
+        self.assertEqual(len(w), 1)
+        self.assertTrue(w[0].startswith("data-parallel-job0: parameter server 0 receives 90.0 %"
+                                        " of each worker's 7025704 pushed bytes over 2 servers"),
+                        w[0])
+        self.assertIn('serverAssignment "balanced-bytes" puts at most 89.6 % on one', w[0])
+        self.assertEqual(run([1]), [])
 
 
 if __name__ == "__main__":
