@@ -19,12 +19,22 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("FluidNetworkSolver");
 
 /// A candidate fill level of the progressive filling: a link saturates or a flow hits its cap.
+/// (16 B: a cap's entry is told by its version, kCapEntry; the heap's order is the level's.)
 struct FluidNetworkLevel
 {
     double level;     //!< fill level (bytes/s per unit of weight)
     uint32_t idx;     //!< local link or flow index
     uint32_t version; //!< the link's version when pushed (stale entries are skipped)
-    bool isFlow;      //!< true: a flow's cap, false: a link's saturation
+
+    /// FluidNetworkLevel::version of a flow's (or a reserve's) cap: a link's never reaches it
+    /// (Scratch::version counts the changes of one filling)
+    static constexpr uint32_t kCapEntry = 0xffffffffu;
+
+    /// \return true for a flow's cap, false for a link's saturation
+    bool IsFlow() const
+    {
+        return version == kCapEntry;
+    }
 
     /// \param o another level \return true if this one is higher
     bool operator>(const FluidNetworkLevel& o) const
@@ -70,6 +80,16 @@ struct FluidNetwork::Scratch
     std::vector<uint32_t> dataStart;  //!< per local link + 1: its first data entry
     /// per data entry: a member with data on the link (coef > 0), in the link's flow order
     std::vector<uint32_t> dataFlow;
+    // The links' reserves, read and set here (not in the link records at random) and the
+    // grants written to the links once the fillings are done
+    std::vector<uint8_t> reserveMask; //!< per local link: Link::reserveMask
+    std::vector<uint8_t> held;        //!< per local link: Link::reserveHeld as filled
+    /// per class, beside `reserves`: Link::ClassState::reserve
+    std::vector<std::vector<double>> reserveRate;
+    /// per class, beside `reserves`: Link::ClassState::granted as filled
+    std::vector<std::vector<double>> granted;
+    /// FillOnce(): per local link, its index in `reserves` of the class being filled
+    std::vector<uint32_t> reservePos;
     /// FillOnce(): the largest move of an acknowledgement load counted at a rate that made the
     /// filling inexact, as a share of its link's capacity (0 if exact)
     double moved{0};
@@ -434,6 +454,8 @@ FluidNetwork::Fill(const std::vector<uint32_t>& flows, const std::vector<uint32_
     std::vector<double>& base = sc.base;
     base.assign(nl, 0.0);
     sc.capacity.resize(nl);
+    sc.reserveMask.resize(nl);
+    sc.reservePos.resize(nl);
     sc.dataStart.resize(nl + 1);
     sc.dataFlow.clear();
     // The links' reserves (SetLinkReserve) are filled whenever their link is in the
@@ -442,9 +464,12 @@ FluidNetwork::Fill(const std::vector<uint32_t>& flows, const std::vector<uint32_
     const Time now = Simulator::Now();
     std::vector<std::vector<uint32_t>>& reserves = sc.reserves;
     reserves.resize(N_CLASSES);
-    for (std::vector<uint32_t>& r : reserves)
+    sc.reserveRate.resize(N_CLASSES);
+    sc.granted.resize(N_CLASSES);
+    for (uint8_t c = 0; c < N_CLASSES; ++c)
     {
-        r.clear();
+        reserves[c].clear();
+        sc.reserveRate[c].clear();
     }
     for (std::size_t i = 0; i < nl; ++i)
     {
@@ -452,6 +477,7 @@ FluidNetwork::Fill(const std::vector<uint32_t>& flows, const std::vector<uint32_
         Link& link = m_links[links[i]];
         link.local = uint32_t(i);
         sc.capacity[i] = link.capacity;
+        sc.reserveMask[i] = link.reserveMask;
         if (link.reserveMask != 0)
         {
             ProgressReserves(link, now);
@@ -460,6 +486,7 @@ FluidNetwork::Fill(const std::vector<uint32_t>& flows, const std::vector<uint32_
                 if (link.reserveMask >> c & 1)
                 {
                     reserves[c].push_back(uint32_t(i));
+                    sc.reserveRate[c].push_back(link.byClass[c].reserve);
                 }
             }
         }
@@ -483,6 +510,10 @@ FluidNetwork::Fill(const std::vector<uint32_t>& flows, const std::vector<uint32_
         base[i] = link.capacity - outside;
     }
     sc.dataStart[nl] = uint32_t(sc.dataFlow.size());
+    for (uint8_t c = 0; c < N_CLASSES; ++c)
+    {
+        sc.granted[c].resize(reserves[c].size());
+    }
     sc.entryStart.resize(nf + 1);
     sc.entryLink.clear();
     sc.entryCoef.clear();
@@ -522,6 +553,16 @@ FluidNetwork::Fill(const std::vector<uint32_t>& flows, const std::vector<uint32_
             }
         }
     }
+    // The last filling's grants (every reserve of the recomputation's links has one)
+    for (uint8_t c = 0; c < N_CLASSES; ++c)
+    {
+        for (std::size_t p = 0; p < reserves[c].size(); ++p)
+        {
+            Link& link = m_links[links[reserves[c][p]]];
+            link.byClass[c].granted = sc.granted[c][p];
+            link.reserveHeld = sc.held[reserves[c][p]];
+        }
+    }
 }
 
 bool
@@ -544,6 +585,8 @@ FluidNetwork::FillOnce(const std::vector<uint32_t>& flows, const std::vector<uin
     used.assign(nl, 0);
     std::vector<char>& reserveFrozen = m_scratch->reserveFrozen;
     reserveFrozen.assign(nl, 0);
+    std::vector<uint8_t>& held = m_scratch->held;
+    held.assign(nl, 0);
     std::vector<char>& frozen = m_scratch->frozen;
     frozen.assign(flows.size(), 0);
     Scratch& sc = *m_scratch;
@@ -582,7 +625,7 @@ FluidNetwork::FillOnce(const std::vector<uint32_t>& flows, const std::vector<uin
         std::push_heap(heap.begin(), heap.end(), std::greater<FluidNetworkLevel>());
     };
     auto pushLink = [&](uint32_t li) {
-        push(FluidNetworkLevel{std::max(avail[li], 0.0) / wsum[li], li, version[li], false});
+        push(FluidNetworkLevel{std::max(avail[li], 0.0) / wsum[li], li, version[li]});
     };
     // The entries of a flow filled with it: its path, its acknowledgements on links its path
     // crosses (coef > 0), and the others while they rise with it (not counted at a rate).
@@ -617,11 +660,13 @@ FluidNetwork::FillOnce(const std::vector<uint32_t>& flows, const std::vector<uin
             }
             if (cap[fi] > 0)
             {
-                push(FluidNetworkLevel{cap[fi] / weight[fi], fi, 0, true});
+                push(FluidNetworkLevel{cap[fi] / weight[fi], fi, FluidNetworkLevel::kCapEntry});
             }
         }
-        for (uint32_t li : reserved)
+        for (uint32_t p = 0; p < reserved.size(); ++p)
         {
+            const uint32_t li = reserved[p];
+            sc.reservePos[li] = p;
             if (active[li] == 0)
             {
                 continue; // alone in the class on its link: below
@@ -629,7 +674,7 @@ FluidNetwork::FillOnce(const std::vector<uint32_t>& flows, const std::vector<uin
             reserveFrozen[li] = 0;
             ++active[li]; // a flow of the class is on the link: it is in `touched`
             wsum[li] += 1.0;
-            push(FluidNetworkLevel{m_links[links[li]].byClass[c].reserve, nf + li, 0, true});
+            push(FluidNetworkLevel{sc.reserveRate[c][p], nf + li, FluidNetworkLevel::kCapEntry});
         }
         for (uint32_t li : touched)
         {
@@ -640,23 +685,21 @@ FluidNetwork::FillOnce(const std::vector<uint32_t>& flows, const std::vector<uin
         // gives the same): granted here, without the heap, as nothing else depends on it.
         // A reserve stops rising at its rate (held = false) or where its link saturates: its
         // grant, taken from what its link has left. \return the rate granted
-        auto grantReserve = [&](uint32_t li, double level, bool held) {
-            Link& link = m_links[links[li]];
+        // (Fill() writes the last filling's grants to the links)
+        auto grantReserve = [&](uint32_t li, double level, bool below) {
             reserveFrozen[li] = 1;
-            const double rate = std::min(level, link.byClass[c].reserve);
-            link.byClass[c].granted = rate;
+            const uint32_t p = sc.reservePos[li];
+            const double reserve = sc.reserveRate[c][p];
+            const double rate = std::min(level, reserve);
+            sc.granted[c][p] = rate;
             if (rate > 0)
             {
                 used[li] |= bit;
             }
-            if (held && rate < link.byClass[c].reserve)
+            if (below && rate < reserve)
             {
-                link.reserveHeld |= bit;
+                held[li] |= bit;
                 full[li] |= bit;
-            }
-            else
-            {
-                link.reserveHeld &= uint8_t(~bit);
             }
             avail[li] -= rate;
             ++version[li];
@@ -672,7 +715,7 @@ FluidNetwork::FillOnce(const std::vector<uint32_t>& flows, const std::vector<uin
             const double rate = grantReserve(li, std::max(avail[li], 0.0), true);
             NS_LOG_LOGIC("reserve of class " << int(c) << " alone on link " << links[li] << ": "
                                              << rate << " of "
-                                             << m_links[links[li]].byClass[c].reserve);
+                                             << sc.reserveRate[c][sc.reservePos[li]]);
             touched.push_back(li);
             ++alone;
         }
@@ -749,9 +792,9 @@ FluidNetwork::FillOnce(const std::vector<uint32_t>& flows, const std::vector<uin
             }
         };
         // A reserve in the heap: granted, then its link's other members rise without it.
-        auto freezeReserve = [&](uint32_t li, double level, bool held) {
+        auto freezeReserve = [&](uint32_t li, double level, bool below) {
             --left;
-            grantReserve(li, level, held);
+            grantReserve(li, level, below);
             if (--active[li] == 0)
             {
                 wsum[li] = 0;
@@ -767,7 +810,7 @@ FluidNetwork::FillOnce(const std::vector<uint32_t>& flows, const std::vector<uin
             std::pop_heap(heap.begin(), heap.end(), std::greater<FluidNetworkLevel>());
             const FluidNetworkLevel e = heap.back();
             heap.pop_back();
-            if (e.isFlow)
+            if (e.IsFlow())
             {
                 if (e.idx >= nf)
                 {
@@ -798,8 +841,7 @@ FluidNetwork::FillOnce(const std::vector<uint32_t>& flows, const std::vector<uin
                     stops = true;
                 }
             }
-            const Link& link = m_links[links[e.idx]];
-            if ((link.reserveMask & bit) != 0 && !reserveFrozen[e.idx])
+            if ((sc.reserveMask[e.idx] & bit) != 0 && !reserveFrozen[e.idx])
             {
                 freezeReserve(e.idx, e.level, true);
                 stops = true;

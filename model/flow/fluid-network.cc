@@ -122,13 +122,24 @@ FluidNetwork::GetNLinks() const
     return uint32_t(m_links.size());
 }
 
+namespace
+{
+/// LinkAt()'s error, out of line so that the check inlines (called per link by the intervals)
+/// \param link the link asked for \param n the links
+[[noreturn]] __attribute__((noinline, cold)) void
+ThrowUnknownLink(uint32_t link, std::size_t n)
+{
+    throw std::invalid_argument("FluidNetwork: link " + std::to_string(link) +
+                                " is out of range [0, " + std::to_string(n) + ")");
+}
+} // namespace
+
 const FluidNetwork::Link&
 FluidNetwork::LinkAt(uint32_t link) const
 {
     if (link >= m_links.size())
     {
-        throw std::invalid_argument("FluidNetwork: link " + std::to_string(link) +
-                                    " is out of range [0, " + std::to_string(m_links.size()) + ")");
+        ThrowUnknownLink(link, m_links.size());
     }
     return m_links[link];
 }
