@@ -80,8 +80,8 @@ struct FluidNetwork::Scratch
     std::vector<uint32_t> dataStart;  //!< per local link + 1: its first data entry
     /// per data entry: a member with data on the link (coef > 0), in the link's flow order
     std::vector<uint32_t> dataFlow;
-    // The links' reserves, read and set here (not in the link records at random) and the
-    // grants written to the links once the fillings are done
+    // The links' reserves, read and set here (not in the link records at random); the last
+    // filling's grants are written to the links by Violations(), which reads them next
     std::vector<uint8_t> reserveMask; //!< per local link: Link::reserveMask
     std::vector<uint8_t> held;        //!< per local link: Link::reserveHeld as filled
     /// per class, beside `reserves`: Link::ClassState::reserve
@@ -316,16 +316,27 @@ FluidNetwork::Recompute()
     NS_LOG_DEBUG("recomputed " << members.size() << " flows over " << links.size() << " links");
 }
 
+// Called right after Fill() with the same links (Recompute()): it also writes the grants of
+// Fill()'s last filling to the link records, which it reads anyway.
 const std::vector<uint32_t>&
 FluidNetwork::Violations(const std::vector<uint32_t>& links)
 {
     std::vector<uint32_t>& more = m_scratch->more;
     more.clear();
+    const Scratch& sc = *m_scratch;
+    uint32_t next[N_CLASSES] = {}; // per class: the next grant of Scratch::granted
     for (std::size_t i = 0; i < links.size(); ++i)
     {
         PrefetchAhead(*this, m_links, m_flows, links, i, false);
         const uint32_t l = links[i];
         Link& link = m_links[l];
+        // Fill()'s grants, in the order of its `reserves` (the same links, in the same order)
+        for (unsigned mask = link.reserveMask; mask != 0; mask &= mask - 1)
+        {
+            const int c = __builtin_ctz(mask);
+            link.byClass[c].granted = sc.granted[c][next[c]++];
+            link.reserveHeld = sc.held[i];
+        }
         // Per class: the load of the class and the highest level (rate per unit of weight).
         double load[N_CLASSES] = {};
         double top[N_CLASSES] = {};
@@ -553,16 +564,7 @@ FluidNetwork::Fill(const std::vector<uint32_t>& flows, const std::vector<uint32_
             }
         }
     }
-    // The last filling's grants (every reserve of the recomputation's links has one)
-    for (uint8_t c = 0; c < N_CLASSES; ++c)
-    {
-        for (std::size_t p = 0; p < reserves[c].size(); ++p)
-        {
-            Link& link = m_links[links[reserves[c][p]]];
-            link.byClass[c].granted = sc.granted[c][p];
-            link.reserveHeld = sc.held[reserves[c][p]];
-        }
-    }
+    // (Violations(), which reads the link records next, writes the grants to them)
 }
 
 bool
