@@ -587,11 +587,18 @@ FluidDcqcn::Step()
             continue;
         }
         d.live.push_back(&o);
-        const double rate = d.net->GetRate(o.flow);
-        for (size_t i = 0; i < o.path.size(); ++i)
+        for (uint32_t link : o.path)
         {
-            d.Touch(o.path[i]);
-            d.other[o.path[i]] -= rate * o.coef[i];
+            d.Touch(link);
+        }
+        if (m_otherLoad)
+        {
+            // the link's load less the controlled flows' (at their fluid rates)
+            const double rate = d.net->GetRate(o.flow);
+            for (size_t i = 0; i < o.path.size(); ++i)
+            {
+                d.other[o.path[i]] -= rate * o.coef[i];
+            }
         }
     }
     for (size_t i = 0; i < d.marks.size(); ++i)
@@ -602,11 +609,14 @@ FluidDcqcn::Step()
             d.Touch(d.markLinks[i]); // a queue drains with the other load alone
         }
     }
-    for (uint32_t link : d.touched)
+    if (m_otherLoad)
     {
-        // the acknowledgements (class 7) and the uncontrolled flows: served first, or left to
-        // the max-min rates (OtherLoad)
-        d.other[link] = m_otherLoad ? std::max(0.0, d.net->GetLinkLoad(link) + d.other[link]) : 0.0;
+        // the acknowledgements (class 7) and the uncontrolled flows, served first; without
+        // OtherLoad they are left to the max-min rates (`other` stays 0 from Touch)
+        for (uint32_t link : d.touched)
+        {
+            d.other[link] = std::max(0.0, d.net->GetLinkLoad(link) + d.other[link]);
+        }
     }
     // 2. The queues after the step, at the rates in force during it; their marks.
     bool queued = d.Ratios(dt, true);
