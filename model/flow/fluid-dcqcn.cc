@@ -118,7 +118,6 @@ struct FluidDcqcn::Impl
     std::vector<uint32_t> markLinks; //!< marks[i]'s link
     // scratch of a step, per (link, class) slot but `other` (per link); valid for the links
     // in `touched`
-    std::vector<double> offered; //!< controlled flows' offered rates, unthinned (bytes/s)
     std::vector<double> other;   //!< the other load (bytes/s)
     std::vector<double> arrival; //!< controlled flows' offered rates, thinned (bytes/s)
     std::vector<double> ratio;   //!< out / A
@@ -169,42 +168,65 @@ struct FluidDcqcn::Impl
     }
 
     /**
-     * The live owners' arrivals at their links (offered rates thinned by the links before, with
-     * the ratios of the unthinned loads: one Jacobi sweep) and each link's ratio out / A.
+     * The live owners' arrivals at their links (offered rates thinned by the links before) and
+     * each link's ratio out / A. The thinning is iterated: the first sweep thins with the
+     * ratios of the unthinned loads, each further sweep with those of the previous sweep's
+     * arrivals, until the ratios stop changing (at most once per link of the longest path: a
+     * link's arrivals are exact once those of every link before it on the flows' paths are).
+     * One sweep alone thins a flow by the ratio of every link before it as if all flows
+     * arrived there unthinned, so where a link passes much less than its flows offer (many queue
+     * pairs at line rate into a class that a higher one starves), the links after it see
+     * almost nothing and their queues, the marks and the backlog they hold are lost.
      * \param dt the step (s) \param queues also advance the marking links' queues by dt
      * \return whether a queue holds bytes
      */
     bool Ratios(double dt, bool queues)
     {
-        for (uint32_t link : touched)
-        {
-            std::fill_n(offered.begin() + link * N_CLASSES, N_CLASSES, 0.0);
-            std::fill_n(arrival.begin() + link * N_CLASSES, N_CLASSES, 0.0);
-        }
+        size_t hops = 0;
         for (const Owner* o : live)
         {
-            const double r = Offered(*o);
-            for (size_t i = 0; i < o->path.size(); ++i)
-            {
-                offered[o->path[i] * N_CLASSES + o->cls] += r * o->coef[i];
-            }
+            hops = std::max(hops, o->path.size());
         }
         for (uint32_t link : touched)
         {
-            Serve(link, offered, dt, false);
-            for (uint32_t c = 0; c < N_CLASSES; ++c)
-            {
-                ratio[link * N_CLASSES + c] = std::min(1.0, ratio[link * N_CLASSES + c]);
-            }
+            std::fill_n(ratio.begin() + link * N_CLASSES, N_CLASSES, 1.0);
         }
-        for (const Owner* o : live)
+        for (size_t sweep = 0;; ++sweep)
         {
-            double share = Offered(*o);
-            for (size_t i = 0; i < o->path.size(); ++i)
+            for (uint32_t link : touched)
             {
-                const uint32_t slot = o->path[i] * N_CLASSES + o->cls;
-                arrival[slot] += share * o->coef[i];
-                share *= ratio[slot];
+                std::fill_n(arrival.begin() + link * N_CLASSES, N_CLASSES, 0.0);
+            }
+            for (const Owner* o : live)
+            {
+                double share = Offered(*o);
+                for (size_t i = 0; i < o->path.size(); ++i)
+                {
+                    const uint32_t slot = o->path[i] * N_CLASSES + o->cls;
+                    arrival[slot] += share * o->coef[i];
+                    share *= ratio[slot];
+                }
+            }
+            if (sweep + 1 >= hops)
+            {
+                break;
+            }
+            bool moved = false;
+            double before[N_CLASSES];
+            for (uint32_t link : touched)
+            {
+                std::copy_n(ratio.begin() + link * N_CLASSES, N_CLASSES, before);
+                Serve(link, arrival, dt, false);
+                for (uint32_t c = 0; c < N_CLASSES; ++c)
+                {
+                    double& r = ratio[link * N_CLASSES + c];
+                    r = std::min(1.0, r);
+                    moved = moved || r != before[c];
+                }
+            }
+            if (!moved)
+            {
+                break;
             }
         }
         bool queued = false;
@@ -564,7 +586,6 @@ FluidDcqcn::Step()
     const uint32_t nLinks = d.net->GetNLinks();
     if (d.stamp.size() < nLinks)
     {
-        d.offered.resize(nLinks * Impl::N_CLASSES);
         d.other.resize(nLinks);
         d.arrival.resize(nLinks * Impl::N_CLASSES);
         d.ratio.resize(nLinks * Impl::N_CLASSES);

@@ -374,6 +374,39 @@ TEST_CASE("flow: dcqcn a flow joining a busy one converges to equal shares", "[f
     Simulator::Destroy();
 }
 
+TEST_CASE("flow: dcqcn thins a flow by what the links before pass, over several hops", "[flow]")
+{
+    // Four line-rate flows share a host link H (C), then a link M (C), then a link L (C / 2)
+    // that queues without marking. H passes C, so M gets C and passes it all, and L gets C:
+    // its queue grows at C - C / 2. (Thinned in one sweep by the ratios of the unthinned
+    // loads, 1/4 at H and 1/4 at M, L would see C / 4 and never queue.)
+    Ptr<FluidNetwork> net = CreateObject<FluidNetwork>();
+    Ptr<FluidDcqcn> cc = CreateObject<FluidDcqcn>();
+    const uint32_t h = net->AddLink(kLine / 8, MicroSeconds(1));
+    const uint32_t m = net->AddLink(kLine / 8, MicroSeconds(1));
+    const uint32_t l = net->AddLink(kLine / 16, MicroSeconds(1));
+    cc->Attach(net);
+    cc->AssignStreams(1);
+    cc->SetMarking(l, 1000000000, 1000000000, 0.0); // never marks: the rates stay at line rate
+    std::vector<int> owners(4);
+    std::vector<uint64_t> ids;
+    for (int& o : owners)
+    {
+        ids.push_back(cc->StartFlow(&o, Flow({h, m, l}, 1000000000), kLine, kPayload));
+    }
+    Simulator::Stop(MicroSeconds(105)); // ten steps of 10 us
+    Simulator::Run();
+    CHECK(cc->GetQueue(l) == Approx(10 * 10e-6 * (kLine / 8 - kLine / 16)).epsilon(1e-9));
+    CHECK(cc->GetCnps() == 0);
+    for (size_t i = 0; i < ids.size(); ++i)
+    {
+        // each passes 1/4 of H, all of M, half of L: C / 8 in the network
+        CHECK(cc->GetState(&owners[i]).rate == kLine);
+        CHECK(net->GetRate(ids[i]) == Approx(kLine / 8 / 8));
+    }
+    Simulator::Destroy();
+}
+
 TEST_CASE("flow: dcqcn virtual queues per class in strict priority, and OtherLoad", "[flow]")
 {
     // Two line-rate flows into one marking link (Kmin 0: any queue marks every frame).
