@@ -7,6 +7,7 @@ list(APPEND MLNET_SOURCES
   ${_dir}/fluid-network.cc
   ${_dir}/fluid-network-solver.cc
   ${_dir}/fluid-network-reserves.cc
+  ${_dir}/fluid-input-port-share.cc
   ${_dir}/fluid-aggregate.cc
   ${_dir}/fluid-fabric.cc
   ${_dir}/fluid-connection.cc
@@ -36,6 +37,7 @@ list(APPEND MLNET_TEST_SOURCES
   ${MLNET_ROOT}/test/flow/fluid-aggregate-test.cc
   ${MLNET_ROOT}/test/flow/fluid-analytic-test.cc
   ${MLNET_ROOT}/test/flow/fluid-share-test.cc
+  ${MLNET_ROOT}/test/flow/fluid-input-port-share-test.cc
   ${MLNET_ROOT}/test/flow/fluid-reserve-test.cc
   ${MLNET_ROOT}/test/flow/fluid-speed-test.cc
   ${MLNET_ROOT}/test/flow/flow-udp-periodic-test.cc

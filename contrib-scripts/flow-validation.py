@@ -14,7 +14,7 @@ usage: flow-validation.py MLNET_RUN [--only NAME ...] [--seeds 1,2] [--list] [--
                           [--write DIR]
                           [--cache DIR] [--iterations N]
                           [--coarse group,phased] [--aggregate 100us,1ms]
-                          [--fluid-cc dcqcn]
+                          [--fluid-cc dcqcn] [--sharing input-port]
 
 --aggregate runs every scenario with background flows (the "rdma" entries with a "start")
 also with "fluid": "aggregate" at flow level, once per FluidAggregate::Interval given, and
@@ -414,7 +414,14 @@ def main():
                     help="the flow-level runs' \"fluidCc\" (\"dcqcn\": DCQCN at flow level, "
                          "FluidDcqcn, with the scenario's \"cc\"; \"dcqcn-other\": the same with "
                          "\"otherLoad\": true; the packet runs unchanged)")
+    ap.add_argument("--sharing", default="", choices=["", "flow", "input-port"],
+                    help="the flow-level runs' \"fluidSharing\" (\"input-port\": a congested "
+                         "link shared per input port and recursively upstream, as a packet "
+                         "switch without congestion control shares it; FluidNetwork::Sharing; "
+                         "the packet runs and their cache unchanged)")
     a = ap.parse_args()
+    # what the flow-level runs add to the scenario (the packet runs are the scenario's own)
+    flow_keys = {"fluidSharing": a.sharing} if a.sharing else {}
     if a.self_test:
         sys.exit(self_test())
     if not a.mlnet_run:
@@ -433,7 +440,8 @@ def main():
                 sc = dict(sc)
                 pargs = sc.pop("packetArgs", [])
                 for backend in ("packet", "flow"):
-                    extra = {"ringGranularity": "message"} if backend == "flow" else {}
+                    extra = dict(ringGranularity="message", **flow_keys) if backend == "flow" \
+                        else {}
                     path = os.path.join(a.write, "%s-s%d-%s.json" % (name, seed, backend))
                     with open(path, "w") as f:
                         json.dump(dict(sc, backend=backend, name=name, seed=seed, **extra), f,
@@ -463,8 +471,8 @@ def main():
             pargs = sc.pop("packetArgs", [])
             ps, pi, pf = run(a.mlnet_run, name, sc, "packet", seed, a.cache, pargs)
             fcc = {"fluidCc": FLUID_CC[a.fluid_cc]} if a.fluid_cc else {}
-            fs, fi, ff = run(a.mlnet_run, name, dict(sc, ringGranularity="message", **fcc), "flow",
-                             seed)
+            fs, fi, ff = run(a.mlnet_run, name,
+                             dict(sc, ringGranularity="message", **fcc, **flow_keys), "flow", seed)
             row = [name, seed]
             if pi:
                 mp, mf = statistics.mean(pi) / 1e6, statistics.mean(fi) / 1e6
@@ -489,7 +497,8 @@ def main():
                       "packetFctNs": pf, "flowFctNs": ff}
             extra = ""
             for g in coarse:
-                cs, ci, cf = run(a.mlnet_run, name, dict(sc, ringGranularity=g), "flow", seed)
+                cs, ci, cf = run(a.mlnet_run, name, dict(sc, ringGranularity=g, **flow_keys), "flow",
+                                 seed)
                 mc = statistics.mean(ci) / 1e6 if ci else float("nan")
                 ec = 100 * (mc - row[2]) / row[2] if pi else float("nan")
                 if pi:
@@ -502,7 +511,7 @@ def main():
                 bgs = [t for t in sc["traffic"] if t["type"] == "rdma" and "start" in t]
                 if not bgs:
                     continue
-                agg = dict(sc, ringGranularity="message",
+                agg = dict(sc, ringGranularity="message", **flow_keys,
                            traffic=[dict(t, fluid="aggregate") if t["type"] == "rdma" and "start"
                                     in t else t for t in sc["traffic"]])
                 gs, gi, gf = run(a.mlnet_run, name, agg, "flow", seed,

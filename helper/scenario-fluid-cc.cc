@@ -9,6 +9,15 @@
 //                                           fluid DCQCN model (FluidDcqcn)
 //   "fluidCc": {"model": "dcqcn", "step": "10us", "cnpInterval": "50us", "otherLoad": false}
 //   "fluidCc": "none"                       the default: max-min rates only
+//
+// The top-level "fluidSharing" section: how the fluid network shares a link among the flows it
+// bottlenecks (FluidNetwork::Sharing; doc/flow-backend.rst, *Sharing by input port at flow
+// level*). Ignored at packet level.
+//
+//   "fluidSharing": "input-port"            per input port, recursively upstream (a packet
+//                                           switch without congestion control)
+//   "fluidSharing": {"mode": "input-port", "maxRounds": 16}
+//   "fluidSharing": "flow"                  the default: max-min by flow
 
 #include "flow-backend-helper.h"
 #include "scenario-congestion-control.h"
@@ -17,8 +26,10 @@
 #include "ns3/boolean.h"
 #include "ns3/dcqcn-base.h"
 #include "ns3/fluid-dcqcn.h"
+#include "ns3/fluid-network.h"
 #include "ns3/log.h"
 #include "ns3/nstime.h"
+#include "ns3/uinteger.h"
 
 #include <optional>
 
@@ -83,6 +94,36 @@ ScenarioSectionRegistry::Registrar g_fluidCc(
         return spec;
     },
     "model");
+
+/// The "fluidSharing" section.
+class FluidSharingSpec : public TrafficSpec
+{
+  public:
+    std::string mode{"flow"};
+    uint32_t maxRounds{16};
+
+    void Install(TrafficContext& ctx) const override
+    {
+        if (ctx.Config().backend != "flow" || ctx.Topology().hosts.GetN() == 0)
+        {
+            return;
+        }
+        Ptr<FluidNetwork> net =
+            FlowBackendHelper::GetTransport(ctx.Topology().hosts.Get(0))->GetFabric()->GetNetwork();
+        net->SetAttribute("MaxSharingRounds", UintegerValue(maxRounds));
+        net->SetSharing(mode);
+    }
+};
+
+ScenarioSectionRegistry::Registrar g_fluidSharing(
+    "fluidSharing",
+    [](ScenarioObject& section, const ScenarioConfig&) {
+        auto spec = std::make_shared<FluidSharingSpec>();
+        spec->mode = section.Choice("mode", FluidNetwork::SharingModes(), std::string("flow"));
+        spec->maxRounds = uint32_t(section.Uint("maxRounds", 1, 1000, 16));
+        return spec;
+    },
+    "mode");
 
 } // namespace
 

@@ -6,6 +6,7 @@
 #include "ns3/boolean.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
+#include "ns3/string.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -56,6 +57,22 @@ FluidNetwork::GetTypeId()
                           UintegerValue(40),
                           MakeUintegerAccessor(&FluidNetwork::m_maxAckFillings),
                           MakeUintegerChecker<uint32_t>(1, 1000))
+            .AddAttribute("Sharing",
+                          "How a link is shared among the flows of a class it bottlenecks: "
+                          "\"flow\" (max-min by the flows' weights) or \"input-port\" (as a "
+                          "packet switch without congestion control: equally among its input "
+                          "ports, and recursively upstream; FluidInputPortShare)",
+                          StringValue("flow"),
+                          MakeStringAccessor(&FluidNetwork::SetSharing, &FluidNetwork::GetSharing),
+                          MakeStringChecker())
+            .AddAttribute("MaxSharingRounds",
+                          "Solves (1-1000) after the first that a recomputation in the "
+                          "\"input-port\" Sharing may run to bring the flows' weights to their "
+                          "fixed point; one that needs more keeps its last rates and is counted "
+                          "(GetSharingUnconverged(), the run's summary warns)",
+                          UintegerValue(16),
+                          MakeUintegerAccessor(&FluidNetwork::m_maxSharingRounds),
+                          MakeUintegerChecker<uint32_t>(1, 1000))
             .AddTraceSource("FlowStart",
                             "A flow started: (flow id, bytes)",
                             MakeTraceSourceAccessor(&FluidNetwork::m_startTrace),
@@ -89,6 +106,7 @@ FluidNetwork::DoDispose()
     m_links.clear();
     m_slotOf.clear();
     m_touched.clear();
+    m_inputPort.reset();
     Object::DoDispose();
 }
 
@@ -530,7 +548,9 @@ FluidNetwork::SetWeight(uint64_t id, double weight)
                                     " is out of range (> 0, finite)");
     }
     Flow& f = LiveFlow(id);
-    if (f.spec.weight != weight)
+    // (with the "input-port" Sharing, the owner's weight, which the input-port weight
+    // multiplies at the recomputation; FluidInputPortShare::Base)
+    if (f.spec.weight != weight || m_inputPort)
     {
         f.spec.weight = weight;
         Touch(m_slotOf.at(id));
@@ -623,11 +643,23 @@ FluidNetwork::GetUnconvergedFillings() const
 std::string
 FluidNetwork::GetUnconvergedWarning() const
 {
+    std::string sharing;
+    if (GetSharingUnconverged() > 0)
+    {
+        sharing = "the input-port weights of the fluid network (Sharing \"input-port\") did not "
+                  "reach their fixed point within FluidNetwork::MaxSharingRounds = " +
+                  std::to_string(m_maxSharingRounds) + " solves " +
+                  std::to_string(GetSharingUnconverged()) + " times (in " +
+                  std::to_string(m_recomputations) +
+                  " recomputations): there the rates are those of the last solve, whose "
+                  "weights are one round old (raise --ns3::FluidNetwork::MaxSharingRounds)";
+    }
     if (m_unconvergedFillings == 0)
     {
-        return "";
+        return sharing;
     }
-    return "the acknowledgement loads (class 7) of the fluid network did not converge within "
+    return (sharing.empty() ? "" : sharing + "; ") +
+           "the acknowledgement loads (class 7) of the fluid network did not converge within "
            "FluidNetwork::MaxAckFillings = " +
            std::to_string(m_maxAckFillings) + " fillings " + std::to_string(m_unconvergedFillings) +
            " times (in " + std::to_string(m_recomputations) +
@@ -663,7 +695,7 @@ FluidNetwork::Touch(uint32_t slot)
     m_touched.push_back(slot);
     if (!m_recompute.IsRunning())
     {
-        m_recompute = Simulator::ScheduleNow(&FluidNetwork::Recompute, this);
+        ScheduleRecompute(); // (fluid-input-port-share.cc: this Sharing mode's recomputation)
     }
 }
 

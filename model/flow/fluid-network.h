@@ -19,6 +19,8 @@
 namespace ns3
 {
 
+class FluidInputPortShare;
+
 /**
  * \ingroup mlnet
  * \brief The flow-level (fluid) network of mlnet's flow backend: directed links with a
@@ -290,6 +292,33 @@ class FluidNetwork : public Object
      */
     std::string GetUnconvergedWarning() const;
 
+    /**
+     * How a link is shared among the flows of a class that it bottlenecks (the Sharing
+     * attribute): "flow" (the default) shares it by the flows' weights (max-min); "input-port"
+     * models a packet switch without congestion control, whose congested egress port is shared
+     * equally among its input ports and recursively upstream (PFC), by giving each flow a
+     * weight computed from the paths of the flows bottlenecked with it, iterated with the
+     * filling to a fixed point (FluidInputPortShare, fluid-input-port-share.cc;
+     * doc/flow-backend.rst, *Sharing by input port at flow level*). Takes effect at the next
+     * recomputation (every flow is recomputed).
+     * \param mode one of SharingModes()
+     * \throws std::invalid_argument naming the mode and the accepted ones
+     */
+    void SetSharing(const std::string& mode);
+    /// \return the Sharing mode ("flow" or "input-port")
+    std::string GetSharing() const;
+    /// \return the accepted Sharing modes ("flow", "input-port")
+    static const std::vector<std::string>& SharingModes();
+    /// \return fillings redone so far to bring the input-port weights to their fixed point
+    /// (0 in the "flow" mode)
+    uint64_t GetSharingRounds() const;
+    /**
+     * \return recomputations whose input-port weights had not reached their fixed point after
+     *         the MaxSharingRounds attribute's rounds (their last weights kept; the run's
+     *         summary warns through GetUnconvergedWarning())
+     */
+    uint64_t GetSharingUnconverged() const;
+
     /// Bring every link's carried bytes up to now (for statistics at the end of a run).
     void Advance();
 
@@ -297,6 +326,8 @@ class FluidNetwork : public Object
     void DoDispose() override;
 
   private:
+    friend class FluidInputPortShare; // the "input-port" Sharing (fluid-input-port-share.cc)
+
     /// A link's state for one traffic class (what an interval or a recomputation reads of a
     /// class together: one class's in half a cache line).
     struct ClassState
@@ -369,6 +400,8 @@ class FluidNetwork : public Object
     const Flow& LiveFlow(uint64_t id) const;
     /// Mark the flow for the next recomputation (and schedule it).
     void Touch(uint32_t slot);
+    /// Schedule the recomputation at this instant (the Sharing mode's) unless it is pending.
+    void ScheduleRecompute();
     void Recompute();
     /// Progress of a flow up to now (bytes moved credited to its links).
     void Progress(Flow& f, Time now);
@@ -443,6 +476,9 @@ class FluidNetwork : public Object
     TracedCallback<uint64_t, uint64_t, Time, Time> m_endTrace;
     /// AckUnconverged: (flows, fillings, largest move / capacity)
     TracedCallback<uint32_t, uint32_t, double> m_ackUnconvergedTrace;
+    /// the "input-port" Sharing's state (null in the "flow" mode)
+    std::shared_ptr<FluidInputPortShare> m_inputPort;
+    uint32_t m_maxSharingRounds{16}; //!< MaxSharingRounds attribute
 };
 
 } // namespace ns3

@@ -51,6 +51,7 @@ TEST_CASE("helper: bad scenarios give the documented one-line errors", "[helper]
     CHECK(mlnettest::ScenarioParseError("{" + ok + R"(, "topolgy": {}})") ==
           "scenario: topolgy: unknown key (accepted: name, topology, fabric, duration, drain, "
           "seed, backend, ringGranularity, output, dataClass, aggregation, cc, fluidCc, "
+          "fluidSharing, "
           "host, scheduler, traffic)");
     CHECK(mlnettest::ScenarioParseError("{" + ok + R"(, "topology": {"k": 5}})") ==
           "scenario: topology.k = 5: must be an even integer in [2, 48]");

@@ -365,7 +365,7 @@ TEST_CASE("helper: a session's sections and traffic entries are checked by the s
     s.InstallRdma("ns3::Dcqcn", std::nullopt, {});
     CHECK_THROWS_WITH(s.AddSection("hosts", nlohmann::json::object()),
                       Catch::Equals("scenario: hosts: unknown key (accepted: aggregation, cc, "
-                                    "fluidCc, host, scheduler)"));
+                                    "fluidCc, fluidSharing, host, scheduler)"));
     CHECK_THROWS_WITH(s.AddSection("host", {{"pcieLanes", 3}}),
                       Catch::Equals("scenario: host.pcieLanes = 3: must be a power of two in [1, "
                                     "32]"));
