@@ -6,6 +6,8 @@ set(_dir ${MLNET_ROOT}/model/flow)
 list(APPEND MLNET_SOURCES
   ${_dir}/fluid-network.cc
   ${_dir}/fluid-network-solver.cc
+  ${_dir}/fluid-network-filling.cc
+  ${_dir}/fluid-network-scratch.h # private to the two solver files: not a public header
   ${_dir}/fluid-network-reserves.cc
   ${_dir}/fluid-input-port-share.cc
   ${_dir}/fluid-aggregate.cc

@@ -1,0 +1,349 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+// FluidNetwork's progressive filling (one filling of a recomputation's round): the classes in
+// priority order, in each the levels at which links saturate and flows reach their caps taken
+// from a heap, weighted max-min within the class; the acknowledgement loads served first.
+#include "fluid-network-scratch.h"
+
+#include "ns3/log.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("FluidNetworkFilling");
+
+using fluidsolver::kAckTolerance;
+using fluidsolver::kToCount;
+
+bool
+FluidNetwork::FillOnce(const std::vector<uint32_t>& flows, const std::vector<uint32_t>& links)
+{
+    const std::size_t nl = links.size();
+    const uint32_t nf = uint32_t(flows.size());
+    std::vector<double>& avail = m_scratch->avail;
+    std::vector<double>& wsum = m_scratch->wsum;
+    std::vector<uint32_t>& active = m_scratch->active;
+    std::vector<uint32_t>& version = m_scratch->version;
+    std::vector<uint8_t>& full = m_scratch->full;
+    std::vector<uint8_t>& used = m_scratch->used;
+    const std::vector<double>& guess = m_scratch->guess;
+    avail.assign(m_scratch->base.begin(), m_scratch->base.end());
+    wsum.assign(nl, 0.0);
+    active.assign(nl, 0);
+    version.assign(nl, 0);
+    full.assign(nl, 0);
+    used.assign(nl, 0);
+    std::vector<char>& reserveFrozen = m_scratch->reserveFrozen;
+    reserveFrozen.assign(nl, 0);
+    std::vector<uint8_t>& held = m_scratch->held;
+    held.assign(nl, 0);
+    std::vector<char>& frozen = m_scratch->frozen;
+    frozen.assign(flows.size(), 0);
+    Scratch& sc = *m_scratch;
+    std::vector<double>& rate = sc.rate;
+    std::vector<uint32_t>& bottleneck = sc.bottleneck;
+    rate.assign(nf, 0.0);
+    const std::vector<uint32_t>& entryStart = sc.entryStart;
+    const std::vector<uint32_t>& entryLink = sc.entryLink;
+    const std::vector<double>& entryCoef = sc.entryCoef;
+    const std::vector<uint32_t>& nPath = sc.nPath;
+    const std::vector<double>& weight = sc.weight;
+    const std::vector<double>& cap = sc.cap;
+    const std::vector<double>& capacity = sc.capacity;
+    // The acknowledgements counted at a rate, on links the data does not cross: served first
+    // (class 7), before the data of every class.
+    for (uint32_t fi : sc.acking)
+    {
+        for (uint32_t k = entryStart[fi] + nPath[fi]; guess[fi] > 0 && k < entryStart[fi + 1]; ++k)
+        {
+            if (entryCoef[k] < 0)
+            {
+                avail[entryLink[k]] += entryCoef[k] * guess[fi];
+            }
+        }
+    }
+    bool exact = true;
+    double& moved = m_scratch->moved;
+    moved = 0;
+    const std::vector<std::vector<uint32_t>>& byClass = m_scratch->byClass;
+    const std::vector<std::vector<uint32_t>>& reserves = m_scratch->reserves;
+    // A min-heap of candidate levels (std::push_heap/pop_heap over a kept vector).
+    std::vector<FluidNetworkLevel>& heap = m_scratch->heap;
+    heap.clear();
+    auto push = [&heap](const FluidNetworkLevel& e) {
+        heap.push_back(e);
+        std::push_heap(heap.begin(), heap.end(), std::greater<FluidNetworkLevel>());
+    };
+    auto pushLink = [&](uint32_t li) {
+        push(FluidNetworkLevel{std::max(avail[li], 0.0) / wsum[li], li, version[li]});
+    };
+    // The entries of a flow filled with it: its path, its acknowledgements on links its path
+    // crosses (coef > 0), and the others while they rise with it (not counted at a rate).
+    auto filled = [&](uint32_t fi, uint32_t k) {
+        return k < entryStart[fi] + nPath[fi] || entryCoef[k] > 0 || guess[fi] < 0;
+    };
+    for (int c = N_CLASSES - 1; c >= 0; --c)
+    {
+        const std::vector<uint32_t>& members = byClass[c];
+        const std::vector<uint32_t>& reserved = reserves[c];
+        if (members.empty() && reserved.empty())
+        {
+            continue;
+        }
+        const uint8_t bit = uint8_t(1u << c);
+        std::vector<uint32_t>& touched = m_scratch->touched;
+        touched.clear();
+        for (uint32_t fi : members)
+        {
+            for (uint32_t k = entryStart[fi]; k < entryStart[fi + 1]; ++k)
+            {
+                if (!filled(fi, k))
+                {
+                    continue;
+                }
+                const uint32_t li = entryLink[k];
+                if (active[li]++ == 0)
+                {
+                    touched.push_back(li);
+                }
+                wsum[li] += weight[fi] * std::abs(entryCoef[k]);
+            }
+            if (cap[fi] > 0)
+            {
+                push(FluidNetworkLevel{cap[fi] / weight[fi], fi, FluidNetworkLevel::kCapEntry});
+            }
+        }
+        for (uint32_t p = 0; p < reserved.size(); ++p)
+        {
+            const uint32_t li = reserved[p];
+            sc.reservePos[li] = p;
+            if (active[li] == 0)
+            {
+                continue; // alone in the class on its link: below
+            }
+            reserveFrozen[li] = 0;
+            ++active[li]; // a flow of the class is on the link: it is in `touched`
+            wsum[li] += 1.0;
+            push(FluidNetworkLevel{sc.reserveRate[c][p], nf + li, FluidNetworkLevel::kCapEntry});
+        }
+        for (uint32_t li : touched)
+        {
+            pushLink(li);
+        }
+        // A reserve alone in the class on its link rises by itself until its rate (its entry
+        // first in the heap) or the link's saturation at what is left (the link's first; a tie
+        // gives the same): granted here, without the heap, as nothing else depends on it.
+        // A reserve stops rising at its rate (held = false) or where its link saturates: its
+        // grant, taken from what its link has left. \return the rate granted
+        // (Fill() writes the last filling's grants to the links)
+        auto grantReserve = [&](uint32_t li, double level, bool below) {
+            reserveFrozen[li] = 1;
+            const uint32_t p = sc.reservePos[li];
+            const double reserve = sc.reserveRate[c][p];
+            const double rate = std::min(level, reserve);
+            sc.granted[c][p] = rate;
+            if (rate > 0)
+            {
+                used[li] |= bit;
+            }
+            if (below && rate < reserve)
+            {
+                held[li] |= bit;
+                full[li] |= bit;
+            }
+            avail[li] -= rate;
+            ++version[li];
+            return rate;
+        };
+        std::size_t alone = 0;
+        for (uint32_t li : reserved)
+        {
+            if (active[li] != 0)
+            {
+                continue;
+            }
+            const double rate = grantReserve(li, std::max(avail[li], 0.0), true);
+            NS_LOG_LOGIC("reserve of class " << int(c) << " alone on link " << links[li] << ": "
+                                             << rate << " of "
+                                             << sc.reserveRate[c][sc.reservePos[li]]);
+            touched.push_back(li);
+            ++alone;
+        }
+        std::size_t left = members.size() + reserved.size() - alone;
+        // A flow stops rising at fill level T: its rate is weight x T.
+        auto freeze = [&](uint32_t fi, double level, uint32_t stop) {
+            frozen[fi] = 1;
+            --left;
+            double r = weight[fi] * level;
+            bottleneck[fi] = stop;
+            if (cap[fi] > 0 && r >= cap[fi])
+            {
+                r = cap[fi];
+                bottleneck[fi] = kCapped;
+            }
+            rate[fi] = r;
+            for (uint32_t k = entryStart[fi]; k < entryStart[fi + 1]; ++k)
+            {
+                if (!filled(fi, k))
+                {
+                    continue;
+                }
+                const uint32_t li = entryLink[k];
+                avail[li] -= r * std::abs(entryCoef[k]);
+                ++version[li];
+                if (r > 0 && entryCoef[k] > 0)
+                {
+                    used[li] |= bit; // (its data, or its acknowledgements with its data)
+                }
+                if (--active[li] == 0)
+                {
+                    wsum[li] = 0;
+                }
+                else
+                {
+                    wsum[li] -= weight[fi] * std::abs(entryCoef[k]);
+                    pushLink(li);
+                }
+            }
+            if (guess[fi] >= 0)
+            {
+                // Its acknowledgements counted at a rate: from it to the rate just set, at
+                // once (the links' later saturations see them as they are). The flows stopped
+                // on such a link so far (of this class or above) saw the guess: right if it
+                // was. The link must have room at this level for the difference where flows of
+                // this recomputation of the class or above carry data over it (they come after
+                // the acknowledgements); elsewhere more than it has is the flows' outside the
+                // recomputation (Violations() adds them) or of the classes below (they get
+                // none of it).
+                for (uint32_t k = entryStart[fi] + nPath[fi]; k < entryStart[fi + 1]; ++k)
+                {
+                    const double delta = -entryCoef[k] * (r - guess[fi]);
+                    if (entryCoef[k] > 0 || delta == 0)
+                    {
+                        continue;
+                    }
+                    const uint32_t li = entryLink[k];
+                    const double tolerance = kAckTolerance * capacity[li];
+                    avail[li] -= delta;
+                    const bool over = avail[li] - wsum[li] * level < -tolerance;
+                    if (std::abs(delta) > tolerance &&
+                        ((full[li] >> c) != 0 ||
+                         (over && (active[li] > 0 || (used[li] >> c) != 0))))
+                    {
+                        exact = false;
+                        moved = std::max(moved, std::abs(delta) / capacity[li]);
+                    }
+                    if (active[li] > 0)
+                    {
+                        ++version[li];
+                        pushLink(li);
+                    }
+                }
+            }
+        };
+        // A reserve in the heap: granted, then its link's other members rise without it.
+        auto freezeReserve = [&](uint32_t li, double level, bool below) {
+            --left;
+            grantReserve(li, level, below);
+            if (--active[li] == 0)
+            {
+                wsum[li] = 0;
+            }
+            else
+            {
+                wsum[li] -= 1.0;
+                pushLink(li);
+            }
+        };
+        while (left > 0 && !heap.empty())
+        {
+            std::pop_heap(heap.begin(), heap.end(), std::greater<FluidNetworkLevel>());
+            const FluidNetworkLevel e = heap.back();
+            heap.pop_back();
+            if (e.IsFlow())
+            {
+                if (e.idx >= nf)
+                {
+                    if (!reserveFrozen[e.idx - nf])
+                    {
+                        freezeReserve(e.idx - nf, e.level, false);
+                    }
+                }
+                else if (!frozen[e.idx])
+                {
+                    freeze(e.idx, e.level, kCapped);
+                }
+                continue;
+            }
+            if (e.version != version[e.idx] || active[e.idx] == 0)
+            {
+                continue; // stale: the link's active set changed since
+            }
+            // The link saturates: every flow of this class still rising on it stops here
+            // (not one that only acknowledges over it: its acknowledgements are served first).
+            bool stops = false;
+            for (uint32_t k = sc.dataStart[e.idx]; k < sc.dataStart[e.idx + 1]; ++k)
+            {
+                const uint32_t fi = sc.dataFlow[k];
+                if (sc.cls[fi] == c && !frozen[fi])
+                {
+                    freeze(fi, e.level, links[e.idx]);
+                    stops = true;
+                }
+            }
+            if ((sc.reserveMask[e.idx] & bit) != 0 && !reserveFrozen[e.idx])
+            {
+                freezeReserve(e.idx, e.level, true);
+                stops = true;
+            }
+            if (stops)
+            {
+                full[e.idx] |= bit; // its capacity set rates of this class
+            }
+        }
+        heap.clear(); // caps of flows frozen by links, stale links
+        // The class's acknowledgements that rose with their flow, on links its data does not
+        // cross: right unless they took more than the link had (they rose on after it
+        // saturated, or after a class above filled it) where flows of this recomputation of
+        // the class or above carry data (they come after the acknowledgements); else they are
+        // counted at the flow's rate in the next filling. (More than the link had elsewhere is
+        // the flows' outside the recomputation: Violations() adds them.)
+        for (uint32_t fi : members)
+        {
+            if (guess[fi] >= 0 || rate[fi] == 0)
+            {
+                continue;
+            }
+            for (uint32_t k = entryStart[fi] + nPath[fi]; k < entryStart[fi + 1]; ++k)
+            {
+                const uint32_t li = entryLink[k];
+                if (entryCoef[k] < 0 && (used[li] >> c) != 0 &&
+                    avail[li] < -kAckTolerance * capacity[li])
+                {
+                    exact = false;
+                    moved = std::max(moved, -avail[li] / capacity[li]);
+                    sc.guess[fi] = kToCount;
+                    break;
+                }
+            }
+        }
+        for (uint32_t li : touched)
+        {
+            avail[li] = std::max(avail[li], 0.0); // what the lower classes may use
+            version[li]++;
+        }
+    }
+    for (uint32_t fi = 0; fi < nf; ++fi)
+    {
+        Flow& f = m_flows[flows[fi]];
+        f.rate = rate[fi];
+        f.bottleneck = bottleneck[fi];
+    }
+    return exact;
+}
+
+} // namespace ns3
