@@ -417,8 +417,10 @@ def main():
     ap.add_argument("--sharing", default="", choices=["", "flow", "input-port"],
                     help="the flow-level runs' \"fluidSharing\" (\"input-port\": a congested "
                          "link shared per input port and recursively upstream, as a packet "
-                         "switch without congestion control shares it; FluidNetwork::Sharing; "
-                         "the packet runs and their cache unchanged)")
+                         "switch without congestion control shares it, the default of the "
+                         "scenarios with \"cc\": \"fixed\"; \"flow\": max-min by flow, the "
+                         "others' default; FluidNetwork::Sharing; the packet runs and their "
+                         "cache unchanged)")
     a = ap.parse_args()
     # what the flow-level runs add to the scenario (the packet runs are the scenario's own)
     flow_keys = {"fluidSharing": a.sharing} if a.sharing else {}

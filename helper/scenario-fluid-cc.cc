@@ -17,7 +17,9 @@
 //   "fluidSharing": "input-port"            per input port, recursively upstream (a packet
 //                                           switch without congestion control)
 //   "fluidSharing": {"mode": "input-port", "maxRounds": 16}
-//   "fluidSharing": "flow"                  the default: max-min by flow
+//   "fluidSharing": "flow"                  max-min by flow
+// Without the key: "input-port" if the scenario's "cc" is "fixed" (ScenarioRunner::BuildFluid),
+// else "flow".
 
 #include "flow-backend-helper.h"
 #include "scenario-congestion-control.h"

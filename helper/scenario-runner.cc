@@ -4,6 +4,7 @@
 #include "scenario-runner.h"
 
 #include "flow-backend-helper.h"
+#include "scenario-congestion-control.h"
 
 #include "ns3/fabric-switch.h"
 #include "ns3/flow-sink.h"
@@ -12,6 +13,7 @@
 #include "ns3/node-list.h"
 #include "ns3/port-classes.h"
 #include "ns3/random-variable-stream.h"
+#include "ns3/rdma-fixed-rate.h"
 #include "ns3/rdma-nic.h"
 #include "ns3/rdma-queue-pair.h"
 #include "ns3/rdma-timeout-report.h"
@@ -191,6 +193,14 @@ ScenarioRunner::BuildFluid()
         granularity[0] = char(std::toupper(granularity[0]));
         flow.SetTransportAttribute("RingGranularity", StringValue(granularity));
         m_fluid = flow.Install(m_topo);
+        // Line-rate senders (the scenario's "cc": "fixed"): a congested port shared per input
+        // port, as the packet switches share it (doc/flow-backend.rst, *Sharing by input port at
+        // flow level*); a "fluidSharing" section, installed later, sets either mode.
+        if (CongestionControlConfig::ScenarioDefault(m_cfg).Factory().GetTypeId() ==
+            RdmaFixedRate::GetTypeId())
+        {
+            m_fluid->GetNetwork()->SetSharing("input-port");
+        }
     }
 }
 

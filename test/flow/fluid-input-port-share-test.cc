@@ -259,29 +259,41 @@ TEST_CASE("flow: the Sharing attribute and the fluidSharing scenario key", "[flo
     }
     CHECK(net->GetSharing() == "flow");
 
-    // Three 2 MB messages to host 3 of the dumbbell, as above, through a scenario file.
+    // Three 2 MB messages to host 3 of the dumbbell, as above, through a scenario file: per
+    // input port by default with line-rate senders ("cc": "fixed"), else per flow.
     auto text = [](const std::string& extra) {
         return R"({"topology": {"type": "dumbbell", "left": 2, "right": 2}, "duration": "1us",
-                   "backend": "flow", "cc": "fixed", )" +
+                   "backend": "flow", )" +
                extra + R"("traffic": [{"type": "rdma", "src": 0, "dst": 3, "bytes": "2MB"},
                           {"type": "rdma", "src": 1, "dst": 3, "bytes": "2MB"},
                           {"type": "rdma", "src": 2, "dst": 3, "bytes": "2MB"}]})";
     };
+    const std::string fixed = R"("cc": "fixed", )";
     const ScenarioResult port =
+        mlnettest::RunScenarioText(text(fixed + R"("fluidSharing": "input-port", )"));
+    const ScenarioResult flow =
+        mlnettest::RunScenarioText(text(fixed + R"("fluidSharing": "flow", )"));
+    const ScenarioResult fixedDefault = mlnettest::RunScenarioText(text(fixed));
+    const ScenarioResult dcqcnDefault = mlnettest::RunScenarioText(text(""));
+    const ScenarioResult dcqcnPort =
         mlnettest::RunScenarioText(text(R"("fluidSharing": "input-port", )"));
-    const ScenarioResult flow = mlnettest::RunScenarioText(text(R"("fluidSharing": "flow", )"));
-    const ScenarioResult none = mlnettest::RunScenarioText(text(""));
-    REQUIRE(port.flows.size() == 3);
-    REQUIRE(flow.flows.size() == 3);
-    REQUIRE(none.flows.size() == 3);
+    for (const ScenarioResult* r : {&port, &flow, &fixedDefault, &dcqcnDefault, &dcqcnPort})
+    {
+        REQUIRE(r->flows.size() == 3);
+    }
     for (uint32_t i = 0; i < 3; ++i)
     {
-        CHECK(flow.flows[i].completedNs == none.flows[i].completedNs);
+        CHECK(fixedDefault.flows[i].completedNs == port.flows[i].completedNs);
+        CHECK(dcqcnDefault.flows[i].completedNs == flow.flows[i].completedNs);
+        CHECK(dcqcnPort.flows[i].completedNs == port.flows[i].completedNs);
     }
     INFO("input-port: " << port.flows[0].completedNs << ", " << port.flows[1].completedNs << ", "
-                        << port.flows[2].completedNs << " ns");
+                        << port.flows[2].completedNs << " ns; flow: " << flow.flows[0].completedNs
+                        << ", " << flow.flows[1].completedNs << ", " << flow.flows[2].completedNs
+                        << " ns");
     CHECK(port.flows[2].completedNs < 0.7 * port.flows[0].completedNs);
-    CHECK(port.flows[0].completedNs == Approx(none.flows[0].completedNs).epsilon(0.01));
+    CHECK(flow.flows[2].completedNs == Approx(flow.flows[0].completedNs).epsilon(0.01));
+    CHECK(port.flows[0].completedNs == Approx(flow.flows[0].completedNs).epsilon(0.01));
     CHECK(mlnettest::ScenarioParseError(
               text(R"("fluidSharing": {"mode": "input-port", "maxRounds": 4}, )")) == "");
     const std::string bad = mlnettest::ScenarioParseError(text(R"("fluidSharing": "port", )"));
