@@ -81,6 +81,31 @@ FluidNetwork::FillOnce(const std::vector<uint32_t>& flows, const std::vector<uin
     auto pushLink = [&](uint32_t li) {
         push(FluidNetworkLevel{std::max(avail[li], 0.0) / wsum[li], li, version[li]});
     };
+    // A link whose level a freeze changed gets its new entry once the level taken has been
+    // handled (the heap's order is strict: the same levels are taken as with an entry per
+    // change, without the stale ones).
+    std::vector<char>& relevel = sc.relevel;
+    std::vector<uint32_t>& relevelLinks = sc.relevelLinks;
+    relevel.assign(nl, 0);
+    relevelLinks.clear();
+    auto markLink = [&](uint32_t li) {
+        if (!relevel[li])
+        {
+            relevel[li] = 1;
+            relevelLinks.push_back(li);
+        }
+    };
+    auto pushMarked = [&]() {
+        for (uint32_t li : relevelLinks)
+        {
+            relevel[li] = 0;
+            if (active[li] > 0)
+            {
+                pushLink(li);
+            }
+        }
+        relevelLinks.clear();
+    };
     // The entries of a flow filled with it: its path, its acknowledgements on links its path
     // crosses (coef > 0), and the others while they rise with it (not counted at a rate).
     auto filled = [&](uint32_t fi, uint32_t k) {
@@ -160,6 +185,9 @@ FluidNetwork::FillOnce(const std::vector<uint32_t>& flows, const std::vector<uin
             return rate;
         };
         std::size_t alone = 0;
+        // (the log's level asked once per class, not per reserve: a call into ns-3's library
+        // per reserve of every filling otherwise)
+        const bool logAlone = g_log.IsEnabled(LOG_LOGIC);
         for (uint32_t li : reserved)
         {
             if (active[li] != 0)
@@ -167,9 +195,12 @@ FluidNetwork::FillOnce(const std::vector<uint32_t>& flows, const std::vector<uin
                 continue;
             }
             const double rate = grantReserve(li, std::max(avail[li], 0.0), true);
-            NS_LOG_LOGIC("reserve of class " << int(c) << " alone on link " << links[li] << ": "
-                                             << rate << " of "
-                                             << sc.reserveRate[c][sc.reservePos[li]]);
+            if (logAlone)
+            {
+                NS_LOG_LOGIC("reserve of class " << int(c) << " alone on link " << links[li] << ": "
+                                                 << rate << " of "
+                                                 << sc.reserveRate[c][sc.reservePos[li]]);
+            }
             touched.push_back(li);
             ++alone;
         }
@@ -206,7 +237,7 @@ FluidNetwork::FillOnce(const std::vector<uint32_t>& flows, const std::vector<uin
                 else
                 {
                     wsum[li] -= weight[fi] * std::abs(entryCoef[k]);
-                    pushLink(li);
+                    markLink(li);
                 }
             }
             if (guess[fi] >= 0)
@@ -240,7 +271,7 @@ FluidNetwork::FillOnce(const std::vector<uint32_t>& flows, const std::vector<uin
                     if (active[li] > 0)
                     {
                         ++version[li];
-                        pushLink(li);
+                        markLink(li);
                     }
                 }
             }
@@ -256,7 +287,7 @@ FluidNetwork::FillOnce(const std::vector<uint32_t>& flows, const std::vector<uin
             else
             {
                 wsum[li] -= 1.0;
-                pushLink(li);
+                markLink(li);
             }
         };
         while (left > 0 && !heap.empty())
@@ -277,6 +308,7 @@ FluidNetwork::FillOnce(const std::vector<uint32_t>& flows, const std::vector<uin
                 {
                     freeze(e.idx, e.level, kCapped);
                 }
+                pushMarked();
                 continue;
             }
             if (e.version != version[e.idx] || active[e.idx] == 0)
@@ -304,6 +336,7 @@ FluidNetwork::FillOnce(const std::vector<uint32_t>& flows, const std::vector<uin
             {
                 full[e.idx] |= bit; // its capacity set rates of this class
             }
+            pushMarked();
         }
         heap.clear(); // caps of flows frozen by links, stale links
         // The class's acknowledgements that rose with their flow, on links its data does not

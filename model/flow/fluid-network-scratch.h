@@ -36,7 +36,7 @@ constexpr double kToCount = -2;
 } // namespace fluidsolver
 
 /// A candidate fill level of the progressive filling: a link saturates or a flow hits its cap.
-/// (16 B: a cap's entry is told by its version, kCapEntry; the heap's order is the level's.)
+/// (16 B: a cap's entry is told by its version, kCapEntry.)
 struct FluidNetworkLevel
 {
     double level;     //!< fill level (bytes/s per unit of weight)
@@ -53,10 +53,27 @@ struct FluidNetworkLevel
         return version == kCapEntry;
     }
 
-    /// \param o another level \return true if this one is higher
+    /**
+     * The heap's order: by level, then caps before saturations, then by index (and version): a
+     * strict order, so that the levels are taken in one order whatever the heap's layout (the
+     * entries already taken or left stale change it) and however many stale entries it holds.
+     * \param o another level \return true if this one comes after
+     */
     bool operator>(const FluidNetworkLevel& o) const
     {
-        return level > o.level;
+        if (level != o.level)
+        {
+            return level > o.level;
+        }
+        if (IsFlow() != o.IsFlow())
+        {
+            return !IsFlow();
+        }
+        if (idx != o.idx)
+        {
+            return idx > o.idx;
+        }
+        return version > o.version;
     }
 };
 
@@ -107,6 +124,10 @@ struct FluidNetwork::Scratch
     std::vector<std::vector<double>> granted;
     /// FillOnce(): per local link, its index in `reserves` of the class being filled
     std::vector<uint32_t> reservePos;
+    /// FillOnce(): per local link, its level changed since its last heap entry (pushed once
+    /// after the level taken has been handled, not once per flow that changed it)
+    std::vector<char> relevel;
+    std::vector<uint32_t> relevelLinks; //!< FillOnce(): those links
     /// FillOnce(): the largest move of an acknowledgement load counted at a rate that made the
     /// filling inexact, as a share of its link's capacity (0 if exact)
     double moved{0};
