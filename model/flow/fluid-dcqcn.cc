@@ -668,7 +668,12 @@ FluidDcqcn::Step()
             const double open = (now - (o.lastCnp + m_cnpInterval)).GetSeconds();
             frames *= dt > 0 ? std::min(1.0, std::max(0.0, open / dt)) : 0.0;
         }
-        const double prob = CnpProbability(1.0 - unmarked, frames);
+        // Less than one frame in the step: a frame goes out with probability `frames` (a flow
+        // paced at 1 bit/s, a scheduler's pause, sends one in hours), marked with the path's
+        // probability. (1 - (1 - P)^n is 1 for any n > 0 when P = 1: every paused flow behind a
+        // queue above Kmax would be cut at every CnpInterval without sending a frame.)
+        const double prob =
+            frames >= 1.0 ? CnpProbability(1.0 - unmarked, frames) : frames * (1.0 - unmarked);
         o.ops->Advance(o.cc, now);
         o.ops->OnSent(o.cc, uint32_t(std::min(sent * o.payloadPerWire, 4e9)), now);
         if (prob > 0 && d.rng->GetValue() < prob)

@@ -407,6 +407,38 @@ TEST_CASE("flow: dcqcn thins a flow by what the links before pass, over several 
     Simulator::Destroy();
 }
 
+TEST_CASE("flow: dcqcn a paused flow behind a marking queue gets no CNP", "[flow]")
+{
+    // Two line-rate flows fill a link whose every queued frame is marked (Kmin = Kmax = 0, so
+    // the probability is 1 as soon as it queues); a third flow on it is paused by its owner's
+    // cap of 1 bit/s (a flow scheduler's pause), so it sends no frame in the run: no CNP may
+    // reach it, and its rate stays at line rate for when it is let go.
+    Ptr<FluidNetwork> net = CreateObject<FluidNetwork>();
+    Ptr<FluidDcqcn> cc = CreateObject<FluidDcqcn>();
+    std::vector<uint32_t> hosts;
+    for (int i = 0; i < 3; ++i)
+    {
+        hosts.push_back(net->AddLink(kLine / 8, MicroSeconds(1)));
+    }
+    const uint32_t link = net->AddLink(kLine / 8, MicroSeconds(1));
+    cc->Attach(net);
+    cc->AssignStreams(1);
+    cc->SetMarking(link, 0, 0, 1.0);
+    std::vector<int> owners(3);
+    cc->StartFlow(&owners[0], Flow({hosts[0], link}, 1000000000), kLine, kPayload);
+    cc->StartFlow(&owners[1], Flow({hosts[1], link}, 1000000000), kLine, kPayload);
+    FluidNetwork::FlowSpec paused = Flow({hosts[2], link}, 1000000000);
+    paused.rateCap = 1.0 / 8; // 1 bit/s
+    cc->StartFlow(&owners[2], paused, kLine, kPayload);
+    Simulator::Stop(MicroSeconds(500));
+    Simulator::Run();
+    CHECK(cc->GetCnps() > 0);
+    CHECK(cc->GetState(&owners[0]).rate < kLine); // the senders are cut
+    CHECK(cc->GetState(&owners[1]).rate < kLine);
+    CHECK(cc->GetState(&owners[2]).rate == kLine);
+    Simulator::Destroy();
+}
+
 TEST_CASE("flow: dcqcn virtual queues per class in strict priority, and OtherLoad", "[flow]")
 {
     // Two line-rate flows into one marking link (Kmin 0: any queue marks every frame).
