@@ -90,6 +90,21 @@ AggregationDevice::GetTypeId()
 AggregationDevice::AggregationDevice()
 {
     m_engine = CreateObject<AggregationEngine>();
+    for (uint8_t side = 0; side < 2; ++side)
+    {
+        Side& s = m_sides[side];
+        for (uint8_t c = 0; c < 8; ++c)
+        {
+            SideTimer& t = s.refresh[c];
+            t.device = this;
+            t.side = side;
+            t.cls = c;
+            t.timer.Bind<SideTimer, &SideTimer::Refresh>(&t);
+        }
+        s.drain.device = this;
+        s.drain.side = side;
+        s.drain.timer.Bind<SideTimer, &SideTimer::Drain>(&s.drain);
+    }
 }
 
 void
@@ -109,11 +124,11 @@ AggregationDevice::DoDispose()
 {
     for (Side& s : m_sides)
     {
-        for (EventId& e : s.refresh)
+        for (SideTimer& t : s.refresh)
         {
-            e.Cancel();
+            t.timer.Cancel();
         }
-        s.drain.Cancel();
+        s.drain.timer.Cancel();
         if (s.dev)
         {
             s.dev->SetPortHandler(nullptr, 0);
@@ -337,9 +352,7 @@ AggregationDevice::CheckDrain(uint8_t side)
             break;
         }
     }
-    s.drain.Cancel();
-    s.drain =
-        Simulator::Schedule(at - Simulator::Now(), &AggregationDevice::CheckDrain, this, side);
+    s.drain.timer.Schedule(at - Simulator::Now()); // replaces a pending check
 }
 
 void
@@ -372,8 +385,7 @@ AggregationDevice::Pause(uint8_t side, uint8_t cls)
     s.dev->SendPfc(cls, m_pauseQuanta);
     Time d = s.dev->GetDataRate().CalculateBytesTxTime(uint64_t(m_pauseQuanta) *
                                                        PfcHeader::kBitsPerQuantum / 8);
-    s.refresh[cls].Cancel();
-    s.refresh[cls] = Simulator::Schedule(d / 2, &AggregationDevice::Refresh, this, side, cls);
+    s.refresh[cls].timer.Schedule(d / 2); // replaces a pending refresh
 }
 
 void
@@ -390,7 +402,7 @@ void
 AggregationDevice::Resume(uint8_t side, uint8_t cls)
 {
     Side& s = m_sides[side];
-    s.refresh[cls].Cancel();
+    s.refresh[cls].timer.Cancel();
     m_stats.resumes++;
     s.dev->SendPfc(cls, 0);
 }

@@ -7,9 +7,9 @@
 #include "aggregation-engine.h"
 
 #include "ns3/enum.h"
-#include "ns3/event-id.h"
 #include "ns3/fabric-net-device.h"
 #include "ns3/object.h"
+#include "ns3/reusable-timer.h"
 #include "ns3/traced-callback.h"
 
 #include <array>
@@ -128,6 +128,28 @@ class AggregationDevice : public Object, public FabricPortHandler
         bool turn{false}; //!< a pass-through frame left last: a waiting result goes next
     };
 
+    /// A side's timer (a ReusableTimer calls a member function without arguments: this one
+    /// knows its side and class).
+    struct SideTimer
+    {
+        AggregationDevice* device{nullptr};
+        uint8_t side{0};
+        uint8_t cls{0};
+        ReusableTimer timer;
+
+        /// The pause's refresh is due: AggregationDevice::Refresh(side, cls).
+        void Refresh()
+        {
+            device->Refresh(side, cls);
+        }
+
+        /// Enough may have left the input buffer: AggregationDevice::CheckDrain(side).
+        void Drain()
+        {
+            device->CheckDrain(side);
+        }
+    };
+
     struct Side
     {
         Ptr<FabricNetDevice> dev;
@@ -136,8 +158,8 @@ class AggregationDevice : public Object, public FabricPortHandler
         uint64_t xoff{0};                              //!< pause threshold
         std::array<bool, 8> inputPaused{};             //!< we paused this side (input buffer)
         std::array<bool, 8> passPaused{};              //!< we paused this side (pass-through)
-        std::array<EventId, 8> refresh;
-        EventId drain;
+        std::array<SideTimer, 8> refresh;              //!< per class: the pause's refresh
+        SideTimer drain;                               //!< the input buffer's drain check
         ResultSource results; //!< BYPASS: results waiting for this side's port
     };
 

@@ -67,7 +67,11 @@ AggregationWorker::GetTypeId()
     return tid;
 }
 
-AggregationWorker::AggregationWorker() = default;
+AggregationWorker::AggregationWorker()
+{
+    m_wake.Bind<AggregationWorker, &AggregationWorker::Wake>(this);
+}
+
 AggregationWorker::~AggregationWorker() = default;
 
 void
@@ -81,7 +85,7 @@ AggregationWorker::DoDispose()
     }
     for (Tree& t : m_trees)
     {
-        t.rto.Cancel();
+        t.rto->timer.Cancel();
         t.ops = nullptr;
     }
     m_trees.clear();
@@ -138,6 +142,10 @@ AggregationWorker::Setup(Ptr<FabricNetDevice> dev,
             d->SetReactionPoint(*rp);
         }
         t.ops->Init(t.cc, Simulator::Now());
+        t.rto = std::make_unique<RtoTimer>();
+        t.rto->worker = this;
+        t.rto->tree = uint32_t(m_trees.size());
+        t.rto->timer.Bind<RtoTimer, &RtoTimer::Fire>(t.rto.get());
         t.sport =
             AggregationStackHeader::SourcePort(dev->GetIpv4AddressValue(), jobId, c.treeId, 0);
         m_treeIndex[c.treeId] = m_trees.size();
@@ -413,10 +421,9 @@ AggregationWorker::TrySend()
     }
     if (earliest != Time::Max())
     {
-        if (m_wake.IsExpired() || Time(m_wake.GetTs()) > earliest)
+        if (!m_wake.IsPending() || m_wake.GetTsStep() > earliest.GetTimeStep())
         {
-            m_wake.Cancel();
-            m_wake = Simulator::Schedule(earliest - now, &AggregationWorker::Wake, this);
+            m_wake.Schedule(earliest - now);
         }
     }
 }
@@ -494,12 +501,9 @@ AggregationWorker::BuildChunk(Tree& t, uint32_t seq, bool retransmit)
 void
 AggregationWorker::ArmRto(Tree& t)
 {
-    if (t.rto.IsExpired() && t.una < t.nxt)
+    if (!t.rto->timer.IsPending() && t.una < t.nxt)
     {
-        t.rto = Simulator::Schedule(m_rtoTime,
-                                    &AggregationWorker::OnRto,
-                                    this,
-                                    uint32_t(&t - &m_trees[0]));
+        t.rto->timer.Schedule(m_rtoTime);
     }
 }
 
@@ -598,7 +602,9 @@ AggregationWorker::Receive(Ptr<const Packet> p, const AggregationStackHeader& h)
     }
     if (progress)
     {
-        t.rto.Cancel();
+        // Cancelled when every chunk has its result: the timer's queued expiry is then inert
+        // (ReusableTimer), so a session ends at the last result, not a timeout later.
+        t.rto->timer.Cancel();
         ArmRto(t);
     }
     TrySend();

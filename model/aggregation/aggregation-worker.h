@@ -8,15 +8,16 @@
 #include "aggregation-stack-header.h"
 
 #include "ns3/callback.h"
-#include "ns3/event-id.h"
 #include "ns3/fabric-net-device.h"
 #include "ns3/object-factory.h"
 #include "ns3/object.h"
 #include "ns3/rdma-nic.h"
+#include "ns3/reusable-timer.h"
 #include "ns3/traced-callback.h"
 
 #include <deque>
 #include <map>
+#include <memory>
 #include <vector>
 
 namespace ns3
@@ -149,6 +150,21 @@ class AggregationWorker : public Object, public RdmaNicSource
         bool queuedRetx{false};
     };
 
+    /// A tree's retransmission timer (a ReusableTimer calls a member function without
+    /// arguments: this one knows its tree).
+    struct RtoTimer
+    {
+        AggregationWorker* worker{nullptr};
+        uint32_t tree{0};
+        ReusableTimer timer;
+
+        /// The timer expired: the worker's OnRto for this tree.
+        void Fire()
+        {
+            worker->OnRto(tree);
+        }
+    };
+
     struct Tree
     {
         AggWorkerTree cfg;
@@ -160,7 +176,7 @@ class AggregationWorker : public Object, public RdmaNicSource
         AggregationCcState cc;
         Ptr<AggregationCongestionOps> ops;
         Time nextAvail;
-        EventId rto;
+        std::unique_ptr<RtoTimer> rto; //!< on the heap: a ReusableTimer does not move
         uint16_t sport{0};
         uint64_t bytes{0};
         double lastCwnd{-1};
@@ -202,7 +218,7 @@ class AggregationWorker : public Object, public RdmaNicSource
     uint64_t m_chunkCounter{0};            //!< global chunks posted (chunk g is on tree g mod T)
     std::map<uint64_t, uint64_t> m_postAt; //!< global index of a post's first chunk -> post
     uint32_t m_rr{0};
-    EventId m_wake;
+    ReusableTimer m_wake; //!< sends again when a tree's pacing allows (no RDMA NIC)
     AggregationWorkerStats m_stats;
 
     uint32_t m_chunkElements{256};

@@ -192,7 +192,7 @@ FabricSwitch::AddPort(Ptr<FabricNetDevice> dev)
     uint32_t idx = m_ports.size();
     Port port;
     port.dev = dev;
-    m_ports.push_back(port);
+    m_ports.push_back(std::move(port));
     dev->SetPortHandler(this, idx);
     return idx;
 }
@@ -618,7 +618,7 @@ FabricSwitch::PortDequeue(uint32_t out, FabricFrame& f, uint8_t cls, uint32_t me
     if (ip.pausing[cls] && m_mmu.CanResume(in, cls))
     {
         ip.pausing[cls] = false;
-        ip.refresh[cls].Cancel();
+        ip.refresh[cls]->timer.Cancel(); // made by SendPause
         ip.stats.resumeSent++;
         ip.dev->SendPfc(cls, 0);
         m_resumeTrace(in, cls);
@@ -634,8 +634,16 @@ FabricSwitch::SendPause(uint32_t in, uint8_t cls)
     ip.pauseClass[cls]++;
     ip.dev->SendPfc(cls, m_pauseQuanta);
     m_pauseTrace(in, cls);
-    ip.refresh[cls] =
-        Simulator::Schedule(ip.pauseDuration / 2, &FabricSwitch::RefreshPause, this, in, cls);
+    std::unique_ptr<PauseRefresh>& r = ip.refresh[cls];
+    if (!r)
+    {
+        r = std::make_unique<PauseRefresh>();
+        r->sw = this;
+        r->port = in;
+        r->cls = cls;
+        r->timer.Bind<PauseRefresh, &PauseRefresh::Fire>(r.get());
+    }
+    r->timer.Schedule(ip.pauseDuration / 2); // replaces a pending refresh
 }
 
 void
@@ -662,9 +670,12 @@ FabricSwitch::DoDispose()
 {
     for (Port& p : m_ports)
     {
-        for (auto& e : p.refresh)
+        for (auto& r : p.refresh)
         {
-            e.Cancel();
+            if (r)
+            {
+                r->timer.Cancel();
+            }
         }
         p.dev = nullptr;
     }

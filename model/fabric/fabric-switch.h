@@ -15,11 +15,13 @@
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/random-variable-stream.h"
+#include "ns3/reusable-timer.h"
 #include "ns3/traced-callback.h"
 
 #include <array>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -215,6 +217,23 @@ class alignas(64) FabricSwitch : public Object, public FabricPortHandler
     /// ECN-capable packet is to be marked at dequeue: the switch need not parse it again.
     static constexpr uint32_t kMarkAtDequeue = 1u << 31;
 
+    /// A port's PFC pause refresh of one class (a ReusableTimer calls a member function
+    /// without arguments: this one knows its port and class). Cancelled at the resume, its
+    /// queued expiry is inert, so a run to the end does not wait up to half a pause for it.
+    struct PauseRefresh
+    {
+        FabricSwitch* sw{nullptr};
+        uint32_t port{0};
+        uint8_t cls{0};
+        ReusableTimer timer;
+
+        /// Due: FabricSwitch::RefreshPause(port, cls).
+        void Fire()
+        {
+            sw->RefreshPause(port, cls);
+        }
+    };
+
     /// A port; what a frame touches (the device, the pause state, the ECN thresholds, the
     /// transmit counters) is in its first cache line.
     struct alignas(64) Port
@@ -227,7 +246,7 @@ class alignas(64) FabricSwitch : public Object, public FabricPortHandler
         /// (GetPortStats copies them in).
         mutable SwitchPortStats stats;
         Time pauseDuration;
-        std::array<EventId, 8> refresh;
+        std::array<std::unique_ptr<PauseRefresh>, 8> refresh; //!< made at the class's first pause
         /// Per class: packets and bytes sent (a frame counts once, in its class's pair).
         std::array<std::array<uint64_t, 2>, 8> txClass{};
         std::array<uint64_t, 8> pauseClass{}; //!< PFC pauses sent, per class
