@@ -45,4 +45,5 @@ list(APPEND MLNET_TEST_SOURCES
   ${MLNET_ROOT}/test/flow/flow-udp-periodic-test.cc
   ${MLNET_ROOT}/test/flow/flow-host-test.cc
   ${MLNET_ROOT}/test/flow/flow-dcqcn-test.cc
+  ${MLNET_ROOT}/test/flow/flow-dcqcn-owner-test.cc
 )

@@ -38,6 +38,7 @@
 #include <iostream>
 #include <limits>
 #include <map>
+#include <numeric>
 #include <sstream>
 #include <stdexcept>
 
@@ -66,6 +67,8 @@ struct Options
     double threshold = 0.1;
     uint32_t window = 10;
     std::string out;
+    std::string backend = "packet"; //!< packet, or flow (FluidDcqcn with the same --cc)
+    Time step = MicroSeconds(10);   //!< FluidDcqcn::Step at flow level
 };
 
 /// One congestion-control setting of the jobs.
@@ -163,7 +166,27 @@ Simulate(const Options& o,
     FabricTopology t = th.BuildDumbbell(n, n);
     RdmaHelper rdma;
     rdma.SetCongestionControl(o.cc);
-    std::vector<Ptr<RdmaNic>> nics = rdma.Install(t.hosts);
+    std::vector<Ptr<RdmaNic>> nics;
+    std::vector<Ptr<MessageTransport>> transports;
+    if (o.backend == "packet")
+    {
+        nics = rdma.Install(t.hosts);
+    }
+    else
+    {
+        // Flow level: the same dumbbell as fluid links, DCQCN as FluidDcqcn (one reaction point
+        // per job's connection, with the job's own factory, as the queue pairs have).
+        FlowBackendHelper flow;
+        Ptr<FluidFabric> fabric = flow.Install(t);
+        Ptr<FluidDcqcn> fluidCc = CreateObject<FluidDcqcn>();
+        fluidCc->SetAttribute("Step", TimeValue(o.step));
+        fluidCc->SetCongestionControl(rdma.GetCongestionControl());
+        fluidCc->AssignStreams(1000);
+        fluidCc->Install(fabric);
+        std::vector<uint32_t> all(2 * n);
+        std::iota(all.begin(), all.end(), 0);
+        transports = FlowBackendHelper::Transports(t, all);
+    }
     std::vector<Ptr<PeriodicJob>> jobs;
     for (uint32_t j = 0; j < n; ++j)
     {
@@ -186,7 +209,17 @@ Simulate(const Options& o,
         job->SetAttribute("StartTime", TimeValue(startTimes[j]));
         job->SetAttribute("ComputeJitter", PointerValue(PeriodicJob::NormalJitter(cv)));
         job->AssignStreams(100 + j);
-        job->SetQueuePair(nics[j]->Connect(nics[n + j], DataClass::DEFAULT, &cc));
+        if (o.backend == "packet")
+        {
+            job->SetQueuePair(nics[j]->Connect(nics[n + j], DataClass::DEFAULT, &cc));
+        }
+        else
+        {
+            Ptr<FluidConnection> c = DynamicCast<FluidConnection>(
+                transports[j]->Open(transports[n + j], DataClass::DEFAULT));
+            c->SetCongestionControl(cc);
+            job->SetConnection(c);
+        }
         job->Start();
         jobs.push_back(job);
     }
@@ -326,7 +359,20 @@ ParseOptions(int argc, char* argv[], Options& o)
                  o.threshold);
     cmd.AddValue("window", "Iterations of that average (>= 1)", o.window);
     cmd.AddValue("out", "Prefix of the CSV files (<out>-iterations.csv, <out>-runs.csv)", o.out);
+    cmd.AddValue("backend",
+                 "packet, or flow (DCQCN at flow level: FluidDcqcn with the same --cc and each "
+                 "job's profile)",
+                 o.backend);
+    cmd.AddValue("step", "FluidDcqcn::Step with --backend=flow, in [100ns, 1ms]", o.step);
     cmd.Parse(argc, argv);
+    if (o.backend != "packet" && o.backend != "flow")
+    {
+        throw std::invalid_argument("--backend must be packet or flow, got '" + o.backend + "'");
+    }
+    if (o.step < NanoSeconds(100) || o.step > MilliSeconds(1))
+    {
+        throw std::invalid_argument("--step must be in [100ns, 1ms]");
+    }
 
     o.fractions = SplitReal(fractions, "fractions");
     o.aggressiveness = SplitReal(aggr, "aggressiveness");

@@ -181,9 +181,12 @@ InstallRdmaFlow(TrafficContext& ctx,
     base.startNs = p.start.GetNanoSeconds();
     if (ctx.Config().backend == "flow")
     {
-        // The flow backend: one message on a fluid connection (congestion control is not
-        // modelled; the per-packet columns of the record are empty).
+        // The flow backend: one message on a fluid connection (the per-packet columns of the
+        // record are empty). Its congestion control only under "fluidCc" (FluidDcqcn): then
+        // the entry's own algorithm (cc, aggressiveness) is its reaction point's, as its queue
+        // pair's at packet level.
         Ptr<FluidConnection> c = OpenFluid(topo, src, dst, p.priority);
+        c->SetCongestionControl(p.Factory());
         if (p.aggregate)
         {
             c->SetAggregate(true);
@@ -348,9 +351,12 @@ class PeriodicJobSpec : public TrafficSpec
         };
         if (ctx.Config().backend == "flow")
         {
-            // The flow backend: the job's messages on a fluid connection (no congestion
-            // control, so the iteration-gain keys change nothing; per-packet columns empty).
+            // The flow backend: the job's messages on a fluid connection (per-packet columns
+            // empty). Under "fluidCc" (FluidDcqcn) the entry's own algorithm (cc,
+            // aggressiveness, the iteration-gain keys) is its reaction point's; without it
+            // nothing controls the rate and those keys change nothing.
             Ptr<FluidConnection> c = OpenFluid(topo, src, dst, params.priority);
+            c->SetCongestionControl(params.Factory());
             job->SetConnection(c);
             job->Start();
             base.flowLevel = true;

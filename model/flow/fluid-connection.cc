@@ -119,6 +119,11 @@ FluidConnection::StartNext()
     Ptr<FluidNetwork> net = m_local->GetFabric()->GetNetwork();
     if (Ptr<FluidDcqcn> cc = FluidDcqcn::Of(net)) // DCQCN at flow level (opt-in)
     {
+        if (m_ccFactory)
+        {
+            cc->SetOwnerCongestionControl(this, *m_ccFactory);
+            m_ccFactory.reset();
+        }
         m_flow = cc->StartFlow(this,
                                std::move(s),
                                double(m_local->GetLineRate().GetBitRate()),
@@ -199,8 +204,18 @@ FluidConnection::OnCompleted(uint64_t id, uint64_t bytes, Time posted, Completio
 }
 
 void
-FluidConnection::StartIteration(uint64_t)
+FluidConnection::StartIteration(uint64_t bytes)
 {
+    if (Ptr<FluidDcqcn> cc = m_local && !m_aggregate ? FluidDcqcn::Of(MessageNetwork()) : nullptr)
+    {
+        cc->StartIteration(this, bytes);
+    }
+}
+
+void
+FluidConnection::SetCongestionControl(const ObjectFactory& factory)
+{
+    m_ccFactory = factory;
 }
 
 uint32_t

@@ -6,10 +6,12 @@
 
 #include "ns3/message-transport.h"
 #include "ns3/nstime.h"
+#include "ns3/object-factory.h"
 #include "ns3/traced-callback.h"
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace ns3
@@ -44,7 +46,8 @@ class FluidConnection : public MessageConnection
     ~FluidConnection() override;
 
     uint64_t PostSend(uint64_t bytes, CompletionCallback cb = CompletionCallback()) override;
-    /// No congestion control at flow level: ignored.
+    /// Under DCQCN at flow level (a FluidDcqcn on the network): the reaction point's iteration
+    /// (FluidDcqcn::StartIteration, MLTCP's iteration fraction); otherwise ignored.
     void StartIteration(uint64_t bytes) override;
     uint32_t GetQpn() const override;
     Ipv4Address GetPeer() const override;
@@ -80,6 +83,15 @@ class FluidConnection : public MessageConnection
     void SetAggregate(bool aggregate);
     /// \return true if the messages drain in the aggregate background model
     bool GetAggregate() const;
+    /**
+     * The connection's own reaction-point algorithm under DCQCN at flow level, as
+     * RdmaNic::Connect's per-queue-pair factory (a job's DcqcnProfile, MLTCP's gain): passed to
+     * the network's FluidDcqcn at the connection's next message
+     * (FluidDcqcn::SetOwnerCongestionControl). Without a FluidDcqcn nothing controls the
+     * connection's rate and it has no effect.
+     * \param factory a factory of an RdmaCongestionOps
+     */
+    void SetCongestionControl(const ObjectFactory& factory);
 
   protected:
     void DoDispose() override;
@@ -194,13 +206,14 @@ class FluidConnection : public MessageConnection
     std::vector<uint32_t> m_reversePath; //!< the acknowledgements' links
     double m_reverseShare{0};            //!< acknowledgement bytes per data byte on the wire
     Time m_ackLatency;
-    MessageQueue m_waiting;     //!< posted, not started
-    bool m_sending{false};      //!< a message's flow is draining
-    uint64_t m_sendingBytes{0}; //!< its payload bytes
-    uint64_t m_sendingWire{0};  //!< its bytes on the wire
-    uint64_t m_sent{0};         //!< payload bytes of the messages drained
-    uint64_t m_flow{0};         //!< its FluidNetwork id
-    bool m_aggregate{false};    //!< Aggregate attribute
+    MessageQueue m_waiting;                   //!< posted, not started
+    bool m_sending{false};                    //!< a message's flow is draining
+    uint64_t m_sendingBytes{0};               //!< its payload bytes
+    uint64_t m_sendingWire{0};                //!< its bytes on the wire
+    uint64_t m_sent{0};                       //!< payload bytes of the messages drained
+    uint64_t m_flow{0};                       //!< its FluidNetwork id
+    bool m_aggregate{false};                  //!< Aggregate attribute
+    std::optional<ObjectFactory> m_ccFactory; //!< SetCongestionControl's, not yet passed on
     uint64_t m_nextId{0};
     uint64_t m_posted{0};
     uint64_t m_acked{0};

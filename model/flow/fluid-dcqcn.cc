@@ -112,6 +112,10 @@ struct FluidDcqcn::Impl
     FluidNetwork* net{nullptr};
     ObjectFactory factory;
     std::unordered_map<const void*, Owner> owners;
+    /// before an owner's first flow: its own factory (SetOwnerCongestionControl) and its
+    /// iteration's bytes (StartIteration)
+    std::unordered_map<const void*, ObjectFactory> ownFactory;
+    std::unordered_map<const void*, uint64_t> ownIteration;
     std::vector<const void*> order;  //!< owners in the order they came (deterministic steps)
     std::vector<int32_t> markOf;     //!< per link: index in marks, or -1
     std::vector<Marking> marks;      //!< marking links
@@ -498,11 +502,21 @@ FluidDcqcn::StartFlow(const void* owner,
     if (it == d.owners.end())
     {
         Impl::Owner o;
-        o.ops = d.factory.Create<RdmaCongestionOps>();
+        auto own = d.ownFactory.find(owner);
+        o.ops = (own != d.ownFactory.end() ? own->second : d.factory).Create<RdmaCongestionOps>();
         o.cc.lineRate = lineRate;
         o.cc.rate = lineRate;
         o.cc.targetRate = lineRate;
         o.ops->Init(o.cc, now);
+        if (auto iter = d.ownIteration.find(owner); iter != d.ownIteration.end())
+        {
+            o.cc.iterationBytes = iter->second;
+            d.ownIteration.erase(iter);
+        }
+        if (own != d.ownFactory.end())
+        {
+            d.ownFactory.erase(own);
+        }
         it = d.owners.emplace(owner, std::move(o)).first;
         d.order.push_back(owner);
     }
@@ -511,7 +525,9 @@ FluidDcqcn::StartFlow(const void* owner,
     if (o.remaining > 0)
     {
         // the previous flow's bytes after the last step: sent, without a step to see them
-        o.ops->OnSent(o.cc, uint32_t(std::min(o.remaining * o.payloadPerWire, 4e9)), now);
+        const auto payload = uint32_t(std::min(o.remaining * o.payloadPerWire, 4e9));
+        o.cc.iterationSent += payload;
+        o.ops->OnSent(o.cc, payload, now);
     }
     o.payloadPerWire = payloadPerWire;
     o.ownCap = spec.rateCap;
@@ -563,6 +579,45 @@ FluidDcqcn::Forget(const void* owner)
     {
         d.order.erase(std::find(d.order.begin(), d.order.end(), owner));
     }
+    d.ownFactory.erase(owner);
+    d.ownIteration.erase(owner);
+}
+
+void
+FluidDcqcn::SetOwnerCongestionControl(const void* owner, const ObjectFactory& factory)
+{
+    Impl& d = *m_impl;
+    auto it = d.owners.find(owner);
+    if (it == d.owners.end())
+    {
+        d.ownFactory[owner] = factory;
+        return;
+    }
+    Impl::Owner& o = it->second;
+    o.ops = factory.Create<RdmaCongestionOps>();
+    RdmaCcState cc;
+    cc.lineRate = o.cc.lineRate;
+    cc.rate = cc.lineRate;
+    cc.targetRate = cc.lineRate;
+    cc.iterationBytes = o.cc.iterationBytes;
+    cc.iterationSent = o.cc.iterationSent;
+    o.cc = cc;
+    o.ops->Init(o.cc, Simulator::Now());
+    d.ApplyCap(o, true, m_tolerance);
+}
+
+void
+FluidDcqcn::StartIteration(const void* owner, uint64_t bytes)
+{
+    Impl& d = *m_impl;
+    auto it = d.owners.find(owner);
+    if (it == d.owners.end())
+    {
+        d.ownIteration[owner] = bytes;
+        return;
+    }
+    it->second.cc.iterationBytes = bytes;
+    it->second.cc.iterationSent = 0;
 }
 
 void
@@ -675,7 +730,9 @@ FluidDcqcn::Step()
         const double prob =
             frames >= 1.0 ? CnpProbability(1.0 - unmarked, frames) : frames * (1.0 - unmarked);
         o.ops->Advance(o.cc, now);
-        o.ops->OnSent(o.cc, uint32_t(std::min(sent * o.payloadPerWire, 4e9)), now);
+        const auto payload = uint32_t(std::min(sent * o.payloadPerWire, 4e9));
+        o.cc.iterationSent += payload;
+        o.ops->OnSent(o.cc, payload, now);
         if (prob > 0 && d.rng->GetValue() < prob)
         {
             o.cnpSent = true;

@@ -136,6 +136,21 @@ class FluidDcqcn : public Object
     void SetClass(const void* owner, uint8_t cls);
     /// Drop an owner's state (e.g. when it is disposed). \param owner an owner
     void Forget(const void* owner);
+    /**
+     * An owner's own reaction-point algorithm, as RdmaNic::Connect's per-queue-pair factory (a
+     * job's DcqcnProfile, MLTCP's IterGainSlope / IterGainIntercept): used at the owner's first
+     * flow, or at once if it has a state (a new reaction point at line rate, the iteration's
+     * bytes kept). Owners without one use SetCongestionControl()'s.
+     * \param owner an owner \param factory a factory of an RdmaCongestionOps
+     */
+    void SetOwnerCongestionControl(const void* owner, const ObjectFactory& factory);
+    /**
+     * A training iteration of `bytes` starts for an owner (RdmaQueuePair::StartIteration): the
+     * reaction point's iteration fraction r (RdmaCcState::IterationFraction, MLTCP's gain F(r))
+     * counts the payload sent from now on against it.
+     * \param owner an owner \param bytes the iteration's bytes (0: not declared)
+     */
+    void StartIteration(const void* owner, uint64_t bytes);
 
     /// \return the owners with a reaction point
     uint32_t GetNOwners() const;

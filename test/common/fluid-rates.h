@@ -9,11 +9,22 @@
 #include "ns3/fluid-network.h"
 #include "ns3/simulator.h"
 
+#include <cstdint>
 #include <functional>
 #include <vector>
 
 namespace mlnettest
 {
+
+/// \return a flow of `bytes` over `path` (class 3, weight 1, no cap)
+inline ns3::FluidNetwork::FlowSpec
+FluidFlow(std::vector<uint32_t> path, uint64_t bytes)
+{
+    ns3::FluidNetwork::FlowSpec s;
+    s.path = std::move(path);
+    s.bytes = bytes;
+    return s;
+}
 
 /**
  * Start the flows at t = 0, run to `at` and return their rates there (bytes/s); `check` (if
