@@ -135,6 +135,25 @@ struct FluidDcqcn::Impl
     uint64_t steps{0};
     uint64_t capChanges{0};
 
+    /**
+     * Give an owner a new reaction point made by `factory`, at line rate, its iteration's
+     * bytes and count kept.
+     * \param o the owner \param factory a factory of an RdmaCongestionOps
+     * \param lineRate bit/s \param now the time
+     */
+    static void NewReactionPoint(Owner& o, const ObjectFactory& factory, double lineRate, Time now)
+    {
+        o.ops = factory.Create<RdmaCongestionOps>();
+        RdmaCcState cc;
+        cc.lineRate = lineRate;
+        cc.rate = lineRate;
+        cc.targetRate = lineRate;
+        cc.iterationBytes = o.cc.iterationBytes;
+        cc.iterationSent = o.cc.iterationSent;
+        o.cc = cc;
+        o.ops->Init(o.cc, now);
+    }
+
     /// \return the owner's offered rate now (bytes/s): RC, or its own cap if lower
     static double Offered(const Owner& o)
     {
@@ -503,11 +522,10 @@ FluidDcqcn::StartFlow(const void* owner,
     {
         Impl::Owner o;
         auto own = d.ownFactory.find(owner);
-        o.ops = (own != d.ownFactory.end() ? own->second : d.factory).Create<RdmaCongestionOps>();
-        o.cc.lineRate = lineRate;
-        o.cc.rate = lineRate;
-        o.cc.targetRate = lineRate;
-        o.ops->Init(o.cc, now);
+        Impl::NewReactionPoint(o,
+                               own != d.ownFactory.end() ? own->second : d.factory,
+                               lineRate,
+                               now);
         if (auto iter = d.ownIteration.find(owner); iter != d.ownIteration.end())
         {
             o.cc.iterationBytes = iter->second;
@@ -594,15 +612,7 @@ FluidDcqcn::SetOwnerCongestionControl(const void* owner, const ObjectFactory& fa
         return;
     }
     Impl::Owner& o = it->second;
-    o.ops = factory.Create<RdmaCongestionOps>();
-    RdmaCcState cc;
-    cc.lineRate = o.cc.lineRate;
-    cc.rate = cc.lineRate;
-    cc.targetRate = cc.lineRate;
-    cc.iterationBytes = o.cc.iterationBytes;
-    cc.iterationSent = o.cc.iterationSent;
-    o.cc = cc;
-    o.ops->Init(o.cc, Simulator::Now());
+    Impl::NewReactionPoint(o, factory, o.cc.lineRate, Simulator::Now());
     d.ApplyCap(o, true, m_tolerance);
 }
 
