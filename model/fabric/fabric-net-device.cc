@@ -149,6 +149,7 @@ FabricNetDevice::FabricNetDevice()
 {
     AllDevices().insert(this);
     m_pausedUntil.fill(Time(0));
+    m_pauseWake.Bind<FabricNetDevice, &FabricNetDevice::PauseExpired>(this);
     WireArena::AddUser(); // the arena lives while a device may put frames on a wire
     m_txDoneEvent = TxDoneEvent::Make<&FabricNetDevice::TransmitComplete>(this);
     m_wire = Create<FabricWire>(this);
@@ -181,6 +182,7 @@ FabricNetDevice::DoDispose()
     m_egress.Clear();
     m_queuedMask = 0;
     m_ctrlQueue.clear();
+    m_pauseWake.Cancel();
     m_wire->Clear();
     if (m_arenaUser)
     {
@@ -638,10 +640,38 @@ FabricNetDevice::HandlePfc(Ptr<Packet> p)
             Time d = m_rate.CalculateBytesTxTime(uint64_t(q) * PfcHeader::kBitsPerQuantum / 8);
             m_pausedUntil[c] = now + d;
             m_pauseHorizon = std::max(m_pauseHorizon, m_pausedUntil[c]);
-            // Wake up when the pause expires unless refreshed or resumed before.
-            Simulator::Schedule(d, &FabricNetDevice::TriggerTransmit, this);
         }
     }
+    ArmPauseWake();
+    TriggerTransmit();
+}
+
+void
+FabricNetDevice::ArmPauseWake()
+{
+    Time now = Simulator::Now();
+    Time next = Time::Max();
+    for (const Time& until : m_pausedUntil)
+    {
+        if (until > now && until < next)
+        {
+            next = until;
+        }
+    }
+    if (next == Time::Max())
+    {
+        m_pauseWake.Cancel();
+    }
+    else if (!m_pauseWake.IsPending() || m_pauseWake.GetTsStep() != next.GetTimeStep())
+    {
+        m_pauseWake.Schedule(next - now);
+    }
+}
+
+void
+FabricNetDevice::PauseExpired()
+{
+    ArmPauseWake();
     TriggerTransmit();
 }
 

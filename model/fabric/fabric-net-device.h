@@ -21,6 +21,7 @@
 #include "ns3/net-device.h"
 #include "ns3/nstime.h"
 #include "ns3/packet.h"
+#include "ns3/reusable-timer.h"
 #include "ns3/ring-queue.h"
 #include "ns3/traced-callback.h"
 #include "ns3/watched-traced-callback.h"
@@ -461,6 +462,10 @@ class FabricNetDevice : public NetDevice
     void SettleReservedTxDone() const;
     /// \return GetPausedMask() while a pause may be in force (m_pauseHorizon is set)
     uint8_t PausedMaskNow() const;
+    /// Arm m_pauseWake for the earliest pause still in force, or cancel it if none is.
+    void ArmPauseWake();
+    /// m_pauseWake is due: transmit what the expired pause held, and wait for the next one.
+    void PauseExpired();
 
     /// Something to send arrived: settle the reserved event, and schedule it if still ahead.
     void NeedTxDone()
@@ -555,7 +560,10 @@ class FabricNetDevice : public NetDevice
     uint64_t m_hostQueueLimit{0};
     std::deque<Ptr<Packet>> m_ctrlQueue;
     std::array<Time, kNumClasses> m_pausedUntil;
-    EventId m_pauseExpiry;
+    /// Wakes the port at the earliest expiry of a received pause (PauseExpired): one expiry
+    /// pending at a time, replaced by each pause frame, so a refreshed or resumed pause leaves
+    /// no queued wake-up behind (a run to the end ends at the last event that did something).
+    ReusableTimer m_pauseWake;
 
     FabricReceiveCallback m_fabricRx;
     DequeueCallback m_dequeueCb;
