@@ -53,6 +53,7 @@ list(APPEND MLNET_TEST_SOURCES
   ${MLNET_ROOT}/test/helper/scenario-inputs-test.cc
 )
 list(APPEND MLNET_EXAMPLES ina-line-rate)
+list(APPEND MLNET_EXAMPLES ina-cc-trace)
 list(APPEND MLNET_EXAMPLES panama-shared-cluster)
 # an example's files besides examples/<name>.cc (in examples/)
 set(MLNET_EXAMPLE_SOURCES_panama-shared-cluster
