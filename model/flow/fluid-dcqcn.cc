@@ -90,7 +90,8 @@ struct FluidDcqcn::Impl
         bool active{false};  //!< the flow transmits
         double remaining{0}; //!< the flow's bytes left at the last step
         bool cnpSent{false};
-        Time lastCnp;
+        Time lastCnp; //!< when its last CNP came (within a step)
+        Time from;    //!< its flow's start
         std::vector<uint32_t> path;
         std::vector<double> coef; //!< bytes on path[i] per byte of the flow
     };
@@ -152,6 +153,27 @@ struct FluidDcqcn::Impl
         cc.iterationSent = o.cc.iterationSent;
         o.cc = cc;
         o.ops->Init(o.cc, now);
+    }
+
+    /**
+     * When the first marked frame of a window has gone out, as a fraction of the window, for
+     * `frames` frames sent evenly over it, each marked with probability `mark`, given the
+     * uniform draw u that found one (u below the CNP's probability: 1 - (1 - mark)^frames, or
+     * frames x mark below one frame). The unmarked frames before it are k = floor(x), x the
+     * solution of 1 - (1 - mark)^x = u (geometric: the same draw decides the CNP and places
+     * it), and it ends at (k + 1) / frames of the window; below one frame, the one frame goes
+     * out at x / frames, x = u / mark (uniform over the window).
+     * \param mark per frame, in (0, 1] \param frames > 0 \param u in [0, 1)
+     * \return a fraction in [0, 1]
+     */
+    static double FirstMarkAt(double mark, double frames, double u)
+    {
+        if (frames < 1.0)
+        {
+            return std::min(1.0, u / mark / frames);
+        }
+        const double k = mark < 1.0 ? std::floor(std::log1p(-u) / std::log1p(-mark)) : 0.0;
+        return std::min(1.0, (std::max(0.0, k) + 1.0) / frames);
     }
 
     /// \return the owner's offered rate now (bytes/s): RC, or its own cap if lower
@@ -557,6 +579,7 @@ FluidDcqcn::StartFlow(const void* owner,
     o.path = spec.path;
     o.coef = spec.pathCoef.empty() ? std::vector<double>(spec.path.size(), 1.0) : spec.pathCoef;
     o.remaining = double(spec.bytes);
+    o.from = now;
     o.flow = d.net->StartFlow(std::move(spec));
     Wake();
     return o.flow;
@@ -645,7 +668,8 @@ FluidDcqcn::Step()
 {
     Impl& d = *m_impl;
     const Time now = Simulator::Now();
-    const double dt = (now - d.lastStep).GetSeconds();
+    const Time start = d.lastStep;
+    const double dt = (now - start).GetSeconds();
     d.lastStep = now;
     ++d.steps;
     const uint32_t nLinks = d.net->GetNLinks();
@@ -726,30 +750,48 @@ FluidDcqcn::Step()
                 unmarked *= 1.0 - d.marks[size_t(d.markOf[link])].p[o.cls];
             }
         }
-        double frames = sent / d.frameBytes;
-        if (o.cnpSent)
+        // The step's frames went out evenly over [from, now] (from: the step's start, or the
+        // flow's if it started within the step); only those after the notification point's
+        // interval has passed since the last CNP (`open` on) count.
+        const Time from = std::max(start, o.from);
+        const Time open = o.cnpSent ? std::max(from, o.lastCnp + m_cnpInterval) : from;
+        double frames = 0;
+        if (open < now)
         {
-            // only the frames after the notification point's interval has passed count
-            const double open = (now - (o.lastCnp + m_cnpInterval)).GetSeconds();
-            frames *= dt > 0 ? std::min(1.0, std::max(0.0, open / dt)) : 0.0;
+            frames = sent / d.frameBytes * ((now - open).GetSeconds() / (now - from).GetSeconds());
         }
+        const double mark = 1.0 - unmarked;
         // Less than one frame in the step: a frame goes out with probability `frames` (a flow
         // paced at 1 bit/s, a scheduler's pause, sends one in hours), marked with the path's
         // probability. (1 - (1 - P)^n is 1 for any n > 0 when P = 1: every paused flow behind a
         // queue above Kmax would be cut at every CnpInterval without sending a frame.)
-        const double prob =
-            frames >= 1.0 ? CnpProbability(1.0 - unmarked, frames) : frames * (1.0 - unmarked);
-        o.ops->Advance(o.cc, now);
+        const double prob = frames >= 1.0 ? CnpProbability(mark, frames) : frames * mark;
         const auto payload = uint32_t(std::min(sent * o.payloadPerWire, 4e9));
         o.cc.iterationSent += payload;
-        o.ops->OnSent(o.cc, payload, now);
-        if (prob > 0 && d.rng->GetValue() < prob)
+        const double u = prob > 0 ? d.rng->GetValue() : 1.0;
+        if (u < prob)
         {
+            // The CNP comes at the first marked frame (the same draw places it), not at the
+            // step's end: the timers that would expire between the two (the rate increase's,
+            // 55 us, just after a CnpInterval of 50 us) must not act before the cut.
+            const Time at = open + TimeStep(int64_t(double((now - open).GetTimeStep()) *
+                                                    Impl::FirstMarkAt(mark, frames, u)));
+            const auto before =
+                uint32_t(double(payload) * (at - from).GetSeconds() / (now - from).GetSeconds());
+            o.ops->Advance(o.cc, at);
+            o.ops->OnSent(o.cc, before, at);
             o.cnpSent = true;
-            o.lastCnp = now;
+            o.lastCnp = at;
             ++d.cnps;
-            o.ops->OnCnp(o.cc, now);
+            o.ops->OnCnp(o.cc, at);
             m_cnpTrace(o.flow, o.cc.rate);
+            o.ops->Advance(o.cc, now);
+            o.ops->OnSent(o.cc, payload - before, now);
+        }
+        else
+        {
+            o.ops->Advance(o.cc, now);
+            o.ops->OnSent(o.cc, payload, now);
         }
         if (!o.active)
         {

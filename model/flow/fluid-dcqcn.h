@@ -45,9 +45,9 @@ class FluidFabric;
  * target RT, alpha, the alpha timer, the rate-increase timer and byte counter stages (fast
  * recovery, additive, hyper increase). Each step, a flow that sent n frames over a path whose
  * links mark with probabilities p_l gets a CNP with probability \f$1 - (1 - P)^{n}\f$,
- * \f$P = 1 - \prod_l (1 - p_l)\f$, counting only the frames sent after its notification point's
- * CnpInterval has passed since its last CNP (RdmaNic::CnpInterval by default); the bytes it
- * sent go to the byte counter (OnSent), then the CNP (OnCnp).
+ * \f$P = 1 - \prod_l (1 - p_l)\f$, n counting the frames after its CnpInterval (RdmaNic's by
+ * default) has passed since its last CNP; the CNP comes at its first marked frame within the
+ * step, not at the step's end (the bytes before it go to OnSent, then OnCnp, then the rest).
  *
  * A link passes what it is offered, at most its capacity, and while its virtual queue holds
  * bytes it passes its capacity (the queue drains): out = min(C, A + q / step). Each flow gets

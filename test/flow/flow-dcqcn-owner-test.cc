@@ -30,7 +30,7 @@ struct MarkingLink
     std::vector<uint32_t> hosts;
     uint32_t link{0};
 
-    explicit MarkingLink(uint32_t n)
+    explicit MarkingLink(uint32_t n, int64_t stream = 7)
     {
         while (hosts.size() < n)
         {
@@ -38,20 +38,20 @@ struct MarkingLink
         }
         link = net->AddLink(kLine / 8, MicroSeconds(1));
         cc->Attach(net);
-        cc->AssignStreams(7);
+        cc->AssignStreams(stream);
         cc->SetMarking(link, 400000, 1600000, 0.2);
     }
 };
 
 /**
  * Two owners through one marking link, owner 0 with DcqcnProfile(a0), owner 1 plain
- * ns3::Dcqcn, both sending from t = 0.
+ * ns3::Dcqcn, both sending from t = 0 (the CNP draws from `stream`).
  * \return the wire bytes each sent from 20 ms to 20 ms + `duration`
  */
 std::vector<double>
-SharedLink(double a0, Time duration)
+SharedLink(double a0, Time duration, int64_t stream = 7)
 {
-    MarkingLink m(2);
+    MarkingLink m(2, stream);
     Ptr<FluidNetwork> net = m.net;
     Ptr<FluidDcqcn> cc = m.cc;
     const uint32_t h0 = m.hosts[0];
@@ -99,15 +99,27 @@ TEST_CASE("flow: dcqcn owners with their own algorithm: a profile is its reactio
           "[flow]")
 {
     const Time duration = MilliSeconds(180);
-    // the same parameters: each gets half the link (within 10 % over 20-200 ms, as in the
-    // N-flow test of flow-dcqcn-test.cc: DCQCN's shares drift for tens of ms)
-    const std::vector<double> fair = SharedLink(1.0, duration);
     const double half = kLine / 8 * duration.GetSeconds() / 2;
-    CHECK(fair[0] == Approx(half).epsilon(0.1));
-    CHECK(fair[1] == Approx(half).epsilon(0.1));
+    // the same parameters: each gets half the link on average. DCQCN is fair on average only:
+    // each random CNP cuts one flow by alpha / 2 and the shares drift for tens of ms, so over
+    // 20-200 ms one run's share is within 15 % of half (the packet dumbbell,
+    // dcqcn-convergence --flows=2, RngRun 1-6: 0.880-1.120 of half over 20-200 ms; here streams
+    // 7-12: 0.876-1.124), and the mean of six runs within 5 %
+    std::vector<double> fair(2, 0.0);
+    for (int64_t stream = 7; stream < 13; ++stream)
+    {
+        const std::vector<double> run = SharedLink(1.0, duration, stream);
+        INFO("stream " << stream);
+        CHECK(run[0] == Approx(half).epsilon(0.15));
+        CHECK(run[1] == Approx(half).epsilon(0.15));
+        fair[0] += run[0] / 6;
+        fair[1] += run[1] / 6;
+    }
+    CHECK(fair[0] == Approx(half).epsilon(0.05));
+    CHECK(fair[1] == Approx(half).epsilon(0.05));
     // owner 0 at DcqcnProfile(4) (faster additive and hyper increase, shorter timer, smaller
     // g): it recovers faster from the same marks, so it sends more than half, the other less
-    // (measured: 2.2x the other's bytes)
+    // (measured: 2.3x the other's bytes)
     const std::vector<double> unfair = SharedLink(4.0, duration);
     CHECK(unfair[0] > 1.2 * half);
     CHECK(unfair[1] < 0.8 * half);

@@ -221,7 +221,7 @@ TEST_CASE("flow: dcqcn cut on a CNP is (1 - alpha / 2), alpha's EWMA and fast re
     Simulator::Destroy();
 }
 
-TEST_CASE("flow: dcqcn CNPs at most once per CnpInterval", "[flow]")
+TEST_CASE("flow: dcqcn CNPs at most once per CnpInterval, each at its first marked frame", "[flow]")
 {
     Ptr<FluidNetwork> net = CreateObject<FluidNetwork>();
     const uint32_t host = net->AddLink(kLine / 8, MicroSeconds(1));
@@ -231,26 +231,43 @@ TEST_CASE("flow: dcqcn CNPs at most once per CnpInterval", "[flow]")
     cc->SetMarking(link, 0, 0, 1.0); // every frame marked while the queue holds bytes
     int owner = 0;
     cc->StartFlow(&owner, Flow({host, link}, 1000000000), kLine, kPayload);
-    std::vector<double> at;
+    std::vector<double> at; // the reaction point's CNPs (ns)
+    cc->GetOps(&owner)->TraceConnectWithoutContext(
+        "Cnp",
+        MakeCallback(+[](std::vector<double>* v, Time t) {
+            v->push_back(double(t.GetNanoSeconds()));
+        }).Bind(&at));
+    std::vector<double> rates; // RC after each cut (bit/s)
     cc->TraceConnectWithoutContext("Cnp",
-                                   MakeCallback(+[](std::vector<double>* v, uint64_t, double) {
-                                       v->push_back(Simulator::Now().GetMicroSeconds());
-                                   }).Bind(&at));
-    Simulator::Stop(MicroSeconds(1000) + NanoSeconds(1));
+                                   MakeCallback(+[](std::vector<double>* v, uint64_t, double r) {
+                                       v->push_back(r);
+                                   }).Bind(&rates));
+    Simulator::Stop(MicroSeconds(400) + NanoSeconds(1));
     Simulator::Run();
-    // the queue never empties (10x overload, halving per CNP: it takes many CNPs to get under
-    // C): CNPs at 10 us, then at the first step wholly after each 50 us interval: 70, 130, ...
-    REQUIRE(at.size() >= 5);
-    CHECK(at[0] == 10);
-    for (size_t i = 1; i < at.size(); ++i)
+    // The flow passes C = 10 Gb/s while the queue holds bytes (RC applies from the step after
+    // each cut: 112.5 kB by 10 us at 100 Gb/s, + 250 kB by 60 us at 50, + 93.75 kB at 25,
+    // + 15.6 kB at 12.5, then it drains at C - RC: about 250 kB left at 400 us), one frame every
+    // 1082 x 8 / 10e9 s = 865.6 ns. Every frame is marked, so the first CNP comes with the first
+    // frame, 865 ns (the step's 10 us split in whole ns), and each next one with the first frame
+    // after the 50 us interval, 50.8656 us later: not at the end of the step in which the interval
+    // opens (at 60 us, after the rate-increase timer's 55 us, which recovered RC before each cut).
+    const double frameNs = kFrame * 8 / (kLine / 10) * 1e9;
+    REQUIRE(at.size() == 8); // the 8th at 865.6 + 7 x 50865.6 ns = 356.9 us
+    REQUIRE(rates.size() == at.size());
+    CHECK(at[0] == Approx(frameNs).margin(1));
+    const double minRate = DynamicCast<Dcqcn>(cc->GetOps(&owner))->GetMinRate().GetBitRate();
+    for (size_t i = 0; i < at.size(); ++i)
     {
-        INFO("CNP " << i << " at " << at[i] << " us");
-        CHECK(at[i] - at[i - 1] >= 60);
-        CHECK((i > 4 || at[i] - at[i - 1] == 60));
+        INFO("CNP " << i << " at " << at[i] << " ns");
+        CHECK(at[i] == Approx(frameNs + double(i) * (50000 + frameNs)).margin(2 * double(i) + 1));
+        // alpha stays 1 ((1 - g) 1 + g) and no timer expires between cuts 50.9 us apart: each
+        // CNP halves RC (above MinRate)
+        CHECK(rates[i] == Approx(kLine / std::pow(2.0, double(i + 1))));
+        CHECK(rates[i] > minRate);
     }
-    CHECK(cc->GetSteps() == 100);
-    CHECK(cc->GetState(&owner).rate >=
-          DynamicCast<Dcqcn>(cc->GetOps(&owner))->GetMinRate().GetBitRate());
+    CHECK(DynamicCast<Dcqcn>(cc->GetOps(&owner))->GetAlpha() == 1.0);
+    CHECK(cc->GetSteps() == 40);
+    CHECK(cc->GetQueue(link) > 100000);
     Simulator::Destroy();
 }
 
