@@ -6,12 +6,16 @@
 // reaction point's rate RC, target RT, alpha and CNPs, per job, worker and tree, and per
 // training iteration what the trees' rates were and how many CNPs they took.
 //
-//   ina-cc-trace FILE --out=DIR [--seed=N] [ns-3 --ns3::Type::Attribute=value ...]
+//   ina-cc-trace FILE --out=DIR [--seed=N] [--queue-from=T --queue-to=T]
+//                [ns-3 --ns3::Type::Attribute=value ...]
 //
 // Writes, besides mlnet-run's files, DIR/cc-trace.csv (timeNs,job,worker,tree,event,value; job:
 // the training job, its traffic entry's index;
 // event rate / target / alpha / cnp; rates in bit/s; a reaction point's timers are applied
 // when the tree next sends, so an idle tree's recovery shows at its next send) and
+// DIR/marks.csv (timeNs,node,port,class: every ECN mark of a switch, node its node id, port its
+// port index as in ports.csv), DIR/queue.csv with --queue-from/--queue-to (timeNs,node,port,
+// class,bytes: every switch port's queue at each change in that window), and
 // DIR/cc-iterations.csv, one row per job and iteration:
 //   rateStartBps   the mean RC of the job's trees (every worker's) at the iteration's start,
 //   rateMinBps     the lowest RC of any worker's tree in the iteration,
@@ -25,6 +29,7 @@
 #include "ns3/aggregation-endpoint.h"
 #include "ns3/aggregation-worker.h"
 #include "ns3/command-line.h"
+#include "ns3/fabric-switch.h"
 #include "ns3/node-list.h"
 #include "ns3/scenario-runner.h"
 #include "ns3/scenario.h"
@@ -57,6 +62,10 @@ struct Point
 
 std::vector<Point> g_points;
 std::ofstream g_trace;
+std::ofstream g_marks;
+std::ofstream g_queue;
+Time g_queueFrom; //!< the window of queue.csv
+Time g_queueTo;
 
 void
 Log(uint32_t i, const char* event, double value)
@@ -98,6 +107,24 @@ OnPost(uint32_t i, uint64_t, uint64_t, Time posted, Time done)
     g_points[i].posts.emplace_back(posted.GetNanoSeconds(), done.GetNanoSeconds());
 }
 
+void
+OnMark(uint32_t node, uint32_t port, uint8_t cls)
+{
+    g_marks << Simulator::Now().GetNanoSeconds() << "," << node << "," << port << ","
+            << unsigned(cls) << "\n";
+}
+
+void
+OnQueue(uint32_t node, uint32_t port, uint8_t cls, uint64_t bytes)
+{
+    const Time now = Simulator::Now();
+    if (now >= g_queueFrom && now <= g_queueTo)
+    {
+        g_queue << now.GetNanoSeconds() << "," << node << "," << port << "," << unsigned(cls) << ","
+                << bytes << "\n";
+    }
+}
+
 /// the training job (its traffic entry's index) of each ina entry, in entry order
 std::vector<uint16_t> g_inaEntries;
 
@@ -108,6 +135,15 @@ Connect()
     std::map<uint16_t, uint32_t> workersOfJob;
     for (uint32_t n = 0; n < NodeList::GetNNodes(); ++n)
     {
+        if (Ptr<FabricSwitch> sw = NodeList::GetNode(n)->GetObject<FabricSwitch>())
+        {
+            sw->TraceConnectWithoutContext("EcnMark", MakeBoundCallback(&OnMark, n));
+            for (uint32_t port = 0; g_queueTo > g_queueFrom && port < sw->GetNPorts(); ++port)
+            {
+                sw->GetPort(port)->TraceConnectWithoutContext("QueueBytes",
+                                                              MakeBoundCallback(&OnQueue, n, port));
+            }
+        }
         Ptr<AggregationEndpoint> ep = NodeList::GetNode(n)->GetObject<AggregationEndpoint>();
         if (!ep)
         {
@@ -207,12 +243,19 @@ Main(int argc, char* argv[])
     std::string file;
     std::string out = "ina-cc-trace-out";
     std::string seed;
+    Time queueFrom;
+    Time queueTo;
     CommandLine cmd(__FILE__);
     cmd.Usage("Run a scenario at packet level and trace its aggregation trees' AggregationDcqcn "
               "(rate, target, alpha, CNPs; per iteration): DIR/cc-trace.csv, "
               "DIR/cc-iterations.csv");
     cmd.AddValue("out", "Output directory (mlnet-run's files and the traces)", out);
     cmd.AddValue("seed", "Override the scenario's seed (an integer >= 1)", seed);
+    cmd.AddValue("queue-from",
+                 "Start of the window of DIR/queue.csv (every switch port's queued bytes per "
+                 "class at each change; none without --queue-to)",
+                 queueFrom);
+    cmd.AddValue("queue-to", "End of that window (after --queue-from)", queueTo);
     cmd.AddNonOption("file", "JSON scenario file", file);
     cmd.Parse(argc, argv);
     if (file.empty())
@@ -246,11 +289,26 @@ Main(int argc, char* argv[])
     ScenarioRunner::PrepareOutputDir(out);
     g_trace.open(out + "/cc-trace.csv");
     g_trace << "timeNs,job,worker,tree,event,value\n";
+    g_marks.open(out + "/marks.csv");
+    g_marks << "timeNs,node,port,class\n";
+    if (queueTo.IsStrictlyPositive())
+    {
+        if (!(queueTo > queueFrom) || queueFrom.IsStrictlyNegative())
+        {
+            throw std::invalid_argument("--queue-from and --queue-to: need 0 <= from < to");
+        }
+        g_queueFrom = queueFrom;
+        g_queueTo = queueTo;
+        g_queue.open(out + "/queue.csv");
+        g_queue << "timeNs,node,port,class,bytes\n";
+    }
     Simulator::Schedule(Seconds(0), &Connect);
     ScenarioRunner runner(cfg);
     const ScenarioResult result = runner.Run();
     ScenarioRunner::WriteResults(result, cfg, out);
     g_trace.close();
+    g_marks.close();
+    g_queue.close();
 
     std::ofstream csv(out + "/cc-iterations.csv");
     csv << "job,iteration,startNs,durationNs,commStartNs,commEndNs,rateStartBps,rateMinBps,"

@@ -4,8 +4,8 @@
 (flow-validation.py's ina4-googlenet-k4-1tree, 4 iterations) at packet level. Its reaction
 points (one per worker) are traced: every CNP cuts RC to RC (1 - alpha / 2) with alpha from
 before the CNP (ns3::Dcqcn), the four workers take the same CNPs (their results carry the same
-marks), the first communication starts at line rate and is cut, and cc-iterations.csv has one
-row per iteration whose durations are iterations.csv's. A flow-level scenario is an error (exit
+marks, all at one port: marks.csv), the first communication starts at line rate and is cut, and
+cc-iterations.csv has one row per iteration whose durations are iterations.csv's. A flow-level scenario is an error (exit
 2). Usage: ina-cc-trace.py INA_CC_TRACE WORKDIR"""
 import csv
 import json
@@ -66,6 +66,12 @@ def main():
                 failures.append("worker %s at %s ns: RC %s after the CNP, expected %.6g"
                                 % (w, t, got, want))
             cuts += 1
+    # every mark of this tree is at one port, the one before the root's device that three of the
+    # four workers' contributions cross
+    with open(os.path.join(out, "marks.csv")) as f:
+        ports = {(r["node"], r["port"]) for r in csv.DictReader(f)}
+    if len(ports) != 1:
+        failures.append("marks at %d ports, expected 1: %s" % (len(ports), sorted(ports)))
     with open(os.path.join(out, "cc-iterations.csv")) as f:
         its = list(csv.DictReader(f))
     with open(os.path.join(out, "iterations.csv")) as f:
