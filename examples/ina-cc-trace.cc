@@ -15,7 +15,8 @@
 // when the tree next sends, so an idle tree's recovery shows at its next send) and
 // DIR/marks.csv (timeNs,node,port,class: every ECN mark of a switch, node its node id, port its
 // port index as in ports.csv), DIR/queue.csv with --queue-from/--queue-to (timeNs,node,port,
-// class,bytes: every switch port's queue at each change in that window), and
+// class,bytes: every switch port's and every worker host's port's (port 0) queue at each
+// change in that window), and
 // DIR/cc-iterations.csv, one row per job and iteration:
 //   rateStartBps   the mean RC of the job's trees (every worker's) at the iteration's start,
 //   rateMinBps     the lowest RC of any worker's tree in the iteration,
@@ -148,6 +149,12 @@ Connect()
         if (!ep)
         {
             continue;
+        }
+        if (g_queueTo > g_queueFrom)
+        {
+            // a worker's host port (port 0): what its workers have queued for the wire
+            ep->GetDevice()->TraceConnectWithoutContext("QueueBytes",
+                                                        MakeBoundCallback(&OnQueue, n, 0u));
         }
         for (uint32_t job = 0; job < 256; ++job)
         {
