@@ -7,7 +7,8 @@
 // --backend=flow the same dumbbell runs at flow level under the fluid DCQCN model (FluidDcqcn,
 // doc/flow-backend.rst, *DCQCN at flow level*): the same reaction point (--cc) and the switch's
 // own ECN marking on a virtual queue; the queue column is that virtual queue (PFC and drops do
-// not exist there).
+// not exist there). --linkDelay sets every link's propagation delay (1 us), which is the CNP's
+// way back at both levels.
 //
 //   ./dcqcn-convergence --flows=4 --duration=60ms --cc=ns3::Dcqcn --csv=rates.csv
 //   ./dcqcn-convergence --flows=4 --duration=60ms --backend=flow
@@ -51,6 +52,7 @@ main(int argc, char* argv[])
     std::string csv;
     std::string backend = "packet";
     Time step = MicroSeconds(10);
+    Time linkDelay = MicroSeconds(1);
     CommandLine cmd(__FILE__);
     EventSchedulerHelper::UseDefault(cmd); // mlnet's event scheduler; --scheduler=...
     EventSchedulerHelper::UseHugePages();  // a program owns its process: huge-page heap
@@ -65,6 +67,7 @@ main(int argc, char* argv[])
                  "packet, or flow (the fluid DCQCN model FluidDcqcn with the same --cc)",
                  backend);
     cmd.AddValue("step", "FluidDcqcn::Step with --backend=flow, in [100ns, 1ms]", step);
+    cmd.AddValue("linkDelay", "Propagation delay of every link, in [0, 1ms]", linkDelay);
     cmd.Parse(argc, argv);
     try
     {
@@ -86,7 +89,14 @@ main(int argc, char* argv[])
             throw std::invalid_argument("--step = " + std::to_string(step.GetNanoSeconds()) +
                                         "ns: must be in [100ns, 1ms]");
         }
+        if (linkDelay < Time(0) || linkDelay > MilliSeconds(1))
+        {
+            throw std::invalid_argument(
+                "--linkDelay = " + std::to_string(linkDelay.GetNanoSeconds()) +
+                "ns: must be in [0, 1ms]");
+        }
         FabricTopologyHelper th;
+        th.SetLinkDelay(linkDelay);
         th.Fabric().SetSwitchAttribute("PfcEnabled", BooleanValue(pfc));
         FabricTopology t = th.BuildDumbbell(flows, flows);
         Ptr<FabricSwitch> left = t.edge.Get(0)->GetObject<FabricSwitch>();

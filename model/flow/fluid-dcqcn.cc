@@ -90,8 +90,9 @@ struct FluidDcqcn::Impl
         bool active{false};  //!< the flow transmits
         double remaining{0}; //!< the flow's bytes left at the last step
         bool cnpSent{false};
-        Time lastCnp; //!< when its last CNP came (within a step)
-        Time from;    //!< its flow's start
+        Time lastCnp;             //!< its notification point's last CNP (a marked frame's time)
+        Time from;                //!< its flow's start
+        std::vector<Time> arrive; //!< CNPs on their way back: when they reach it (ascending)
         std::vector<uint32_t> path;
         std::vector<double> coef; //!< bytes on path[i] per byte of the flow
     };
@@ -130,6 +131,7 @@ struct FluidDcqcn::Impl
     std::vector<uint32_t> touched;
     std::vector<Owner*> live; //!< the owners whose flow transmits (this step)
     Ptr<UniformRandomVariable> rng;
+    TracedCallback<uint64_t, double>* cnpTrace{nullptr}; //!< the model's Cnp trace source
     Time lastStep;
     double frameBytes{1082};
     uint64_t cnps{0};
@@ -174,6 +176,54 @@ struct FluidDcqcn::Impl
         }
         const double k = mark < 1.0 ? std::floor(std::log1p(-u) / std::log1p(-mark)) : 0.0;
         return std::min(1.0, (std::max(0.0, k) + 1.0) / frames);
+    }
+
+    /**
+     * The CNPs of an owner that have come back by `until`: each at its time, the reaction point
+     * advanced to it first.
+     * \param o the owner \param until the time
+     */
+    void Arrive(Owner& o, Time until)
+    {
+        size_t n = 0;
+        for (; n < o.arrive.size() && o.arrive[n] <= until; ++n)
+        {
+            o.ops->Advance(o.cc, o.arrive[n]);
+            o.ops->OnCnp(o.cc, o.arrive[n]);
+            ++cnps;
+            (*cnpTrace)(o.flow, o.cc.rate);
+        }
+        o.arrive.erase(o.arrive.begin(), o.arrive.begin() + ptrdiff_t(n));
+    }
+
+    /**
+     * The CNP's way back for a frame of `o` marked now: from the path's link likeliest to mark
+     * (the highest marking probability; its own propagation included) to the receiver, then
+     * the CNP to the sender over a way back as long as the path (the fabrics' paths are
+     * symmetric). Propagation delays only (a frame's serialization per hop is 0.1 us at 100
+     * Gb/s).
+     * \param o the owner \return the delay
+     */
+    Time WayBack(const Owner& o) const
+    {
+        size_t at = 0;
+        double best = -1;
+        for (size_t i = 0; i < o.path.size(); ++i)
+        {
+            const int32_t m = markOf[o.path[i]];
+            if (m >= 0 && marks[size_t(m)].p[o.cls] > best)
+            {
+                best = marks[size_t(m)].p[o.cls];
+                at = i;
+            }
+        }
+        Time delay;
+        for (size_t i = 0; i < o.path.size(); ++i)
+        {
+            const Time link = net->GetLinkDelay(o.path[i]);
+            delay += i >= at ? link + link : link;
+        }
+        return delay;
     }
 
     /// \return the owner's offered rate now (bytes/s): RC, or its own cap if lower
@@ -347,6 +397,7 @@ FluidDcqcn::FluidDcqcn()
     NS_LOG_FUNCTION(this);
     m_impl->factory.SetTypeId(Dcqcn::GetTypeId());
     m_impl->rng = CreateObject<UniformRandomVariable>();
+    m_impl->cnpTrace = &m_cnpTrace;
 }
 
 FluidDcqcn::~FluidDcqcn()
@@ -561,6 +612,7 @@ FluidDcqcn::StartFlow(const void* owner,
         d.order.push_back(owner);
     }
     Impl::Owner& o = it->second;
+    d.Arrive(o, now);          // CNPs that came back while it was idle
     o.ops->Advance(o.cc, now); // the timers that expired while it was idle
     if (o.remaining > 0)
     {
@@ -771,28 +823,32 @@ FluidDcqcn::Step()
         const double u = prob > 0 ? d.rng->GetValue() : 1.0;
         if (u < prob)
         {
-            // The CNP comes at the first marked frame (the same draw places it), not at the
-            // step's end: the timers that would expire between the two (the rate increase's,
-            // 55 us, just after a CnpInterval of 50 us) must not act before the cut.
+            // The notification point sends a CNP at the first marked frame (the same draw
+            // places it), not at the step's end; it reaches the reaction point one way back
+            // later (in this step or a later one). Cut at its time, not at the step's end: the
+            // timers that would expire between the two (the rate increase's, 55 us, just after
+            // a CnpInterval of 50 us) must not act before the cut.
             const Time at = open + TimeStep(int64_t(double((now - open).GetTimeStep()) *
                                                     Impl::FirstMarkAt(mark, frames, u)));
-            const auto before =
-                uint32_t(double(payload) * (at - from).GetSeconds() / (now - from).GetSeconds());
-            o.ops->Advance(o.cc, at);
-            o.ops->OnSent(o.cc, before, at);
             o.cnpSent = true;
             o.lastCnp = at;
-            ++d.cnps;
-            o.ops->OnCnp(o.cc, at);
-            m_cnpTrace(o.flow, o.cc.rate);
-            o.ops->Advance(o.cc, now);
-            o.ops->OnSent(o.cc, payload - before, now);
+            o.arrive.push_back(at + d.WayBack(o));
         }
-        else
+        // the bytes sent before each CNP that comes back in the step count before it
+        uint32_t counted = 0;
+        while (!o.arrive.empty() && o.arrive.front() <= now)
         {
-            o.ops->Advance(o.cc, now);
-            o.ops->OnSent(o.cc, payload, now);
+            const Time t = std::max(from, o.arrive.front());
+            const auto before = std::max(
+                counted,
+                uint32_t(double(payload) * (t - from).GetSeconds() / (now - from).GetSeconds()));
+            o.ops->Advance(o.cc, t);
+            o.ops->OnSent(o.cc, before - counted, t);
+            counted = before;
+            d.Arrive(o, o.arrive.front());
         }
+        o.ops->Advance(o.cc, now);
+        o.ops->OnSent(o.cc, payload - counted, now);
         if (!o.active)
         {
             o.path.clear(); // its last bytes are counted

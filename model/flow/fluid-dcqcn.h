@@ -46,8 +46,8 @@ class FluidFabric;
  * recovery, additive, hyper increase). Each step, a flow that sent n frames over a path whose
  * links mark with probabilities p_l gets a CNP with probability \f$1 - (1 - P)^{n}\f$,
  * \f$P = 1 - \prod_l (1 - p_l)\f$, n counting the frames after its CnpInterval (RdmaNic's by
- * default) has passed since its last CNP; the CNP comes at its first marked frame within the
- * step, not at the step's end (the bytes before it go to OnSent, then OnCnp, then the rest).
+ * default) has passed since its last CNP; the CNP is sent at its first marked frame within the
+ * step and cuts the rate one way back later (propagation), not at the step's end (OnSent first).
  *
  * A link passes what it is offered, at most its capacity, and while its virtual queue holds
  * bytes it passes its capacity (the queue drains): out = min(C, A + q / step). Each flow gets

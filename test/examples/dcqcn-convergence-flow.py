@@ -9,8 +9,8 @@ DCQCN's fixed point the queue sits just above Kmin: mean queue within [100, 1600
 backends send CNPs. The start-up cuts compound at both levels (each CNP 50 us after the last,
 before the 55 us rate-increase timer recovers the rate): the lowest goodput over 1-5 ms below
 45 Gb/s (RngRun 1: packet 31.3, flow 40.0; a flow level that applied each CNP at its step's end,
-after the timer, gave 49.4-52.5 over RngRun 1-5). A bad --backend or --step is an error
-naming the flag (exit 2). Usage: dcqcn-convergence-flow.py DCQCN_CONVERGENCE"""
+after the timer, gave 49.4-52.5 over RngRun 1-5). A bad --backend, --step or --linkDelay is an
+error naming the flag (exit 2). Usage: dcqcn-convergence-flow.py DCQCN_CONVERGENCE"""
 import subprocess
 import sys
 
@@ -49,8 +49,9 @@ def main():
     if abs(res["flow"][0] - res["packet"][0]) > 0.01 * res["packet"][0]:
         failures.append("goodput differs by more than 1 %%: %.2f vs %.2f" % (
             res["flow"][0], res["packet"][0]))
-    for args, flag in ((["--backend=bogus"], "--backend"), (["--backend=flow", "--step=0s"],
-                                                             "--step")):
+    for args, flag in ((["--backend=bogus"], "--backend"),
+                       (["--backend=flow", "--step=0s"], "--step"),
+                       (["--linkDelay=2ms"], "--linkDelay")):
         bad = subprocess.run([binary] + args, capture_output=True, text=True)
         if bad.returncode != 2 or flag + " = " not in bad.stderr:
             failures.append("%s: exit %d, %r" % (args, bad.returncode, bad.stderr))

@@ -119,7 +119,7 @@ TEST_CASE("flow: dcqcn owners with their own algorithm: a profile is its reactio
     CHECK(fair[1] == Approx(half).epsilon(0.05));
     // owner 0 at DcqcnProfile(4) (faster additive and hyper increase, shorter timer, smaller
     // g): it recovers faster from the same marks, so it sends more than half, the other less
-    // (measured: 2.3x the other's bytes)
+    // (measured: 2.4x the other's bytes)
     const std::vector<double> unfair = SharedLink(4.0, duration);
     CHECK(unfair[0] > 1.2 * half);
     CHECK(unfair[1] < 0.8 * half);

@@ -221,7 +221,9 @@ TEST_CASE("flow: dcqcn cut on a CNP is (1 - alpha / 2), alpha's EWMA and fast re
     Simulator::Destroy();
 }
 
-TEST_CASE("flow: dcqcn CNPs at most once per CnpInterval, each at its first marked frame", "[flow]")
+TEST_CASE("flow: dcqcn CNPs at most once per CnpInterval, each at its first marked frame and "
+          "one way back later",
+          "[flow]")
 {
     Ptr<FluidNetwork> net = CreateObject<FluidNetwork>();
     const uint32_t host = net->AddLink(kLine / 8, MicroSeconds(1));
@@ -247,19 +249,24 @@ TEST_CASE("flow: dcqcn CNPs at most once per CnpInterval, each at its first mark
     // The flow passes C = 10 Gb/s while the queue holds bytes (RC applies from the step after
     // each cut: 112.5 kB by 10 us at 100 Gb/s, + 250 kB by 60 us at 50, + 93.75 kB at 25,
     // + 15.6 kB at 12.5, then it drains at C - RC: about 250 kB left at 400 us), one frame every
-    // 1082 x 8 / 10e9 s = 865.6 ns. Every frame is marked, so the first CNP comes with the first
-    // frame, 865 ns (the step's 10 us split in whole ns), and each next one with the first frame
-    // after the 50 us interval, 50.8656 us later: not at the end of the step in which the interval
-    // opens (at 60 us, after the rate-increase timer's 55 us, which recovered RC before each cut).
+    // 1082 x 8 / 10e9 s = 865.6 ns. Every frame is marked, so the notification point sends the
+    // first CNP at the first frame, 865 ns (the step's 10 us split in whole ns), and each next
+    // one at the first frame after the 50 us interval, 50.8656 us later: not at the end of the
+    // step in which the interval opens (at 60 us, after the rate-increase timer's 55 us, which
+    // recovered RC before each cut). Each reaches the reaction point one way back later: the
+    // marking link's 1 us to the receiver, then 1 + 1 us back over the path, 3 us.
     const double frameNs = kFrame * 8 / (kLine / 10) * 1e9;
-    REQUIRE(at.size() == 8); // the 8th at 865.6 + 7 x 50865.6 ns = 356.9 us
+    const double wayBackNs = 3000;
+    REQUIRE(at.size() == 8); // the 8th at 865.6 + 3000 + 7 x 50865.6 ns = 359.9 us
     REQUIRE(rates.size() == at.size());
-    CHECK(at[0] == Approx(frameNs).margin(1));
+    CHECK(at[0] == Approx(frameNs + wayBackNs).margin(1));
     const double minRate = DynamicCast<Dcqcn>(cc->GetOps(&owner))->GetMinRate().GetBitRate();
     for (size_t i = 0; i < at.size(); ++i)
     {
         INFO("CNP " << i << " at " << at[i] << " ns");
-        CHECK(at[i] == Approx(frameNs + double(i) * (50000 + frameNs)).margin(2 * double(i) + 1));
+        CHECK(
+            at[i] ==
+            Approx(frameNs + wayBackNs + double(i) * (50000 + frameNs)).margin(2 * double(i) + 1));
         // alpha stays 1 ((1 - g) 1 + g) and no timer expires between cuts 50.9 us apart: each
         // CNP halves RC (above MinRate)
         CHECK(rates[i] == Approx(kLine / std::pow(2.0, double(i + 1))));
