@@ -16,6 +16,7 @@ list(APPEND MLNET_SOURCES
   ${_dir}/fluid-transport.cc
   ${_dir}/fluid-host.cc
   ${_dir}/fluid-dcqcn.cc
+  ${_dir}/fluid-dcqcn-impl.h # private to fluid-dcqcn.cc: not a public header
 )
 list(APPEND MLNET_HEADERS
   ${_dir}/fluid-network.h
