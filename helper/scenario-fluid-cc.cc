@@ -19,7 +19,7 @@
 //   "fluidSharing": {"mode": "input-port", "maxRounds": 16}
 //   "fluidSharing": "flow"                  max-min by flow
 // Without the key: "input-port" if the scenario's "cc" is "fixed" (ScenarioRunner::BuildFluid),
-// else "flow".
+// else "flow"; a default the user set (--ns3::FluidNetwork::Sharing=...) holds over both.
 
 #include "flow-backend-helper.h"
 #include "scenario-congestion-control.h"

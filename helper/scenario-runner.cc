@@ -8,6 +8,7 @@
 
 #include "ns3/fabric-switch.h"
 #include "ns3/flow-sink.h"
+#include "ns3/fluid-network.h"
 #include "ns3/host-interconnect-helper.h"
 #include "ns3/log.h"
 #include "ns3/node-list.h"
@@ -195,9 +196,15 @@ ScenarioRunner::BuildFluid()
         m_fluid = flow.Install(m_topo);
         // Line-rate senders (the scenario's "cc": "fixed"): a congested port shared per input
         // port, as the packet switches share it (doc/flow-backend.rst, *Sharing by input port at
-        // flow level*); a "fluidSharing" section, installed later, sets either mode.
-        if (CongestionControlConfig::ScenarioDefault(m_cfg).Factory().GetTypeId() ==
-            RdmaFixedRate::GetTypeId())
+        // flow level*), unless the user set FluidNetwork::Sharing's default (Config::SetDefault,
+        // --ns3::FluidNetwork::Sharing=...), even to "flow"; a "fluidSharing" section,
+        // installed later, sets either mode.
+        TypeId::AttributeInformation sharing;
+        const bool userSet =
+            FluidNetwork::GetTypeId().LookupAttributeByName("Sharing", &sharing) &&
+            sharing.initialValue != sharing.originalInitialValue; // (SetDefault: a new value)
+        if (!userSet && CongestionControlConfig::ScenarioDefault(m_cfg).Factory().GetTypeId() ==
+                            RdmaFixedRate::GetTypeId())
         {
             m_fluid->GetNetwork()->SetSharing("input-port");
         }

@@ -294,6 +294,30 @@ TEST_CASE("flow: the Sharing attribute and the fluidSharing scenario key", "[flo
     CHECK(port.flows[2].completedNs < 0.7 * port.flows[0].completedNs);
     CHECK(flow.flows[2].completedNs == Approx(flow.flows[0].completedNs).epsilon(0.01));
     CHECK(port.flows[0].completedNs == Approx(flow.flows[0].completedNs).epsilon(0.01));
+    // The attribute's default set by the user (--ns3::FluidNetwork::Sharing=flow), even to its
+    // own value, is not overridden by the "cc": "fixed" default; the key still wins.
+    TypeId::AttributeInformation info;
+    REQUIRE(FluidNetwork::GetTypeId().LookupAttributeByName("Sharing", &info));
+    Config::SetDefault("ns3::FluidNetwork::Sharing", StringValue("flow"));
+    const ScenarioResult fixedUserFlow = mlnettest::RunScenarioText(text(fixed));
+    const ScenarioResult fixedUserKey =
+        mlnettest::RunScenarioText(text(fixed + R"("fluidSharing": "input-port", )"));
+    for (std::size_t i = 0; i < FluidNetwork::GetTypeId().GetAttributeN(); ++i)
+    {
+        if (FluidNetwork::GetTypeId().GetAttribute(i).name == "Sharing")
+        {
+            FluidNetwork::GetTypeId().SetAttributeInitialValue(i, info.originalInitialValue);
+        }
+    }
+    REQUIRE(fixedUserFlow.flows.size() == 3);
+    REQUIRE(fixedUserKey.flows.size() == 3);
+    for (uint32_t i = 0; i < 3; ++i)
+    {
+        CHECK(fixedUserFlow.flows[i].completedNs == flow.flows[i].completedNs);
+        CHECK(fixedUserKey.flows[i].completedNs == port.flows[i].completedNs);
+    }
+    CHECK(mlnettest::RunScenarioText(text(fixed)).flows[2].completedNs ==
+          port.flows[2].completedNs); // restored: the "cc": "fixed" default again
     CHECK(mlnettest::ScenarioParseError(
               text(R"("fluidSharing": {"mode": "input-port", "maxRounds": 4}, )")) == "");
     const std::string bad = mlnettest::ScenarioParseError(text(R"("fluidSharing": "port", )"));
