@@ -23,7 +23,9 @@
 //   rateMeanBps    their mean time-weighted RC over the iteration's communication
 //                  (from its first post to its last result, PostDone),
 //   cnps           CNPs per worker in the iteration,
-//   commStartNs / commEndNs  that communication phase.
+//   commStartNs / commEndNs  that communication phase, both empty in an iteration without one
+//                  (no post made in it); its rateMeanBps and rateMinBps are then the RC held
+//                  at its start.
 // The table is also printed. doc/flow-backend.rst (*The aggregation trees' own congestion
 // control*) quotes it.
 
@@ -378,9 +380,16 @@ Main(int argc, char* argv[])
         start /= n;
         mean /= n;
         cnps /= workers;
-        csv << it.jobId << "," << it.iteration << "," << a << "," << (b - a) << ","
-            << (c0 < c1 ? c0 : 0) << "," << (c0 < c1 ? c1 : 0) << "," << start << "," << lo << ","
-            << mean << "," << cnps << "\n";
+        csv << it.jobId << "," << it.iteration << "," << a << "," << (b - a) << ",";
+        if (c0 < c1)
+        {
+            csv << c0 << "," << c1;
+        }
+        else
+        {
+            csv << ","; // no communication phase: empty, not 0
+        }
+        csv << "," << start << "," << lo << "," << mean << "," << cnps << "\n";
         std::cout << std::setw(4) << it.jobId << std::setw(5) << it.iteration << std::fixed
                   << std::setprecision(3) << std::setw(11) << (b - a) / 1e6 << std::setw(11)
                   << (c0 < c1 ? (c1 - c0) / 1e6 : 0.0) << std::setprecision(2) << std::setw(12)
