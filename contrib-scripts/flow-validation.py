@@ -14,7 +14,7 @@ usage: flow-validation.py MLNET_RUN [--only NAME ...] [--seeds 1,2] [--list] [--
                           [--write DIR]
                           [--cache DIR] [--iterations N]
                           [--coarse group,phased] [--aggregate 100us,1ms]
-                          [--fluid-cc dcqcn] [--sharing input-port]
+                          [--fluid-cc none|dcqcn|dcqcn-other] [--sharing input-port]
 
 --aggregate runs every scenario with background flows (the "rdma" entries with a "start")
 also with "fluid": "aggregate" at flow level, once per FluidAggregate::Interval given, and
@@ -411,8 +411,9 @@ def main():
                     help="iterations measured per job: steady (all but the first and the last, "
                          "the default) or with-last (all but the first)")
     ap.add_argument("--fluid-cc", default="", choices=["", "none", "dcqcn", "dcqcn-other"],
-                    help="the flow-level runs' \"fluidCc\" (\"dcqcn\": DCQCN at flow level, "
-                         "FluidDcqcn, with the scenario's \"cc\"; \"dcqcn-other\": the same with "
+                    help="the flow-level runs' \"fluidCc\" (without it the scenario's default, "
+                         "\"dcqcn\": DCQCN at flow level, FluidDcqcn, with the scenario's "
+                         "\"cc\"; \"none\": max-min rates only; \"dcqcn-other\": DCQCN with "
                          "\"otherLoad\": true; the packet runs unchanged)")
     ap.add_argument("--sharing", default="", choices=["", "flow", "input-port"],
                     help="the flow-level runs' \"fluidSharing\" (\"input-port\": a congested "

@@ -2,13 +2,15 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 // The top-level "fluidCc" section: congestion control at flow level (doc/flow-backend.rst,
-// *DCQCN at flow level*). Opt-in; at packet level it does nothing, so one file runs at both
+// *DCQCN at flow level*). At packet level it does nothing, so one file runs at both
 // fidelities.
 //
-//   "fluidCc": "dcqcn"                      the scenario's "cc" (variant and parameters) as a
-//                                           fluid DCQCN model (FluidDcqcn)
+//   "fluidCc": "dcqcn"                      the default (Scenario::Parse reads a flow-level
+//                                           scenario without the key so): the scenario's "cc"
+//                                           (variant and parameters) as a fluid DCQCN model
+//                                           (FluidDcqcn) where it is a DCQCN variant
 //   "fluidCc": {"model": "dcqcn", "step": "10us", "cnpInterval": "50us", "otherLoad": false}
-//   "fluidCc": "none"                       the default: max-min rates only
+//   "fluidCc": "none"                       max-min rates only (faster: no 10 us steps)
 //
 // The top-level "fluidSharing" section: how the fluid network shares a link among the flows it
 // bottlenecks (FluidNetwork::Sharing; doc/flow-backend.rst, *Sharing by input port at flow
@@ -43,6 +45,11 @@ NS_LOG_COMPONENT_DEFINE("ScenarioFluidCc");
 namespace
 {
 
+/// The random stream of FluidDcqcn's CNP draws: fixed, so a run does not depend on what the
+/// process created before (a second run_scenario() in one Python interpreter); after the
+/// fabric's switches' streams (from 1000), before the periodic jobs' (PeriodicJob, 5000).
+constexpr int64_t kFluidCcStream = 4000;
+
 /// The "fluidCc" section.
 class FluidCcSpec : public TrafficSpec
 {
@@ -76,6 +83,7 @@ class FluidCcSpec : public TrafficSpec
             cc->SetAttribute("CnpInterval", TimeValue(*cnpInterval));
         }
         cc->SetCongestionControl(factory);
+        cc->AssignStreams(kFluidCcStream);
         cc->Install(FlowBackendHelper::GetTransport(ctx.Topology().hosts.Get(0))->GetFabric());
     }
 };
@@ -84,7 +92,7 @@ ScenarioSectionRegistry::Registrar g_fluidCc(
     "fluidCc",
     [](ScenarioObject& section, const ScenarioConfig&) {
         auto spec = std::make_shared<FluidCcSpec>();
-        spec->model = section.Choice("model", {"none", "dcqcn"}, std::string("none"));
+        spec->model = section.Choice("model", {"none", "dcqcn"}, std::string("dcqcn"));
         spec->step =
             section.Duration("step", NanoSeconds(100), MilliSeconds(1), std::string("10us"));
         if (!section.Raw("cnpInterval").is_null())

@@ -24,6 +24,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <map>
 #include <sstream>
 #include <stdexcept>
 
@@ -350,6 +351,12 @@ Scenario::ParseChecked(const nlohmann::json& j)
     // Sections that have no flow-level model (none now: "host" runs at flow level as fluid
     // links, FluidHost).
     const std::vector<std::string> packetSections = {};
+    // Sections read at flow level with a value when absent: "fluidCc" is "dcqcn", the
+    // scenario's "cc" modelled at flow level where it is a DCQCN variant (FluidDcqcn; nothing
+    // otherwise; "none" for max-min rates only: doc/flow-backend.rst, *DCQCN at flow level*).
+    // The value is written into the scenario's echo (cfg.json, summary.json's "config").
+    const std::map<std::string, nlohmann::json> flowDefaults = {{"fluidCc", "dcqcn"}};
+    nlohmann::json echo = j;
     {
         ScenarioObject out = root.Object("output");
         cfg.output.dir = out.String("dir", cfg.output.dir);
@@ -366,7 +373,10 @@ Scenario::ParseChecked(const nlohmann::json& j)
     for (const std::string& key : ScenarioSectionRegistry::Keys())
     {
         const nlohmann::json& raw = root.Raw(key); // known (listed in errors) even if absent
-        if (!root.Has(key))
+        const auto absentValue = flowDefaults.find(key);
+        const bool defaulted =
+            !root.Has(key) && cfg.backend == "flow" && absentValue != flowDefaults.end();
+        if (!root.Has(key) && !defaulted)
         {
             continue;
         }
@@ -377,7 +387,12 @@ Scenario::ParseChecked(const nlohmann::json& j)
                       "is not available with \"backend\": \"flow\" (a packet-level model; "
                       "use \"backend\": \"packet\")");
         }
-        cfg.sections.push_back(ScenarioSectionRegistry::Parse(key, raw, cfg));
+        if (defaulted)
+        {
+            echo[key] = absentValue->second;
+        }
+        cfg.sections.push_back(
+            ScenarioSectionRegistry::Parse(key, defaulted ? absentValue->second : raw, cfg));
         cfg.sectionKeys.push_back(key);
     }
     // Traffic last: its entries validate host indices and times against what precedes.
@@ -408,7 +423,7 @@ Scenario::ParseChecked(const nlohmann::json& j)
         section->CheckTraffic(cfg);
     }
     root.Finish();
-    cfg.json = j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    cfg.json = echo.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     return cfg;
 }
 

@@ -242,8 +242,9 @@ TEST_CASE("flow: a flow and a ring beside aggregate streams at rate r take S' / 
 TEST_CASE("flow: the fluid key of rdma entries and BackgroundTraffic's Fluid attribute", "[flow]")
 {
     auto text = [](const std::string& backend, const std::string& fluid) {
+        // max-min rates ("fluidCc": "none"): the aggregate model has no congestion control
         std::string t = R"({"topology": {"type": "fat-tree", "k": 4}, "duration": "1ms",
-                           "drain": "1s", "backend": ")" +
+                           "drain": "1s", "fluidCc": "none", "backend": ")" +
                         backend + R"(", "traffic": [)";
         for (int i = 0; i < 8; ++i)
         {

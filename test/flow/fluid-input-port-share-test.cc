@@ -274,9 +274,11 @@ TEST_CASE("flow: the Sharing attribute and the fluidSharing scenario key", "[flo
     const ScenarioResult flow =
         mlnettest::RunScenarioText(text(fixed + R"("fluidSharing": "flow", )"));
     const ScenarioResult fixedDefault = mlnettest::RunScenarioText(text(fixed));
-    const ScenarioResult dcqcnDefault = mlnettest::RunScenarioText(text(""));
+    // the scenario's default cc (DCQCN), its rates max-min ("fluidCc": "none") to compare
+    const std::string maxMin = R"("fluidCc": "none", )";
+    const ScenarioResult dcqcnDefault = mlnettest::RunScenarioText(text(maxMin));
     const ScenarioResult dcqcnPort =
-        mlnettest::RunScenarioText(text(R"("fluidSharing": "input-port", )"));
+        mlnettest::RunScenarioText(text(maxMin + R"("fluidSharing": "input-port", )"));
     for (const ScenarioResult* r : {&port, &flow, &fixedDefault, &dcqcnDefault, &dcqcnPort})
     {
         REQUIRE(r->flows.size() == 3);
