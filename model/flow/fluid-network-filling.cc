@@ -120,6 +120,41 @@ FluidNetwork::FillOnce(const std::vector<uint32_t>& flows, const std::vector<uin
             continue;
         }
         const uint8_t bit = uint8_t(1u << c);
+        if (members.empty())
+        {
+            // Reserves only (the background's classes above the flows'): each alone on its
+            // link, granted min(what is left, its rate) as below, in one pass (no heap entry,
+            // nothing else rises in the class; the link's level is not asked for in it).
+            const std::vector<double>& reserveRate = sc.reserveRate[c];
+            std::vector<double>& granted = sc.granted[c];
+            for (uint32_t p = 0; p < reserved.size(); ++p)
+            {
+                const uint32_t li = reserved[p];
+                const double reserve = reserveRate[p];
+                const double rate = std::min(std::max(avail[li], 0.0), reserve);
+                granted[p] = rate;
+                if (rate > 0)
+                {
+                    used[li] |= bit;
+                }
+                if (rate < reserve)
+                {
+                    held[li] |= bit;
+                    full[li] |= bit;
+                }
+                avail[li] = std::max(avail[li] - rate, 0.0); // what the lower classes may use
+            }
+            if (g_log.IsEnabled(LOG_LOGIC))
+            {
+                for (uint32_t p = 0; p < reserved.size(); ++p)
+                {
+                    NS_LOG_LOGIC("reserve of class " << int(c) << " alone on link "
+                                                     << links[reserved[p]] << ": " << granted[p]
+                                                     << " of " << reserveRate[p]);
+                }
+            }
+            continue;
+        }
         std::vector<uint32_t>& touched = m_scratch->touched;
         touched.clear();
         for (uint32_t fi : members)
