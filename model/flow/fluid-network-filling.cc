@@ -50,7 +50,7 @@ FluidNetwork::FillOnce(const std::vector<uint32_t>& flows, const std::vector<uin
     const std::vector<uint32_t>& entryStart = sc.entryStart;
     const std::vector<uint32_t>& entryLink = sc.entryLink;
     const std::vector<double>& entryCoef = sc.entryCoef;
-    const std::vector<uint32_t>& nPath = sc.nPath;
+    const std::vector<uint32_t>& nFilled = sc.nFilled;
     const std::vector<double>& weight = sc.weight;
     const std::vector<double>& cap = sc.cap;
     const std::vector<double>& capacity = sc.capacity;
@@ -58,7 +58,8 @@ FluidNetwork::FillOnce(const std::vector<uint32_t>& flows, const std::vector<uin
     // (class 7), before the data of every class.
     for (uint32_t fi : sc.acking)
     {
-        for (uint32_t k = entryStart[fi] + nPath[fi]; guess[fi] > 0 && k < entryStart[fi + 1]; ++k)
+        for (uint32_t k = entryStart[fi] + nFilled[fi]; guess[fi] > 0 && k < entryStart[fi + 1];
+             ++k)
         {
             if (entryCoef[k] < 0)
             {
@@ -106,10 +107,11 @@ FluidNetwork::FillOnce(const std::vector<uint32_t>& flows, const std::vector<uin
         }
         relevelLinks.clear();
     };
-    // The entries of a flow filled with it: its path, its acknowledgements on links its path
-    // crosses (coef > 0), and the others while they rise with it (not counted at a rate).
-    auto filled = [&](uint32_t fi, uint32_t k) {
-        return k < entryStart[fi] + nPath[fi] || entryCoef[k] > 0 || guess[fi] < 0;
+    // The entries of a flow filled with it, [entryStart, this): its path, its acknowledgements
+    // on links its path crosses (coef > 0; the first nFilled entries), and the others while
+    // they rise with it (not counted at a rate).
+    auto filledEnd = [&](uint32_t fi) {
+        return guess[fi] < 0 ? entryStart[fi + 1] : entryStart[fi] + nFilled[fi];
     };
     for (int c = N_CLASSES - 1; c >= 0; --c)
     {
@@ -159,12 +161,8 @@ FluidNetwork::FillOnce(const std::vector<uint32_t>& flows, const std::vector<uin
         touched.clear();
         for (uint32_t fi : members)
         {
-            for (uint32_t k = entryStart[fi]; k < entryStart[fi + 1]; ++k)
+            for (uint32_t k = entryStart[fi], end = filledEnd(fi); k < end; ++k)
             {
-                if (!filled(fi, k))
-                {
-                    continue;
-                }
                 const uint32_t li = entryLink[k];
                 if (active[li]++ == 0)
                 {
@@ -252,12 +250,8 @@ FluidNetwork::FillOnce(const std::vector<uint32_t>& flows, const std::vector<uin
                 bottleneck[fi] = kCapped;
             }
             rate[fi] = r;
-            for (uint32_t k = entryStart[fi]; k < entryStart[fi + 1]; ++k)
+            for (uint32_t k = entryStart[fi], end = filledEnd(fi); k < end; ++k)
             {
-                if (!filled(fi, k))
-                {
-                    continue;
-                }
                 const uint32_t li = entryLink[k];
                 avail[li] -= r * std::abs(entryCoef[k]);
                 ++version[li];
@@ -285,10 +279,10 @@ FluidNetwork::FillOnce(const std::vector<uint32_t>& flows, const std::vector<uin
                 // the acknowledgements); elsewhere more than it has is the flows' outside the
                 // recomputation (Violations() adds them) or of the classes below (they get
                 // none of it).
-                for (uint32_t k = entryStart[fi] + nPath[fi]; k < entryStart[fi + 1]; ++k)
+                for (uint32_t k = entryStart[fi] + nFilled[fi]; k < entryStart[fi + 1]; ++k)
                 {
                     const double delta = -entryCoef[k] * (r - guess[fi]);
-                    if (entryCoef[k] > 0 || delta == 0)
+                    if (delta == 0)
                     {
                         continue;
                     }
@@ -386,7 +380,7 @@ FluidNetwork::FillOnce(const std::vector<uint32_t>& flows, const std::vector<uin
             {
                 continue;
             }
-            for (uint32_t k = entryStart[fi] + nPath[fi]; k < entryStart[fi + 1]; ++k)
+            for (uint32_t k = entryStart[fi] + nFilled[fi]; k < entryStart[fi + 1]; ++k)
             {
                 const uint32_t li = entryLink[k];
                 if (entryCoef[k] < 0 && (used[li] >> c) != 0 &&

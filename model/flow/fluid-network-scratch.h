@@ -104,7 +104,10 @@ struct FluidNetwork::Scratch
     std::vector<uint32_t> entryStart; //!< per local flow + 1: its first entry
     std::vector<uint32_t> entryLink;  //!< per entry: the local link (Flow::links)
     std::vector<double> entryCoef;    //!< per entry: Flow::coef
-    std::vector<uint32_t> nPath;      //!< per local flow: Flow::nPath
+    /// per local flow: its path's entries and its acknowledgement entries > 0, which come
+    /// first (then those <= 0): the entries filled with it when its acknowledgements are
+    /// counted at a rate
+    std::vector<uint32_t> nFilled;
     std::vector<uint8_t> cls;         //!< per local flow: its class
     std::vector<double> weight;       //!< per local flow: its weight
     std::vector<double> cap;          //!< per local flow: its rate cap (0: none)

@@ -378,7 +378,7 @@ FluidNetwork::Fill(const std::vector<uint32_t>& flows, const std::vector<uint32_
         guess.assign(nf, 0.0);
     }
     guess.resize(nf, 0.0);
-    sc.nPath.resize(nf);
+    sc.nFilled.resize(nf);
     sc.cls.resize(nf);
     sc.weight.resize(nf);
     sc.cap.resize(nf);
@@ -394,7 +394,6 @@ FluidNetwork::Fill(const std::vector<uint32_t>& flows, const std::vector<uint32_
         Flow& f = m_flows[flows[i]];
         f.local = uint32_t(i);
         byClass[f.spec.cls].push_back(uint32_t(i));
-        sc.nPath[i] = f.nPath;
         sc.cls[i] = f.spec.cls;
         sc.weight[i] = f.spec.weight;
         sc.cap[i] = f.spec.rateCap;
@@ -532,14 +531,29 @@ FluidNetwork::Fill(const std::vector<uint32_t>& flows, const std::vector<uint32_
         sc.entryLink.resize(sc.entryStart[f0]);
         sc.entryCoef.resize(sc.entryStart[f0]);
     }
+    // A member's entries: its path, its acknowledgement entries > 0 (on links its path
+    // crosses: filled with it, nFilled ends them), then its other acknowledgement entries, each
+    // part in the flow's order (a link's entries of one flow keep their order).
     for (std::size_t i = f0; i < nf; ++i)
     {
         const Flow& f = m_flows[flows[i]];
         sc.entryStart[i] = uint32_t(sc.entryLink.size());
         for (std::size_t j = 0; j < f.links.size(); ++j)
         {
-            sc.entryLink.push_back(m_links[f.links[j]].local);
-            sc.entryCoef.push_back(f.coef[j]);
+            if (j < f.nPath || f.coef[j] > 0)
+            {
+                sc.entryLink.push_back(m_links[f.links[j]].local);
+                sc.entryCoef.push_back(f.coef[j]);
+            }
+        }
+        sc.nFilled[i] = uint32_t(sc.entryLink.size()) - sc.entryStart[i];
+        for (std::size_t j = f.nPath; j < f.links.size(); ++j)
+        {
+            if (!(f.coef[j] > 0))
+            {
+                sc.entryLink.push_back(m_links[f.links[j]].local);
+                sc.entryCoef.push_back(f.coef[j]);
+            }
         }
     }
     sc.entryStart[nf] = uint32_t(sc.entryLink.size());
