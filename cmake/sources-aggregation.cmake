@@ -45,6 +45,7 @@ list(APPEND MLNET_TEST_SOURCES
   ${MLNET_ROOT}/test/aggregation/aggregation-scenario-test.cc
   ${MLNET_ROOT}/test/aggregation/aggregation-bypass-test.cc
   ${MLNET_ROOT}/test/aggregation/ring-placement-test.cc
+  ${MLNET_ROOT}/test/aggregation/aggregation-worker-ring-test.cc
   # in-network aggregation at flow level (needs the flow part too)
   ${MLNET_ROOT}/test/flow/fluid-aggregation-test.cc
   ${MLNET_ROOT}/test/flow/fluid-aggregation-window-test.cc

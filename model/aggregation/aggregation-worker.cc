@@ -21,6 +21,71 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("AggregationWorker");
 NS_OBJECT_ENSURE_REGISTERED(AggregationWorker);
 
+/**
+ * A host port without RDMA NIC tells the aggregation workers on it when one of their frames
+ * leaves its queue (its dequeue callback, which nothing else on a host port uses): the worker
+ * whose tag (the frame's meta, its index here + 1) the frame carries. Aggregated to the port,
+ * so it lives as long as the port; it holds no reference to the workers (each removes itself
+ * when disposed), the port's callback none to it.
+ */
+class AggregationWorker::HostPort : public Object
+{
+  public:
+    static TypeId GetTypeId()
+    {
+        static TypeId tid =
+            TypeId("ns3::AggregationWorkerHostPort").SetParent<Object>().SetGroupName("Mlnet");
+        return tid;
+    }
+
+    /// The port's HostPort, made and connected on first use. \param dev the host port
+    static HostPort* Of(const Ptr<FabricNetDevice>& dev)
+    {
+        Ptr<HostPort> hp = dev->GetObject<HostPort>();
+        if (!hp)
+        {
+            hp = CreateObject<HostPort>();
+            dev->AggregateObject(hp);
+            dev->SetDequeueCallback(MakeCallback(&HostPort::Dequeued, PeekPointer(hp)));
+        }
+        return PeekPointer(hp);
+    }
+
+    /// \return the tag of the worker's frames \param w the worker
+    uint32_t Add(AggregationWorker* w)
+    {
+        m_workers.push_back(w);
+        return uint32_t(m_workers.size());
+    }
+
+    /// The worker of this tag is gone. \param tag its tag
+    void Remove(uint32_t tag)
+    {
+        if (tag >= 1 && tag <= m_workers.size())
+        {
+            m_workers[tag - 1] = nullptr;
+        }
+    }
+
+  protected:
+    void DoDispose() override
+    {
+        m_workers.clear();
+        Object::DoDispose();
+    }
+
+  private:
+    void Dequeued(Ptr<const Packet> /* p */, uint8_t cls, uint32_t tag)
+    {
+        if (tag >= 1 && tag <= m_workers.size() && m_workers[tag - 1])
+        {
+            m_workers[tag - 1]->PortDequeued(cls);
+        }
+    }
+
+    std::vector<AggregationWorker*> m_workers; //!< by tag - 1 (null: removed)
+};
+
 TypeId
 AggregationWorker::GetTypeId()
 {
@@ -56,6 +121,16 @@ AggregationWorker::GetTypeId()
                           TimeValue(MicroSeconds(500)),
                           MakeTimeAccessor(&AggregationWorker::m_rtoTime),
                           MakeTimeChecker(NanoSeconds(100)))
+            .AddAttribute("TxRingFrames",
+                          "On a host without RDMA NIC: the most frames of the worker that wait "
+                          "in the port's queue per priority class (a NIC's transmit ring); the "
+                          "next frame is made, paced and counted by the congestion control "
+                          "when one leaves the queue, so a rate cut applies from the next frame "
+                          "made. 0: no limit (every chunk the window and pacing allow is queued "
+                          "at once). In [0, 65536]",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&AggregationWorker::m_txRing),
+                          MakeUintegerChecker<uint32_t>(0, 65536))
             .AddTraceSource("CongestionWindow",
                             "Window or rate of a tree changed: (tree, window in chunks, bit/s)",
                             MakeTraceSourceAccessor(&AggregationWorker::m_ccTrace),
@@ -78,6 +153,11 @@ void
 AggregationWorker::DoDispose()
 {
     m_wake.Cancel();
+    if (m_hostPort)
+    {
+        m_hostPort->Remove(m_portMeta);
+        m_hostPort = nullptr;
+    }
     if (m_nic)
     {
         m_nic->RemoveSource(this);
@@ -106,6 +186,12 @@ AggregationWorker::Setup(Ptr<FabricNetDevice> dev,
         m_nic->RemoveSource(this);
         m_nic = nullptr;
     }
+    if (m_hostPort)
+    {
+        m_hostPort->Remove(m_portMeta);
+        m_hostPort = nullptr;
+        m_portMeta = 0;
+    }
     // Served by the host's RDMA NIC when it has one (fair with its queue pairs), else queued
     // on the port directly.
     if (Ptr<RdmaNic> nic = dev->GetNode()->GetObject<RdmaNic>())
@@ -119,6 +205,13 @@ AggregationWorker::Setup(Ptr<FabricNetDevice> dev,
     if (trees.empty())
     {
         throw std::invalid_argument("AggregationWorker: a job needs at least one tree");
+    }
+    if (!m_nic)
+    {
+        // Without NIC the worker is its own transmit ring: told when its frames leave.
+        m_hostPort = HostPort::Of(dev);
+        m_portMeta = m_hostPort->Add(this);
+        m_onPort.fill(0);
     }
     m_dev = dev;
     m_jobId = jobId;
@@ -298,7 +391,7 @@ AggregationWorker::TraceCc(Tree& t)
 }
 
 int
-AggregationWorker::PickTree(Time now, Time& earliest)
+AggregationWorker::PickTree(Time now, Time& earliest, uint8_t blocked)
 {
     const uint32_t n = m_trees.size();
     for (uint32_t k = 0; k < n; ++k)
@@ -318,6 +411,10 @@ AggregationWorker::PickTree(Time now, Time& earliest)
         if (t.retx.empty() && !fresh)
         {
             continue;
+        }
+        if (blocked && ((blocked >> NextClass(idx)) & 1u))
+        {
+            continue; // its class's ring is full: a dequeue of that class wakes the worker
         }
         t.ops->Advance(t.cc, now);
         if (t.nextAvail > now)
@@ -409,21 +506,67 @@ AggregationWorker::TrySend()
         m_nic->NotifySource(); // the NIC pulls our packets in its rotation
         return;
     }
-    // No RDMA NIC on the host: queue on the port directly.
+    // No RDMA NIC on the host: queue on the port directly, at most m_txRing frames per class
+    // (the port's dequeue notifications, PortDequeued, make room).
     Time now = Simulator::Now();
     Time earliest = Time::Max();
-    for (int idx = PickTree(now, earliest); idx >= 0; idx = PickTree(now, earliest))
+    m_sending = true;
+    for (int idx = PickTree(now, earliest, FullClasses()); idx >= 0;
+         idx = PickTree(now, earliest, FullClasses()))
     {
         Ptr<Packet> p = MakeNext(uint32_t(idx));
         uint8_t b[2];
         p->CopyData(b, 2);
-        m_dev->Enqueue(p, uint8_t((b[1] >> 2) & 0x7), 0);
+        const uint8_t cls = uint8_t((b[1] >> 2) & 0x7);
+        ++m_onPort[cls]; // before Enqueue: an idle port dequeues the frame inside the call
+        m_dev->Enqueue(p, cls, m_portMeta);
     }
+    m_sending = false;
     if (earliest != Time::Max())
     {
         if (!m_wake.IsPending() || m_wake.GetTsStep() > earliest.GetTimeStep())
         {
             m_wake.Schedule(earliest - now);
+        }
+    }
+}
+
+uint8_t
+AggregationWorker::FullClasses() const
+{
+    if (m_txRing == 0)
+    {
+        return 0;
+    }
+    uint8_t full = 0;
+    for (uint8_t c = 0; c < m_onPort.size(); ++c)
+    {
+        if (m_onPort[c] >= m_txRing)
+        {
+            full |= uint8_t(1u << c);
+        }
+    }
+    return full;
+}
+
+void
+AggregationWorker::PortDequeued(uint8_t cls)
+{
+    if (m_onPort[cls] == 0)
+    {
+        return; // queued before a Setup() on another port
+    }
+    const bool wasFull = m_txRing != 0 && m_onPort[cls] >= m_txRing;
+    --m_onPort[cls];
+    NS_LOG_LOGIC("job " << m_jobId << " class " << unsigned(cls) << " frame dequeued, "
+                        << m_onPort[cls] << " on the port");
+    if (wasFull && !m_sending)
+    {
+        // Not from inside the port's dequeue (it starts that frame after this call): the
+        // next frame is made now, in an event of its own, and queued behind it.
+        if (!m_wake.IsPending() || m_wake.GetTsStep() > Simulator::Now().GetTimeStep())
+        {
+            m_wake.Schedule(Time(0));
         }
     }
 }

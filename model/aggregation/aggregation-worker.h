@@ -15,6 +15,7 @@
 #include "ns3/reusable-timer.h"
 #include "ns3/traced-callback.h"
 
+#include <array>
 #include <deque>
 #include <map>
 #include <memory>
@@ -63,6 +64,11 @@ struct AggregationWorkerStats
  * DCTCP-style window by default); rate-based algorithms are paced. A tree that gets no new
  * result for RetransmitTimeout sends every chunk still without result again (the aggregation
  * points answer duplicates with the stored result, or re-aggregate).
+ *
+ * On a host without an RDMA NIC the worker plays the NIC's transmit ring itself: at most
+ * TxRingFrames of its frames per priority class wait in the host port's queue, and the next
+ * one is made (paced, its congestion control consulted) when one of them leaves the queue, so
+ * a rate cut applies from the next frame made, as with a NIC that pulls frames.
  *
  * Every worker of a job must post the same sequence of gradients (sizes and order): chunk
  * numbers are what the aggregation points match. Values mode (PostValues) carries real numbers
@@ -140,6 +146,10 @@ class AggregationWorker : public Object, public RdmaNicSource
     void DoDispose() override;
 
   private:
+    /// The dequeue notifications of a host port without RDMA NIC, passed to the workers whose
+    /// frames leave its queue (defined in the .cc; aggregated to the port).
+    class HostPort;
+
     struct Chunk
     {
         uint64_t post{0};
@@ -198,8 +208,15 @@ class AggregationWorker : public Object, public RdmaNicSource
 
     uint64_t DoPost(uint64_t elements, uint8_t cls, DoneCallback cb, const std::vector<float>* v);
     void TrySend();
-    /// \return the next tree ready to send (round robin), or -1; earliest: when one will be
-    int PickTree(Time now, Time& earliest);
+    /**
+     * \return the next tree ready to send (round robin), or -1; earliest: when one will be
+     * \param blocked bit c set: skip trees whose next chunk is of class c (its ring is full)
+     */
+    int PickTree(Time now, Time& earliest, uint8_t blocked = 0);
+    /// One of this worker's frames of class cls left the host port's queue (no RDMA NIC).
+    void PortDequeued(uint8_t cls);
+    /// \return bit c set: class c has TxRingFrames frames in the port's queue
+    uint8_t FullClasses() const;
     uint8_t NextClass(uint32_t idx) const;
     Ptr<Packet> MakeNext(uint32_t idx);
     Ptr<Packet> BuildChunk(Tree& t, uint32_t seq, bool retransmit);
@@ -218,7 +235,12 @@ class AggregationWorker : public Object, public RdmaNicSource
     uint64_t m_chunkCounter{0};            //!< global chunks posted (chunk g is on tree g mod T)
     std::map<uint64_t, uint64_t> m_postAt; //!< global index of a post's first chunk -> post
     uint32_t m_rr{0};
-    ReusableTimer m_wake; //!< sends again when a tree's pacing allows (no RDMA NIC)
+    ReusableTimer m_wake;               //!< sends again when a tree's pacing allows (no RDMA NIC)
+    HostPort* m_hostPort{nullptr};      //!< the port's notifications (no RDMA NIC)
+    uint32_t m_portMeta{0};             //!< this worker's tag on the port's frames
+    std::array<uint32_t, 8> m_onPort{}; //!< frames per class in the port's queue
+    uint32_t m_txRing{1};               //!< TxRingFrames (0: no limit)
+    bool m_sending{false};              //!< inside TrySend's loop
     AggregationWorkerStats m_stats;
 
     uint32_t m_chunkElements{256};
