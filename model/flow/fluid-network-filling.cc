@@ -347,7 +347,7 @@ FluidNetwork::FillOnce(const std::vector<uint32_t>& flows, const std::vector<uin
             // The link saturates: every flow of this class still rising on it stops here
             // (not one that only acknowledges over it: its acknowledgements are served first).
             bool stops = false;
-            for (uint32_t k = sc.dataStart[e.idx]; k < sc.dataStart[e.idx + 1]; ++k)
+            for (uint32_t k = sc.dataBegin[e.idx]; k < sc.dataEnd[e.idx]; ++k)
             {
                 const uint32_t fi = sc.dataFlow[k];
                 if (sc.cls[fi] == c && !frozen[fi])

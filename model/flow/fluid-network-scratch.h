@@ -114,8 +114,10 @@ struct FluidNetwork::Scratch
     std::vector<double> rate;         //!< per local flow: its rate in the filling
     std::vector<uint32_t> bottleneck; //!< per local flow: its bottleneck in the filling
     std::vector<double> capacity;     //!< per local link: its capacity
-    std::vector<uint32_t> dataStart;  //!< per local link + 1: its first data entry
-    /// per data entry: a member with data on the link (coef > 0), in the link's flow order
+    std::vector<uint32_t> dataBegin;  //!< per local link: its first data entry
+    std::vector<uint32_t> dataEnd;    //!< per local link: after its last data entry
+    /// per data entry: a member with data on the link (coef > 0), in the link's flow order (a
+    /// round after the first appends the lists of the links it redoes, and leaves the others)
     std::vector<uint32_t> dataFlow;
     // The links' reserves, read and set here (not in the link records at random); the last
     // filling's grants are written to the links by Violations(), which reads them next
@@ -141,11 +143,7 @@ struct FluidNetwork::Scratch
     uint32_t filledFlows{0}; //!< members in the arrays (0: a new recomputation)
     uint32_t filledLinks{0}; //!< links in the arrays
     std::vector<char> redo;  //!< Fill(): per local link, its outside sum and data to compute
-    std::vector<uint32_t> redoLinks;  //!< Fill(): those links (ids), in local order
-    std::vector<uint32_t> redoStart;  //!< Fill(): per redone link + 1, its first data entry
-    std::vector<uint32_t> redoFlow;   //!< Fill(): the redone links' data entries
-    std::vector<uint32_t> dataStart2; //!< Fill(): dataStart being rebuilt
-    std::vector<uint32_t> dataFlow2;  //!< Fill(): dataFlow being rebuilt
+    std::vector<uint32_t> redoLinks; //!< Fill(): those links (ids), in local order
 };
 
 } // namespace ns3

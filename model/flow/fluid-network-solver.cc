@@ -436,8 +436,14 @@ FluidNetwork::Fill(const std::vector<uint32_t>& flows, const std::vector<uint32_
     // a reserve is the flow index nf + its local link. (A new link's come after the others'.)
     const Time now = Simulator::Now();
     const std::size_t nOld = redoLinks.size() - (nl - l0); // links of the rounds before
-    sc.redoStart.resize(redoLinks.size() + 1);
-    sc.redoFlow.clear();
+    // The members with data on each link: a redone link's list appended to dataFlow (in a
+    // new recomputation, after clearing it), the others' left where they are.
+    if (l0 == 0)
+    {
+        sc.dataFlow.clear();
+    }
+    sc.dataBegin.resize(nl);
+    sc.dataEnd.resize(nl);
     for (std::size_t r = 0; r < redoLinks.size(); ++r)
     {
         PrefetchAhead(*this, m_links, m_flows, redoLinks, r, true);
@@ -467,7 +473,7 @@ FluidNetwork::Fill(const std::vector<uint32_t>& flows, const std::vector<uint32_
         // included) is not available. The members with data here are the ones it stops
         // where it saturates.
         double outside = 0;
-        sc.redoStart[r] = uint32_t(sc.redoFlow.size());
+        sc.dataBegin[i] = uint32_t(sc.dataFlow.size());
         for (std::size_t j = 0; j < link.flows.size(); ++j)
         {
             const Flow& f = m_flows[link.flows[j]];
@@ -477,43 +483,11 @@ FluidNetwork::Fill(const std::vector<uint32_t>& flows, const std::vector<uint32_
             }
             else if (link.coefs[j] > 0)
             {
-                sc.redoFlow.push_back(f.local);
+                sc.dataFlow.push_back(f.local);
             }
         }
+        sc.dataEnd[i] = uint32_t(sc.dataFlow.size());
         base[i] = link.capacity - outside;
-    }
-    sc.redoStart[redoLinks.size()] = uint32_t(sc.redoFlow.size());
-    // The members with data on each link (dataStart, dataFlow): the redone links' new lists,
-    // the others' as they were.
-    if (l0 == 0)
-    {
-        sc.dataStart.swap(sc.redoStart);
-        sc.dataFlow.swap(sc.redoFlow);
-    }
-    else
-    {
-        sc.dataStart2.resize(nl + 1);
-        sc.dataFlow2.clear();
-        for (std::size_t i = 0, r = 0; i < nl; ++i)
-        {
-            sc.dataStart2[i] = uint32_t(sc.dataFlow2.size());
-            if (redo[i])
-            {
-                sc.dataFlow2.insert(sc.dataFlow2.end(),
-                                    sc.redoFlow.begin() + sc.redoStart[r],
-                                    sc.redoFlow.begin() + sc.redoStart[r + 1]);
-                ++r;
-            }
-            else
-            {
-                sc.dataFlow2.insert(sc.dataFlow2.end(),
-                                    sc.dataFlow.begin() + sc.dataStart[i],
-                                    sc.dataFlow.begin() + sc.dataStart[i + 1]);
-            }
-        }
-        sc.dataStart2[nl] = uint32_t(sc.dataFlow2.size());
-        sc.dataStart.swap(sc.dataStart2);
-        sc.dataFlow.swap(sc.dataFlow2);
     }
     for (uint8_t c = 0; c < N_CLASSES; ++c)
     {
