@@ -412,6 +412,12 @@ FluidDcqcn::Step()
     d.lastStep = now;
     ++d.steps;
     const uint32_t nLinks = d.net->GetNLinks();
+    // Links added after Attach (e.g. a scenario's "host" section's fluid host links, installed
+    // after "fluidCc"): every per-link array grows to the network, markOf too (-1: no marking).
+    if (d.markOf.size() < nLinks)
+    {
+        d.markOf.resize(nLinks, -1);
+    }
     if (d.stamp.size() < nLinks)
     {
         d.other.resize(nLinks);

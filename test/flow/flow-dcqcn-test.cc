@@ -165,6 +165,47 @@ TEST_CASE("flow: dcqcn leaves a flow alone on its path at line rate, as without 
     CHECK(run(true) == without);
 }
 
+TEST_CASE("flow: dcqcn links added after Attach carry controlled flows, unmarked", "[flow]")
+{
+    // A scenario's "host" section adds its fluid host links after "fluidCc" attached the
+    // model: the per-link arrays grow with the network (the out-of-bounds reads of 41a0734's
+    // default, caught by valgrind in the host-path test, are what the sanitizer build checks).
+    Ptr<FluidNetwork> net = CreateObject<FluidNetwork>();
+    const uint32_t link = net->AddLink(kLine / 8, MicroSeconds(1));
+    Ptr<FluidDcqcn> cc = CreateObject<FluidDcqcn>();
+    cc->Attach(net);
+    cc->AssignStreams(1);
+    cc->SetMarking(link, Bottleneck::kmin, Bottleneck::kmax, Bottleneck::pmax);
+    std::vector<uint32_t> hosts;
+    for (int i = 0; i < 6; ++i)
+    {
+        hosts.push_back(net->AddLink(kLine / 8, MicroSeconds(1))); // after Attach
+    }
+    const uint64_t bytes = 2000000;
+    std::vector<int> owners(hosts.size());
+    for (size_t i = 0; i < hosts.size(); ++i)
+    {
+        cc->StartFlow(&owners[i], Flow({hosts[i], link}, bytes), kLine, kPayload);
+    }
+    uint64_t ended = 0;
+    uint32_t endedFlows = 0;
+    net->TraceConnectWithoutContext(
+        "FlowEnd",
+        MakeCallback(+[](std::pair<uint64_t*, uint32_t*> c, uint64_t, uint64_t b, Time, Time) {
+            *c.first += b;
+            ++*c.second;
+        }).Bind(std::make_pair(&ended, &endedFlows)));
+    Simulator::Run();
+    CHECK(endedFlows == hosts.size());
+    CHECK(ended == bytes * hosts.size()); // bytes conserved
+    for (const uint32_t h : hosts)
+    {
+        CHECK(cc->GetQueue(h) == 0); // no marking, no virtual queue of its own
+    }
+    CHECK(cc->GetCnps() > 0); // the shared link marked: the six flows were controlled
+    Simulator::Destroy();
+}
+
 TEST_CASE("flow: dcqcn cut on a CNP is (1 - alpha / 2), alpha's EWMA and fast recovery", "[flow]")
 {
     Ptr<FluidNetwork> net = CreateObject<FluidNetwork>();
