@@ -381,6 +381,18 @@ def pct(xs, q):
     return xs[min(len(xs) - 1, int(q * len(xs)))] if xs else float("nan")
 
 
+def selected(a, seed):
+    """(name, scenario) of the scenarios --only selects for SEED, with --iterations applied
+    (the same files for --write and for the runs)"""
+    for name, sc in scenarios(seed).items():
+        if a.only and name not in a.only:
+            continue
+        if a.iterations and not any(t["type"] == "rdma" for t in sc["traffic"]):
+            sc = dict(sc, traffic=[dict(t, iterations=a.iterations) if "iterations" in t
+                                   else t for t in sc["traffic"]])
+        yield name, dict(sc)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("mlnet_run", nargs="?")
@@ -425,6 +437,8 @@ def main():
     a = ap.parse_args()
     # what the flow-level runs add to the scenario (the packet runs are the scenario's own)
     flow_keys = {"fluidSharing": a.sharing} if a.sharing else {}
+    if a.fluid_cc:
+        flow_keys["fluidCc"] = FLUID_CC[a.fluid_cc]
     if a.self_test:
         sys.exit(self_test())
     if not a.mlnet_run:
@@ -437,10 +451,7 @@ def main():
     if a.write:
         os.makedirs(a.write, exist_ok=True)
         for seed in [int(x) for x in a.seeds.split(",")]:
-            for name, sc in scenarios(seed).items():
-                if a.only and name not in a.only:
-                    continue
-                sc = dict(sc)
+            for name, sc in selected(a, seed):
                 pargs = sc.pop("packetArgs", [])
                 for backend in ("packet", "flow"):
                     extra = dict(ringGranularity="message", **flow_keys) if backend == "flow" \
@@ -464,18 +475,11 @@ def main():
     results = []
     bulk = []
     for seed in [int(x) for x in a.seeds.split(",")]:
-        for name, sc in scenarios(seed).items():
-            if a.only and name not in a.only:
-                continue
-            if a.iterations and not any(t["type"] == "rdma" for t in sc["traffic"]):
-                sc = dict(sc, traffic=[dict(t, iterations=a.iterations) if "iterations" in t
-                                       else t for t in sc["traffic"]])
-            sc = dict(sc)
+        for name, sc in selected(a, seed):
             pargs = sc.pop("packetArgs", [])
             ps, pi, pf = run(a.mlnet_run, name, sc, "packet", seed, a.cache, pargs)
-            fcc = {"fluidCc": FLUID_CC[a.fluid_cc]} if a.fluid_cc else {}
             fs, fi, ff = run(a.mlnet_run, name,
-                             dict(sc, ringGranularity="message", **fcc, **flow_keys), "flow", seed)
+                             dict(sc, ringGranularity="message", **flow_keys), "flow", seed)
             row = [name, seed]
             if pi:
                 mp, mf = statistics.mean(pi) / 1e6, statistics.mean(fi) / 1e6
