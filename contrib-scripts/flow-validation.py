@@ -291,12 +291,42 @@ MEASURE = ["steady"]
 
 def steady_iterations(rows):
     """rows of iterations.csv -> durations (ns) of the iterations MEASURE[0] keeps"""
+    return [int(r["durationNs"]) for r in kept_rows(rows)]
+
+
+def steady_by_job(rows):
+    """rows of iterations.csv -> {job: durations (ns) MEASURE[0] keeps}, in the file's order
+    (job after job, in the scenario's order: ScenarioRunner writes each job's rows together)"""
+    jobs = {}
+    for r in kept_rows(rows):
+        jobs.setdefault(r["job"], []).append(int(r["durationNs"]))
+    return jobs
+
+
+def kept_rows(rows):
+    """the rows of iterations.csv whose iterations MEASURE[0] keeps"""
     last = {}
     for r in rows:
         last[r["job"]] = max(last.get(r["job"], 0), int(r["iteration"]))
     keep_last = MEASURE[0] == "with-last"
-    return [int(r["durationNs"]) for r in rows
+    return [r for r in rows
             if 0 < int(r["iteration"]) and (keep_last or int(r["iteration"]) < last[r["job"]])]
+
+
+def job_means(summary, iters, like=None):
+    """each job's mean measured iteration (ms), in the scenario's order: from the run's
+    jobIterationsNs, or, for a packet run cached before it was recorded, its iterations split
+    as LIKE's (the flow run's) per-job counts split them (the files are job after job in the
+    scenario's order at both levels); None where neither applies"""
+    jobs = summary.get("jobIterationsNs")
+    if jobs is None and like is not None and sum(map(len, like.values())) == len(iters):
+        jobs, i = {}, 0
+        for name, xs in like.items():
+            jobs[name] = iters[i:i + len(xs)]
+            i += len(xs)
+    if jobs is None or any(not xs for xs in jobs.values()):
+        return None
+    return [statistics.mean(xs) / 1e6 for xs in jobs.values()]
 
 
 def cache_key(cache, scenario, args=()):
@@ -326,6 +356,15 @@ def self_test():
     # a job with one iteration has none in steady state
     if steady_iterations([{"job": "a", "iteration": "0", "durationNs": "5"}]) != []:
         failures.append("a one-iteration job is measured")
+    # per job: the steady iterations by job, and a cached run without them split as another's
+    by_job = steady_by_job(rows)
+    if by_job != {"a": [10, 11], "b": [20]}:
+        failures.append("per job: %s, expected a: [10, 11], b: [20]" % by_job)
+    got = job_means({}, [2e6, 4e6, 9e6], {"x": [1, 1], "y": [1]})
+    if got != [3.0, 9.0]:
+        failures.append("a cached run split as the flow run's jobs: %s, expected [3.0, 9.0]" % got)
+    if job_means({}, [2e6, 4e6], {"x": [1, 1], "y": [1]}) is not None:
+        failures.append("a cached run of other counts was split")
     for f in failures:
         print("flow-validation self-test:", f)
     return 1 if failures else 0
@@ -366,7 +405,9 @@ def run_once(mlnet_run, scenario, args=()):
         p = os.path.join(out, "iterations.csv")
         if os.path.exists(p):
             with open(p) as f:
-                iters = steady_iterations(list(csv.DictReader(f)))
+                rows = list(csv.DictReader(f))
+            iters = steady_iterations(rows)
+            summary["jobIterationsNs"] = steady_by_job(rows)
         fcts = []
         p = os.path.join(out, "flows.csv")
         if os.path.exists(p):
@@ -474,6 +515,8 @@ def main():
         + "".join(" %12s %7s %8s" % ("iter %s ms" % g[:5], "err %", "speed-up") for g in coarse))
     results = []
     bulk = []
+    errors_job = []  # per job, in the runs of several jobs
+    jobs_rows = []
     for seed in [int(x) for x in a.seeds.split(",")]:
         for name, sc in selected(a, seed):
             pargs = sc.pop("packetArgs", [])
@@ -486,6 +529,11 @@ def main():
                 e = 100 * (mf - mp) / mp
                 errors_iter.append(e)
                 row += [mp, mf, e]
+                jp, jf = job_means(ps, pi, fs.get("jobIterationsNs")), job_means(fs, fi)
+                if jp and jf and len(jp) == len(jf) and len(jf) > 1:
+                    jerr = [100 * (f - p) / p for p, f in zip(jp, jf)]
+                    errors_job.extend(jerr)
+                    jobs_rows.append((name, seed, e, jp, jf, jerr))
             else:
                 row += [float("nan")] * 3
             for q in (0.5, 0.99):
@@ -501,7 +549,9 @@ def main():
             result = {"scenario": name, "seed": seed,
                       "packetCpuSeconds": ps["cpuSeconds"], "flowCpuSeconds": fs["cpuSeconds"],
                       "row": row[2:], "packetIterationsNs": pi, "flowIterationsNs": fi,
-                      "packetFctNs": pf, "flowFctNs": ff}
+                      "packetFctNs": pf, "flowFctNs": ff,
+                      "packetJobMs": job_means(ps, pi, fs.get("jobIterationsNs")),
+                      "flowJobMs": job_means(fs, fi)}
             extra = ""
             for g in coarse:
                 cs, ci, cf = run(a.mlnet_run, name, dict(sc, ringGranularity=g, **flow_keys), "flow",
@@ -546,6 +596,15 @@ def main():
         ab = sorted(abs(e) for e in errors_iter)
         print("iteration time |error| %%: median %.2f, max %.2f over %d runs"
               % (statistics.median(ab), ab[-1], len(ab)))
+    if jobs_rows:
+        print("per job, in the runs of several jobs (mean measured iteration ms, packet -> "
+              "flow, error %; the run's error over all its jobs' iterations first):")
+        for name, seed, e, jp, jf, jerr in jobs_rows:
+            print("  %-40s %d %+7.2f: %s" % (name, seed, e, ", ".join(
+                "%.3f->%.3f %+.2f" % x for x in zip(jp, jf, jerr))))
+        ab = sorted(abs(e) for e in errors_job)
+        print("per-job iteration time |error| %%: median %.2f, max %.2f over %d jobs of %d runs"
+              % (statistics.median(ab), ab[-1], len(ab), len(jobs_rows)))
     for g, errs in errors_coarse.items():
         ab = sorted(abs(e) for e in errs)
         print("iteration time |error| %% with ringGranularity %s: median %.2f, max %.2f "
