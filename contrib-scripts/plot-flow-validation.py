@@ -15,7 +15,7 @@ median and maximum |error| over all runs, over the runs under DCQCN (the packet 
 default) and over those without it (names ending in -fixed or -nocc). Draws (a) per scenario,
 each iteration's time at both levels divided by the packet mean (dots), the means as bars'
 ends; (b) the distribution of |error| with the issue's 5 % (median) and 10 % (every bulk
-collective) lines.
+collective) lines, per run and, where the JSON has them (packetJobMs, flowJobMs), per job.
 """
 
 import json
@@ -48,15 +48,25 @@ def rows(results):
     return out
 
 
+def job_errors(results):
+    """error % of each job's mean iteration, every job of every run that has them"""
+    out = []
+    for r in results:
+        jp, jf = r.get("packetJobMs"), r.get("flowJobMs")
+        if jp and jf and len(jp) == len(jf):
+            out += [100 * (f - p) / p for p, f in zip(jp, jf)]
+    return out
+
+
 def without_cc(name):
     return name.endswith("-fixed") or name.endswith("-nocc")
 
 
-def summary(label, errs):
+def summary(label, errs, unit="runs"):
     ab = sorted(abs(e) for e in errs)
     if ab:
-        print("%s: median |error| %.2f %%, max %.2f %% over %d runs; within 5 %%: %d, within "
-              "10 %%: %d" % (label, statistics.median(ab), ab[-1], len(ab),
+        print("%s: median |error| %.2f %%, max %.2f %% over %d %s; within 5 %%: %d, within "
+              "10 %%: %d" % (label, statistics.median(ab), ab[-1], len(ab), unit,
                              sum(e <= 5 for e in ab), sum(e <= 10 for e in ab)))
 
 
@@ -83,6 +93,10 @@ def main(argv):
     summary("under DCQCN (the default)", [d[4] for d in data if not without_cc(d[0])])
     summary("without congestion control (-fixed, -nocc)", [d[4] for d in data
                                                            if without_cc(d[0])])
+    jobs = job_errors(results)
+    if jobs:
+        summary("per job (every job of every run; flow-validation.py's packetJobMs, flowJobMs)",
+                jobs, "jobs")
 
     fig, (ax, bx) = plt.subplots(1, 2, figsize=(13, 0.32 * len(data) + 2),
                                  gridspec_kw={"width_ratios": [3, 1.4]})
@@ -109,13 +123,17 @@ def main(argv):
     if nocc:
         bx.step(nocc, [(i + 1) / len(nocc) for i in range(len(nocc))], where="post",
                 label="-fixed / -nocc (no DCQCN)")
+    if jobs:
+        aj = sorted(abs(e) for e in jobs)
+        bx.step(aj, [(i + 1) / len(aj) for i in range(len(aj))], where="post",
+                label="per job (%d jobs)" % len(aj))
     for v in (5, 10):
         bx.axvline(v, color="k", lw=0.5, ls=":")
     bx.axhline(0.5, color="k", lw=0.5, ls=":")
     bx.set_xscale("symlog", linthresh=1)
     bx.set_xlim(0, 100)
     bx.set_xlabel("|error of the mean iteration| %")
-    bx.set_ylabel("fraction of runs")
+    bx.set_ylabel("fraction of runs (or jobs)")
     bx.legend(loc="lower right", fontsize=8)
     bx.set_title("(b) error distribution")
     fig.tight_layout()
