@@ -13,6 +13,7 @@
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
+#include <cmath>
 #include <stdexcept>
 
 namespace ns3
@@ -628,10 +629,11 @@ AggregationWorker::BuildChunk(Tree& t, uint32_t seq, bool retransmit)
     TraceCc(t);
     if (t.cc.rate < t.cc.lineRate)
     {
-        Time wire = m_dev->TxTime(p->GetSize());
-        t.nextAvail =
-            now + TimeStep(uint64_t(
-                      double(wire.GetTimeStep()) * t.cc.lineRate / std::max(t.cc.rate, 1e3) + 0.5));
+        // Exact pacing, as a queue pair's: the interval WireBits / rate on the time grid, the
+        // sub-step remainder carried from frame to frame (the wire time floored to the grid
+        // times line / rate, before, ran 0.9 % fast for a full chunk at 100 Gb/s).
+        t.nextAvail = now + t.pace.Next(m_dev->WireBits(p->GetSize()),
+                                        uint64_t(std::llround(std::max(t.cc.rate, 1e3))));
     }
     else
     {

@@ -14,6 +14,7 @@
 #include "ns3/rdma-nic.h"
 #include "ns3/reusable-timer.h"
 #include "ns3/traced-callback.h"
+#include "ns3/tx-time-accumulator.h"
 
 #include <array>
 #include <deque>
@@ -186,6 +187,7 @@ class AggregationWorker : public Object, public RdmaNicSource
         AggregationCcState cc;
         Ptr<AggregationCongestionOps> ops;
         Time nextAvail;
+        TxTimeAccumulator pace;        //!< exact paced intervals below the line rate
         std::unique_ptr<RtoTimer> rto; //!< on the heap: a ReusableTimer does not move
         uint16_t sport{0};
         uint64_t bytes{0};

@@ -169,12 +169,12 @@ TEST_CASE("aggregation: a worker without RDMA NIC keeps at most TxRingFrames fra
             // while they drain are held by the port, so the first gaps are at line rate (at most
             // two per ring frame); from then on one frame per g = w x line / rate, the analytical
             // paced interval: the first of them may be shortened by the tail of the frame before
-            // (by at most w), the others within the time grid (the worker paces by the wire time
-            // floored to the grid, TxTime, times line / rate: at most line / rate steps short, and
-            // half a step of rounding).
+            // (by at most w), the others within one step of the time grid (the worker paces by
+            // WireBits / rate with the sub-step remainder carried, TxTimeAccumulator), and n of
+            // them together within one step of n g (the long-run rate exact).
             const double g = w * kLineRate / cutRate;
             const double step = TimeStep(1).GetSeconds();
-            const double grid = (kLineRate / cutRate + 0.5) * step;
+            const double grid = step * (1 + 1e-9);
             std::vector<Time> after = Between(r.starts, kCut, until);
             std::vector<double> gaps;
             for (std::size_t i = 1; i < after.size(); ++i)
@@ -197,6 +197,9 @@ TEST_CASE("aggregation: a worker without RDMA NIC keeps at most TxRingFrames fra
             {
                 REQUIRE(std::abs(gaps[i] - g) <= grid);
             }
+            const std::size_t paced = gaps.size() - lineRateGaps - 1;
+            const double sum = (after.back() - after[lineRateGaps + 1]).GetSeconds();
+            REQUIRE(std::abs(sum - double(paced) * g) <= grid);
             // Over the 50 us: the paced rate, give or take the ring's frames.
             const double span = (until - kCut).GetSeconds();
             REQUIRE(double(after.size()) >= ring + span / g - 1);
