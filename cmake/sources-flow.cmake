@@ -47,4 +47,5 @@ list(APPEND MLNET_TEST_SOURCES
   ${MLNET_ROOT}/test/flow/flow-host-test.cc
   ${MLNET_ROOT}/test/flow/flow-dcqcn-test.cc
   ${MLNET_ROOT}/test/flow/flow-dcqcn-owner-test.cc
+  ${MLNET_ROOT}/test/flow/flow-backend-dcqcn-test.cc
 )

@@ -43,6 +43,7 @@ struct PsConfig
     std::string mode{"centralised"};
     std::string cc{"ns3::DcqcnVendor"};
     std::string backend{"packet"};
+    std::string fluidCc{"dcqcn"}; //!< --fluid-cc; after validation what the flow level models
     std::string serverAssignment{"round-robin"}; //!< or balanced-bytes
 };
 
@@ -60,7 +61,7 @@ RunOne(const DnnModel& model, const std::string& policy, const PsConfig& c, uint
 {
     RngSeedManager::SetRun(run);
     std::vector<Ptr<MessageTransport>> nics =
-        BuildSwitchClusterTransports(2 * c.workers, c.rate, c.cc, c.backend);
+        BuildSwitchClusterTransports(2 * c.workers, c.rate, c.cc, c.backend, c.fluidCc);
     if (policy != "none")
     {
         FlowSchedulerHelper fs;
@@ -155,8 +156,10 @@ main(int argc, char* argv[])
     cmd.AddValue("csv", "Write every measured iteration to this CSV file", csv);
     cmd.AddValue("backend",
                  "packet (RDMA NICs, the default) or flow (the fluid backend: the policy's "
-                 "classes and rate caps on fluid flows; --cc and --runs change nothing there)",
+                 "classes and rate caps on fluid flows, --cc as DCQCN at flow level, "
+                 "--fluid-cc)",
                  c.backend);
+    cmd.AddValue("fluid-cc", mlnetexamples::kFluidCcHelp, c.fluidCc);
     cmd.AddValue("serverAssignment",
                  "Placement of the slices on the servers: round-robin (tensor index mod servers, "
                  "the default) or balanced-bytes (largest first on the least-loaded server; "
@@ -179,6 +182,7 @@ main(int argc, char* argv[])
         {
             throw std::invalid_argument("--backend = " + c.backend + ": must be packet or flow");
         }
+        c.fluidCc = mlnetexamples::FluidCc(c.fluidCc, c.cc);
         Assignment(c); // throws for a value other than round-robin or balanced-bytes
         if (c.mode != "centralised" && c.mode != "decentralised")
         {
@@ -213,7 +217,9 @@ main(int argc, char* argv[])
         std::cout << c.workers << " workers + " << c.workers << " parameter servers, " << c.rate
                   << " Gbit/s, " << c.gpu << " batch " << c.batch << ", " << c.iterations
                   << " iterations (" << c.warmup << " warm-up), " << runs << " run(s), " << c.cc
-                  << ", " << c.mode << ", " << c.backend << " level, servers " << c.serverAssignment
+                  << ", " << c.mode << ", " << c.backend << " level"
+                  << (c.backend == "flow" ? " (fluid cc " + c.fluidCc + ")" : "") << ", servers "
+                  << c.serverAssignment
                   << (c.mode == "centralised"
                           ? ", control delay " + std::to_string(c.controlDelay.GetMicroSeconds()) +
                                 " us"

@@ -69,6 +69,7 @@ struct PipeConfig
     Time startJitter{MilliSeconds(3)};
     std::string cc{"ns3::DcqcnVendor"};
     std::string backend{"packet"};
+    std::string fluidCc{"dcqcn"}; //!< --fluid-cc; after validation what the flow level models
     uint32_t fluidIterations{0};
 
     bool Staggered() const
@@ -139,7 +140,7 @@ RunOne(const std::string& policy, const PipeConfig& c, uint32_t run)
     const uint32_t pipeHosts = c.Staggered() ? c.stages : c.pipelines * c.stages;
     const uint32_t hosts = pipeHosts + c.psWorkers + c.coflowSenders;
     std::vector<Ptr<MessageTransport>> nics =
-        BuildSwitchClusterTransports(hosts, c.rate, c.cc, c.backend);
+        BuildSwitchClusterTransports(hosts, c.rate, c.cc, c.backend, c.fluidCc);
     FlowSchedulerHelper fs;
     fs.SetPolicy(policy);
     fs.SetSchedulerAttribute("ControlDelay", TimeValue(c.controlDelay));
@@ -648,8 +649,10 @@ main(int argc, char* argv[])
     cmd.AddValue("csv", "Write every measured iteration to this CSV file", csv);
     cmd.AddValue("backend",
                  "packet (RDMA NICs, the default) or flow (fluid transports: the policies' "
-                 "classes and rate caps on fluid flows; --cc changes nothing there)",
+                 "classes and rate caps on fluid flows, --cc as DCQCN at flow level, "
+                 "--fluid-cc)",
                  c.backend);
+    cmd.AddValue("fluid-cc", mlnetexamples::kFluidCcHelp, c.fluidCc);
     cmd.AddValue("summary", "Write one row per policy and job to this CSV file", summaryCsv);
     cmd.AddValue("fluidCsv", "Write every flow of the flow-level runs to this CSV file", fluidCsv);
     cmd.Parse(argc, argv);
@@ -660,6 +663,7 @@ main(int argc, char* argv[])
         {
             throw std::invalid_argument("--backend = " + c.backend + ": must be packet or flow");
         }
+        c.fluidCc = mlnetexamples::FluidCc(c.fluidCc, c.cc);
         if (c.scenario != "mixed" && c.scenario != "staggered")
         {
             throw std::invalid_argument("--scenario must be mixed or staggered, got '" +
@@ -748,7 +752,8 @@ main(int argc, char* argv[])
                       << " workers whose servers are the pipelines' stages 1 and "
                       << "2, ";
         }
-        std::cout << c.rate << " Gbit/s, " << c.cc << ", " << c.backend << " level, "
+        std::cout << c.rate << " Gbit/s, " << c.cc << ", " << c.backend << " level"
+                  << (c.backend == "flow" ? " (fluid cc " + c.fluidCc + ")" : "") << ", "
                   << c.duration.GetMilliSeconds() << " ms simulated (" << c.warmup.GetMilliSeconds()
                   << " ms warm-up), job starts jittered by up to "
                   << c.startJitter.GetMicroSeconds() / 1e3 << " ms, RngRun " << firstRun << ".."

@@ -6,6 +6,8 @@
 
 // Shared by examples/cadentflow-ps.cc and examples/echelon-pipeline.cc.
 
+#include "fluid-cc-option.h"
+
 #include "ns3/core-module.h"
 #include "ns3/mlnet-module.h"
 
@@ -66,9 +68,11 @@ BuildSwitchCluster(uint32_t hosts, double gbps, const std::string& cc)
 
 /**
  * The same cluster at either fidelity: RDMA NICs (packet) or FluidTransports (flow, with the
- * NICs' 4096-byte MTU and one ACK per 16 packets; the congestion control has no meaning there).
+ * NICs' 4096-byte MTU and one ACK per 16 packets, and DCQCN at flow level with the NICs'
+ * congestion control as reaction point where fluidCc is dcqcn).
  * \param hosts number of hosts \param gbps link rate (Gbit/s) \param cc congestion control
  * \param backend "packet" or "flow"
+ * \param fluidCc at flow level: "dcqcn" or "none" (FluidCc()'s value)
  * \return the transports, host order
  * \throws std::invalid_argument for another backend
  */
@@ -76,7 +80,8 @@ inline std::vector<ns3::Ptr<ns3::MessageTransport>>
 BuildSwitchClusterTransports(uint32_t hosts,
                              double gbps,
                              const std::string& cc,
-                             const std::string& backend)
+                             const std::string& backend,
+                             const std::string& fluidCc)
 {
     using namespace ns3;
     if (backend == "packet")
@@ -92,7 +97,7 @@ BuildSwitchClusterTransports(uint32_t hosts,
     FlowBackendHelper flow;
     flow.SetTransportAttribute("Mtu", UintegerValue(4096));
     flow.SetTransportAttribute("AckInterval", UintegerValue(16));
-    flow.Install(topo);
+    InstallFluidCc(flow.Install(topo), fluidCc, cc);
     std::vector<uint32_t> all(hosts);
     for (uint32_t h = 0; h < hosts; ++h)
     {

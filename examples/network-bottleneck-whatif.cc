@@ -8,6 +8,7 @@
 // Steady state: the mean over the iterations after --warmup, without the last one; p50 and p99
 // of the same iterations are printed next to it. --perIteration writes every iteration.
 
+#include "fluid-cc-option.h"
 #include "rdma-timeout-line.h"
 
 #include "ns3/core-module.h"
@@ -73,6 +74,8 @@ main(int argc, char* argv[])
     std::string intraLatency = "5us";
     std::string perIteration;
     std::string backend = "packet";
+    std::string fluidCc = "dcqcn";
+    const std::string cc = "ns3::Dcqcn"; // the packet level's (the reaction point at flow level)
     CommandLine cmd(__FILE__);
     EventSchedulerHelper::UseDefault(cmd); // mlnet's event scheduler; --scheduler=...
     EventSchedulerHelper::UseHugePages();  // a program owns its process: huge-page heap
@@ -100,8 +103,9 @@ main(int argc, char* argv[])
     cmd.AddValue("perIteration", "CSV file of every iteration (empty: none)", perIteration);
     cmd.AddValue("backend",
                  "packet (RDMA NICs with DCQCN, the default) or flow (the fluid backend; "
-                 "--buffer changes nothing there)",
+                 "--buffer changes nothing there; DCQCN at flow level with --fluid-cc)",
                  backend);
+    cmd.AddValue("fluid-cc", mlnetexamples::kFluidCcHelp, fluidCc);
     cmd.Parse(argc, argv);
     try
     {
@@ -110,6 +114,7 @@ main(int argc, char* argv[])
             throw std::invalid_argument("--backend=" + backend +
                                         " is out of range (must be packet or flow)");
         }
+        fluidCc = mlnetexamples::FluidCc(fluidCc, cc);
         if (iterations < warmup + 2)
         {
             throw std::invalid_argument("--iterations = " + std::to_string(iterations) +
@@ -141,7 +146,8 @@ main(int argc, char* argv[])
                   << g.GetName() << " (efficiency " << std::setprecision(3) << g.GetEfficiency()
                   << "), batch " << batch << " per GPU, " << gpusPerServer
                   << " GPUs per server, fusion " << fusion << " B, " << iterations
-                  << " iterations, warm-up " << warmup << "\n";
+                  << " iterations, warm-up " << warmup << ", " << backend << " level"
+                  << (backend == "flow" ? " (fluid cc " + fluidCc + ")" : "") << "\n";
         if (!g.GetCalibration().source.empty())
         {
             std::cout << "calibrated to: " << g.GetCalibration().source << "\n";
@@ -173,7 +179,7 @@ main(int argc, char* argv[])
                     FlowBackendHelper flow;
                     flow.SetTransportAttribute("Mtu", UintegerValue(mtu));
                     flow.SetTransportAttribute("AckInterval", UintegerValue(16));
-                    flow.Install(topo);
+                    mlnetexamples::InstallFluidCc(flow.Install(topo), fluidCc, cc);
                     for (uint32_t h = 0; h < n; ++h)
                     {
                         nics.push_back(FlowBackendHelper::GetTransport(topo.hosts.Get(h)));
@@ -182,7 +188,7 @@ main(int argc, char* argv[])
                 else
                 {
                     RdmaHelper rdma;
-                    rdma.SetCongestionControl("ns3::Dcqcn");
+                    rdma.SetCongestionControl(cc);
                     rdma.SetNicAttribute("Mtu", UintegerValue(mtu));
                     rdma.SetNicAttribute("AckInterval", UintegerValue(16));
                     for (const auto& nic : rdma.Install(topo.hosts))

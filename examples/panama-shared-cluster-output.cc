@@ -61,7 +61,8 @@ OpenOutputs(const std::string& out, OutputFiles& files)
               "short_flows,short_mean_fct_s,short_p99_fct_s,long_mean_fct_s,pfc_pauses,"
               "drops,wall_s,gpu,scale,pass_through,ring_order,bound_speedup,"
               "bound_speedup_max,idle_iter_s,ring_hops,ring_inter_pod_hops,"
-              "ring_same_pod_hops,cpu_s,placement,backend,fluid_background,fluid_interval_s\n";
+              "ring_same_pod_hops,cpu_s,placement,backend,fluid_background,fluid_interval_s,"
+              "fluid_cc\n";
     portCsv << "mode,k,load,seed,scheme,switch,tier,port,dir,far,tx_bytes,util,"
                "max_queue_bytes,pfc_pauses,ecn_marks\n";
 }
@@ -75,7 +76,7 @@ PrintHeading(const Options& o, uint32_t hosts)
               << o.passThrough << ", ring order " << o.ringOrder << ", placement " << o.placement;
     if (o.backend == "flow")
     {
-        std::cout << ", flow level, background " << o.fluidBackground;
+        std::cout << ", flow level, fluid cc " << o.fluidCc << ", background " << o.fluidBackground;
         if (o.fluidBackground != "per-flow")
         {
             std::cout << " (interval " << o.fluidInterval.GetSeconds() * 1e6 << " us)";
@@ -233,7 +234,7 @@ Report(const Options& o,
                << (o.backend == "flow" && o.fluidBackground != "per-flow"
                        ? o.fluidInterval.GetSeconds()
                        : 0)
-               << std::endl;
+               << "," << (o.backend == "flow" ? o.fluidCc : "-") << std::endl;
         for (const auto& row : r.ports)
         {
             portCsv << mode << "," << o.k << "," << load << "," << seed << "," << scheme << ","

@@ -5,6 +5,7 @@
 
 #include "panama-shared-cluster-run.h"
 
+#include "fluid-cc-option.h"
 #include "panama-shared-cluster-output.h"
 #include "panama-shared-cluster-ring-trace.h"
 #include "rdma-timeout-line.h"
@@ -33,13 +34,12 @@ RunOne(const Options& o, const std::string& scheme, const std::vector<JobPlan>& 
     // --dcqcn: the same DCQCN for every RDMA queue pair (ring, background flows) and for
     // PANAMA's / ideal's reaction point (AggregationDcqcn)
     // (none: the RDMA queue pairs send at line rate, PFC only; a diagnostic)
-    const std::string dcqcnType = o.dcqcn == "vendor" ? "ns3::DcqcnVendor" : "ns3::Dcqcn";
     const bool flow = o.backend == "flow";
     std::vector<Ptr<MessageTransport>> nics;
     if (!flow)
     {
         RdmaHelper rdma;
-        rdma.SetCongestionControl(o.dcqcn == "none" ? "ns3::RdmaFixedRate" : dcqcnType);
+        rdma.SetCongestionControl(RdmaCc(o));
         for (const Ptr<RdmaNic>& nic : rdma.Install(t.hosts))
         {
             nics.push_back(nic);
@@ -53,7 +53,7 @@ RunOne(const Options& o, const std::string& scheme, const std::vector<JobPlan>& 
     if (o.dcqcn == "vendor")
     {
         ObjectFactory reactionPoint;
-        reactionPoint.SetTypeId(dcqcnType);
+        reactionPoint.SetTypeId(RdmaCc(o)); // ns3::DcqcnVendor
         agg.SetReactionPoint(reactionPoint);
     }
     if (scheme == "panama")
@@ -85,12 +85,13 @@ RunOne(const Options& o, const std::string& scheme, const std::vector<JobPlan>& 
         agg.InstallInSwitch(t.switches);
     }
     // Flow level: the fluid fabric over the network with its aggregation points, a
-    // FluidTransport per host (congestion control, PFC and the devices' buffers have no
-    // effect there).
+    // FluidTransport per host, and with --fluid-cc=dcqcn the RDMA queue pairs' DCQCN at flow
+    // level (the trees' congestion control, PFC and the devices' buffers have no effect there).
     Ptr<FluidFabric> fabric;
     if (flow)
     {
         fabric = FlowBackendHelper().Install(t);
+        mlnetexamples::InstallFluidCc(fabric, o.fluidCc, RdmaCc(o));
         std::vector<uint32_t> all(t.hosts.GetN());
         std::iota(all.begin(), all.end(), 0);
         nics = FlowBackendHelper::Transports(t, all);

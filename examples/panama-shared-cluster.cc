@@ -29,6 +29,7 @@
 //
 //   ./panama-shared-cluster --k=4 --loads=0.2,0.5 --seeds=1,2,3 --min-iterations=10 --out=k4
 
+#include "fluid-cc-option.h"
 #include "panama-shared-cluster-output.h"
 #include "panama-shared-cluster-plan.h"
 #include "panama-shared-cluster-run.h"
@@ -216,9 +217,11 @@ main(int argc, char* argv[])
     cmd.AddValue("out", "Directory for iterations.csv, flows.csv and summary.csv", out);
     cmd.AddValue("backend",
                  "packet or flow: the flow-level backend (doc/flow-backend.rst: fluid flows, "
-                 "in-network aggregation trees as fluid flows; no PFC, ECN or congestion "
-                 "control, so the pauses, marks and queue columns are 0)",
+                 "in-network aggregation trees as fluid flows; no PFC, no packet queues, the "
+                 "RDMA queue pairs' --dcqcn as DCQCN at flow level with --fluid-cc, the trees' "
+                 "congestion control not modelled, so the pauses, marks and queue columns are 0)",
                  o.backend);
+    cmd.AddValue("fluid-cc", mlnetexamples::kFluidCcHelp, o.fluidCc);
     cmd.AddValue("fluid-background",
                  "With --backend=flow: the background flows as one fluid flow each (per-flow, "
                  "the default), in the aggregate background model (aggregate: "
@@ -291,6 +294,7 @@ main(int argc, char* argv[])
         {
             throw std::invalid_argument("--dcqcn = " + o.dcqcn + ": must be paper, vendor or none");
         }
+        o.fluidCc = mlnetexamples::FluidCc(o.fluidCc, RdmaCc(o));
         if (o.passThrough != "bypass" && o.passThrough != "shared")
         {
             throw std::invalid_argument("--pass-through = " + o.passThrough +

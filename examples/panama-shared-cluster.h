@@ -33,6 +33,9 @@ struct Options
     /// flow level: the background flows per-flow (one fluid flow each) or in the aggregate
     /// background model (BackgroundTraffic::Fluid, FluidAggregate)
     std::string fluidBackground{"per-flow"};
+    /// flow level: DCQCN at flow level (dcqcn, where --dcqcn is not none) or max-min rates
+    /// (none); after validation what the run models
+    std::string fluidCc{"dcqcn"};
     Time fluidInterval{MicroSeconds(100)}; //!< aggregate model: FluidAggregate::Interval
     std::string rate{"100Gbps"};
     std::string gpu{"v100-amp"}; //!< calibrated: V100 + AMP, the GPU of PANAMA's time (2020-21)
@@ -63,6 +66,14 @@ struct Options
     uint32_t warmupIterations{2};      //!< first iterations of every job not measured
     std::vector<std::string> models{kModels}; //!< models jobs are drawn from (--models)
 };
+
+/// \param o the options \return the RDMA queue pairs' congestion control TypeId (--dcqcn)
+inline std::string
+RdmaCc(const Options& o)
+{
+    return o.dcqcn == "none" ? "ns3::RdmaFixedRate"
+                             : (o.dcqcn == "vendor" ? "ns3::DcqcnVendor" : "ns3::Dcqcn");
+}
 
 } // namespace panamacluster
 } // namespace ns3

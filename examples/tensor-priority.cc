@@ -14,6 +14,7 @@
 // (SysML 2019), ByteScheduler up to 196% (SOSP 2019). The model is deterministic (no
 // randomness on this path), so seeds do not apply.
 
+#include "fluid-cc-option.h"
 #include "rdma-timeout-line.h"
 
 #include "ns3/core-module.h"
@@ -31,6 +32,9 @@ using namespace ns3;
 
 namespace
 {
+/// The packet level's congestion control (the reaction point of --fluid-cc=dcqcn)
+const std::string kCc = "ns3::Dcqcn";
+
 std::vector<std::string>
 SplitList(const std::string& s)
 {
@@ -125,6 +129,7 @@ struct RunConfig
     int serverPriority{-1};
     uint32_t channelDepth{0};
     std::string backend{"packet"};
+    std::string fluidCc{"dcqcn"}; //!< --fluid-cc; after validation what the flow level models
 };
 
 /// \return the policy named \p name (fifo, fifo-split, tic, tac, p3, bytescheduler)
@@ -219,7 +224,7 @@ RunOne(const DnnModel& m,
         FlowBackendHelper flow;
         flow.SetTransportAttribute("Mtu", UintegerValue(c.mtu));
         flow.SetTransportAttribute("AckInterval", UintegerValue(c.ackInterval));
-        flow.Install(topo);
+        mlnetexamples::InstallFluidCc(flow.Install(topo), c.fluidCc, kCc);
         for (uint32_t h = 0; h < topo.hosts.GetN(); ++h)
         {
             nics.push_back(FlowBackendHelper::GetTransport(topo.hosts.Get(h)));
@@ -228,7 +233,7 @@ RunOne(const DnnModel& m,
     else
     {
         RdmaHelper rdma;
-        rdma.SetCongestionControl("ns3::Dcqcn");
+        rdma.SetCongestionControl(kCc);
         rdma.SetNicAttribute("Mtu", UintegerValue(c.mtu));
         rdma.SetNicAttribute("AckInterval", UintegerValue(c.ackInterval));
         for (const auto& nic : rdma.Install(topo.hosts))
@@ -485,8 +490,10 @@ main(int argc, char* argv[])
     cmd.AddValue("summaryCsv", "Write the summary table to this CSV file", summaryPath);
     cmd.AddValue("backend",
                  "packet (RDMA NICs with DCQCN, the default) or flow (the fluid backend: the "
-                 "policies' classes in strict priority on fluid flows)",
+                 "policies' classes in strict priority on fluid flows, DCQCN at flow level "
+                 "with --fluid-cc)",
                  c.backend);
+    cmd.AddValue("fluid-cc", mlnetexamples::kFluidCcHelp, c.fluidCc);
     cmd.Parse(argc, argv);
     try
     {
@@ -495,6 +502,7 @@ main(int argc, char* argv[])
             throw std::invalid_argument("--backend=" + c.backend +
                                         " is out of range (must be packet or flow)");
         }
+        c.fluidCc = mlnetexamples::FluidCc(c.fluidCc, kCc);
         if (c.workers < 1 || c.servers < 1 || c.leaves < 1 || c.iterations < c.warmup + 2)
         {
             throw std::invalid_argument("--workers, --servers and --leaves must be >= 1 and "
@@ -551,7 +559,8 @@ main(int argc, char* argv[])
                   << " iterations (warm-up " << c.warmup << "), overhead " << c.overheadUs
                   << " us/message, server sum " << c.sumGbps << " Gbit/s, update " << c.updateGbps
                   << " Gbit/s, P3 " << c.p3Depth << " per channel + window " << c.window << " B, "
-                  << c.classes << " priority class(es)\n";
+                  << c.classes << " priority class(es), " << c.backend << " level"
+                  << (c.backend == "flow" ? " (fluid cc " + c.fluidCc + ")" : "") << "\n";
         for (const auto& name : SplitList(models))
         {
             DnnModel m = ModelZoo::Get(name);

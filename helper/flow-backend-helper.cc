@@ -4,6 +4,9 @@
 #include "flow-backend-helper.h"
 
 #include "ns3/boolean.h"
+#include "ns3/dcqcn-base.h"
+#include "ns3/fluid-dcqcn.h"
+#include "ns3/log.h"
 #include "ns3/node-list.h"
 #include "ns3/node.h"
 #include "ns3/uinteger.h"
@@ -14,6 +17,8 @@
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("FlowBackendHelper");
 
 FlowBackendHelper::FlowBackendHelper()
 {
@@ -127,6 +132,42 @@ FlowBackendHelper::Transports(const FabricTopology& topo, const std::vector<uint
         v.push_back(t);
     }
     return v;
+}
+
+bool
+FlowBackendHelper::IsDcqcn(const ObjectFactory& cc)
+{
+    return bool(DynamicCast<DcqcnBase>(cc.Create<RdmaCongestionOps>()));
+}
+
+Ptr<FluidDcqcn>
+FlowBackendHelper::InstallDcqcn(Ptr<FluidFabric> fabric,
+                                const ObjectFactory& cc,
+                                const ObjectFactory& model,
+                                int64_t stream)
+{
+    if (!fabric)
+    {
+        throw std::invalid_argument("FlowBackendHelper::InstallDcqcn: the fabric is null");
+    }
+    // A variant without a DCQCN state machine (ns3::RdmaFixedRate: line rate under PFC) has
+    // no rate to model.
+    if (!IsDcqcn(cc))
+    {
+        NS_LOG_INFO("InstallDcqcn: the congestion control " << cc.GetTypeId().GetName()
+                                                            << " is not DCQCN: nothing to model");
+        return nullptr;
+    }
+    Ptr<FluidDcqcn> dcqcn = model.Create<FluidDcqcn>();
+    if (!dcqcn)
+    {
+        throw std::invalid_argument("FlowBackendHelper::InstallDcqcn: the model's type " +
+                                    model.GetTypeId().GetName() + " is not ns3::FluidDcqcn");
+    }
+    dcqcn->SetCongestionControl(cc);
+    dcqcn->AssignStreams(stream);
+    dcqcn->Install(fabric);
+    return dcqcn;
 }
 
 } // namespace ns3

@@ -7,11 +7,13 @@
 #include "fabric-topology-helper.h"
 #include "host-interconnect-helper.h"
 
+#include "ns3/fluid-dcqcn.h"
 #include "ns3/fluid-fabric.h"
 #include "ns3/fluid-host.h"
 #include "ns3/fluid-transport.h"
 #include "ns3/object-factory.h"
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -75,6 +77,42 @@ class FlowBackendHelper
      */
     static std::vector<Ptr<MessageTransport>> Transports(const FabricTopology& topo,
                                                          const std::vector<uint32_t>& hosts);
+
+    /// The random stream of InstallDcqcn()'s CNP draws by default: after the fabric's
+    /// switches' streams (from 1000), before the periodic jobs' (PeriodicJob, 5000).
+    static constexpr int64_t FLUID_DCQCN_STREAM = 4000;
+
+    /**
+     * \param cc a factory of an RdmaCongestionOps
+     * \return whether it is a DCQCN variant (a DcqcnBase: ns3::Dcqcn, ns3::DcqcnVendor, ...),
+     *         the reaction points DCQCN at flow level models
+     */
+    static bool IsDcqcn(const ObjectFactory& cc);
+
+    /**
+     * DCQCN at flow level (doc/flow-backend.rst, *DCQCN at flow level*): a FluidDcqcn on the
+     * fabric's network whose reaction point is the packet NICs' congestion control, with its
+     * attributes, so both fidelities run one state machine with one parameter set. The
+     * scenario runner's "fluidCc" section and the C++ examples' --fluid-cc share it. Call
+     * after Install() and before the first message.
+     * \param fabric Install()'s fabric
+     * \param cc the reaction point: a factory of an RdmaCongestionOps (the packet level's,
+     *        e.g. RdmaHelper::GetCongestionControl() or a scenario's
+     *        CongestionControlConfig::Factory())
+     * \param model the FluidDcqcn's attributes (Step, CnpInterval, OtherLoad, ...; default:
+     *        the attributes' defaults)
+     * \param stream the random stream of its CNP draws: fixed, so a run does not depend on
+     *        what the process created before (a second run in one process draws the same)
+     * \return the model, or null if cc is not a DCQCN variant (ns3::RdmaFixedRate: line rate
+     *         under PFC has no rate to model; the max-min rates stay alone)
+     * \throws std::invalid_argument if fabric is null or model does not make a FluidDcqcn
+     * \throws std::logic_error if the network already has a FluidDcqcn
+     */
+    static Ptr<FluidDcqcn> InstallDcqcn(
+        Ptr<FluidFabric> fabric,
+        const ObjectFactory& cc,
+        const ObjectFactory& model = ObjectFactory("ns3::FluidDcqcn"),
+        int64_t stream = FLUID_DCQCN_STREAM);
 
   private:
     ObjectFactory m_transport;

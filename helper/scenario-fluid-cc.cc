@@ -28,10 +28,7 @@
 #include "scenario-extension.h"
 
 #include "ns3/boolean.h"
-#include "ns3/dcqcn-base.h"
-#include "ns3/fluid-dcqcn.h"
 #include "ns3/fluid-network.h"
-#include "ns3/log.h"
 #include "ns3/nstime.h"
 #include "ns3/uinteger.h"
 
@@ -40,15 +37,8 @@
 namespace ns3
 {
 
-NS_LOG_COMPONENT_DEFINE("ScenarioFluidCc");
-
 namespace
 {
-
-/// The random stream of FluidDcqcn's CNP draws: fixed, so a run does not depend on what the
-/// process created before (a second run_scenario() in one Python interpreter); after the
-/// fabric's switches' streams (from 1000), before the periodic jobs' (PeriodicJob, 5000).
-constexpr int64_t kFluidCcStream = 4000;
 
 /// The "fluidCc" section.
 class FluidCcSpec : public TrafficSpec
@@ -65,26 +55,19 @@ class FluidCcSpec : public TrafficSpec
         {
             return;
         }
-        // The reaction point is the scenario's "cc": a variant without a DCQCN state machine
-        // ("fixed": line rate under PFC) has no rate to model.
-        const ObjectFactory factory =
-            CongestionControlConfig::ScenarioDefault(ctx.Config()).Factory();
-        if (!DynamicCast<DcqcnBase>(factory.Create<RdmaCongestionOps>()))
-        {
-            NS_LOG_INFO("fluidCc: the scenario's cc " << factory.GetTypeId().GetName()
-                                                      << " is not DCQCN: nothing to model");
-            return;
-        }
-        Ptr<FluidDcqcn> cc = CreateObject<FluidDcqcn>();
-        cc->SetAttribute("Step", TimeValue(step));
-        cc->SetAttribute("OtherLoad", BooleanValue(otherLoad));
+        // The reaction point is the scenario's "cc" (a variant without a DCQCN state machine,
+        // "fixed", has no rate to model: nothing is installed).
+        ObjectFactory dcqcn("ns3::FluidDcqcn");
+        dcqcn.Set("Step", TimeValue(step));
+        dcqcn.Set("OtherLoad", BooleanValue(otherLoad));
         if (cnpInterval)
         {
-            cc->SetAttribute("CnpInterval", TimeValue(*cnpInterval));
+            dcqcn.Set("CnpInterval", TimeValue(*cnpInterval));
         }
-        cc->SetCongestionControl(factory);
-        cc->AssignStreams(kFluidCcStream);
-        cc->Install(FlowBackendHelper::GetTransport(ctx.Topology().hosts.Get(0))->GetFabric());
+        FlowBackendHelper::InstallDcqcn(
+            FlowBackendHelper::GetTransport(ctx.Topology().hosts.Get(0))->GetFabric(),
+            CongestionControlConfig::ScenarioDefault(ctx.Config()).Factory(),
+            dcqcn);
     }
 };
 
