@@ -44,13 +44,11 @@ RunIncast(int64_t stream)
     r.doneNs.assign(2, -1);
     for (uint32_t s = 0; s < 2; ++s)
     {
-        Ptr<MessageTransport> c = tr[s]->Open(tr[2], 3);
-        c->PostSend(4000000,
-                    MakeCallback(
-                        +[](int64_t* done, uint64_t, uint64_t) {
-                            *done = Simulator::Now().GetNanoSeconds();
-                        },
-                        &r.doneNs[s]));
+        Ptr<MessageConnection> c = tr[s]->Open(tr[2], 3);
+        int64_t* done = &r.doneNs[s];
+        c->PostSend(4000000, MessageConnection::CompletionCallback([done](uint64_t, uint64_t) {
+                        *done = Simulator::Now().GetNanoSeconds();
+                    }));
     }
     Simulator::Run();
     r.cnps = cc->GetCnps();
@@ -97,7 +95,7 @@ TEST_CASE("flow: FlowBackendHelper::InstallDcqcn attaches the packet level's DCQ
                     std::logic_error);
     // the reaction point of a connection's flow is the packet level's algorithm
     std::vector<Ptr<MessageTransport>> tr = FlowBackendHelper::Transports(t, {0, 2});
-    Ptr<MessageTransport> c = tr[0]->Open(tr[1], 3);
+    Ptr<MessageConnection> c = tr[0]->Open(tr[1], 3);
     c->PostSend(100000);
     Ptr<RdmaCongestionOps> ops = cc->GetOps(PeekPointer(c));
     REQUIRE(ops);
