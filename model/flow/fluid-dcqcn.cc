@@ -99,6 +99,7 @@ FluidDcqcn::DoDispose()
     m_impl->owners.clear();
     m_impl->order.clear();
     m_impl->live.clear();
+    m_impl->fifos.clear();
     m_impl->net = nullptr;
     m_impl->rng = nullptr;
     Object::DoDispose();
@@ -308,16 +309,34 @@ FluidDcqcn::StartFlow(const void* owner,
         o.cc.iterationSent += payload;
         o.ops->OnSent(o.cc, payload, now);
     }
+    d.Purge(o); // bytes of its previous flow still queued (it ended after the last step)
     o.payloadPerWire = payloadPerWire;
     o.ownCap = spec.rateCap;
     o.cls = spec.cls;
-    o.pass = 1;
+    o.through = Impl::Sending(o);
     o.active = true;
     o.applied = Impl::CapOf(o);
     spec.rateCap = o.applied;
     o.path = spec.path;
     o.coef = spec.pathCoef.empty() ? std::vector<double>(spec.path.size(), 1.0) : spec.pathCoef;
+    o.firstQueue = uint32_t(o.path.size());
+    for (size_t i = 0; i < o.path.size(); ++i)
+    {
+        if (o.path[i] < d.markOf.size() && d.markOf[o.path[i]] >= 0)
+        {
+            o.firstQueue = uint32_t(i);
+            break;
+        }
+    }
+    o.held.assign(o.path.size(), 0.0);
+    o.dep.assign(o.path.size(), 0.0);
     o.remaining = double(spec.bytes);
+    o.sent = 0;
+    o.offer = std::min(Impl::Sending(o), o.remaining / m_step.GetSeconds());
+    o.pred = 0;
+    o.fresh = true;
+    o.winFrom = 0;
+    o.winTo = o.offer > 0 ? std::min(1.0, o.offer / Impl::Sending(o)) : 1.0;
     o.from = now;
     o.flow = d.net->StartFlow(std::move(spec));
     Wake();
@@ -332,8 +351,12 @@ FluidDcqcn::SetRateCap(const void* owner, double cap)
     {
         return;
     }
-    it->second.ownCap = cap;
-    m_impl->ApplyCap(it->second, true, m_tolerance);
+    Impl::Owner& o = it->second;
+    o.ownCap = cap;
+    // what leaves its path at the new sending rate, at the last step's ratios and drains
+    o.through = o.fresh || !o.active ? Impl::Sending(o) : m_impl->Through(o, m_step.GetSeconds());
+    o.offer = std::min(o.offer, Impl::Sending(o));
+    m_impl->ApplyCap(o, true, m_tolerance);
 }
 
 void
@@ -355,8 +378,10 @@ void
 FluidDcqcn::Forget(const void* owner)
 {
     Impl& d = *m_impl;
-    if (d.owners.erase(owner))
+    if (auto it = d.owners.find(owner); it != d.owners.end())
     {
+        d.Purge(it->second);
+        d.owners.erase(it);
         d.order.erase(std::find(d.order.begin(), d.order.end(), owner));
     }
     d.ownFactory.erase(owner);
@@ -375,6 +400,7 @@ FluidDcqcn::SetOwnerCongestionControl(const void* owner, const ObjectFactory& fa
     }
     Impl::Owner& o = it->second;
     Impl::NewReactionPoint(o, factory, o.cc.lineRate, Simulator::Now());
+    o.through = o.fresh || !o.active ? Impl::Sending(o) : d.Through(o, m_step.GetSeconds());
     d.ApplyCap(o, true, m_tolerance);
 }
 
@@ -429,14 +455,24 @@ FluidDcqcn::Step()
     d.live.clear();
 
     // 1. The controlled flows still transmitting, and their links' other load
-    // (acknowledgements, uncontrolled flows) at its fluid rate.
+    // (acknowledgements, uncontrolled flows) at its fluid rate. A flow the network has carried
+    // to its end takes its bytes out of the queues.
     for (const void* key : d.order)
     {
         Impl::Owner& o = d.owners[key];
         if (o.active && !d.net->IsTransmitting(o.flow))
         {
             o.active = false; // drained since the last step: its last bytes count below
+            d.Purge(o);
         }
+        if (o.path.empty() || (!o.active && o.remaining <= 0))
+        {
+            o.sent = 0;
+            continue;
+        }
+        const double left = o.active ? d.net->GetRemaining(o.flow) : 0.0;
+        o.sent = std::max(0.0, o.remaining - left);
+        o.remaining = left;
         if (!o.active)
         {
             continue;
@@ -456,14 +492,6 @@ FluidDcqcn::Step()
             }
         }
     }
-    for (size_t i = 0; i < d.marks.size(); ++i)
-    {
-        const double* q = d.marks[i].q;
-        if (std::any_of(q, q + Impl::N_CLASSES, [](double x) { return x > 0; }))
-        {
-            d.Touch(d.markLinks[i]); // a queue drains with the other load alone
-        }
-    }
     if (m_otherLoad)
     {
         // the acknowledgements (class 7) and the uncontrolled flows, served first; without
@@ -473,20 +501,50 @@ FluidDcqcn::Step()
             d.other[link] = std::max(0.0, d.net->GetLinkLoad(link) + d.other[link]);
         }
     }
-    // 2. The queues after the step, at the rates in force during it; their marks.
-    bool queued = d.Ratios(dt, true);
+    // 2. The queues after the step, at the offers in force during it (a flow that started
+    // within it offered from its start); then each flow's bytes queued set right by what the
+    // network carried: the model let `pred` leave its path, the network carried `sent`.
+    for (Impl::Owner* o : d.live)
+    {
+        const double part = o->fresh ? std::min(1.0, (now - o->from).GetSeconds() / dt) : 1.0;
+        o->in = o->offer * part;
+        if (o->fresh)
+        {
+            o->winFrom = 1.0 - part;
+            o->winTo = o->winFrom + part * o->winTo;
+        }
+    }
+    d.Solve(dt);
+    d.Commit(dt);
+    for (Impl::Owner* o : d.live)
+    {
+        const double diff = o->pred - o->sent;
+        if (diff > 1.0)
+        {
+            d.PutBack(*o, diff);
+        }
+        else if (diff < -1.0)
+        {
+            d.TakeOut(*o, -diff);
+        }
+        const double excess = Impl::Held(*o) - o->remaining; // never more than it has left
+        if (excess > 1.0)
+        {
+            d.TakeOut(*o, excess);
+        }
+        o->fresh = false;
+    }
+    bool queued = d.Marks();
 
     // 3. Per flow: bytes sent, CNP, reaction point.
     for (const void* key : d.order)
     {
         Impl::Owner& o = d.owners[key];
-        if (o.path.empty() || (!o.active && o.remaining <= 0))
+        if (o.path.empty() || (!o.active && o.remaining <= 0 && o.sent <= 0))
         {
             continue;
         }
-        const double left = o.active ? d.net->GetRemaining(o.flow) : 0.0;
-        const double sent = std::max(0.0, o.remaining - left);
-        o.remaining = left;
+        const double sent = o.sent;
         double unmarked = 1.0;
         for (uint32_t link : o.path)
         {
@@ -547,17 +605,24 @@ FluidDcqcn::Step()
             o.path.clear(); // its last bytes are counted
         }
     }
-    // 4. What the links pass in the next step at the new rates: the flows' caps.
+    // 4. What leaves each flow's path in the next step at the new rates: its cap. A flow
+    // offers its sending rate, but no more than its bytes not queued yet.
     if (!d.live.empty())
     {
-        d.Ratios(m_step.GetSeconds(), false);
+        const double step = m_step.GetSeconds();
         for (Impl::Owner* o : d.live)
         {
-            o->pass = 1.0;
-            for (uint32_t link : o->path)
-            {
-                o->pass *= d.ratio[link * Impl::N_CLASSES + o->cls];
-            }
+            o->in =
+                std::min(Impl::Sending(*o), std::max(0.0, o->remaining - Impl::Held(*o)) / step);
+            o->offer = o->in;
+            const double sending = Impl::Sending(*o);
+            o->winFrom = 0;
+            o->winTo = sending > 0 ? std::min(1.0, o->in / sending) : 1.0;
+        }
+        d.Solve(step);
+        for (Impl::Owner* o : d.live)
+        {
+            o->through = d.Through(*o, step);
             d.ApplyCap(*o, false, m_tolerance);
         }
     }
