@@ -30,14 +30,14 @@ class FluidFabric;
  *
  * Per switch egress link (a FluidFabric link whose sending device is a FabricSwitch port with
  * ECN on) and traffic class (the switch marks on its egress queue per class) a virtual queue
- * integrates the offered load less what the classes above leave of the capacity, clipped at 0:
- * \f$q_c \leftarrow \max(0, q_c + (A_c - C_c)\,\Delta t)\f$, where A_c is the sum of the
- * class's controlled flows' sending rates (their DCQCN rates RC, each thinned by the links before
- * this one that pass less than they are offered) and C_c the capacity less what the classes
- * above it pass (strict priority). With OtherLoad the link's other load (acknowledgements,
- * uncontrolled flows, at their fluid rates) is served first; by default it is left to the
- * max-min rates. Its marking probability is the switch's own RED curve
- * (FabricSwitch::EcnProbability with the port's Kmin, Kmax and the switch's EcnPmax).
+ * holds the controlled flows' own bytes first in, first out: one batch of (flow, bytes) per
+ * step (cut where a sender starts or runs out of bytes within it), served oldest first at the
+ * capacity the classes above leave (strict priority), a batch served in part giving each flow
+ * its share of it; what leaves a link arrives at the next one of the flow's path in the same
+ * step, and a flow offers at its DCQCN rate RC only the bytes it has not queued yet. With
+ * OtherLoad the link's other load (acknowledgements, uncontrolled flows, at their fluid rates)
+ * is served first; by default it is left to the max-min rates. Its marking probability is the
+ * switch's own RED curve (FabricSwitch::EcnProbability with the port's Kmin, Kmax and EcnPmax).
  *
  * Per controlled flow owner (a FluidConnection: a queue pair's image) the reaction point is
  * the packet NIC's own RdmaCongestionOps (ns3::Dcqcn by default; SetCongestionControl), with its
@@ -49,10 +49,10 @@ class FluidFabric;
  * default) has passed since its last CNP; the CNP is sent at its first marked frame within the
  * step and cuts the rate one way back later (propagation), not at the step's end (OnSent first).
  *
- * A link passes what it is offered, at most its capacity, and while its virtual queue holds
- * bytes it passes its capacity (the queue drains): out = min(C, A + q / step). Each flow gets
- * the link's output in proportion to what it offers (FIFO), so its rate in the network is RC
- * times the product of out / A over its path, applied as the flow's rate cap
+ * A flow's rate in the network is what leaves its path (its bytes out of the last queue, or RC
+ * where none queues them), corrected each step against what the network carried (bytes the
+ * model released and the network did not carry go back to the head of the flow's last queue),
+ * applied as the flow's rate cap
  * (FluidNetwork::SetRateCap), combined with the owner's own cap (a scheduler's) by the
  * minimum; a cap at or above line rate is no cap, so a flow alone on its path runs exactly as
  * without this model. A cap is applied again only when it moves by more than CapTolerance
