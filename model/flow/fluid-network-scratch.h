@@ -144,6 +144,13 @@ struct FluidNetwork::Scratch
     uint32_t filledLinks{0}; //!< links in the arrays
     std::vector<char> redo;  //!< Fill(): per local link, its outside sum and data to compute
     std::vector<uint32_t> redoLinks; //!< Fill(): those links (ids), in local order
+    /// Fill(): iterate the acknowledgement loads to their fixed point (false: one filling, for
+    /// a round of widening that is not the last)
+    bool converge{true};
+    bool converged{true}; //!< Fill(): its last filling left the acknowledgement loads exact
+    /// Fill(): the same members and links as the last Fill(), whose one filling was inexact:
+    /// go on to the fixed point from it
+    bool resume{false};
 };
 
 } // namespace ns3

@@ -33,6 +33,15 @@ namespace
 constexpr double kTolerance = 1e-9;
 /// Rounds of widening after which a recomputation takes the whole connected component.
 constexpr int kMaxRounds = 8;
+/**
+ * Members from which a round of widening is a large one: its filling is taken once, without
+ * iterating the acknowledgement loads to their fixed point, unless it is the last round, and the
+ * flows bottlenecked on the paths of the flows it adds join with them (the analytic background's
+ * intervals: hundreds of flows in 4-8 rounds). A smaller recomputation iterates every round's
+ * loads and adds the flows of the links that fail only (the outputs are those of the code before,
+ * byte for byte, where every recomputation is smaller).
+ */
+constexpr std::size_t kLargeRound = 64;
 /// The class of the acknowledgements (the fabric's control class, served first).
 constexpr uint8_t kAckClass = 7;
 
@@ -186,24 +195,57 @@ FluidNetwork::Recompute()
     // Fill the members with the others' rates fixed; where a max-min condition then fails on a
     // changed link, the flows there join and the filling is redone. At the fixed point every
     // flow has a valid bottleneck, which makes the allocation the (unique) max-min one.
+    // A large round (kLargeRound) takes its filling once, without iterating the
+    // acknowledgement loads to their fixed point (a next round's filling starts from its
+    // rates); once no condition fails, the loads are brought to their fixed point and the
+    // conditions checked again.
     for (int round = 0;; ++round)
     {
+        m_scratch->converge = members.size() < kLargeRound;
         Fill(members, links);
-        const std::vector<uint32_t>& more = Violations(links);
-        if (more.empty())
+        const std::vector<uint32_t>* more = &Violations(links);
+        if (more->empty() && !m_scratch->converged)
+        {
+            m_scratch->converge = true;
+            m_scratch->resume = true; // the same members: the fixed point from the last filling
+            Fill(members, links);
+            m_scratch->resume = false;
+            more = &Violations(links);
+        }
+        if (more->empty())
         {
             break;
         }
         if (round + 1 >= kMaxRounds)
         {
             closure();
+            m_scratch->converge = true;
             Fill(members, links);
             Violations(links); // the loads (no flow outside is left on these links)
             break;
         }
-        for (uint32_t s : more)
+        const std::size_t joined = members.size();
+        for (uint32_t s : *more)
         {
             add(s);
+        }
+        // A joining flow's rate moves: the flows bottlenecked on its path would fail their
+        // conditions in the next round; they join now (a round fewer).
+        const std::size_t end = members.size() >= kLargeRound ? members.size() : joined;
+        for (std::size_t i = joined; i < end; ++i)
+        {
+            const Flow& f = m_flows[members[i]];
+            for (uint32_t j = 0; j < f.nPath; ++j)
+            {
+                const uint32_t l = f.links[j];
+                for (uint32_t g : m_links[l].flows)
+                {
+                    if (m_flows[g].bottleneck == l)
+                    {
+                        add(g);
+                    }
+                }
+            }
         }
     }
     m_flowsRecomputed += members.size();
@@ -341,6 +383,49 @@ FluidNetwork::Fill(const std::vector<uint32_t>& flows, const std::vector<uint32_
     std::vector<double>& guess = sc.guess;
     std::vector<uint32_t>& acking = sc.acking;
     std::vector<std::vector<uint32_t>>& reserves = sc.reserves;
+    // The fillings from the given one on, each after the first with the last one's rates as
+    // the guesses, until the acknowledgement loads are exact (after one filling unless
+    // Scratch::converge: a round that widens takes one).
+    auto fillings = [&](uint32_t first) {
+        for (uint32_t filling = first;; ++filling)
+        {
+            if (filling > 1)
+            {
+                for (uint32_t fi : acking)
+                {
+                    if (guess[fi] != kRising)
+                    {
+                        guess[fi] = sc.rate[fi]; // counted, or to be counted from now on
+                    }
+                }
+            }
+            ++m_fillings;
+            sc.converged = FillOnce(flows, links);
+            if (sc.converged || !sc.converge)
+            {
+                break;
+            }
+            if (filling >= m_maxAckFillings)
+            {
+                // Taken as they are: GetUnconvergedFillings() counts it, the run's summary warns.
+                ++m_unconvergedFillings;
+                NS_LOG_WARN("acknowledgement loads not converged after "
+                            << filling << " fillings of " << flows.size()
+                            << " flows (a load moved by " << m_scratch->moved
+                            << " of its link's capacity)");
+                m_ackUnconvergedTrace(uint32_t(flows.size()), filling, m_scratch->moved);
+                sc.converged = true; // (no more fillings)
+                break;
+            }
+        }
+    };
+    if (sc.resume)
+    {
+        // The same members and links as the last Fill(), whose one filling was inexact: the
+        // fixed point goes on from it, as within one Fill()
+        fillings(2);
+        return;
+    }
     byClass.resize(N_CLASSES);
     reserves.resize(N_CLASSES);
     sc.reserveRate.resize(N_CLASSES);
@@ -533,31 +618,7 @@ FluidNetwork::Fill(const std::vector<uint32_t>& flows, const std::vector<uint32_
     sc.entryStart[nf] = uint32_t(sc.entryLink.size());
     sc.filledFlows = uint32_t(nf);
     sc.filledLinks = uint32_t(nl);
-    for (uint32_t filling = 1;; ++filling)
-    {
-        ++m_fillings;
-        if (FillOnce(flows, links))
-        {
-            break;
-        }
-        if (filling >= m_maxAckFillings)
-        {
-            // Taken as they are: GetUnconvergedFillings() counts it, the run's summary warns.
-            ++m_unconvergedFillings;
-            NS_LOG_WARN("acknowledgement loads not converged after "
-                        << filling << " fillings of " << flows.size() << " flows (a load moved by "
-                        << m_scratch->moved << " of its link's capacity)");
-            m_ackUnconvergedTrace(uint32_t(flows.size()), filling, m_scratch->moved);
-            break;
-        }
-        for (uint32_t fi : acking)
-        {
-            if (guess[fi] != kRising)
-            {
-                guess[fi] = sc.rate[fi]; // counted, or to be counted from now on
-            }
-        }
-    }
+    fillings(1);
     // (Violations(), which reads the link records next, writes the grants to them)
 }
 
