@@ -50,9 +50,12 @@ constexpr uint8_t kAckClass = 7;
 Time
 CeilNs(double seconds)
 {
-    // A rate left over by rounding (a class below a saturated link's top classes) can be a
-    // few bytes/s: its drain time is clamped to ~31 years instead of overflowing the ns count.
-    const double ns = std::min(std::ceil(seconds * 1e9 - 1e-6), 1e18);
+    // A rate left over by rounding (a class below a saturated link's top classes), or a flow
+    // the fluid DCQCN holds at its minimum cap, can be a few bytes/s: its drain time is clamped
+    // to ~31 years, and to a quarter of what the time grid holds (26 days at Time::PS, as
+    // panama-shared-cluster sets it), instead of overflowing the count of time steps.
+    const double grid = double(Time::Max().GetNanoSeconds()) / 4;
+    const double ns = std::min(std::ceil(seconds * 1e9 - 1e-6), std::min(1e18, grid));
     return NanoSeconds(int64_t(std::max(ns, 0.0)));
 }
 
