@@ -23,6 +23,7 @@ list(APPEND MLNET_HEADERS
   ${_dir}/port-stats-record.h
   ${_dir}/port-class-record.h
   ${_dir}/run-summary.h
+  ${_dir}/csv-columns.h
   ${_dir}/stats-writer.h
   ${_dir}/port-classes.h
 )

@@ -5,6 +5,8 @@
 
 #include "panama-shared-cluster-output.h"
 
+#include "ns3/csv-columns.h"
+
 #include <algorithm>
 #include <filesystem>
 #include <iomanip>
@@ -37,6 +39,172 @@ Mean(const std::vector<double>& v)
     return v.empty() ? 0 : std::accumulate(v.begin(), v.end(), 0.0) / v.size();
 }
 
+namespace
+{
+
+/// The idle-network iteration time of a job under the scheme (s).
+double
+IdleIterS(const JobPlan& job, const std::string& scheme)
+{
+    return scheme == "ring" ? job.bound.ringOverlapS : job.bound.aggOverlapS;
+}
+
+/// Where a run belongs: the first columns of every file.
+struct RunKey
+{
+    const Options& o;
+    const RunPoint& point;
+};
+
+/// A row of iterations.csv: job j's measured iteration i.
+struct IterationRow
+{
+    const RunKey& run;
+    std::size_t j;
+    const JobPlan& job;
+    std::size_t i;
+    double start;
+    double duration;
+    double busy;
+};
+
+/// A row of flows.csv: a 7 KB flow ("short") or a long flow.
+struct FlowRow
+{
+    const RunKey& run;
+    const char* kind;
+    uint64_t bytes;
+    double fct;
+};
+
+/// A row of ports.csv.
+struct PortCsvRow
+{
+    const RunKey& run;
+    const PortRow& port;
+};
+
+/// The row of summary.csv: a run's results and what Report derives from them.
+struct SummaryRow
+{
+    const RunKey& run;
+    const RunResult& res;
+    std::size_t jobs;
+    double meanIter;
+    double p50;
+    double p99;
+    std::size_t minIters;
+    double speedup;
+    double bound;
+    double boundMax;
+    double idle;
+    uint32_t ringHops;
+    RingHops hops;
+};
+
+/// mode,k,load,seed,scheme, then a file's own columns.
+template <class R>
+std::vector<CsvColumn<R>>
+Keyed(std::initializer_list<CsvColumn<R>> own)
+{
+    std::vector<CsvColumn<R>> columns = {MLNET_CSV_COLUMN(R, "mode", r.run.point.mode),
+                                         MLNET_CSV_COLUMN(R, "k", r.run.o.k),
+                                         MLNET_CSV_COLUMN(R, "load", r.run.point.load),
+                                         MLNET_CSV_COLUMN(R, "seed", r.run.point.seed),
+                                         MLNET_CSV_COLUMN(R, "scheme", r.run.point.scheme)};
+    columns.insert(columns.end(), own);
+    return columns;
+}
+
+// Each file's columns: its header and its rows are written from them.
+
+using It = IterationRow;
+const std::vector<CsvColumn<It>> kIterationColumns = Keyed<It>({
+    MLNET_CSV_COLUMN(It, "job", r.j),
+    MLNET_CSV_COLUMN(It, "model", r.job.model),
+    MLNET_CSV_COLUMN(It, "workers", r.run.o.workers),
+    MLNET_CSV_COLUMN(It, "iteration", r.i),
+    MLNET_CSV_COLUMN(It, "start_s", r.start),
+    MLNET_CSV_COLUMN(It, "duration_s", r.duration),
+    MLNET_CSV_COLUMN(It, "busy_s", r.busy),
+    MLNET_CSV_COLUMN(It, "bound_speedup", r.job.bound.speedup),
+    MLNET_CSV_COLUMN(It, "idle_iter_s", IdleIterS(r.job, r.run.point.scheme)),
+});
+
+const std::vector<CsvColumn<FlowRow>> kFlowColumns = Keyed<FlowRow>({
+    MLNET_CSV_COLUMN(FlowRow, "kind", r.kind),
+    MLNET_CSV_COLUMN(FlowRow, "bytes", r.bytes),
+    MLNET_CSV_COLUMN(FlowRow, "fct_s", r.fct),
+});
+
+using Port = PortCsvRow;
+const std::vector<CsvColumn<Port>> kPortColumns = Keyed<Port>({
+    MLNET_CSV_COLUMN(Port, "switch", r.port.sw),
+    MLNET_CSV_COLUMN(Port, "tier", r.port.tier),
+    MLNET_CSV_COLUMN(Port, "port", r.port.port),
+    MLNET_CSV_COLUMN(Port, "dir", r.port.up ? "up" : "down"),
+    MLNET_CSV_COLUMN(Port, "far", r.port.far),
+    MLNET_CSV_COLUMN(Port, "tx_bytes", r.port.txBytes),
+    MLNET_CSV_COLUMN(Port, "util", r.port.util),
+    MLNET_CSV_COLUMN(Port, "max_queue_bytes", r.port.maxQueue),
+    MLNET_CSV_COLUMN(Port, "pfc_pauses", r.port.pfcPauses),
+    MLNET_CSV_COLUMN(Port, "ecn_marks", r.port.ecnMarks),
+});
+
+/// The run is at flow level (summary.csv's fluid_* columns: "-", or 0, at packet level).
+bool
+AtFlowLevel(const Options& o)
+{
+    return o.backend == "flow";
+}
+
+using Sum = SummaryRow;
+const std::vector<CsvColumn<Sum>> kSummaryColumns = {
+    MLNET_CSV_COLUMN(Sum, "mode", r.run.point.mode),
+    MLNET_CSV_COLUMN(Sum, "k", r.run.o.k),
+    MLNET_CSV_COLUMN(Sum, "load", r.run.point.load),
+    MLNET_CSV_COLUMN(Sum, "achieved_load", r.run.point.achieved),
+    MLNET_CSV_COLUMN(Sum, "seed", r.run.point.seed),
+    MLNET_CSV_COLUMN(Sum, "scheme", r.run.point.scheme),
+    MLNET_CSV_COLUMN(Sum, "jobs", r.jobs),
+    MLNET_CSV_COLUMN(Sum, "mean_iter_s", r.meanIter),
+    MLNET_CSV_COLUMN(Sum, "p50_iter_s", r.p50),
+    MLNET_CSV_COLUMN(Sum, "p99_iter_s", r.p99),
+    MLNET_CSV_COLUMN(Sum, "min_job_iterations", r.minIters),
+    MLNET_CSV_COLUMN(Sum, "grad_load", r.res.gradLoad),
+    MLNET_CSV_COLUMN(Sum, "end_s", r.res.end),
+    MLNET_CSV_COLUMN(Sum, "speedup_vs_ring", r.speedup),
+    MLNET_CSV_COLUMN(Sum, "short_flows", r.res.shortCount),
+    MLNET_CSV_COLUMN(Sum, "short_mean_fct_s", r.res.shortMean),
+    MLNET_CSV_COLUMN(Sum, "short_p99_fct_s", r.res.shortP99),
+    MLNET_CSV_COLUMN(Sum, "long_mean_fct_s", Mean(r.res.longFct)),
+    MLNET_CSV_COLUMN(Sum, "pfc_pauses", r.res.pauses),
+    MLNET_CSV_COLUMN(Sum, "drops", r.res.drops),
+    MLNET_CSV_COLUMN(Sum, "wall_s", r.res.wall),
+    MLNET_CSV_COLUMN(Sum, "gpu", r.run.o.gpu),
+    MLNET_CSV_COLUMN(Sum, "scale", r.run.o.scale),
+    MLNET_CSV_COLUMN(Sum, "pass_through", r.run.o.passThrough),
+    MLNET_CSV_COLUMN(Sum, "ring_order", r.run.o.ringOrder),
+    MLNET_CSV_COLUMN(Sum, "bound_speedup", r.bound),
+    MLNET_CSV_COLUMN(Sum, "bound_speedup_max", r.boundMax),
+    MLNET_CSV_COLUMN(Sum, "idle_iter_s", r.idle),
+    MLNET_CSV_COLUMN(Sum, "ring_hops", r.ringHops),
+    MLNET_CSV_COLUMN(Sum, "ring_inter_pod_hops", r.hops.interPod),
+    MLNET_CSV_COLUMN(Sum, "ring_same_pod_hops", r.hops.samePod),
+    MLNET_CSV_COLUMN(Sum, "cpu_s", r.res.cpu),
+    MLNET_CSV_COLUMN(Sum, "placement", r.run.o.placement),
+    MLNET_CSV_COLUMN(Sum, "backend", r.run.o.backend),
+    MLNET_CSV_COLUMN(Sum, "fluid_background", AtFlowLevel(r.run.o) ? r.run.o.fluidBackground : "-"),
+    MLNET_CSV_COLUMN(Sum,
+                     "fluid_interval_s",
+                     AtFlowLevel(r.run.o) && r.run.o.fluidBackground != "per-flow"
+                         ? r.run.o.fluidInterval.GetSeconds()
+                         : 0),
+    MLNET_CSV_COLUMN(Sum, "fluid_cc", AtFlowLevel(r.run.o) ? r.run.o.fluidCc : "-"),
+};
+
+} // namespace
+
 void
 OpenOutputs(const std::string& out, OutputFiles& files)
 {
@@ -53,18 +221,10 @@ OpenOutputs(const std::string& out, OutputFiles& files)
     {
         throw std::invalid_argument("--out: cannot write into " + out);
     }
-    itCsv << "mode,k,load,seed,scheme,job,model,workers,iteration,start_s,duration_s,"
-             "busy_s,bound_speedup,idle_iter_s\n";
-    flowCsv << "mode,k,load,seed,scheme,kind,bytes,fct_s\n";
-    sumCsv << "mode,k,load,achieved_load,seed,scheme,jobs,mean_iter_s,p50_iter_s,"
-              "p99_iter_s,min_job_iterations,grad_load,end_s,speedup_vs_ring,"
-              "short_flows,short_mean_fct_s,short_p99_fct_s,long_mean_fct_s,pfc_pauses,"
-              "drops,wall_s,gpu,scale,pass_through,ring_order,bound_speedup,"
-              "bound_speedup_max,idle_iter_s,ring_hops,ring_inter_pod_hops,"
-              "ring_same_pod_hops,cpu_s,placement,backend,fluid_background,fluid_interval_s,"
-              "fluid_cc\n";
-    portCsv << "mode,k,load,seed,scheme,switch,tier,port,dir,far,tx_bytes,util,"
-               "max_queue_bytes,pfc_pauses,ecn_marks\n";
+    WriteCsvHeader(itCsv, kIterationColumns);
+    WriteCsvHeader(flowCsv, kFlowColumns);
+    WriteCsvHeader(sumCsv, kSummaryColumns);
+    WriteCsvHeader(portCsv, kPortColumns);
 }
 
 void
@@ -106,7 +266,6 @@ Report(const Options& o,
        bool verbose,
        OutputFiles& files)
 {
-    const std::string& mode = point.mode;
     const double load = point.load;
     const double achieved = point.achieved;
     const uint32_t seed = point.seed;
@@ -147,7 +306,7 @@ Report(const Options& o,
     for (const auto& j : plan)
     {
         bounds.push_back(j.bound.speedup);
-        idle.push_back(scheme == "ring" ? j.bound.ringOverlapS : j.bound.aggOverlapS);
+        idle.push_back(IdleIterS(j, scheme));
     }
     // Where the rings' hops go (the same placement for every scheme; the
     // pod-uplink traffic of ring is proportional to the hops between pods).
@@ -190,56 +349,50 @@ Report(const Options& o,
                       << " compute " << plan[j].computeS * 1e3 << " ms period "
                       << plan[j].periodS * 1e3 << " ms iterations " << r.iters[j].size() << " mean "
                       << r.jobMeanIter[j] * 1e3 << " ms busy " << Mean(r.busy[j]) * 1e3
-                      << " ms idle-network "
-                      << (scheme == "ring" ? plan[j].bound.ringOverlapS
-                                           : plan[j].bound.aggOverlapS) *
-                             1e3
-                      << " ms bound " << plan[j].bound.speedup << "\n";
+                      << " ms idle-network " << IdleIterS(plan[j], scheme) * 1e3 << " ms bound "
+                      << plan[j].bound.speedup << "\n";
         }
     }
     if (itCsv)
     {
+        const RunKey key{o, point};
         for (std::size_t j = 0; j < r.iters.size(); ++j)
         {
             for (std::size_t i = 0; i < r.iters[j].size(); ++i)
             {
-                itCsv << mode << "," << o.k << "," << load << "," << seed << "," << scheme << ","
-                      << j << "," << plan[j].model << "," << o.workers << "," << i << ","
-                      << r.starts[j][i] << "," << r.iters[j][i] << "," << r.busy[j][i] << ","
-                      << plan[j].bound.speedup << ","
-                      << (scheme == "ring" ? plan[j].bound.ringOverlapS : plan[j].bound.aggOverlapS)
-                      << "\n";
+                WriteCsvRow(itCsv,
+                            kIterationColumns,
+                            {key, j, plan[j], i, r.starts[j][i], r.iters[j][i], r.busy[j][i]});
             }
         }
         for (double f : r.shortFct)
         {
-            flowCsv << mode << "," << o.k << "," << load << "," << seed << "," << scheme
-                    << ",short,7000," << f << "\n";
+            WriteCsvRow(flowCsv, kFlowColumns, {key, "short", 7000, f});
         }
         for (std::size_t i = 0; i < r.longFct.size(); ++i)
         {
-            flowCsv << mode << "," << o.k << "," << load << "," << seed << "," << scheme << ",long,"
-                    << r.longBytes[i] << "," << r.longFct[i] << "\n";
+            WriteCsvRow(flowCsv, kFlowColumns, {key, "long", r.longBytes[i], r.longFct[i]});
         }
-        sumCsv << mode << "," << o.k << "," << load << "," << achieved << "," << seed << ","
-               << scheme << "," << plan.size() << "," << meanIter << "," << Percentile(pooled, 0.5)
-               << "," << Percentile(pooled, 0.99) << "," << minIters << "," << r.gradLoad << ","
-               << r.end << "," << speedup << "," << r.shortCount << "," << r.shortMean << ","
-               << r.shortP99 << "," << Mean(r.longFct) << "," << r.pauses << "," << r.drops << ","
-               << r.wall << "," << o.gpu << "," << o.scale << "," << o.passThrough << ","
-               << o.ringOrder << "," << bound << "," << boundMax << "," << Mean(idle) << ","
-               << ringHops << "," << hops.interPod << "," << hops.samePod << "," << r.cpu << ","
-               << o.placement << "," << o.backend << ","
-               << (o.backend == "flow" ? o.fluidBackground : "-") << ","
-               << (o.backend == "flow" && o.fluidBackground != "per-flow"
-                       ? o.fluidInterval.GetSeconds()
-                       : 0)
-               << "," << (o.backend == "flow" ? o.fluidCc : "-") << std::endl;
-        for (const auto& row : r.ports)
+        WriteCsvRow(sumCsv,
+                    kSummaryColumns,
+                    {key,
+                     r,
+                     plan.size(),
+                     meanIter,
+                     Percentile(pooled, 0.5),
+                     Percentile(pooled, 0.99),
+                     minIters,
+                     speedup,
+                     bound,
+                     boundMax,
+                     Mean(idle),
+                     ringHops,
+                     hops});
+        for (const auto& port : r.ports)
         {
-            portCsv << mode << "," << o.k << "," << load << "," << seed << "," << scheme << ","
-                    << row << "\n";
+            WriteCsvRow(portCsv, kPortColumns, {key, port});
         }
+        sumCsv.flush();
         portCsv.flush();
         // Per run, so that a long sweep can be read (and plotted) while it runs.
         itCsv.flush();

@@ -15,7 +15,6 @@
 #include <iostream>
 #include <numeric>
 #include <set>
-#include <sstream>
 
 namespace ns3
 {
@@ -368,12 +367,16 @@ RunOne(const Options& o, const std::string& scheme, const std::vector<JobPlan>& 
             const uint64_t since = p < txAtWarmup[s].size() ? txAtWarmup[s][p] : 0;
             const uint64_t tx = txBytesOf(sw, p);
             const double span = r.end - o.warmup.GetSeconds();
-            std::ostringstream row;
-            row << s << "," << tier << "," << p << "," << (up ? "up" : "down") << "," << farTier
-                << farId << "," << tx - since << ","
-                << (span > 0 ? (tx - since) * 8.0 / (span * rateBps) : 0) << "," << ps.maxQueueBytes
-                << "," << ps.pauseSent << "," << ps.ecnMarks;
-            r.ports.push_back(row.str());
+            r.ports.push_back({s,
+                               tier,
+                               p,
+                               up,
+                               farTier + std::to_string(farId),
+                               tx - since,
+                               span > 0 ? (tx - since) * 8.0 / (span * rateBps) : 0,
+                               ps.maxQueueBytes,
+                               ps.pauseSent,
+                               ps.ecnMarks});
         }
     }
     if (!o.traceRing.empty() && scheme == "ring")

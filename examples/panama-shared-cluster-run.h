@@ -17,6 +17,21 @@ namespace ns3
 namespace panamacluster
 {
 
+/// A switch port's counters after the warm-up (a row of ports.csv).
+struct PortRow
+{
+    uint32_t sw{0};        //!< switch index (edge, then aggregation, then core switches)
+    std::string tier;      //!< the switch's tier: edge, agg or core
+    uint32_t port{0};      //!< port index on the switch
+    bool up{false};        //!< a pod's uplink: edge -> aggregation or aggregation -> core
+    std::string far;       //!< the node at the other end: its tier and node id ("host5")
+    uint64_t txBytes{0};   //!< bytes sent after the warm-up
+    double util{0};        //!< txBytes over the line rate's bytes after the warm-up
+    uint64_t maxQueue{0};  //!< largest egress queue (bytes)
+    uint64_t pfcPauses{0}; //!< PFC pause frames sent
+    uint64_t ecnMarks{0};  //!< packets CE-marked
+};
+
 struct RunResult
 {
     std::vector<double> jobMeanIter;         //!< per job: mean steady-state iteration time (s)
@@ -39,8 +54,7 @@ struct RunResult
     uint64_t marked{0};
     uint64_t timeouts{0};
     std::vector<std::pair<uint64_t, std::string>> maxQueues; //!< largest egress queues
-    /// per switch port: switch,tier,port,dir,far,tx_bytes,util,max_queue_bytes,pauses,ecn_marks
-    std::vector<std::string> ports;
+    std::vector<PortRow> ports;                              //!< per switch port
 };
 
 RunResult RunOne(const Options& o, const std::string& scheme, const std::vector<JobPlan>& plan);

@@ -214,7 +214,7 @@ main(int argc, char* argv[])
                  "iteration rate is capped so each worker offers exactly --loads of its link in "
                  "gradient bytes, the same for every scheme",
                  mode);
-    cmd.AddValue("out", "Directory for iterations.csv, flows.csv and summary.csv", out);
+    cmd.AddValue("out", "Directory for iterations.csv, flows.csv, summary.csv and ports.csv", out);
     cmd.AddValue("backend",
                  "packet or flow: the flow-level backend (doc/flow-backend.rst: fluid flows, "
                  "in-network aggregation trees as fluid flows; no PFC, no packet queues, the "

@@ -61,7 +61,6 @@ struct Options
     std::string ringOrder{"random"};   //!< ring order of a job's workers: random or rack
     std::string placement{"random"};   //!< a job's hosts: random, or packed (lowest free)
     std::string portsCsv;              //!< --out: per-port utilisation file ("" = none)
-    std::string runTag;                //!< mode,k,load,seed of the run (ports.csv)
     uint32_t minIterations{0};         //!< stop once every job measured this many (0 = --duration)
     uint32_t warmupIterations{2};      //!< first iterations of every job not measured
     std::vector<std::string> models{kModels}; //!< models jobs are drawn from (--models)

@@ -3,10 +3,11 @@
  */
 #include "stats-writer.h"
 
+#include "csv-columns.h"
+
 #include "ns3/log.h"
 
 #include <cstdio>
-#include <functional>
 #include <iomanip>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -97,15 +98,6 @@ Bytes(uint64_t v)
 namespace
 {
 
-/// One CSV column: its header name and how a record's field is written (exactly one field).
-template <class R>
-struct Column
-{
-    const char* name;                                   //!< header name
-    std::function<void(std::ostream&, const R&)> write; //!< writes the field of a record
-    bool perPacket{false}; //!< empty in a flow-level record (doc/flow-backend.rst)
-};
-
 /// A record measured by the flow backend (its per-packet columns are written empty).
 template <class R>
 bool
@@ -120,48 +112,25 @@ FlowLevel(const R& r)
 }
 
 /**
- * Header then one line per record, both from the same column list, so a row always has as many
- * fields as the header, in its order. Numbers as the stream prints them, reals with 12
- * significant digits.
+ * Header then one line per record, both from the same column list. Numbers as the stream prints
+ * them, reals with 12 significant digits.
  */
 template <class R>
 void
-WriteCsv(std::ostream& os, const std::vector<Column<R>>& columns, const std::vector<R>& records)
+WriteCsv(std::ostream& os, const std::vector<CsvColumn<R>>& columns, const std::vector<R>& records)
 {
-    for (size_t i = 0; i < columns.size(); ++i)
-    {
-        os << (i == 0 ? "" : ",") << columns[i].name;
-    }
-    os << '\n';
+    WriteCsvHeader(os, columns);
     const std::streamsize precision = os.precision(12);
     for (const R& r : records)
     {
-        for (size_t i = 0; i < columns.size(); ++i)
-        {
-            if (i != 0)
-            {
-                os << ',';
-            }
-            if (!(columns[i].perPacket && FlowLevel(r)))
-            {
-                columns[i].write(os, r);
-            }
-        }
-        os << '\n';
+        WriteCsvRow(os, columns, r, FlowLevel(r));
     }
     os.precision(precision);
 }
 
-/// A column whose field is `expr` of the record `r`.
-#define MLNET_COLUMN(R, name, expr)                                                                \
-    Column<R>                                                                                      \
-    {                                                                                              \
-        name, [](std::ostream& os, const R& r) { os << (expr); }                                   \
-    }
-
 /// A column of a per-packet counter: empty in a flow-level record.
 #define MLNET_PACKET_COLUMN(R, name, expr)                                                         \
-    Column<R>                                                                                      \
+    CsvColumn<R>                                                                                   \
     {                                                                                              \
         name, [](std::ostream& os, const R& r) { os << (expr); }, true                             \
     }
@@ -172,16 +141,16 @@ void
 StatsWriter::WriteFlowsCsv(std::ostream& os, const std::vector<FlowStatsRecord>& flows)
 {
     using F = FlowStatsRecord;
-    static const std::vector<Column<F>> columns = {
-        MLNET_COLUMN(F, "id", r.id),
-        MLNET_COLUMN(F, "type", CsvField(r.type)),
-        MLNET_COLUMN(F, "src", r.src),
-        MLNET_COLUMN(F, "dst", r.dst),
-        MLNET_COLUMN(F, "srcPort", r.srcPort),
-        MLNET_COLUMN(F, "priority", unsigned(r.priority)),
-        MLNET_COLUMN(F, "offeredBps", r.offeredBps),
-        MLNET_COLUMN(F, "targetBytes", r.targetBytes),
-        MLNET_COLUMN(F, "startNs", r.startNs),
+    static const std::vector<CsvColumn<F>> columns = {
+        MLNET_CSV_COLUMN(F, "id", r.id),
+        MLNET_CSV_COLUMN(F, "type", CsvField(r.type)),
+        MLNET_CSV_COLUMN(F, "src", r.src),
+        MLNET_CSV_COLUMN(F, "dst", r.dst),
+        MLNET_CSV_COLUMN(F, "srcPort", r.srcPort),
+        MLNET_CSV_COLUMN(F, "priority", unsigned(r.priority)),
+        MLNET_CSV_COLUMN(F, "offeredBps", r.offeredBps),
+        MLNET_CSV_COLUMN(F, "targetBytes", r.targetBytes),
+        MLNET_CSV_COLUMN(F, "startNs", r.startNs),
         MLNET_PACKET_COLUMN(F, "txBytes", r.txBytes),
         MLNET_PACKET_COLUMN(F, "txPackets", r.txPackets),
         MLNET_PACKET_COLUMN(F, "rxBytes", r.rxBytes),
@@ -189,13 +158,13 @@ StatsWriter::WriteFlowsCsv(std::ostream& os, const std::vector<FlowStatsRecord>&
         MLNET_PACKET_COLUMN(F, "ceMarked", r.ceMarked),
         MLNET_PACKET_COLUMN(F, "reordered", r.reordered),
         MLNET_PACKET_COLUMN(F, "firstRxNs", r.firstRxNs),
-        MLNET_COLUMN(F, "lastRxNs", r.lastRxNs), // flow level: the fluid delivery
-        MLNET_COLUMN(F, "completed", r.Completed() ? 1 : 0),
-        MLNET_COLUMN(F, "fctNs", r.FctNs()),
-        MLNET_COLUMN(F, "goodputBps", r.GoodputBps()),
-        MLNET_COLUMN(F, "deliveredBytes", r.deliveredBytes),
+        MLNET_CSV_COLUMN(F, "lastRxNs", r.lastRxNs), // flow level: the fluid delivery
+        MLNET_CSV_COLUMN(F, "completed", r.Completed() ? 1 : 0),
+        MLNET_CSV_COLUMN(F, "fctNs", r.FctNs()),
+        MLNET_CSV_COLUMN(F, "goodputBps", r.GoodputBps()),
+        MLNET_CSV_COLUMN(F, "deliveredBytes", r.deliveredBytes),
         MLNET_PACKET_COLUMN(F, "retransmitted", r.retransmitted),
-        MLNET_COLUMN(F, "completedNs", r.completedNs),
+        MLNET_CSV_COLUMN(F, "completedNs", r.completedNs),
     };
     WriteCsv(os, columns, flows);
 }
@@ -204,18 +173,18 @@ void
 StatsWriter::WriteIterationsCsv(std::ostream& os, const std::vector<IterationRecord>& iterations)
 {
     using I = IterationRecord;
-    static const std::vector<Column<I>> columns = {
-        MLNET_COLUMN(I, "job", CsvField(r.job)),
-        MLNET_COLUMN(I, "jobId", r.jobId),
-        MLNET_COLUMN(I, "iteration", r.iteration),
-        MLNET_COLUMN(I, "startNs", r.start.GetNanoSeconds()),
-        MLNET_COLUMN(I, "endNs", r.end.GetNanoSeconds()),
-        MLNET_COLUMN(I, "durationNs", r.Duration().GetNanoSeconds()),
-        MLNET_COLUMN(I, "computeNs", r.compute.GetNanoSeconds()),
-        MLNET_COLUMN(I, "exposedCommNs", r.exposedComm.GetNanoSeconds()),
-        MLNET_COLUMN(I, "gpuIdleNs", r.gpuIdle.GetNanoSeconds()),
-        MLNET_COLUMN(I, "periodWaitNs", r.periodWait.GetNanoSeconds()),
-        MLNET_COLUMN(I, "busyNs", r.BusyTime().GetNanoSeconds()),
+    static const std::vector<CsvColumn<I>> columns = {
+        MLNET_CSV_COLUMN(I, "job", CsvField(r.job)),
+        MLNET_CSV_COLUMN(I, "jobId", r.jobId),
+        MLNET_CSV_COLUMN(I, "iteration", r.iteration),
+        MLNET_CSV_COLUMN(I, "startNs", r.start.GetNanoSeconds()),
+        MLNET_CSV_COLUMN(I, "endNs", r.end.GetNanoSeconds()),
+        MLNET_CSV_COLUMN(I, "durationNs", r.Duration().GetNanoSeconds()),
+        MLNET_CSV_COLUMN(I, "computeNs", r.compute.GetNanoSeconds()),
+        MLNET_CSV_COLUMN(I, "exposedCommNs", r.exposedComm.GetNanoSeconds()),
+        MLNET_CSV_COLUMN(I, "gpuIdleNs", r.gpuIdle.GetNanoSeconds()),
+        MLNET_CSV_COLUMN(I, "periodWaitNs", r.periodWait.GetNanoSeconds()),
+        MLNET_CSV_COLUMN(I, "busyNs", r.BusyTime().GetNanoSeconds()),
     };
     WriteCsv(os, columns, iterations);
 }
@@ -224,13 +193,13 @@ void
 StatsWriter::WritePortsCsv(std::ostream& os, const std::vector<PortStatsRecord>& ports)
 {
     using P = PortStatsRecord;
-    static const std::vector<Column<P>> columns = {
-        MLNET_COLUMN(P, "node", CsvField(r.node)),
-        MLNET_COLUMN(P, "port", r.port),
-        MLNET_COLUMN(P, "peer", CsvField(r.peer)),
-        MLNET_COLUMN(P, "rateBps", r.rateBps),
+    static const std::vector<CsvColumn<P>> columns = {
+        MLNET_CSV_COLUMN(P, "node", CsvField(r.node)),
+        MLNET_CSV_COLUMN(P, "port", r.port),
+        MLNET_CSV_COLUMN(P, "peer", CsvField(r.peer)),
+        MLNET_CSV_COLUMN(P, "rateBps", r.rateBps),
         MLNET_PACKET_COLUMN(P, "txPackets", r.txPackets),
-        MLNET_COLUMN(P, "txBytes", r.txBytes),
+        MLNET_CSV_COLUMN(P, "txBytes", r.txBytes),
         MLNET_PACKET_COLUMN(P, "drops", r.drops),
         MLNET_PACKET_COLUMN(P, "dropBytes", r.dropBytes),
         MLNET_PACKET_COLUMN(P, "ecnMarks", r.ecnMarks),
@@ -245,9 +214,9 @@ void
 StatsWriter::WriteHostsCsv(std::ostream& os, const std::vector<HostStatsRecord>& hosts)
 {
     using H = HostStatsRecord;
-    static const std::vector<Column<H>> columns = {
-        MLNET_COLUMN(H, "host", r.host),
-        MLNET_COLUMN(H, "name", CsvField(r.name)),
+    static const std::vector<CsvColumn<H>> columns = {
+        MLNET_CSV_COLUMN(H, "host", r.host),
+        MLNET_CSV_COLUMN(H, "name", CsvField(r.name)),
         MLNET_PACKET_COLUMN(H, "rxPackets", r.stats.rxPackets),
         MLNET_PACKET_COLUMN(H, "rxBytes", r.stats.rxBytes),
         MLNET_PACKET_COLUMN(H, "deliveredPackets", r.stats.deliveredPackets),
@@ -255,8 +224,8 @@ StatsWriter::WriteHostsCsv(std::ostream& os, const std::vector<HostStatsRecord>&
         MLNET_PACKET_COLUMN(H, "dropPackets", r.stats.dropPackets),
         MLNET_PACKET_COLUMN(H, "dropBytes", r.stats.dropBytes),
         MLNET_PACKET_COLUMN(H, "bufferedBytes", r.bufferedBytes),
-        MLNET_COLUMN(H, "dmaPayloadBytes", r.stats.dmaPayloadBytes),
-        MLNET_COLUMN(H, "txPayloadBytes", r.stats.txPayloadBytes),
+        MLNET_CSV_COLUMN(H, "dmaPayloadBytes", r.stats.dmaPayloadBytes),
+        MLNET_CSV_COLUMN(H, "txPayloadBytes", r.stats.txPayloadBytes),
         MLNET_PACKET_COLUMN(H, "ceMarked", r.stats.ceMarked),
         MLNET_PACKET_COLUMN(H, "pausesSent", r.stats.pausesSent),
         MLNET_PACKET_COLUMN(H, "resumesSent", r.stats.resumesSent),
@@ -267,17 +236,16 @@ StatsWriter::WriteHostsCsv(std::ostream& os, const std::vector<HostStatsRecord>&
         MLNET_PACKET_COLUMN(H, "meanQueueDelayNs", r.MeanQueueDelayNs()),
         MLNET_PACKET_COLUMN(H, "maxQueueDelayNs", r.stats.maxQueueDelay.GetNanoSeconds()),
         MLNET_PACKET_COLUMN(H, "dmaBusyFraction", r.DmaBusyFraction()),
-        MLNET_COLUMN(H, "memoryAppDemand", r.memoryAppDemand),
-        MLNET_COLUMN(H, "appLoadBps", r.appLoadBps),
-        MLNET_COLUMN(H, "writeRateBps", r.writeRateBps),
-        MLNET_COLUMN(H, "memoryUtilization", r.memoryUtilization),
-        MLNET_COLUMN(H, "throttleLevel", r.stats.throttleLevel),
-        MLNET_COLUMN(H, "maxThrottleLevel", r.stats.maxThrottleLevel),
+        MLNET_CSV_COLUMN(H, "memoryAppDemand", r.memoryAppDemand),
+        MLNET_CSV_COLUMN(H, "appLoadBps", r.appLoadBps),
+        MLNET_CSV_COLUMN(H, "writeRateBps", r.writeRateBps),
+        MLNET_CSV_COLUMN(H, "memoryUtilization", r.memoryUtilization),
+        MLNET_CSV_COLUMN(H, "throttleLevel", r.stats.throttleLevel),
+        MLNET_CSV_COLUMN(H, "maxThrottleLevel", r.stats.maxThrottleLevel),
     };
     WriteCsv(os, columns, hosts);
 }
 
-#undef MLNET_COLUMN
 #undef MLNET_PACKET_COLUMN
 
 void
