@@ -49,6 +49,7 @@ list(APPEND MLNET_TEST_SOURCES
   # in-network aggregation at flow level (needs the flow part too)
   ${MLNET_ROOT}/test/flow/fluid-aggregation-test.cc
   ${MLNET_ROOT}/test/flow/fluid-aggregation-window-test.cc
+  ${MLNET_ROOT}/test/flow/fluid-aggregation-dcqcn-test.cc
   ${MLNET_ROOT}/test/helper/data-class-test.cc
   ${MLNET_ROOT}/test/common/aggregation-scenario.cc
   ${MLNET_ROOT}/test/helper/scenario-inputs-test.cc

@@ -5,6 +5,7 @@
 
 #include "fabric-helper.h"
 
+#include "ns3/aggregation-congestion-ops.h"
 #include "ns3/aggregation-endpoint.h"
 #include "ns3/aggregation-fabric-graph.h"
 #include "ns3/enum.h"
@@ -560,14 +561,18 @@ AggregationHelper::InstallFluidJob(const NodeContainer& workers,
             spec.coef[it->second] += coef;
             spec.edges[it->second] += edge ? 1 : 0;
         };
-        // An edge's route and its unloaded latency (propagation and one frame per hop).
-        auto edge = [&](const FlowKey& key, Ptr<Node> from, Ptr<FabricNetDevice> out) {
+        // An edge's route (appended to `into`) and its unloaded latency (propagation and one
+        // frame per hop).
+        auto edge = [&](std::vector<uint32_t>& into,
+                        const FlowKey& key,
+                        Ptr<Node> from,
+                        Ptr<FabricNetDevice> out) {
             std::vector<uint32_t> links =
                 from ? fabric->RouteFrom(key, from, out) : fabric->Route(key);
             double s = 0;
             for (uint32_t l : links)
             {
-                load(l, 1.0, true);
+                into.push_back(l);
                 const double hop = frame / net->GetLinkCapacity(l);
                 maxHop = std::max(maxHop, hop);
                 s += net->GetLinkDelay(l).GetSeconds() + hop;
@@ -592,19 +597,22 @@ AggregationHelper::InstallFluidJob(const NodeContainer& workers,
         };
         // Points: endpoints of the fabric, each with its datapath's service time per chunk.
         std::vector<double> proc(plan.points.size(), 0);
+        std::vector<int64_t> service(plan.points.size(), -1); // a point's service link
         for (std::size_t i = 0; i < plan.points.size(); ++i)
         {
             const AggregationTreePlan::Point& p = plan.points[i];
             Ptr<AggregationTimingModel> timing = p.engine->GetTimingModel();
             const double rate = timing->GetElementRate(); // elements/s, infinite: line rate
             const bool finite = std::isfinite(rate) && rate > 0;
-            const int64_t service =
+            service[i] =
                 fabric->AddEndpoint(p.engine->GetAddress().Get(), p.node, finite ? rate : 0);
             proc[i] = timing->GetLatency().GetSeconds();
-            if (finite && service >= 0)
+            if (!finite)
             {
-                // (children) contributions of E elements per chunk of `frame` wire bytes
-                load(uint32_t(service), double(p.children.size()) * E / frame, false);
+                service[i] = -1;
+            }
+            if (service[i] >= 0)
+            {
                 proc[i] += E / rate;
                 maxHop = std::max(maxHop, E / rate);
             }
@@ -634,6 +642,9 @@ AggregationHelper::InstallFluidJob(const NodeContainer& workers,
         });
         double up = 0;
         double down = 0;
+        std::vector<std::vector<uint32_t>> upLinks(plan.points.size());   // point -> its parent
+        std::vector<std::vector<uint32_t>> downLinks(plan.points.size()); // -> its children
+        std::vector<uint32_t> workerLinks;                                // workers -> points
         for (int i : order)
         {
             const AggregationTreePlan::Point& p = plan.points[i];
@@ -642,15 +653,19 @@ AggregationHelper::InstallFluidJob(const NodeContainer& workers,
             {
                 const AggregationTreePlan::Point& parent = plan.points[p.parent];
                 // a device below the root sends up its link (AggTreeConfig::parentOnLinkSide)
-                upFrom[i] =
-                    edge(keyOf(self, parent.engine->GetAddress(), false), p.node, portOf(p, true)) +
-                    proc[p.parent] + upFrom[p.parent];
+                upFrom[i] = edge(upLinks[i],
+                                 keyOf(self, parent.engine->GetAddress(), false),
+                                 p.node,
+                                 portOf(p, true)) +
+                            proc[p.parent] + upFrom[p.parent];
             }
             for (std::size_t k = 0; k < p.children.size(); ++k)
             {
                 const int c = p.children[k];
-                const double d =
-                    edge(keyOf(self, addressOf(c), false), p.node, portOf(p, p.childOnLinkSide[k]));
+                const double d = edge(downLinks[i],
+                                      keyOf(self, addressOf(c), false),
+                                      p.node,
+                                      portOf(p, p.childOnLinkSide[k]));
                 if (c >= 0)
                 {
                     downTo[c] = downTo[i] + d;
@@ -666,8 +681,37 @@ AggregationHelper::InstallFluidJob(const NodeContainer& workers,
             const int parent = plan.workerParent[w];
             const Ipv4Address dst = plan.points[parent].engine->GetAddress();
             up = std::max(up,
-                          edge(keyOf(addrs[w], dst, true), nullptr, nullptr) + proc[parent] +
-                              upFrom[parent]);
+                          edge(workerLinks, keyOf(addrs[w], dst, true), nullptr, nullptr) +
+                              proc[parent] + upFrom[parent]);
+        }
+        // The tree's links in the order its bytes cross them, a chain as DCQCN at flow level
+        // reads a path (FluidDcqcn: what leaves a link arrives at the next): the workers'
+        // contributions, each point's datapath and its sum up to its parent (deepest points
+        // first), then the results down from the root. A link on two edges carries r per edge.
+        for (uint32_t l : workerLinks)
+        {
+            load(l, 1.0, true);
+        }
+        for (auto it = order.rbegin(); it != order.rend(); ++it)
+        {
+            if (service[*it] >= 0)
+            {
+                // (children) contributions of E elements per chunk of `frame` wire bytes
+                load(uint32_t(service[*it]),
+                     double(plan.points[*it].children.size()) * E / frame,
+                     false);
+            }
+            for (uint32_t l : upLinks[*it])
+            {
+                load(l, 1.0, true);
+            }
+        }
+        for (int i : order)
+        {
+            for (uint32_t l : downLinks[i])
+            {
+                load(l, 1.0, true);
+            }
         }
         spec.latency = Seconds(std::max(0.0, up + down - maxHop));
         // The slot pool is a window, as the workers' (AggWorkerTree::slots): a chunk's slot is
@@ -680,6 +724,24 @@ AggregationHelper::InstallFluidJob(const NodeContainer& workers,
     }
     Ptr<FluidAggregator> job = CreateObject<FluidAggregator>();
     job->SetJob(fabric, jobId, addrs, specs, E, elementBytes, overhead);
+    // The workers' DCQCN-style control: each tree under DCQCN at flow level, with the
+    // reaction point the packet workers would run (their AggregationDcqcn's).
+    Ptr<AggregationCongestionOps> cc = m_ccFactory.Create<AggregationCongestionOps>();
+    if (Ptr<AggregationDcqcn> dcqcn = DynamicCast<AggregationDcqcn>(cc))
+    {
+        if (m_rpSet)
+        {
+            dcqcn->SetReactionPoint(m_rpFactory);
+        }
+        double lineRate = 0;
+        for (uint32_t w = 0; w < W; ++w)
+        {
+            const double r =
+                double(FabricHelper::GetHostDevice(workers.Get(w))->GetDataRate().GetBitRate());
+            lineRate = w == 0 ? r : std::min(lineRate, r);
+        }
+        job->SetCongestionControl(dcqcn->GetReactionPointFactory(), lineRate);
+    }
     return job;
 }
 

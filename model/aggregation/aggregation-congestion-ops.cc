@@ -191,6 +191,12 @@ AggregationDcqcn::GetReactionPoint() const
     return m_rp;
 }
 
+ObjectFactory
+AggregationDcqcn::GetReactionPointFactory() const
+{
+    return m_factory;
+}
+
 void
 AggregationDcqcn::Init(AggregationCcState& s, Time now)
 {

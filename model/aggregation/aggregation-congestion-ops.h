@@ -113,6 +113,9 @@ class AggregationDcqcn : public AggregationCongestionOps
     /// \param f factory of the reaction point (a RdmaCongestionOps, e.g. ns3::Dcqcn)
     void SetReactionPoint(const ObjectFactory& f);
     Ptr<RdmaCongestionOps> GetReactionPoint() const; //!< \return the reaction point
+    /// \return the reaction point's factory (SetReactionPoint's, or ns3::Dcqcn): the flow
+    /// backend's trees run the same algorithm (FluidAggregator::SetCongestionControl)
+    ObjectFactory GetReactionPointFactory() const;
     void Init(AggregationCcState& state, Time now) override;
     void Advance(AggregationCcState& state, Time now) override;
     void OnSent(AggregationCcState& state, uint32_t bytes, Time now) override;

@@ -5,11 +5,15 @@
 
 #include "aggregation-worker.h"
 
+#include "ns3/boolean.h"
+#include "ns3/fluid-dcqcn.h"
 #include "ns3/fluid-transport.h"
 #include "ns3/log.h"
+#include "ns3/nstime.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
+#include <cmath>
 #include <set>
 #include <stdexcept>
 
@@ -32,6 +36,21 @@ FluidAggregator::GetTypeId()
                           UintegerValue(4),
                           MakeUintegerAccessor(&FluidAggregator::m_bytesPerElement),
                           MakeUintegerChecker<uint32_t>(1, 8))
+            .AddAttribute("EcnOr",
+                          "Under DCQCN at flow level, a tree's chunk is marked if any of its "
+                          "frames is (the ECN-OR its results carry to the workers): a link "
+                          "crossed by c edges marks it with probability 1 - (1 - p)^c; false: "
+                          "each link of the tree once",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&FluidAggregator::m_ecnOr),
+                          MakeBooleanChecker())
+            .AddAttribute("CnpDelay",
+                          "Under DCQCN at flow level, the delay from a marked frame to the cut "
+                          "(the marked result's way to the workers); negative: half the tree's "
+                          "unloaded round trip (TreeSpec::roundTrip)",
+                          TimeValue(NanoSeconds(-1)),
+                          MakeTimeAccessor(&FluidAggregator::m_cnpDelay),
+                          MakeTimeChecker())
             .AddTraceSource("SliceDone",
                             "A slice was aggregated at every worker: (slice, bytes, posted, done)",
                             MakeTraceSourceAccessor(&FluidAggregator::m_sliceTrace),
@@ -45,6 +64,16 @@ FluidAggregator::~FluidAggregator() = default;
 void
 FluidAggregator::DoDispose()
 {
+    if (m_fabric)
+    {
+        if (Ptr<FluidDcqcn> cc = FluidDcqcn::Of(m_fabric->GetNetwork()))
+        {
+            for (const TreeSpec& tree : m_trees)
+            {
+                cc->Forget(&tree); // its reaction point
+            }
+        }
+    }
     m_fabric = nullptr;
     m_queues.clear();
     GradientAggregator::DoDispose();
@@ -74,6 +103,27 @@ FluidAggregator::SetJob(Ptr<FluidFabric> fabric,
     m_queues.assign(trees.size(), {});
     m_draining.assign(trees.size(), false);
     m_wirePerTree.assign(trees.size(), 0);
+    m_ccGiven.assign(trees.size(), false);
+}
+
+void
+FluidAggregator::SetCongestionControl(const ObjectFactory& reactionPoint, double lineRate)
+{
+    if (!(lineRate > 0) || !std::isfinite(lineRate))
+    {
+        throw std::invalid_argument(
+            "FluidAggregator::SetCongestionControl: lineRate = " + std::to_string(lineRate) +
+            " bit/s is out of range (positive, finite)");
+    }
+    m_cc = true;
+    m_reactionPoint = reactionPoint;
+    m_lineRate = lineRate;
+}
+
+bool
+FluidAggregator::HasCongestionControl() const
+{
+    return m_cc;
 }
 
 void
@@ -171,7 +221,32 @@ FluidAggregator::StartNext(uint32_t t)
     });
     std::shared_ptr<Slice> slice = s.slice;
     spec.delivered = FluidNetwork::FlowCallback([this, slice](uint64_t) { Delivered(slice); });
-    const uint64_t id = m_fabric->GetNetwork()->StartFlow(spec);
+    Ptr<FluidNetwork> net = m_fabric->GetNetwork();
+    Ptr<FluidDcqcn> cc = m_cc ? FluidDcqcn::Of(net) : nullptr;
+    uint64_t id = 0;
+    if (cc)
+    {
+        // the tree is the owner of its reaction point (its TreeSpec's address: stable)
+        const void* owner = &m_trees[t];
+        if (!m_ccGiven[t])
+        {
+            cc->SetOwnerCongestionControl(owner, m_reactionPoint);
+            FluidDcqcn::Feedback fb;
+            fb.ecnOr = m_ecnOr;
+            fb.delay = m_cnpDelay.IsNegative() ? m_trees[t].roundTrip / 2 : m_cnpDelay;
+            cc->SetOwnerFeedback(owner, fb);
+            m_ccGiven[t] = true;
+        }
+        const double payload = double(m_chunkElements) * m_elementBytes;
+        id = cc->StartFlow(owner,
+                           std::move(spec),
+                           m_lineRate,
+                           payload / (payload + m_frameOverhead));
+    }
+    else
+    {
+        id = net->StartFlow(std::move(spec));
+    }
     NS_LOG_DEBUG("job " << m_jobId << " tree " << t << ": slice " << slice->id << ", " << s.wire
                         << " B per worker, flow " << id);
 }

@@ -6,8 +6,10 @@
 
 #include "ns3/fluid-fabric.h"
 #include "ns3/gradient-aggregator.h"
+#include "ns3/object-factory.h"
 #include "ns3/traced-callback.h"
 
+#include <algorithm>
 #include <deque>
 #include <memory>
 #include <vector>
@@ -32,6 +34,13 @@ namespace ns3
  * latency after its drain (TreeSpec::latency). The slice is done when every tree that carries
  * some of it has delivered. A tree's rate is capped at its window (TreeSpec::windowRate): the
  * workers' slot pool, one chunk per slot per unloaded round trip.
+ *
+ * Under DCQCN at flow level (a FluidDcqcn on the fabric's network) the trees of a job whose
+ * packet workers run AggregationDcqcn (SetCongestionControl) are its owners: each tree one
+ * reaction point, its flow offered at the reaction point's rate RC. At packet level every
+ * worker of a tree gets the same results, each carrying the ECN-OR of the contributions
+ * summed into it, so the workers see one stream of marks and cut alike: one reaction point per
+ * tree is their image (doc/flow-backend.rst, *The trees' congestion control at flow level*).
  */
 class FluidAggregator : public GradientAggregator
 {
@@ -72,6 +81,21 @@ class FluidAggregator : public GradientAggregator
                 uint32_t chunkElements,
                 uint32_t elementBytes,
                 uint32_t frameOverhead);
+
+    /**
+     * Run the trees under DCQCN at flow level where the fabric's network has a FluidDcqcn (the
+     * scenario's "fluidCc"), as ns3::AggregationDcqcn runs the packet workers (done by
+     * AggregationHelper::InstallFluidJob for that congestion control). Without this call (the
+     * packet workers' AggregationDctcp or AggregationFixedWindow), or without a FluidDcqcn,
+     * the trees take their max-min rates.
+     * \param reactionPoint the factory of each tree's reaction point (an RdmaCongestionOps:
+     *        AggregationDcqcn::GetReactionPointFactory())
+     * \param lineRate the workers' line rate (bit/s: the slowest worker's port)
+     * \throws std::invalid_argument if lineRate is not positive and finite
+     */
+    void SetCongestionControl(const ObjectFactory& reactionPoint, double lineRate);
+    /// \return whether the trees run under DCQCN at flow level where the network models it
+    bool HasCongestionControl() const;
 
     /// \throws std::invalid_argument if the transports are not the FluidTransports of the
     ///         job's worker hosts on its fabric
@@ -129,6 +153,12 @@ class FluidAggregator : public GradientAggregator
     uint64_t m_chunkCounter{0}; //!< chunks posted so far (chunk g is on tree g mod trees)
     uint64_t m_slicesDone{0};
     uint64_t m_slicesOpen{0};
+    bool m_cc{false};              //!< the trees run under DCQCN at flow level
+    ObjectFactory m_reactionPoint; //!< each tree's reaction point (SetCongestionControl)
+    std::vector<bool> m_ccGiven;   //!< per tree: its reaction point was given to the FluidDcqcn
+    double m_lineRate{0};          //!< the workers' line rate (bit/s; the slowest)
+    bool m_ecnOr{true};            //!< EcnOr attribute
+    Time m_cnpDelay;               //!< CnpDelay attribute
     TracedCallback<uint64_t, uint64_t, Time, Time> m_sliceTrace;
 };
 

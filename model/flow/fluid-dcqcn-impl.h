@@ -62,6 +62,7 @@ struct FluidDcqcn::Impl
         std::vector<double> coef; //!< bytes on path[i] per byte of the flow
         std::vector<double> held; //!< its bytes queued at path[i] (flow bytes)
         std::vector<double> dep;  //!< scratch: its queued bytes leaving path[i] in the step
+        Feedback feedback;        //!< how its CNPs come back
     };
 
     /// Bytes of one flow that came into a link's queue together (one step's arrival).
@@ -116,6 +117,7 @@ struct FluidDcqcn::Impl
     /// before an owner's first flow: its own factory (SetOwnerCongestionControl) and its
     /// iteration's bytes (StartIteration)
     std::unordered_map<const void*, ObjectFactory> ownFactory;
+    std::unordered_map<const void*, Feedback> ownFeedback; //!< before an owner's first flow
     std::unordered_map<const void*, uint64_t> ownIteration;
     std::vector<const void*> order;  //!< owners in the order they came (deterministic steps)
     std::vector<int32_t> markOf;     //!< per link: index in marks, or -1
@@ -199,15 +201,18 @@ struct FluidDcqcn::Impl
     }
 
     /**
-     * The CNP's way back for a frame of `o` marked now: from the path's link likeliest to mark
-     * (the highest marking probability; its own propagation included) to the receiver, then
-     * the CNP to the sender over a way back as long as the path (the fabrics' paths are
-     * symmetric). Propagation delays only (a frame's serialization per hop is 0.1 us at 100
-     * Gb/s).
-     * \param o the owner \return the delay
+     * The CNP's way back for a frame of `o` marked now: its Feedback's delay if set, else from the
+     * path's link likeliest to mark (the highest marking probability; its own propagation included)
+     * to the receiver, then the CNP to the sender over a way back as long as the path (the fabrics'
+     * paths are symmetric). Propagation delays only (a frame's serialization per hop is 0.1 us at
+     * 100 Gb/s). \param o the owner \return the delay
      */
     Time WayBack(const Owner& o) const
     {
+        if (!o.feedback.delay.IsNegative())
+        {
+            return o.feedback.delay;
+        }
         size_t at = 0;
         double best = -1;
         for (size_t i = 0; i < o.path.size(); ++i)

@@ -296,6 +296,11 @@ FluidDcqcn::StartFlow(const void* owner,
         {
             d.ownFactory.erase(own);
         }
+        if (auto fb = d.ownFeedback.find(owner); fb != d.ownFeedback.end())
+        {
+            o.feedback = fb->second;
+            d.ownFeedback.erase(fb);
+        }
         it = d.owners.emplace(owner, std::move(o)).first;
         d.order.push_back(owner);
     }
@@ -385,6 +390,7 @@ FluidDcqcn::Forget(const void* owner)
         d.order.erase(std::find(d.order.begin(), d.order.end(), owner));
     }
     d.ownFactory.erase(owner);
+    d.ownFeedback.erase(owner);
     d.ownIteration.erase(owner);
 }
 
@@ -402,6 +408,18 @@ FluidDcqcn::SetOwnerCongestionControl(const void* owner, const ObjectFactory& fa
     Impl::NewReactionPoint(o, factory, o.cc.lineRate, Simulator::Now());
     o.through = o.fresh || !o.active ? Impl::Sending(o) : d.Through(o, m_step.GetSeconds());
     d.ApplyCap(o, true, m_tolerance);
+}
+
+void
+FluidDcqcn::SetOwnerFeedback(const void* owner, const Feedback& feedback)
+{
+    Impl& d = *m_impl;
+    if (auto it = d.owners.find(owner); it != d.owners.end())
+    {
+        it->second.feedback = feedback;
+        return;
+    }
+    d.ownFeedback[owner] = feedback;
 }
 
 void
@@ -546,11 +564,13 @@ FluidDcqcn::Step()
         }
         const double sent = o.sent;
         double unmarked = 1.0;
-        for (uint32_t link : o.path)
+        for (size_t i = 0; i < o.path.size(); ++i)
         {
-            if (d.markOf[link] >= 0)
+            const int32_t m = d.markOf[o.path[i]];
+            if (m >= 0)
             {
-                unmarked *= 1.0 - d.marks[size_t(d.markOf[link])].p[o.cls];
+                const double pass = 1.0 - d.marks[size_t(m)].p[o.cls];
+                unmarked *= o.feedback.ecnOr ? std::pow(pass, o.coef[i]) : pass;
             }
         }
         // The step's frames went out evenly over [from, now] (from: the step's start, or the

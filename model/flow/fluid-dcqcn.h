@@ -144,6 +144,29 @@ class FluidDcqcn : public Object
      * \param owner an owner \param factory a factory of an RdmaCongestionOps
      */
     void SetOwnerCongestionControl(const void* owner, const ObjectFactory& factory);
+
+    /// How an owner's congestion notifications reach its reaction point.
+    struct Feedback
+    {
+        /// from a marked frame to the reaction point (negative, the default: the receiver's
+        /// CNP over a way back as long as the path, from the link likeliest to mark)
+        Time delay{NanoSeconds(-1)};
+        /**
+         * The flow's unit (a chunk of an aggregation tree) is marked if any of the frames it
+         * makes on its path is (the ECN-OR of a tree's results): a link of the path with
+         * coefficient c (frames per unit) marks it with probability 1 - (1 - p)^c. False (the
+         * default): each link of the path once, as for one queue pair's frames.
+         */
+        bool ecnOr{false};
+    };
+
+    /**
+     * An owner's feedback (an aggregation tree's: FluidAggregator), used from its next step;
+     * kept for an owner without a flow yet.
+     * \param owner an owner \param feedback its feedback
+     */
+    void SetOwnerFeedback(const void* owner, const Feedback& feedback);
+
     /**
      * A training iteration of `bytes` starts for an owner (RdmaQueuePair::StartIteration): the
      * reaction point's iteration fraction r (RdmaCcState::IterationFraction, MLTCP's gain F(r))
