@@ -46,10 +46,27 @@ Both are in bit/s.
 """
 
 
+def block_end(text, start):
+    """the end of the brace block that opens at or after `start` (the text's end if none)"""
+    i = text.find("{", start)
+    if i < 0:
+        return len(text)
+    depth = 0
+    for j in range(i, len(text)):
+        if text[j] == "{":
+            depth += 1
+        elif text[j] == "}":
+            depth -= 1
+            if depth == 0:
+                return j
+    return len(text)
+
+
 def typedefs(dirs):
     """Map "Scope::Name" -> parameter list for every `typedef void (*Name)(...)` found in the
     headers, where Scope is the class or namespace the typedef appears in (best effort: the
-    nearest preceding `class X` / `struct X` / `namespace X` that opens a block)."""
+    innermost `class X` / `struct X` / `namespace X` block around it, braces matched, so a
+    nested struct before the typedef does not take it)."""
     found = {}
     scope_re = re.compile(r"^\s*(?:class|struct|namespace)\s+(?:alignas\(\d+\)\s+)?(?:\w+\s+)?(\w+)\s*(?::[^;{]*)?\{?\s*$",
                           re.M)
@@ -62,11 +79,12 @@ def typedefs(dirs):
                 if not f.endswith(".h"):
                     continue
                 text = open(os.path.join(dirpath, f), encoding="utf-8", errors="replace").read()
-                scopes = [(m.start(), m.group(1)) for m in scope_re.finditer(text)]
+                scopes = [(m.start(), block_end(text, m.start()), m.group(1))
+                          for m in scope_re.finditer(text)]
                 for m in td_re.finditer(text):
                     scope = None
-                    for pos, name in scopes:
-                        if pos < m.start():
+                    for pos, end, name in scopes:
+                        if pos < m.start() < end:
                             scope = name
                     params = " ".join(m.group(2).split())
                     if scope:

@@ -53,8 +53,8 @@ struct Setup
 };
 } // namespace
 
-TEST_CASE("flow: a tree whose workers run AggregationDcqcn is a DCQCN owner at flow level; "
-          "alone at line rate it is never cut",
+TEST_CASE("flow: a tree whose workers run AggregationDcqcn is a DCQCN owner at flow level, "
+          "never cut alone at line rate",
           "[flow][aggregation][dcqcn]")
 {
     // One leaf of 4 hosts under one spine: the leaf sums the 4 workers, the spine is the root;
