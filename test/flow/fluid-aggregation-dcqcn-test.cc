@@ -8,6 +8,8 @@
 // on one link shares it as two DCQCN senders do (fair on average); the other window controls
 // keep their max-min rates.
 
+#include "common/fluid-aggregation-fixture.h"
+
 #include "ns3/core-module.h"
 #include "ns3/mlnet-module.h"
 #include "ns3/network-module.h"
@@ -16,13 +18,10 @@
 #include <stdexcept>
 
 using namespace ns3;
+using namespace mlnettest;
 
 namespace
 {
-constexpr double kB = 100e9 / 8;  // bytes/s of every link
-constexpr double kD = 1e-6;       // every link's delay
-constexpr double kFrame = 1110.0; // a full chunk: 256 FP32 + 48 B headers + 38 B framing
-
 /// A leaf-spine on the flow backend with in-switch aggregation and DCQCN at flow level.
 struct Setup
 {
@@ -43,12 +42,7 @@ struct Setup
 
     NodeContainer Hosts(const std::vector<uint32_t>& idx) const
     {
-        NodeContainer c;
-        for (uint32_t i : idx)
-        {
-            c.Add(topo.hosts.Get(i));
-        }
-        return c;
+        return HostsOf(topo, idx);
     }
 };
 } // namespace
@@ -68,10 +62,9 @@ TEST_CASE("flow: a tree whose workers run AggregationDcqcn is a DCQCN owner at f
                        done = Simulator::Now().GetSeconds();
                    }));
     Simulator::Run();
-    const double chunks = double((elements + 255) / 256);
-    const double wire = chunks * kFrame - (chunks * 256 - double(elements)) * 4;
     // as without DCQCN: drained at line rate, two hops up and two down
-    CHECK(done == Approx(wire / kB + 4 * (kD + kFrame / kB) - kFrame / kB).margin(2e-9));
+    CHECK(done ==
+          Approx(WireOf(elements) / kB + 4 * (kD + kFrame / kB) - kFrame / kB).margin(2e-9));
     const void* owner = &job->GetTrees()[0];
     Ptr<RdmaCongestionOps> ops = s.cc->GetOps(owner);
     REQUIRE(ops);

@@ -6,6 +6,7 @@
 // conserved on every link, the flow-level trees against the packet model's on a fat-tree, and
 // a scenario at both backends.
 
+#include "common/fluid-aggregation-fixture.h"
 #include "common/test-utilities.h"
 
 #include "ns3/core-module.h"
@@ -18,12 +19,10 @@
 #include <utility>
 
 using namespace ns3;
+using namespace mlnettest;
 
 namespace
 {
-constexpr double kB = 100e9 / 8;  // bytes/s of every link
-constexpr double kD = 1e-6;       // every link's delay
-constexpr double kFrame = 1110.0; // a full chunk: 256 FP32 + 48 B headers + 38 B framing
 
 /// A topology on the flow backend with aggregation points.
 struct FluidAgg
@@ -46,12 +45,7 @@ struct FluidAgg
 
     NodeContainer Hosts(const std::vector<uint32_t>& idx) const
     {
-        NodeContainer c;
-        for (uint32_t i : idx)
-        {
-            c.Add(topo.hosts.Get(i));
-        }
-        return c;
+        return HostsOf(topo, idx);
     }
 };
 
@@ -65,14 +59,6 @@ RunSlice(Ptr<FluidAggregator> job, uint64_t bytes)
                    }));
     Simulator::Run();
     return done;
-}
-
-/// Wire bytes of a post of `elements` FP32 elements in 256-element chunks.
-double
-WireOf(uint64_t elements)
-{
-    const uint64_t chunks = (elements + 255) / 256;
-    return double(chunks - 1) * kFrame + double(elements - (chunks - 1) * 256) * 4 + 86;
 }
 } // namespace
 

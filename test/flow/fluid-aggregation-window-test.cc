@@ -7,6 +7,8 @@
 // (hand-computed), one above it leaves the link rate, and the window-limited tree agrees with
 // the packet model's fixed-window workers.
 
+#include "common/fluid-aggregation-fixture.h"
+
 #include "ns3/core-module.h"
 #include "ns3/mlnet-module.h"
 #include "ns3/network-module.h"
@@ -14,35 +16,14 @@
 #include <catch2/catch.hpp>
 
 using namespace ns3;
+using namespace mlnettest;
 
 namespace
 {
-constexpr double kB = 100e9 / 8;  // bytes/s of every link
-constexpr double kD = 1e-6;       // every link's delay
-constexpr double kFrame = 1110.0; // a full chunk: 256 FP32 + 48 B headers + 38 B framing
 // One leaf, one spine, in-switch aggregation: up host -> leaf -> spine, down the same way;
 // each hop one delay and one frame.
 constexpr double kRoundTrip = 4 * (kD + kFrame / kB);
 constexpr uint64_t kElements = 1000000; // 3907 chunks
-
-/// Wire bytes of a post of `elements` FP32 elements in 256-element chunks.
-double
-WireOf(uint64_t elements)
-{
-    const uint64_t chunks = (elements + 255) / 256;
-    return double(chunks - 1) * kFrame + double(elements - (chunks - 1) * 256) * 4 + 86;
-}
-
-NodeContainer
-FirstHosts(const FabricTopology& t, uint32_t n)
-{
-    NodeContainer c;
-    for (uint32_t i = 0; i < n; ++i)
-    {
-        c.Add(t.hosts.Get(i));
-    }
-    return c;
-}
 
 /// Post one slice of kElements, run and clean up. \return when it was done (s)
 double
@@ -65,7 +46,8 @@ FluidSlice(uint32_t slots, FluidAggregator::TreeSpec& tree)
     AggregationHelper agg;
     agg.InstallInSwitch(topo.switches);
     Ptr<FluidFabric> fabric = FlowBackendHelper().Install(topo);
-    Ptr<FluidAggregator> job = agg.InstallFluidJob(FirstHosts(topo, 4), 1, 1, fabric, slots);
+    Ptr<FluidAggregator> job =
+        agg.InstallFluidJob(HostsOf(topo, {0, 1, 2, 3}), 1, 1, fabric, slots);
     tree = job->GetTrees().at(0);
     return RunSlice(job);
 }
@@ -78,7 +60,7 @@ PacketSlice(uint32_t slots)
     AggregationHelper agg;
     agg.SetCongestionControl("ns3::AggregationFixedWindow");
     agg.InstallInSwitch(topo.switches);
-    return RunSlice(agg.InstallJob(FirstHosts(topo, 4), 1, 1, slots));
+    return RunSlice(agg.InstallJob(HostsOf(topo, {0, 1, 2, 3}), 1, 1, slots));
 }
 } // namespace
 
